@@ -1,0 +1,520 @@
+//! Ray casts (Game Physics Cookbook, chapter 11): `fn(&Ray, &Shape, max_t) -> Option<RayHit>`.
+//!
+//! Conventions (every function here):
+//! - `t` is in units of `ray.dir` (which need not be unit); a hit counts when `0 <= t <= max_t`. A NaN or
+//!   negative `max_t` gives `None`; `f32::INFINITY` means unbounded.
+//! - Touching counts: a ray that grazes a sphere, a box edge or a cylinder rim hits it.
+//! - A ray whose origin is strictly inside a solid (sphere, box, cylinder), or on its surface heading out,
+//!   hits at `t = 0` with `normal = -dir.normalize()`. On the surface heading in, it hits at `t = 0` with the
+//!   surface normal.
+//! - Planes and triangles are two-sided: the normal is flipped to face against `dir`.
+//! - An invalid ray (zero or non-finite `dir`, non-finite origin) or shape gives `None`.
+
+use glam::{DVec3, Vec3};
+use serde::{Deserialize, Serialize};
+
+use super::triangle::moller_trumbore;
+use super::{Cull, RayHit, d3, f3, finite_hit};
+use crate::shape::{Aabb, Cylinder, Interval, Obb, Plane, Ray, Sphere, Triangle};
+
+/// The workings of the slab method: each slab's entry/exit interval and their intersection.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlabTrace {
+    /// Slab `i`'s `[t_enter, t_exit]` (box axis `i`): `-inf..inf` for a ray parallel to and inside the slab,
+    /// empty (`+inf..-inf`) when parallel and outside.
+    pub axes: [Interval; 3],
+    /// `max of mins ..= min of maxes`, clipped to `t >= 0`, or `None` when that is empty (a miss).
+    pub hit: Option<Interval>,
+}
+
+/// Whether `max_t` admits some hit.
+#[inline]
+fn max_t_ok(max_t: f32) -> bool {
+    max_t >= 0.0
+}
+
+/// The `t` interval in which `o + t d` lies in `min..=max` on one axis. Exact for axis-parallel rays: no
+/// division by zero, no `0 * inf`.
+#[inline]
+fn slab(o: f32, d: f32, min: f32, max: f32) -> Interval {
+    if d == 0.0 {
+        if o < min || o > max {
+            Interval::EMPTY
+        } else {
+            Interval::EVERYTHING
+        }
+    } else {
+        // Divide rather than multiply by 1/d: (min - o) can be 0 while 1/d overflows.
+        let t1 = (min - o) / d;
+        let t2 = (max - o) / d;
+        if t1 <= t2 {
+            Interval::new(t1, t2)
+        } else {
+            Interval::new(t2, t1)
+        }
+    }
+}
+
+/// Slab intervals of a ray in a box's local frame. `min`/`max` are the box corners in that frame.
+fn slabs_local(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> SlabTrace {
+    let axes = [
+        slab(origin.x, dir.x, min.x, max.x),
+        slab(origin.y, dir.y, min.y, max.y),
+        slab(origin.z, dir.z, min.z, max.z),
+    ];
+    let lo = axes[0].min.max(axes[1].min).max(axes[2].min).max(0.0);
+    let hi = axes[0].max.min(axes[1].max).min(axes[2].max);
+    let hit = (lo <= hi).then_some(Interval::new(lo, hi));
+    SlabTrace { axes, hit }
+}
+
+/// A slab trace for an invalid ray or box: nothing entered, no hit.
+const EMPTY_TRACE: SlabTrace = SlabTrace {
+    axes: [Interval::EMPTY; 3],
+    hit: None,
+};
+
+/// The slab method's workings for a ray against an axis-aligned box.
+///
+/// `axes[i]` is the interval of `t` in which the ray lies between the two faces perpendicular to axis `i`,
+/// ordered `min <= max`. An axis-parallel ray gets `-inf..inf` when it runs inside that slab and an empty
+/// interval when outside: exact, with no `0.00001` patch (seed 002's defect). An invalid ray or box gives
+/// empty axes and no hit.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Aabb, Ray}, query::ray::ray_aabb_slabs};
+/// let b = Aabb::new(Vec3::new(2.0, -1.0, -1.0), Vec3::new(4.0, 1.0, 1.0));
+/// let tr = ray_aabb_slabs(&Ray::new(Vec3::ZERO, Vec3::X), &b);
+/// // x slab: (2 - 0) / 1 = 2 to (4 - 0) / 1 = 4; y and z: parallel and inside.
+/// assert_eq!((tr.axes[0].min, tr.axes[0].max), (2.0, 4.0));
+/// assert_eq!(tr.axes[1].min, f32::NEG_INFINITY);
+/// let hit = tr.hit.unwrap();
+/// assert_eq!((hit.min, hit.max), (2.0, 4.0));
+/// ```
+#[must_use]
+pub fn ray_aabb_slabs(ray: &Ray, aabb: &Aabb) -> SlabTrace {
+    if !ray.is_valid() || !aabb.is_valid() {
+        return EMPTY_TRACE;
+    }
+    slabs_local(ray.origin, ray.dir, aabb.min, aabb.max)
+}
+
+/// The slab method's workings for a ray against an oriented box, in the box's local axes.
+///
+/// `axes[i]` is the slab between the two faces perpendicular to the box's local axis `i`
+/// (`rotation` column `i`). Same conventions as [`ray_aabb_slabs`].
+///
+/// ```
+/// use collidoscope::{glam::{Mat3, Vec3}, shape::{Obb, Ray}, query::ray::ray_obb_slabs};
+/// // A box turned 90 degrees about z: its local x axis is world y.
+/// let b = Obb::new(Vec3::new(0.0, 5.0, 0.0), Vec3::ONE, Mat3::from_rotation_z(std::f32::consts::FRAC_PI_2));
+/// let tr = ray_obb_slabs(&Ray::new(Vec3::ZERO, Vec3::Y), &b);
+/// let x = tr.axes[0]; // the slab along world y: t from 4 to 6
+/// assert!((x.min - 4.0).abs() < 1e-5 && (x.max - 6.0).abs() < 1e-5);
+/// ```
+#[must_use]
+pub fn ray_obb_slabs(ray: &Ray, obb: &Obb) -> SlabTrace {
+    if !ray.is_valid() || !obb.is_valid() {
+        return EMPTY_TRACE;
+    }
+    let rt = obb.rotation.transpose();
+    let o = rt * (ray.origin - obb.center);
+    let d = rt * ray.dir;
+    slabs_local(o, d, -obb.half_extents, obb.half_extents)
+}
+
+/// The entering face's outward normal for a box hit in local coordinates: the axis whose slab entry is the
+/// latest, signed against the direction.
+#[inline]
+fn entry_normal_local(trace: &SlabTrace, dir: Vec3) -> Vec3 {
+    let mut axis = 0;
+    for i in 1..3 {
+        if trace.axes[i].min > trace.axes[axis].min {
+            axis = i;
+        }
+    }
+    let mut n = Vec3::ZERO;
+    n[axis] = if dir[axis] > 0.0 { -1.0 } else { 1.0 };
+    n
+}
+
+/// Hit of a box given its slab trace (local frame) and a way to bring a local normal to world space.
+#[inline]
+fn box_hit(
+    ray: &Ray,
+    trace: &SlabTrace,
+    dir_local: Vec3,
+    max_t: f32,
+    to_world: impl Fn(Vec3) -> Vec3,
+) -> Option<RayHit> {
+    let hit = trace.hit?;
+    let t = hit.min;
+    if t > max_t {
+        return None;
+    }
+    let entry = trace.axes[0]
+        .min
+        .max(trace.axes[1].min)
+        .max(trace.axes[2].min);
+    let normal = if entry < 0.0 {
+        -ray.dir.normalize()
+    } else {
+        to_world(entry_normal_local(trace, dir_local))
+    };
+    finite_hit(RayHit {
+        t,
+        point: ray.at(t),
+        normal,
+    })
+}
+
+/// Ray against a solid axis-aligned box (slab method, exact for axis-parallel rays).
+///
+/// The normal is the entered face's (either face's at an edge or corner). Conventions in the module docs.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Aabb, Ray}, query::ray::ray_aabb};
+/// let b = Aabb::new(Vec3::new(2.0, -1.0, -1.0), Vec3::new(4.0, 1.0, 1.0));
+/// // dir has length 2, so the face x = 2 is reached at t = (2 - 0) / 2 = 1.
+/// let hit = ray_aabb(&Ray::new(Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0)), &b, 10.0).unwrap();
+/// assert_eq!((hit.t, hit.point, hit.normal), (1.0, Vec3::new(2.0, 0.0, 0.0), -Vec3::X));
+/// assert!(ray_aabb(&Ray::new(Vec3::ZERO, Vec3::Y), &b, 10.0).is_none());
+/// ```
+#[must_use]
+pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
+    if !max_t_ok(max_t) || !ray.is_valid() || !aabb.is_valid() {
+        return None;
+    }
+    let trace = slabs_local(ray.origin, ray.dir, aabb.min, aabb.max);
+    box_hit(ray, &trace, ray.dir, max_t, |n| n)
+}
+
+/// Ray against a solid oriented box: the ray is taken into the box's frame and cast against its slabs.
+///
+/// Conventions in the module docs.
+///
+/// ```
+/// use collidoscope::{glam::{Mat3, Vec3}, shape::{Obb, Ray}, query::ray::ray_obb};
+/// // A box of half size 1 turned 45 degrees about y, 5 units down +x: its corner points at the ray,
+/// // at x = 5 - sqrt(2).
+/// let b = Obb::new(Vec3::new(5.0, 0.0, 0.0), Vec3::ONE, Mat3::from_rotation_y(std::f32::consts::FRAC_PI_4));
+/// let hit = ray_obb(&Ray::new(Vec3::ZERO, Vec3::X), &b, 100.0).unwrap();
+/// assert!((hit.t - (5.0 - 2f32.sqrt())).abs() < 1e-5);
+/// ```
+#[must_use]
+pub fn ray_obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
+    if !max_t_ok(max_t) || !ray.is_valid() || !obb.is_valid() {
+        return None;
+    }
+    let rt = obb.rotation.transpose();
+    let o = rt * (ray.origin - obb.center);
+    let d = rt * ray.dir;
+    let trace = slabs_local(o, d, -obb.half_extents, obb.half_extents);
+    box_hit(ray, &trace, d, max_t, |n| (obb.rotation * n).normalize())
+}
+
+/// Ray against a solid sphere (in f64, with the cancellation-free root form).
+///
+/// Conventions in the module docs.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Ray, Sphere}, query::ray::ray_sphere};
+/// let s = Sphere::new(Vec3::new(0.0, 0.0, 10.0), 2.0);
+/// // Straight at the centre: the near surface is at z = 8.
+/// let hit = ray_sphere(&Ray::new(Vec3::ZERO, Vec3::Z), &s, f32::INFINITY).unwrap();
+/// assert_eq!((hit.t, hit.normal), (8.0, -Vec3::Z));
+/// // Inside: t = 0 and the normal faces back along the ray.
+/// let hit = ray_sphere(&Ray::new(s.center, Vec3::X), &s, 1.0).unwrap();
+/// assert_eq!((hit.t, hit.normal), (0.0, -Vec3::X));
+/// ```
+#[must_use]
+pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
+    if !max_t_ok(max_t) || !ray.is_valid() || !sphere.is_valid() {
+        return None;
+    }
+    let d = d3(ray.dir);
+    let oc = d3(ray.origin) - d3(sphere.center);
+    let r = f64::from(sphere.radius);
+    let a = d.length_squared();
+    let half_b = oc.dot(d);
+    let c = oc.length_squared() - r * r;
+    if c < 0.0 || (c == 0.0 && half_b >= 0.0) {
+        // Inside, or on the surface heading out.
+        return finite_hit(RayHit {
+            t: 0.0,
+            point: ray.origin,
+            normal: -ray.dir.normalize(),
+        });
+    }
+    if half_b > 0.0 {
+        return None; // Outside and heading away.
+    }
+    // Squared distance from the centre to the line, computed without cancellation.
+    let perp = oc - d * (half_b / a);
+    let disc = a * (r * r - perp.length_squared());
+    if disc < 0.0 {
+        return None;
+    }
+    // -half_b > 0 here, so the entry root c / (-half_b + sqrt(disc)) has no cancellation.
+    let denom = -half_b + disc.sqrt();
+    let t = if denom > 0.0 { c / denom } else { 0.0 };
+    if t > f64::from(max_t) {
+        return None;
+    }
+    let point = d3(ray.origin) + d * t;
+    let normal = (point - d3(sphere.center)).normalize();
+    finite_hit(RayHit {
+        t: t as f32,
+        point: f3(point),
+        normal: f3(normal),
+    })
+}
+
+/// Ray against a plane's surface, from either side.
+///
+/// A ray starting on the plane hits at `t = 0`; a ray parallel to the plane and off it misses. The normal is
+/// the plane's unit normal, flipped to face against `dir` (the plane's own normal when `dir` lies in the
+/// plane).
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Plane, Ray}, query::ray::ray_plane};
+/// let floor = Plane::new(Vec3::Y, 0.0);
+/// // From y = 3 going down 1.5 per unit of t: t = 3 / 1.5 = 2.
+/// let hit = ray_plane(&Ray::new(Vec3::new(0.0, 3.0, 0.0), Vec3::new(0.0, -1.5, 0.0)), &floor, 5.0).unwrap();
+/// assert_eq!((hit.t, hit.normal), (2.0, Vec3::Y));
+/// // From below going up: the normal is flipped to face the ray.
+/// let hit = ray_plane(&Ray::new(Vec3::new(0.0, -1.0, 0.0), Vec3::Y), &floor, 5.0).unwrap();
+/// assert_eq!((hit.t, hit.normal), (1.0, -Vec3::Y));
+/// ```
+#[must_use]
+pub fn ray_plane(ray: &Ray, plane: &Plane, max_t: f32) -> Option<RayHit> {
+    if !max_t_ok(max_t) || !ray.is_valid() || !plane.is_valid() {
+        return None;
+    }
+    let n = d3(plane.normal);
+    let n_unit = n.normalize();
+    let d = d3(ray.dir);
+    let o = d3(ray.origin);
+    let dist = n.dot(o) - f64::from(plane.d);
+    let denom = n.dot(d);
+    let facing = |denom: f64| if denom > 0.0 { -n_unit } else { n_unit };
+    if dist == 0.0 {
+        return finite_hit(RayHit {
+            t: 0.0,
+            point: ray.origin,
+            normal: f3(facing(denom)),
+        });
+    }
+    if denom == 0.0 {
+        return None;
+    }
+    let t = -dist / denom;
+    if t < 0.0 || t > f64::from(max_t) {
+        return None;
+    }
+    finite_hit(RayHit {
+        t: t as f32,
+        point: f3(o + d * t),
+        normal: f3(facing(denom)),
+    })
+}
+
+/// Entry/exit interval of the line `o + t d` (f64) in a finite capped cylinder, with which feature is
+/// entered. Returns `(t_enter, t_exit, entered_side)` or `None` when the line misses.
+pub(crate) fn line_cylinder_d(
+    o: DVec3,
+    d: DVec3,
+    a: DVec3,
+    b: DVec3,
+    r: f64,
+) -> Option<(f64, f64, bool)> {
+    let ab = b - a;
+    let height = ab.length();
+    let u = ab / height;
+    let oc = o - a;
+    let o_ax = oc.dot(u);
+    let d_ax = d.dot(u);
+    // Slab between the caps.
+    let (s0, s1) = if d_ax == 0.0 {
+        if o_ax < 0.0 || o_ax > height {
+            return None;
+        }
+        (f64::NEG_INFINITY, f64::INFINITY)
+    } else {
+        let t1 = -o_ax / d_ax;
+        let t2 = (height - o_ax) / d_ax;
+        (t1.min(t2), t1.max(t2))
+    };
+    // Infinite side surface.
+    let oc_p = oc - u * o_ax;
+    let d_p = d - u * d_ax;
+    let qa = d_p.length_squared();
+    let qc = oc_p.length_squared() - r * r;
+    let (c0, c1) = if qa <= 0.0 {
+        if qc > 0.0 {
+            return None;
+        }
+        (f64::NEG_INFINITY, f64::INFINITY)
+    } else {
+        let half_b = oc_p.dot(d_p);
+        // Cancellation-free discriminant: r² minus the squared distance from the axis to the line.
+        let perp = oc_p - d_p * (half_b / qa);
+        let disc = qa * (r * r - perp.length_squared());
+        if disc < 0.0 {
+            return None;
+        }
+        let s = disc.sqrt();
+        let q = if half_b >= 0.0 {
+            -(half_b + s)
+        } else {
+            -half_b + s
+        };
+        if q == 0.0 {
+            (0.0, 0.0)
+        } else {
+            let (r0, r1) = (q / qa, qc / q);
+            (r0.min(r1), r0.max(r1))
+        }
+    };
+    let enter = s0.max(c0);
+    let exit = s1.min(c1);
+    (enter <= exit).then_some((enter, exit, c0 >= s0))
+}
+
+/// Ray against a solid, finite, capped cylinder (in f64).
+///
+/// The side is an infinite cylinder clipped by the slab between the caps. The normal is radial on the side,
+/// along the axis on a cap (the side's at the rim). Conventions in the module docs.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Cylinder, Ray}, query::ray::ray_cylinder};
+/// // Axis from (5, 0, 0) to (5, 4, 0), radius 1: the side facing the origin is at x = 4.
+/// let c = Cylinder::new(Vec3::new(5.0, 0.0, 0.0), Vec3::new(5.0, 4.0, 0.0), 1.0);
+/// let hit = ray_cylinder(&Ray::new(Vec3::new(0.0, 2.0, 0.0), Vec3::X), &c, 10.0).unwrap();
+/// assert_eq!((hit.t, hit.normal), (4.0, -Vec3::X));
+/// // From above, straight down onto the cap y = 4.
+/// let hit = ray_cylinder(&Ray::new(Vec3::new(5.0, 9.0, 0.0), -Vec3::Y), &c, 10.0).unwrap();
+/// assert_eq!((hit.t, hit.normal), (5.0, Vec3::Y));
+/// ```
+#[must_use]
+pub fn ray_cylinder(ray: &Ray, cylinder: &Cylinder, max_t: f32) -> Option<RayHit> {
+    if !max_t_ok(max_t) || !ray.is_valid() || !cylinder.is_valid() {
+        return None;
+    }
+    let o = d3(ray.origin);
+    let d = d3(ray.dir);
+    let a = d3(cylinder.a);
+    let b = d3(cylinder.b);
+    let (enter, exit, side) = line_cylinder_d(o, d, a, b, f64::from(cylinder.radius))?;
+    if exit < 0.0 {
+        return None;
+    }
+    if enter < 0.0 {
+        return finite_hit(RayHit {
+            t: 0.0,
+            point: ray.origin,
+            normal: -ray.dir.normalize(),
+        });
+    }
+    if enter > f64::from(max_t) {
+        return None;
+    }
+    let point = o + d * enter;
+    let u = (b - a).normalize();
+    let normal = if side {
+        let rel = point - a;
+        (rel - u * rel.dot(u)).normalize()
+    } else if d.dot(u) > 0.0 {
+        -u
+    } else {
+        u
+    };
+    finite_hit(RayHit {
+        t: enter as f32,
+        point: f3(point),
+        normal: f3(normal),
+    })
+}
+
+/// Ray against a triangle, both faces (Möller–Trumbore without culling).
+///
+/// The normal is the triangle's unit normal flipped to face against `dir`. A ray exactly parallel to the
+/// triangle's plane does not hit it (edge-on). Edges and vertices count as hits.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Ray, Triangle}, query::ray::ray_triangle};
+/// let t = Triangle::new(Vec3::new(-1.0, -1.0, 5.0), Vec3::new(1.0, -1.0, 5.0), Vec3::new(0.0, 1.0, 5.0));
+/// // Its front faces +z; from the origin along +z we hit its back at t = 5, normal toward us (-z).
+/// let hit = ray_triangle(&Ray::new(Vec3::ZERO, Vec3::Z), &t, 10.0).unwrap();
+/// assert_eq!((hit.t, hit.point, hit.normal), (5.0, Vec3::new(0.0, 0.0, 5.0), -Vec3::Z));
+/// ```
+#[must_use]
+pub fn ray_triangle(ray: &Ray, triangle: &Triangle, max_t: f32) -> Option<RayHit> {
+    if !max_t_ok(max_t) || !triangle.is_valid() {
+        return None;
+    }
+    let hit = moller_trumbore(ray, triangle, Cull::None)?;
+    if hit.t > max_t {
+        return None;
+    }
+    let n = triangle.normal_unnormalized().normalize();
+    let normal = if n.dot(ray.dir) > 0.0 { -n } else { n };
+    finite_hit(RayHit {
+        t: hit.t,
+        point: ray.at(hit.t),
+        normal,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slab_parallel_on_boundary_is_inside() {
+        let b = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        // Runs along the face y = 1, parallel to it: touching counts.
+        let hit = ray_aabb(
+            &Ray::new(Vec3::new(-1.0, 1.0, 0.5), Vec3::X),
+            &b,
+            f32::INFINITY,
+        )
+        .unwrap();
+        assert_eq!(hit.t, 1.0);
+        // Tiny (subnormal) direction component with origin on the boundary: no 0 * inf NaN. Heading
+        // inward it enters at x = 0; heading outward it leaves the slab at once and misses.
+        let r = Ray::new(Vec3::new(-1.0, 1.0, 0.5), Vec3::new(1.0, -1e-40, 0.0));
+        assert_eq!(ray_aabb(&r, &b, f32::INFINITY).map(|h| h.t), Some(1.0));
+        let r = Ray::new(Vec3::new(-1.0, 1.0, 0.5), Vec3::new(1.0, 1e-40, 0.0));
+        assert!(ray_aabb(&r, &b, f32::INFINITY).is_none());
+    }
+
+    #[test]
+    fn inside_box_hits_at_zero_facing_back() {
+        let b = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        let hit = ray_aabb(
+            &Ray::new(Vec3::splat(0.5), Vec3::new(0.0, 2.0, 0.0)),
+            &b,
+            1.0,
+        )
+        .unwrap();
+        assert_eq!((hit.t, hit.normal), (0.0, -Vec3::Y));
+    }
+
+    #[test]
+    fn cylinder_parallel_to_axis_inside_radius_hits_cap() {
+        let c = Cylinder::new(Vec3::ZERO, Vec3::new(0.0, 0.0, 2.0), 1.0);
+        let hit = ray_cylinder(&Ray::new(Vec3::new(0.5, 0.0, -3.0), Vec3::Z), &c, 10.0).unwrap();
+        assert_eq!((hit.t, hit.normal), (3.0, -Vec3::Z));
+        assert!(ray_cylinder(&Ray::new(Vec3::new(1.5, 0.0, -3.0), Vec3::Z), &c, 10.0).is_none());
+    }
+
+    #[test]
+    fn max_t_is_inclusive_and_nan_rejected() {
+        let s = Sphere::new(Vec3::new(0.0, 0.0, 10.0), 2.0);
+        let r = Ray::new(Vec3::ZERO, Vec3::Z);
+        assert!(ray_sphere(&r, &s, 8.0).is_some());
+        assert!(ray_sphere(&r, &s, 7.999).is_none());
+        assert!(ray_sphere(&r, &s, f32::NAN).is_none());
+    }
+}

@@ -1,0 +1,239 @@
+//! Top-down walls (seed 003): line segments on the floor with a collision distance, a point or circle that is
+//! blocked within that distance, and movement that slides along walls instead of stopping.
+//!
+//! Positions are `Vec2(x, z)` on the floor `y = 0`. Distances are computed in f64 with the projection onto the
+//! segment's direction vector, so vertical and horizontal walls are exact (seed 003's slope-intercept form
+//! divides by zero on vertical walls and checks only `x` to decide whether the foot of the perpendicular lies
+//! on the segment).
+
+use glam::{DVec2, Vec2};
+
+use crate::query::sweep::circle_wall;
+use crate::shape::Wall;
+
+/// The gap `move_and_slide` keeps from every wall's collision outline, in metres (scaled up for coordinates
+/// so large that f32 cannot resolve it).
+pub const MOVE_SKIN: f32 = 1e-4;
+
+/// How many contacts one `move_and_slide` call resolves before it stops where it is.
+pub const MAX_SLIDE_ITERATIONS: usize = 8;
+
+/// Distance (f64) from `p` to the segment `a..b`; a zero-length segment is its point.
+fn distance_point_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let s = if len2 > 0.0 {
+        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    p.distance(a + ab * s)
+}
+
+/// The point (f64) of segment `a..b` closest to `p`.
+fn closest_point_segment(p: DVec2, a: DVec2, b: DVec2) -> DVec2 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if len2 > 0.0 {
+        a + ab * ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        a
+    }
+}
+
+/// Distance from `p` to the wall's segment `a..b` (the collision radius is **not** subtracted).
+///
+/// Exact for walls in any direction, including vertical and horizontal ones, and for a zero-length wall
+/// (a post). An invalid wall or non-finite `p` gives `f32::INFINITY` (nothing is blocked by it).
+///
+/// ```
+/// use collidoscope::{glam::Vec2, shape::Wall, walls::distance_point_wall};
+/// // A vertical wall x = 2 from z = 0 to z = 4 (seed 003's slope-intercept distance divides by zero here).
+/// let wall = Wall::new(Vec2::new(2.0, 0.0), Vec2::new(2.0, 4.0), 0.5);
+/// assert_eq!(distance_point_wall(Vec2::new(5.0, 1.0), &wall), 3.0); // beside it
+/// assert_eq!(distance_point_wall(Vec2::new(2.0, 7.0), &wall), 3.0); // past its end
+/// ```
+#[must_use]
+pub fn distance_point_wall(p: Vec2, wall: &Wall) -> f32 {
+    if !wall.is_valid() || !p.is_finite() {
+        return f32::INFINITY;
+    }
+    distance_point_segment(p.as_dvec2(), wall.a.as_dvec2(), wall.b.as_dvec2()) as f32
+}
+
+/// Whether `p` is within some wall's collision distance (`distance <= radius`: touching is blocked), the
+/// seed's rule for the camera point. Invalid walls never block; a non-finite `p` is not blocked.
+///
+/// ```
+/// use collidoscope::{glam::Vec2, shape::Wall, walls::blocked};
+/// let walls = [Wall::new(Vec2::ZERO, Vec2::new(10.0, 0.0), 0.5)];
+/// assert!(blocked(Vec2::new(3.0, 0.5), &walls)); // exactly at the collision distance
+/// assert!(!blocked(Vec2::new(3.0, 0.6), &walls));
+/// ```
+#[must_use]
+pub fn blocked(p: Vec2, walls: &[Wall]) -> bool {
+    if !p.is_finite() {
+        return false;
+    }
+    let pd = p.as_dvec2();
+    walls.iter().any(|w| {
+        w.is_valid()
+            && distance_point_segment(pd, w.a.as_dvec2(), w.b.as_dvec2()) <= f64::from(w.radius)
+    })
+}
+
+/// The skin for a move around `p`: [`MOVE_SKIN`], or a few f32 steps of the coordinates when that is larger.
+fn skin_at(p: DVec2, motion: DVec2) -> f64 {
+    let magnitude = p.abs().max_element().max((p + motion).abs().max_element());
+    f64::from(MOVE_SKIN).max(magnitude * f64::from(f32::EPSILON) * 16.0)
+}
+
+/// Whether a circle of `radius` at `p` is clear of every wall by more than `margin` beyond the collision
+/// distance.
+fn clear_of(p: DVec2, radius: f64, walls: &[Wall], margin: f64) -> bool {
+    walls.iter().filter(|w| w.is_valid()).all(|w| {
+        distance_point_segment(p, w.a.as_dvec2(), w.b.as_dvec2())
+            > f64::from(w.radius) + radius + margin
+    })
+}
+
+/// Push a circle that starts inside walls out along their normals (a few rounds, for corners).
+fn depenetrate(mut p: DVec2, radius: f64, walls: &[Wall], skin: f64) -> DVec2 {
+    for _ in 0..MAX_SLIDE_ITERATIONS {
+        let mut moved = false;
+        for w in walls.iter().filter(|w| w.is_valid()) {
+            let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+            let q = closest_point_segment(p, a, b);
+            let want = f64::from(w.radius) + radius + skin;
+            let dist = p.distance(q);
+            if dist < want {
+                let normal = (p - q).try_normalize().unwrap_or_else(|| {
+                    (b - a)
+                        .try_normalize()
+                        .map_or(DVec2::Y, |e| DVec2::new(-e.y, e.x))
+                });
+                p = q + normal * want;
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    p
+}
+
+/// Move a circle of `radius` from `from` by `motion`, sliding along walls instead of stopping; returns the
+/// reachable end point.
+///
+/// Each contact (found by the exact sweep [`circle_wall`], so fast moves never tunnel) stops the circle a skin
+/// ([`MOVE_SKIN`]) short of the wall, removes the motion's component into the wall and continues with the rest,
+/// up to [`MAX_SLIDE_ITERATIONS`] contacts. Every accepted position is checked, so the end point is never
+/// within any wall's collision distance plus `radius`. A circle that starts inside walls is first pushed out
+/// along their normals (in a gap narrower than the circle no position is clear, and it stays where that push
+/// leaves it). A negative or non-finite `radius`, or non-finite motion, moves nothing; a non-finite `from`
+/// returns the origin.
+///
+/// ```
+/// use collidoscope::{glam::Vec2, shape::Wall, walls::{move_and_slide, blocked}};
+/// // A wall along z = 0; the walker (radius 0.25) at z = 1 moves diagonally (+2, -2) into it.
+/// let walls = [Wall::new(Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0), 0.5)];
+/// let end = move_and_slide(Vec2::new(0.0, 1.0), 0.25, Vec2::new(2.0, -2.0), &walls);
+/// // It stops 0.75 (+ skin) from the wall and slides along x by the whole x motion.
+/// assert!((end.x - 2.0).abs() < 1e-3 && (end.y - 0.75).abs() < 1e-3);
+/// assert!(!blocked(end, &[Wall { radius: 0.75, ..walls[0] }]));
+/// ```
+#[must_use]
+pub fn move_and_slide(from: Vec2, radius: f32, motion: Vec2, walls: &[Wall]) -> Vec2 {
+    if !from.is_finite() {
+        return Vec2::ZERO;
+    }
+    if !motion.is_finite() || !radius.is_finite() || radius < 0.0 {
+        return from;
+    }
+    let r = f64::from(radius);
+    let mut pos = from.as_dvec2();
+    let mut remaining = motion.as_dvec2();
+    let skin = skin_at(pos, remaining);
+    if !clear_of(pos, r, walls, 0.0) {
+        pos = depenetrate(pos, r, walls, skin);
+    }
+    for _ in 0..MAX_SLIDE_ITERATIONS {
+        let len = remaining.length();
+        if !(len > 0.0) {
+            break;
+        }
+        let pos32 = pos.as_vec2();
+        let step = remaining.as_vec2();
+        // Earliest contact among all walls for the rest of the motion.
+        let hit = walls
+            .iter()
+            .filter_map(|w| circle_wall(pos32, radius, step, w))
+            .min_by(|a, b| a.t.total_cmp(&b.t));
+        let Some(hit) = hit else {
+            let end = pos + remaining;
+            if clear_of(end, r, walls, 0.0) {
+                pos = end;
+            }
+            break;
+        };
+        let normal = hit.normal.as_dvec2();
+        let t = f64::from(hit.t);
+        // Back off along the motion so the stop is a skin away from the wall along its normal.
+        let approach = -normal.dot(remaining) / len; // cos of the angle into the wall, in (0, 1]
+        let back = if approach > 0.0 {
+            skin / (approach * len)
+        } else {
+            0.0
+        };
+        let t_safe = (t - back).max(0.0);
+        let candidate = pos + remaining * t_safe;
+        if t_safe > 0.0 && clear_of(candidate, r, walls, 0.0) {
+            pos = candidate;
+        }
+        // Slide: keep the rest of the motion minus its component into the wall.
+        let rest = remaining * (1.0 - t_safe);
+        let into = rest.dot(normal);
+        remaining = if into < 0.0 {
+            rest - normal * into
+        } else {
+            rest
+        };
+        if remaining.length() <= skin * 1e-3 {
+            break;
+        }
+    }
+    let out = pos.as_vec2();
+    if out.is_finite() { out } else { from }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stops_in_a_corner() {
+        let walls = [
+            Wall::new(Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0), 0.0),
+            Wall::new(Vec2::new(0.0, 0.0), Vec2::new(0.0, 10.0), 0.0),
+        ];
+        let end = move_and_slide(Vec2::new(3.0, 3.0), 0.5, Vec2::new(-10.0, -10.0), &walls);
+        assert!((end - Vec2::splat(0.5)).length() < 1e-2, "{end}");
+        assert!(distance_point_wall(end, &walls[0]) > 0.5);
+        assert!(distance_point_wall(end, &walls[1]) > 0.5);
+    }
+
+    #[test]
+    fn fast_motion_does_not_tunnel() {
+        let walls = [Wall::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.1)];
+        let end = move_and_slide(Vec2::new(0.0, 5.0), 0.0, Vec2::new(0.0, -1e6), &walls);
+        assert!(end.y > 0.1, "{end}");
+    }
+
+    #[test]
+    fn starting_inside_is_pushed_out() {
+        let walls = [Wall::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0), 1.0)];
+        let end = move_and_slide(Vec2::new(0.0, 0.5), 0.0, Vec2::ZERO, &walls);
+        assert!(!blocked(end, &walls), "{end}");
+    }
+}
