@@ -33,3 +33,8 @@ pub use glam;
 pub mod query;
 pub mod shape;
 pub mod walls;
+
+/// The README's examples, compiled and run as doctests so they stay true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

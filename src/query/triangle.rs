@@ -152,7 +152,7 @@ pub fn point_in_triangle_angle_sum(p: Vec3, triangle: &Triangle) -> bool {
     ];
     let len = [s[0].length(), s[1].length(), s[2].length()];
     // At a vertex the point is on the boundary (the seed's early exit).
-    if len.iter().any(|&l| l == 0.0) {
+    if len.contains(&0.0) {
         return true;
     }
     let angle = |i: usize, j: usize| (s[i].dot(s[j]) / (len[i] * len[j])).clamp(-1.0, 1.0).acos();
