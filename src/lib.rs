@@ -10,6 +10,7 @@
 //! - [`query`]: pure functions, one module per family, each documenting its boundary, inside-origin and
 //!   degenerate-input conventions; trace values (`SlabTrace`, `SatReport`) show their workings.
 //! - [`walls`]: top-down wall segments with a collision distance and `move_and_slide`.
+//! - [`level`]: the versioned RON level format, validation and atomic saving; [`generate`]: stress levels.
 //!
 //! ```
 //! use collidoscope::glam::Vec3;
@@ -30,6 +31,8 @@
 
 pub use glam;
 
+pub mod generate;
+pub mod level;
 pub mod query;
 pub mod shape;
 pub mod walls;

@@ -237,3 +237,199 @@ mod tests {
         assert!(!blocked(end, &walls), "{end}");
     }
 }
+
+/// A uniform grid over walls, so that the walls near a point or a move are found without scanning them all.
+///
+/// Each wall is listed in every cell its bounding box (grown by its collision radius) touches. The cell size
+/// follows the walls' typical extent, and the grid never has more than about four cells per wall, so memory
+/// stays linear. Queries return wall indices (into the order given to [`WallGrid::new`]), each once, sorted.
+#[derive(Clone, Debug, Default)]
+pub struct WallGrid {
+    walls: Vec<Wall>,
+    origin: DVec2,
+    cell: f64,
+    dims: (usize, usize),
+    /// Start of each cell's run in `items` (one more entry than cells).
+    starts: Vec<u32>,
+    items: Vec<u32>,
+    /// Walls that are invalid: kept out of every cell.
+    skipped: usize,
+}
+
+impl WallGrid {
+    /// Build the grid. Invalid walls are kept (so indices match) but never returned.
+    #[must_use]
+    pub fn new(walls: impl IntoIterator<Item = Wall>) -> Self {
+        let walls: Vec<Wall> = walls.into_iter().collect();
+        let valid: Vec<usize> = (0..walls.len()).filter(|&i| walls[i].is_valid()).collect();
+        let skipped = walls.len() - valid.len();
+        if valid.is_empty() {
+            return Self {
+                walls,
+                cell: 1.0,
+                starts: vec![0],
+                skipped,
+                ..Self::default()
+            };
+        }
+        let bounds = |w: &Wall| {
+            let r = f64::from(w.radius);
+            let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+            (a.min(b) - DVec2::splat(r), a.max(b) + DVec2::splat(r))
+        };
+        let mut lo = DVec2::splat(f64::INFINITY);
+        let mut hi = DVec2::splat(f64::NEG_INFINITY);
+        let mut extent_sum = 0.0;
+        for &i in &valid {
+            let (l, h) = bounds(&walls[i]);
+            lo = lo.min(l);
+            hi = hi.max(h);
+            extent_sum += (h - l).max_element();
+        }
+        let n = valid.len() as f64;
+        let size = (hi - lo).max(DVec2::splat(1e-6));
+        // Cells about as large as a typical wall, but no more than ~4 cells per wall in all.
+        let typical = (extent_sum / n).max(1e-6);
+        let min_cell = ((size.x * size.y) / (4.0 * n + 16.0)).sqrt();
+        let cell = typical.max(min_cell);
+        let dims = (
+            ((size.x / cell).ceil() as usize).clamp(1, 1 << 16),
+            ((size.y / cell).ceil() as usize).clamp(1, 1 << 16),
+        );
+        let cell_range = |l: DVec2, h: DVec2| {
+            let x0 = (((l.x - lo.x) / cell).floor().max(0.0) as usize).min(dims.0 - 1);
+            let y0 = (((l.y - lo.y) / cell).floor().max(0.0) as usize).min(dims.1 - 1);
+            let x1 = (((h.x - lo.x) / cell).floor().max(0.0) as usize).min(dims.0 - 1);
+            let y1 = (((h.y - lo.y) / cell).floor().max(0.0) as usize).min(dims.1 - 1);
+            (x0, y0, x1, y1)
+        };
+        // Counting sort into cells (CSR layout).
+        let mut counts = vec![0u32; dims.0 * dims.1 + 1];
+        for &i in &valid {
+            let (l, h) = bounds(&walls[i]);
+            let (x0, y0, x1, y1) = cell_range(l, h);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    counts[y * dims.0 + x + 1] += 1;
+                }
+            }
+        }
+        for k in 1..counts.len() {
+            counts[k] += counts[k - 1];
+        }
+        let starts = counts.clone();
+        let mut fill = counts;
+        let mut items = vec![0u32; starts[starts.len() - 1] as usize];
+        for &i in &valid {
+            let (l, h) = bounds(&walls[i]);
+            let (x0, y0, x1, y1) = cell_range(l, h);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let c = y * dims.0 + x;
+                    items[fill[c] as usize] = i as u32;
+                    fill[c] += 1;
+                }
+            }
+        }
+        Self {
+            walls,
+            origin: lo,
+            cell,
+            dims,
+            starts,
+            items,
+            skipped,
+        }
+    }
+
+    /// The walls, in the order given.
+    #[must_use]
+    pub fn walls(&self) -> &[Wall] {
+        &self.walls
+    }
+
+    /// Number of walls (valid or not).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.walls.len()
+    }
+
+    /// Whether the grid holds no walls.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.walls.is_empty()
+    }
+
+    /// Indices of the valid walls whose grown bounding boxes may touch the box `min..=max` (a superset of
+    /// the walls within it), sorted, each once.
+    #[must_use]
+    pub fn query_box(&self, min: Vec2, max: Vec2) -> Vec<usize> {
+        let mut out = Vec::new();
+        if self.walls.len() == self.skipped || !(min.is_finite() && max.is_finite()) {
+            return out;
+        }
+        let (l, h) = (min.as_dvec2(), max.as_dvec2());
+        let hi_corner =
+            self.origin + DVec2::new(self.dims.0 as f64, self.dims.1 as f64) * self.cell;
+        if h.x < self.origin.x || h.y < self.origin.y || l.x > hi_corner.x || l.y > hi_corner.y {
+            return out;
+        }
+        let to_cell =
+            |v: f64, o: f64, n: usize| (((v - o) / self.cell).floor().max(0.0) as usize).min(n - 1);
+        let (x0, x1) = (
+            to_cell(l.x, self.origin.x, self.dims.0),
+            to_cell(h.x, self.origin.x, self.dims.0),
+        );
+        let (y0, y1) = (
+            to_cell(l.y, self.origin.y, self.dims.1),
+            to_cell(h.y, self.origin.y, self.dims.1),
+        );
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let c = y * self.dims.0 + x;
+                let run = &self.items[self.starts[c] as usize..self.starts[c + 1] as usize];
+                out.extend(run.iter().map(|&i| i as usize));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Indices of the walls that may be within `radius` plus their own collision distance of `center`.
+    #[must_use]
+    pub fn query_circle(&self, center: Vec2, radius: f32) -> Vec<usize> {
+        let r = Vec2::splat(radius.max(0.0));
+        self.query_box(center - r, center + r)
+    }
+
+    /// Whether `p` is within some wall's collision distance: [`blocked`], through the grid.
+    #[must_use]
+    pub fn blocked(&self, p: Vec2) -> bool {
+        if !p.is_finite() {
+            return false;
+        }
+        self.query_box(p, p)
+            .into_iter()
+            .any(|i| distance_point_wall(p, &self.walls[i]) <= self.walls[i].radius)
+    }
+
+    /// [`move_and_slide`] through the grid: only the walls near the move are considered, so the cost does
+    /// not grow with the number of walls.
+    #[must_use]
+    pub fn move_and_slide(&self, from: Vec2, radius: f32, motion: Vec2) -> Vec2 {
+        if !from.is_finite() || !motion.is_finite() || !radius.is_finite() {
+            return move_and_slide(from, radius, motion, &[]);
+        }
+        let end = from + motion;
+        let pad = Vec2::splat(
+            radius.max(0.0) + MOVE_SKIN * 2.0 + f32::EPSILON * from.abs().max_element(),
+        );
+        let near: Vec<Wall> = self
+            .query_box(from.min(end) - pad, from.max(end) + pad)
+            .into_iter()
+            .map(|i| self.walls[i])
+            .collect();
+        move_and_slide(from, radius, motion, &near)
+    }
+}

@@ -66,7 +66,8 @@ pub struct Toi {
 pub struct Toi2 {
     /// Fraction of the motion, in `[0, 1]`, at first contact.
     pub t: f32,
-    /// The contact point at that time (on the wall's collision outline's core segment).
+    /// The contact point at that time, on the wall's collision outline (its segment's closest point moved
+    /// `wall.radius` toward the circle).
     pub point: Vec2,
     /// Unit normal pointing from the wall toward the moving circle.
     pub normal: Vec2,

@@ -1,0 +1,283 @@
+//! Procedural levels for stress tests and benchmarks, deterministic for a given seed.
+
+use glam::{Vec2, Vec3};
+
+use crate::level::{BallObject, Level, ObjectId, PlaneObject, WalkerStart, WallObject};
+
+/// A small, fast, seedable generator (SplitMix64): the same seed gives the same level on every platform.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator from `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn next_f32(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// Uniform in `lo..hi`.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next_f32()
+    }
+
+    /// Uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Parameters of [`maze`].
+#[derive(Clone, Debug)]
+pub struct MazeParams {
+    /// Exactly this many walls (at least 4: the outer boundary is always closed).
+    pub walls: usize,
+    /// This many balls.
+    pub balls: usize,
+    /// Random seed.
+    pub seed: u64,
+    /// Side of one maze cell, metres.
+    pub cell: f32,
+}
+
+impl Default for MazeParams {
+    fn default() -> Self {
+        Self {
+            walls: 10_000,
+            balls: 1_000,
+            seed: 1,
+            cell: 2.0,
+        }
+    }
+}
+
+/// A maze on a square grid of cells: a random spanning tree (depth-first) carved through the grid, then
+/// further interior walls removed at random until exactly `walls` remain (or added back up to the full grid
+/// when more are asked for than a perfect maze has). Unit-length wall segments, a closed outer boundary, a
+/// floor plane, and `balls` balls scattered over the cells with horizontal velocities.
+#[must_use]
+pub fn maze(params: &MazeParams) -> Level {
+    let mut rng = SplitMix64::new(params.seed);
+    let cell = params.cell.max(0.1);
+    let target = params.walls.max(4);
+    // A perfect n×n maze has about n² + 2n walls; grow n until the full grid (2n(n+1)) can hold the target.
+    let mut n = 1usize;
+    while n * n + 2 * n + 1 < target {
+        n += 1;
+    }
+    // Edges of the grid graph: horizontal walls (between rows) and vertical walls (between columns).
+    // Wall id (h, x, y): horizontal at z = y, spanning x..x+1, for y in 0..=n; vertical at x, y..y+1.
+    let idx = |x: usize, y: usize| y * n + x;
+    let mut open_h = vec![false; n * (n + 1)]; // [y * n + x]
+    let mut open_v = vec![false; (n + 1) * n]; // [y * (n + 1) + x]
+    // Randomised depth-first carving.
+    let mut visited = vec![false; n * n];
+    let mut stack = vec![(0usize, 0usize)];
+    visited[0] = true;
+    while let Some(&(x, y)) = stack.last() {
+        let mut options = [(0usize, 0usize, 0u8); 4];
+        let mut k = 0;
+        if x > 0 && !visited[idx(x - 1, y)] {
+            options[k] = (x - 1, y, 0);
+            k += 1;
+        }
+        if x + 1 < n && !visited[idx(x + 1, y)] {
+            options[k] = (x + 1, y, 1);
+            k += 1;
+        }
+        if y > 0 && !visited[idx(x, y - 1)] {
+            options[k] = (x, y - 1, 2);
+            k += 1;
+        }
+        if y + 1 < n && !visited[idx(x, y + 1)] {
+            options[k] = (x, y + 1, 3);
+            k += 1;
+        }
+        if k == 0 {
+            stack.pop();
+            continue;
+        }
+        let (nx, ny, dir) = options[rng.below(k)];
+        match dir {
+            0 => open_v[y * (n + 1) + x] = true,
+            1 => open_v[y * (n + 1) + x + 1] = true,
+            2 => open_h[y * n + x] = true,
+            _ => open_h[(y + 1) * n + x] = true,
+        }
+        visited[idx(nx, ny)] = true;
+        stack.push((nx, ny));
+    }
+    let interior_h = |i: usize| {
+        let y = i / n;
+        y > 0 && y < n
+    };
+    let interior_v = |i: usize| {
+        let x = i % (n + 1);
+        x > 0 && x < n
+    };
+    let count = |open_h: &[bool], open_v: &[bool]| {
+        open_h.iter().filter(|o| !**o).count() + open_v.iter().filter(|o| !**o).count()
+    };
+    let mut walls_now = count(&open_h, &open_v);
+    // Adjust to exactly `target` by opening or closing random interior walls.
+    let interior: Vec<(bool, usize)> = (0..open_h.len())
+        .filter(|&i| interior_h(i))
+        .map(|i| (true, i))
+        .chain(
+            (0..open_v.len())
+                .filter(|&i| interior_v(i))
+                .map(|i| (false, i)),
+        )
+        .collect();
+    let mut guard = 0usize;
+    while walls_now != target && guard < interior.len() * 64 {
+        guard += 1;
+        let (is_h, i) = interior[rng.below(interior.len())];
+        let slot = if is_h { &mut open_h[i] } else { &mut open_v[i] };
+        if walls_now > target && !*slot {
+            *slot = true;
+            walls_now -= 1;
+        } else if walls_now < target && *slot {
+            *slot = false;
+            walls_now += 1;
+        }
+    }
+    let half = n as f32 * cell * 0.5;
+    let at = |x: usize, y: usize| Vec2::new(x as f32 * cell - half, y as f32 * cell - half);
+    let radius = cell * 0.05;
+    let mut next_id = 1u32;
+    let mut id = || {
+        let i = ObjectId(next_id);
+        next_id += 1;
+        i
+    };
+    let mut walls = Vec::with_capacity(walls_now);
+    for (i, open) in open_h.iter().enumerate() {
+        if !open {
+            let (x, y) = (i % n, i / n);
+            walls.push(WallObject {
+                id: id(),
+                name: None,
+                a: at(x, y),
+                b: at(x + 1, y),
+                radius,
+                height: None,
+            });
+        }
+    }
+    for (i, open) in open_v.iter().enumerate() {
+        if !open {
+            let (x, y) = (i % (n + 1), i / (n + 1));
+            walls.push(WallObject {
+                id: id(),
+                name: None,
+                a: at(x, y),
+                b: at(x, y + 1),
+                radius,
+                height: None,
+            });
+        }
+    }
+    // Balls: up to four slots per cell, in a shuffled order of cells.
+    let ball_r = cell * 0.12;
+    let mut cells: Vec<usize> = (0..n * n).collect();
+    for i in (1..cells.len()).rev() {
+        let j = rng.below(i + 1);
+        cells.swap(i, j);
+    }
+    let slots = [
+        Vec2::new(0.3, 0.3),
+        Vec2::new(0.7, 0.7),
+        Vec2::new(0.7, 0.3),
+        Vec2::new(0.3, 0.7),
+    ];
+    let mut balls = Vec::with_capacity(params.balls);
+    for k in 0..params.balls {
+        let c = cells[k % cells.len()];
+        let slot = slots[(k / cells.len()) % slots.len()];
+        let layer = (k / (cells.len() * slots.len())) as f32;
+        let (x, y) = (c % n, c / n);
+        let p = at(x, y) + slot * cell;
+        let angle = rng.range(0.0, std::f32::consts::TAU);
+        let speed = rng.range(1.0, 5.0);
+        balls.push(BallObject {
+            id: id(),
+            name: None,
+            center: Vec3::new(p.x, ball_r * (1.0 + 2.5 * layer), p.y),
+            velocity: Vec3::new(angle.cos() * speed, 0.0, angle.sin() * speed),
+            radius: ball_r,
+            mass: 1.0,
+            restitution: 1.0,
+        });
+    }
+    let floor = PlaneObject {
+        id: id(),
+        name: Some("floor".into()),
+        normal: Vec3::Y,
+        d: 0.0,
+    };
+    let start = at(0, 0) + Vec2::splat(cell * 0.5);
+    Level {
+        name: format!("maze {n}x{n}, {walls_now} walls, {} balls", params.balls),
+        default_wall_height: 2.5,
+        walls,
+        balls,
+        planes: vec![floor],
+        walker: Some(WalkerStart {
+            position: start,
+            facing_deg: 180.0,
+            eye_height: 1.7,
+            radius: (cell * 0.2).min(0.3),
+        }),
+        ..Level::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maze_has_exactly_the_walls_asked_for_and_validates() {
+        for walls in [4, 50, 333, 2_000] {
+            let level = maze(&MazeParams {
+                walls,
+                balls: 40,
+                seed: 7,
+                cell: 2.0,
+            });
+            assert_eq!(level.walls.len(), walls);
+            assert_eq!(level.balls.len(), 40);
+            let errors: Vec<_> = level
+                .validate()
+                .into_iter()
+                .filter(|p| p.severity == crate::level::Severity::Error)
+                .collect();
+            assert!(errors.is_empty(), "{errors:?}");
+        }
+    }
+
+    #[test]
+    fn same_seed_same_maze() {
+        let p = MazeParams {
+            walls: 500,
+            balls: 10,
+            seed: 3,
+            cell: 1.0,
+        };
+        assert_eq!(maze(&p), maze(&p));
+    }
+}

@@ -1,0 +1,1041 @@
+//! Level files: a versioned, human-editable RON format, its validation, and atomic load/save.
+//!
+//! A level is one top-level struct with a `version` field. The reader peeks at `version` first, then parses
+//! that version's layout and migrates it to the current one ([`LEVEL_VERSION`]), so older files keep loading.
+//! Unknown fields are errors. Parse errors read `file:line:col: field.path: message`; problems found by
+//! [`Level::validate`] (non-finite numbers, zero-length walls, degenerate triangles, duplicate ids, …) are a
+//! separate list of errors and warnings, so an editor can load a level with problems and show them.
+//!
+//! The floor is the XZ plane, `y` is up, lengths are metres. Walls are top-down segments `Vec2(x, z)` with a
+//! collision radius, extruded to a height.
+//!
+//! # Versions
+//! - **0** (an early draft, read only): `walls: [((x1, z1), (x2, z2)), …]` with one global
+//!   `collision_distance`, balls without mass or restitution, no ids. Migrated by numbering the objects,
+//!   giving every wall the global distance, and balls mass 1 and restitution 1.
+//! - **1** (current): everything below.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use glam::{EulerRot, Mat3, Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::shape::{Aabb, Cylinder, Obb, Plane, Triangle, Wall};
+
+/// The version [`Level::to_ron_string`] writes.
+pub const LEVEL_VERSION: u32 = 1;
+
+/// Largest level file [`Level::load`] reads, in bytes: a bigger one is refused before it is read.
+pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// Most objects of all kinds together that a level may hold (a mesh counts its triangles).
+pub const MAX_OBJECTS: usize = 4_000_000;
+
+/// Deepest nesting the parser follows before it gives up (RON's recursion limit).
+pub const MAX_NESTING: usize = 64;
+
+/// A level object's stable identifier, unique within the level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ObjectId(pub u32);
+
+impl fmt::Display for ObjectId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Units and axes. Only metres with `y` up are defined; the field exists so files say what they mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Units {
+    /// Metres; `y` is up; the floor is the XZ plane.
+    #[default]
+    MetresYUp,
+}
+
+/// A wall: a top-down segment with a collision radius, extruded from the floor to a height.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallObject {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// First end, `(x, z)`.
+    pub a: Vec2,
+    /// Second end, `(x, z)`.
+    pub b: Vec2,
+    /// Collision distance (seed 003).
+    pub radius: f32,
+    /// Height; `None` uses the level's `default_wall_height`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f32>,
+}
+
+impl WallObject {
+    /// The wall's shape.
+    #[must_use]
+    pub fn wall(&self) -> Wall {
+        Wall::new(self.a, self.b, self.radius)
+    }
+}
+
+/// A triangle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriangleObject {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// First vertex.
+    pub a: Vec3,
+    /// Second vertex.
+    pub b: Vec3,
+    /// Third vertex (front face: `(b - a) × (c - a)`).
+    pub c: Vec3,
+}
+
+impl TriangleObject {
+    /// The triangle's shape.
+    #[must_use]
+    pub fn triangle(&self) -> Triangle {
+        Triangle::new(self.a, self.b, self.c)
+    }
+}
+
+/// A ball for the simulation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BallObject {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Centre, metres.
+    pub center: Vec3,
+    /// Velocity, metres per second.
+    pub velocity: Vec3,
+    /// Radius, metres.
+    pub radius: f32,
+    /// Mass, kilograms.
+    pub mass: f32,
+    /// Coefficient of restitution in `[0, 1]`.
+    pub restitution: f32,
+}
+
+/// An infinite plane `normal · x = d`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaneObject {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Unit normal.
+    pub normal: Vec3,
+    /// Offset along the normal.
+    pub d: f32,
+}
+
+impl PlaneObject {
+    /// The plane's shape.
+    #[must_use]
+    pub fn plane(&self) -> Plane {
+        Plane::new(self.normal, self.d)
+    }
+}
+
+/// A finite capped cylinder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CylinderObject {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Centre of the first cap.
+    pub a: Vec3,
+    /// Centre of the second cap.
+    pub b: Vec3,
+    /// Radius.
+    pub radius: f32,
+}
+
+impl CylinderObject {
+    /// The cylinder's shape.
+    #[must_use]
+    pub fn cylinder(&self) -> Cylinder {
+        Cylinder::new(self.a, self.b, self.radius)
+    }
+}
+
+/// An axis-aligned box.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AabbObject {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Minimum corner.
+    pub min: Vec3,
+    /// Maximum corner.
+    pub max: Vec3,
+}
+
+impl AabbObject {
+    /// The box's shape.
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        Aabb::new(self.min, self.max)
+    }
+}
+
+/// An oriented box, its rotation given as Euler angles in degrees (yaw about `y`, then pitch about `x`, then
+/// roll about `z`), which people can read and type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObbObject {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Centre.
+    pub center: Vec3,
+    /// Half size along each local axis.
+    pub half_extents: Vec3,
+    /// `(yaw, pitch, roll)` in degrees: about `y`, then `x`, then `z`.
+    pub rotation_deg: Vec3,
+}
+
+impl ObbObject {
+    /// The rotation matrix of `rotation_deg`.
+    #[must_use]
+    pub fn rotation(&self) -> Mat3 {
+        let r = self.rotation_deg;
+        Mat3::from_euler(
+            EulerRot::YXZ,
+            r.x.to_radians(),
+            r.y.to_radians(),
+            r.z.to_radians(),
+        )
+    }
+
+    /// The box's shape.
+    #[must_use]
+    pub fn obb(&self) -> Obb {
+        Obb::new(self.center, self.half_extents, self.rotation())
+    }
+}
+
+/// A triangle mesh given inline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshObject {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Vertex positions.
+    pub vertices: Vec<Vec3>,
+    /// Triangles as indices into `vertices`.
+    pub indices: Vec<[u32; 3]>,
+}
+
+/// Where the first-person walker starts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WalkerStart {
+    /// Position on the floor, `(x, z)`.
+    pub position: Vec2,
+    /// Facing, in degrees about `y` (0 looks down `-z`, 90 down `-x`).
+    pub facing_deg: f32,
+    /// Eye height above the floor, metres.
+    pub eye_height: f32,
+    /// Collision radius, metres.
+    pub radius: f32,
+}
+
+impl Default for WalkerStart {
+    fn default() -> Self {
+        Self {
+            position: Vec2::ZERO,
+            facing_deg: 0.0,
+            eye_height: 1.7,
+            radius: 0.3,
+        }
+    }
+}
+
+/// Simulation settings stored with the level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationConfig {
+    /// Gravity, metres per second squared.
+    pub gravity: Vec3,
+    /// Fixed time step, seconds.
+    pub dt: f32,
+}
+
+impl Default for SimulationConfig {
+    fn default() -> Self {
+        Self {
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            dt: 1.0 / 60.0,
+        }
+    }
+}
+
+/// A saved probe: a ray the debugger casts and shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Probe {
+    /// Stable id.
+    pub id: ObjectId,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Ray origin.
+    pub origin: Vec3,
+    /// Ray direction (any length; `t` is in its units).
+    pub dir: Vec3,
+    /// Longest `t` shown.
+    pub max_t: f32,
+}
+
+/// A level: everything a game or the editor loads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    /// Display name.
+    pub name: String,
+    /// Free text about the level (RON has comments, but a saved file keeps only what the level holds).
+    pub description: String,
+    /// Units and axes.
+    pub units: Units,
+    /// Height of walls that do not give their own.
+    pub default_wall_height: f32,
+    /// Top-down walls.
+    pub walls: Vec<WallObject>,
+    /// Triangles.
+    pub triangles: Vec<TriangleObject>,
+    /// Balls.
+    pub balls: Vec<BallObject>,
+    /// Infinite planes.
+    pub planes: Vec<PlaneObject>,
+    /// Capped cylinders.
+    pub cylinders: Vec<CylinderObject>,
+    /// Axis-aligned boxes.
+    pub aabbs: Vec<AabbObject>,
+    /// Oriented boxes.
+    pub obbs: Vec<ObbObject>,
+    /// Triangle meshes.
+    pub meshes: Vec<MeshObject>,
+    /// The walker's start, if the level has one.
+    pub walker: Option<WalkerStart>,
+    /// Simulation settings.
+    pub simulation: SimulationConfig,
+    /// Saved probe rays.
+    pub probes: Vec<Probe>,
+}
+
+impl Default for Level {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            description: String::new(),
+            units: Units::MetresYUp,
+            default_wall_height: 2.5,
+            walls: Vec::new(),
+            triangles: Vec::new(),
+            balls: Vec::new(),
+            planes: Vec::new(),
+            cylinders: Vec::new(),
+            aabbs: Vec::new(),
+            obbs: Vec::new(),
+            meshes: Vec::new(),
+            walker: None,
+            simulation: SimulationConfig::default(),
+            probes: Vec::new(),
+        }
+    }
+}
+
+/// Why a level could not be read or written. `Display` reads `file:line:col: field: message` (no file part
+/// for strings).
+#[derive(Debug, thiserror::Error)]
+pub enum LevelError {
+    /// The file could not be read or written.
+    #[error("{}: {action}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        action: &'static str,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The text is not a valid level: syntax, a wrong type, an unknown or missing field.
+    #[error("{}", format_parse(file.as_deref(), *line, *col, field, message))]
+    Parse {
+        /// The file, when loading from one.
+        file: Option<PathBuf>,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        col: usize,
+        /// Path of the field at fault, such as `walls[3].radius` (empty at top level).
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file is bigger than [`MAX_FILE_BYTES`] or holds more than [`MAX_OBJECTS`] objects.
+    #[error("{}{message}", file.as_ref().map(|f| format!("{}: ", f.display())).unwrap_or_default())]
+    TooLarge {
+        /// The file, when loading from one.
+        file: Option<PathBuf>,
+        /// What is too large.
+        message: String,
+    },
+    /// The level has validation errors (for operations that need a clean level, such as building a world or
+    /// exporting).
+    #[error("{} error(s); first: {}", problems.iter().filter(|p| p.severity == Severity::Error).count(),
+        problems.iter().find(|p| p.severity == Severity::Error).map(ToString::to_string).unwrap_or_default())]
+    Invalid {
+        /// Every problem found.
+        problems: Vec<Problem>,
+    },
+}
+
+fn format_parse(
+    file: Option<&Path>,
+    line: usize,
+    col: usize,
+    field: &str,
+    message: &str,
+) -> String {
+    let mut s = String::new();
+    if let Some(f) = file {
+        s.push_str(&format!("{}:", f.display()));
+    }
+    s.push_str(&format!("{line}:{col}: "));
+    if !field.is_empty() {
+        s.push_str(field);
+        s.push_str(": ");
+    }
+    s.push_str(message);
+    s
+}
+
+impl LevelError {
+    /// The same error attributed to `file`.
+    #[must_use]
+    pub fn in_file(self, path: &Path) -> Self {
+        match self {
+            Self::Parse {
+                line,
+                col,
+                field,
+                message,
+                ..
+            } => Self::Parse {
+                file: Some(path.to_path_buf()),
+                line,
+                col,
+                field,
+                message,
+            },
+            Self::TooLarge { message, .. } => Self::TooLarge {
+                file: Some(path.to_path_buf()),
+                message,
+            },
+            other => other,
+        }
+    }
+}
+
+/// How serious a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Severity {
+    /// The level cannot be simulated or exported as it is.
+    Error,
+    /// Suspicious but usable.
+    Warning,
+}
+
+/// One validation problem.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The object at fault, if one.
+    pub object: Option<ObjectId>,
+    /// Path of the field at fault, such as `walls[3].radius`.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{sev}: {}", self.field)?;
+        if let Some(id) = self.object {
+            write!(f, " ({id})")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The on-disk layouts.
+
+/// Version 1, as it is on disk.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Level")]
+struct LevelV1 {
+    version: u32,
+    #[serde(default)]
+    name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    description: String,
+    #[serde(default)]
+    units: Units,
+    #[serde(default = "default_wall_height")]
+    default_wall_height: f32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    walls: Vec<WallObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    triangles: Vec<TriangleObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    balls: Vec<BallObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    planes: Vec<PlaneObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    cylinders: Vec<CylinderObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    aabbs: Vec<AabbObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    obbs: Vec<ObbObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    meshes: Vec<MeshObject>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    walker: Option<WalkerStart>,
+    #[serde(default)]
+    simulation: SimulationConfig,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    probes: Vec<Probe>,
+}
+
+fn default_wall_height() -> f32 {
+    2.5
+}
+
+impl From<LevelV1> for Level {
+    fn from(v: LevelV1) -> Self {
+        Self {
+            name: v.name,
+            description: v.description,
+            units: v.units,
+            default_wall_height: v.default_wall_height,
+            walls: v.walls,
+            triangles: v.triangles,
+            balls: v.balls,
+            planes: v.planes,
+            cylinders: v.cylinders,
+            aabbs: v.aabbs,
+            obbs: v.obbs,
+            meshes: v.meshes,
+            walker: v.walker,
+            simulation: v.simulation,
+            probes: v.probes,
+        }
+    }
+}
+
+/// Version 0, the early draft: numbered nothing, one collision distance for all walls.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename = "Level")]
+struct LevelV0 {
+    #[allow(dead_code)] // Read so that it is accepted; its value is known to be 0.
+    version: u32,
+    #[serde(default)]
+    name: String,
+    collision_distance: f32,
+    #[serde(default)]
+    walls: Vec<(Vec2, Vec2)>,
+    #[serde(default)]
+    balls: Vec<BallV0>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BallV0 {
+    center: Vec3,
+    velocity: Vec3,
+    radius: f32,
+}
+
+impl From<LevelV0> for Level {
+    fn from(v: LevelV0) -> Self {
+        let mut next = 1u32;
+        let mut id = || {
+            let i = ObjectId(next);
+            next += 1;
+            i
+        };
+        let walls = v
+            .walls
+            .into_iter()
+            .map(|(a, b)| WallObject {
+                id: id(),
+                name: None,
+                a,
+                b,
+                radius: v.collision_distance,
+                height: None,
+            })
+            .collect();
+        let balls = v
+            .balls
+            .into_iter()
+            .map(|b| BallObject {
+                id: id(),
+                name: None,
+                center: b.center,
+                velocity: b.velocity,
+                radius: b.radius,
+                mass: 1.0,
+                restitution: 1.0,
+            })
+            .collect();
+        Self {
+            name: v.name,
+            walls,
+            balls,
+            ..Self::default()
+        }
+    }
+}
+
+/// Just the version, read first (other fields ignored).
+#[derive(Deserialize)]
+struct Header {
+    version: u32,
+}
+
+fn ron_options() -> ron::Options {
+    ron::Options::default()
+        .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
+        .with_recursion_limit(MAX_NESTING)
+}
+
+/// Parse `text` as `T`, turning failures into [`LevelError::Parse`] with the field path.
+fn parse_with_path<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LevelError> {
+    let options = ron_options();
+    let mut de = ron::Deserializer::from_str_with_options(text, &options)
+        .map_err(|e| spanned_to_error(&e, String::new()))?;
+    let value = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(v) => v,
+        Err(e) => {
+            let field = clean_path(&e.path().to_string());
+            let spanned = de.span_error(e.into_inner());
+            return Err(spanned_to_error(&spanned, field));
+        }
+    };
+    de.end()
+        .map_err(|e| spanned_to_error(&de.span_error(e), String::new()))?;
+    Ok(value)
+}
+
+/// serde_path_to_error writes `?` for an unknown position and `.` at top level.
+fn clean_path(path: &str) -> String {
+    if path == "." || path == "?" {
+        String::new()
+    } else {
+        path.to_owned()
+    }
+}
+
+fn spanned_to_error(e: &ron::error::SpannedError, field: String) -> LevelError {
+    LevelError::Parse {
+        file: None,
+        line: e.span.start.line,
+        col: e.span.start.col,
+        field,
+        message: e.code.to_string(),
+    }
+}
+
+/// Count of objects, for the size limit.
+fn object_count(level: &Level) -> usize {
+    level.walls.len()
+        + level.triangles.len()
+        + level.balls.len()
+        + level.planes.len()
+        + level.cylinders.len()
+        + level.aabbs.len()
+        + level.obbs.len()
+        + level.probes.len()
+        + level
+            .meshes
+            .iter()
+            .map(|m| m.indices.len().max(m.vertices.len()))
+            .sum::<usize>()
+}
+
+impl Level {
+    /// Parse a level from RON text, migrating older versions.
+    ///
+    /// # Errors
+    /// [`LevelError::Parse`] (with line, column and field path) for syntax errors, wrong types, unknown or
+    /// missing fields and unsupported versions; [`LevelError::TooLarge`] past [`MAX_OBJECTS`].
+    ///
+    /// ```
+    /// use collidoscope::level::Level;
+    /// let level = Level::from_ron_str("(version: 1, name: \"tiny\", walls: [
+    ///     (id: 1, a: (0.0, 0.0), b: (4.0, 0.0), radius: 0.5),
+    /// ])").unwrap();
+    /// assert_eq!(level.walls[0].b.x, 4.0);
+    ///
+    /// let err = Level::from_ron_str("(version: 1, walls: [(id: 1, a: (0.0, 0.0), b: (4.0, 0.0), radius: \"wide\")])");
+    /// assert_eq!(err.unwrap_err().to_string(), "1:67: walls[0].radius: Expected float");
+    /// ```
+    pub fn from_ron_str(text: &str) -> Result<Self, LevelError> {
+        let header: Header = parse_header(text)?;
+        let level: Level = match header.version {
+            0 => parse_with_path::<LevelV0>(text)?.into(),
+            1 => parse_with_path::<LevelV1>(text)?.into(),
+            v => {
+                let (line, col) = find_version_position(text);
+                return Err(LevelError::Parse {
+                    file: None,
+                    line,
+                    col,
+                    field: "version".into(),
+                    message: format!(
+                        "unsupported level version {v}: this build reads versions 0 to {LEVEL_VERSION}"
+                    ),
+                });
+            }
+        };
+        let count = object_count(&level);
+        if count > MAX_OBJECTS {
+            return Err(LevelError::TooLarge {
+                file: None,
+                message: format!("{count} objects is more than the limit of {MAX_OBJECTS}"),
+            });
+        }
+        Ok(level)
+    }
+
+    /// Read and parse a level file.
+    ///
+    /// # Errors
+    /// [`LevelError::Io`] when the file cannot be read, [`LevelError::TooLarge`] past [`MAX_FILE_BYTES`],
+    /// and the errors of [`Level::from_ron_str`] with the file name attached.
+    pub fn load(path: &Path) -> Result<Self, LevelError> {
+        let io = |action, source| LevelError::Io {
+            path: path.to_path_buf(),
+            action,
+            source,
+        };
+        let meta = std::fs::metadata(path).map_err(|e| io("cannot open", e))?;
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(LevelError::TooLarge {
+                file: Some(path.to_path_buf()),
+                message: format!(
+                    "file is {} bytes, more than the limit of {MAX_FILE_BYTES}",
+                    meta.len()
+                ),
+            });
+        }
+        let bytes = std::fs::read(path).map_err(|e| io("cannot read", e))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let text = String::from_utf8_lossy(valid);
+            let line = text.matches('\n').count() + 1;
+            let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            LevelError::Parse {
+                file: Some(path.to_path_buf()),
+                line,
+                col,
+                field: String::new(),
+                message: "the file is not UTF-8 text (is it a level file?)".into(),
+            }
+        })?;
+        Self::from_ron_str(&text).map_err(|e| e.in_file(path))
+    }
+
+    /// The level as pretty RON text in the current version: one object per line, `None` fields and empty
+    /// lists left out. The same level always gives the same bytes.
+    #[must_use]
+    pub fn to_ron_string(&self) -> String {
+        let out = LevelV1Ref::from(self);
+        let config = ron::ser::PrettyConfig::new()
+            .depth_limit(2)
+            .indentor("    ")
+            .struct_names(false)
+            .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+        let mut s = ron::ser::to_string_pretty(&out, config)
+            .unwrap_or_else(|e| unreachable!("levels always serialise: {e}"));
+        s.push('\n');
+        s
+    }
+
+    /// Write the level atomically: a temporary file in the same folder, flushed to disk, then renamed over
+    /// `path`. A failure leaves any existing file untouched.
+    ///
+    /// # Errors
+    /// [`LevelError::Io`] when the folder is not writable or the disk is full.
+    pub fn save(&self, path: &Path) -> Result<(), LevelError> {
+        atomic_write(path, self.to_ron_string().as_bytes())
+    }
+
+    /// Every validation problem: errors (which stop simulation and export) and warnings.
+    #[must_use]
+    pub fn validate(&self) -> Vec<Problem> {
+        validate::validate(self)
+    }
+
+    /// Whether [`Level::validate`] finds no errors (warnings allowed).
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.validate()
+            .iter()
+            .all(|p| p.severity != Severity::Error)
+    }
+
+    /// The next id not used by any object.
+    #[must_use]
+    pub fn next_id(&self) -> ObjectId {
+        let max = self.ids().map(|(_, id)| id.0).max().unwrap_or(0);
+        ObjectId(max.saturating_add(1))
+    }
+
+    /// Every object's field path and id, in file order.
+    pub fn ids(&self) -> impl Iterator<Item = (String, ObjectId)> + '_ {
+        fn each<'a, T>(
+            kind: &'static str,
+            items: &'a [T],
+            id: impl Fn(&T) -> ObjectId + 'a,
+        ) -> impl Iterator<Item = (String, ObjectId)> + 'a {
+            items
+                .iter()
+                .enumerate()
+                .map(move |(i, o)| (format!("{kind}[{i}]"), id(o)))
+        }
+        each("walls", &self.walls, |o| o.id)
+            .chain(each("triangles", &self.triangles, |o| o.id))
+            .chain(each("balls", &self.balls, |o| o.id))
+            .chain(each("planes", &self.planes, |o| o.id))
+            .chain(each("cylinders", &self.cylinders, |o| o.id))
+            .chain(each("aabbs", &self.aabbs, |o| o.id))
+            .chain(each("obbs", &self.obbs, |o| o.id))
+            .chain(each("meshes", &self.meshes, |o| o.id))
+            .chain(each("probes", &self.probes, |o| o.id))
+    }
+
+    /// Bounds of everything with a finite extent (walls from the floor to their height), or `None` for an
+    /// empty level. Planes are unbounded and left out.
+    #[must_use]
+    pub fn bounds(&self) -> Option<Aabb> {
+        let mut min = Vec3::splat(f32::INFINITY);
+        let mut max = Vec3::splat(f32::NEG_INFINITY);
+        let mut add = |p: Vec3| {
+            if p.is_finite() {
+                min = min.min(p);
+                max = max.max(p);
+            }
+        };
+        for w in &self.walls {
+            let h = w.height.unwrap_or(self.default_wall_height);
+            for e in [w.a, w.b] {
+                add(Vec3::new(e.x - w.radius, 0.0, e.y - w.radius));
+                add(Vec3::new(e.x + w.radius, h, e.y + w.radius));
+            }
+        }
+        for t in &self.triangles {
+            add(t.a);
+            add(t.b);
+            add(t.c);
+        }
+        for b in &self.balls {
+            add(b.center - Vec3::splat(b.radius));
+            add(b.center + Vec3::splat(b.radius));
+        }
+        for c in &self.cylinders {
+            add(c.a - Vec3::splat(c.radius));
+            add(c.b + Vec3::splat(c.radius));
+            add(c.a + Vec3::splat(c.radius));
+            add(c.b - Vec3::splat(c.radius));
+        }
+        for a in &self.aabbs {
+            add(a.min);
+            add(a.max);
+        }
+        for o in &self.obbs {
+            for c in o.obb().corners() {
+                add(c);
+            }
+        }
+        for m in &self.meshes {
+            for &v in &m.vertices {
+                add(v);
+            }
+        }
+        if let Some(w) = &self.walker {
+            add(Vec3::new(w.position.x, 0.0, w.position.y));
+            add(Vec3::new(w.position.x, w.eye_height, w.position.y));
+        }
+        (min.cmple(max).all()).then_some(Aabb::new(min, max))
+    }
+}
+
+/// The version-1 layout borrowing a level, for writing without a copy.
+#[derive(Serialize)]
+#[serde(rename = "Level")]
+struct LevelV1Ref<'a> {
+    version: u32,
+    name: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    description: &'a str,
+    units: Units,
+    default_wall_height: f32,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    walls: &'a [WallObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    triangles: &'a [TriangleObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    balls: &'a [BallObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    planes: &'a [PlaneObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    cylinders: &'a [CylinderObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    aabbs: &'a [AabbObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    obbs: &'a [ObbObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    meshes: &'a [MeshObject],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    walker: Option<&'a WalkerStart>,
+    simulation: &'a SimulationConfig,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    probes: &'a [Probe],
+}
+
+impl<'a> From<&'a Level> for LevelV1Ref<'a> {
+    fn from(l: &'a Level) -> Self {
+        Self {
+            version: LEVEL_VERSION,
+            name: &l.name,
+            description: &l.description,
+            units: l.units,
+            default_wall_height: l.default_wall_height,
+            walls: &l.walls,
+            triangles: &l.triangles,
+            balls: &l.balls,
+            planes: &l.planes,
+            cylinders: &l.cylinders,
+            aabbs: &l.aabbs,
+            obbs: &l.obbs,
+            meshes: &l.meshes,
+            walker: l.walker.as_ref(),
+            simulation: &l.simulation,
+            probes: &l.probes,
+        }
+    }
+}
+
+/// Read only the header; a file without a readable `version` gets the parse error of the full layout when
+/// that is more telling (a syntax error), or a clear "missing version" message.
+fn parse_header(text: &str) -> Result<Header, LevelError> {
+    let options = ron_options();
+    match options.from_str::<Header>(text) {
+        Ok(h) => Ok(h),
+        Err(e) => {
+            if matches!(e.code, ron::Error::MissingStructField { .. }) {
+                Err(LevelError::Parse {
+                    file: None,
+                    line: e.span.start.line,
+                    col: e.span.start.col,
+                    field: "version".into(),
+                    message: "missing field `version`: every level starts with `version: N`".into(),
+                })
+            } else {
+                // Syntax errors are better reported by the full parse, which knows the field path; if the
+                // full parse somehow succeeds (it cannot without a version), fall back to this error.
+                match parse_with_path::<LevelV1>(text) {
+                    Err(full) => Err(full),
+                    Ok(_) => Err(spanned_to_error(&e, "version".into())),
+                }
+            }
+        }
+    }
+}
+
+/// Line and column of the `version` value, for errors about it.
+fn find_version_position(text: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        if let Some(col) = line.find("version") {
+            return (i + 1, col + 1);
+        }
+    }
+    (1, 1)
+}
+
+/// Write `bytes` to `path` atomically (temporary file in the same folder, fsync, rename, fsync the folder).
+///
+/// # Errors
+/// [`LevelError::Io`] naming the step that failed; `path` is untouched then.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
+    let io = |action, source| LevelError::Io {
+        path: path.to_path_buf(),
+        action,
+        source,
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "level.ron".into());
+    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f =
+            std::fs::File::create(&tmp).map_err(|e| io("cannot create a temporary file", e))?;
+        f.write_all(bytes).map_err(|e| io("cannot write", e))?;
+        f.sync_all().map_err(|e| io("cannot flush to disk", e))?;
+        drop(f);
+        std::fs::rename(&tmp, path).map_err(|e| io("cannot replace the file", e))?;
+        // Make the rename itself durable; not every platform can open a folder, so this is best effort.
+        if let Ok(d) = std::fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+mod validate;
