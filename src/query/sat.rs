@@ -113,10 +113,11 @@ pub(crate) fn box_box_sat(
     let d = cb - ca;
     let t = [d.dot(a[0]), d.dot(a[1]), d.dot(a[2])];
     let mut separated = false;
+    // Keep going while `visit` asks to: the overlap tests stop at the first separating axis, the report lists
+    // every axis.
     let mut check = |n: AxisNumbers| {
-        let sep = n.separates();
-        separated |= sep;
-        visit(&n) && !sep
+        separated |= n.separates();
+        visit(&n)
     };
     for i in 0..3 {
         let rb = hb[0] * abs_r[i][0] + hb[1] * abs_r[i][1] + hb[2] * abs_r[i][2];

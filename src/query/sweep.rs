@@ -6,8 +6,10 @@
 //!   (from B toward A for [`sphere_sphere`]).
 //! - Shapes that already touch or overlap at `t = 0` give `t = 0`, unless the (relative) motion separates them
 //!   (a strictly positive component along the normal), then `None`. Zero motion: `t = 0` when touching, else
-//!   `None`. When the sphere's centre lies on or inside the obstacle the normal is undefined; it is then taken
-//!   against the motion (`-motion.normalize()`, or `+y` for zero motion) and the motion never separates.
+//!   `None`. When the sphere's centre lies inside a solid obstacle (box, cylinder) the normal is the way out
+//!   through the nearest surface (the minimum-penetration direction) and `point` is the centre's projection on
+//!   that surface; on a zero-thickness surface (plane, triangle) or at the centre of the other sphere it is
+//!   taken against the motion (`-motion.normalize()`, or `+y` for zero motion), which never separates.
 //! - Exact: closed forms (offset primitives, done right at the edges: the sphere against a finite primitive
 //!   is the centre's ray against the primitive inflated by the radius, rims and corners rounded), or bracketed
 //!   bisection on a convex distance where the inflated shape has a torus (cylinder rims). No sub-stepping:
@@ -18,29 +20,77 @@ use glam::{DVec3, Vec2, Vec3};
 
 use super::closest::{point_aabb_d, point_segment_d, point_triangle_d};
 use super::{Toi, Toi2, d3, f3, finite_toi};
-use crate::shape::{Aabb, Cylinder, Plane, Sphere, Triangle, Wall};
+use crate::shape::{Aabb, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 
 /// Relative distance tolerance of the root finding for cylinders.
 const ROOT_TOLERANCE: f64 = 1e-12;
 
 /// Assemble the `t = 0` answer for shapes already touching: `None` when the motion separates them.
-fn touching_now(center: DVec3, closest: DVec3, motion: DVec3) -> Option<Toi> {
+///
+/// The normal points from the obstacle's closest point to the centre; when the centre is on or inside the
+/// obstacle that is undefined, and `inside` gives it (the way out through the nearest surface, for solids),
+/// falling back to against the motion (so zero-thickness surfaces never separate a centre lying on them).
+fn touching_now(
+    center: DVec3,
+    closest: DVec3,
+    motion: DVec3,
+    inside: Option<(DVec3, DVec3)>,
+) -> Option<Toi> {
     let away = center - closest;
     let len = away.length();
-    let normal = if len > 0.0 {
-        away / len
+    let (normal, point) = if len > 0.0 {
+        (away / len, closest)
+    } else if let Some((normal, point)) = inside {
+        (normal, point)
     } else {
-        // Centre on or inside the obstacle: no defined normal, the motion cannot separate them.
-        (-motion).try_normalize().unwrap_or(DVec3::Y)
+        ((-motion).try_normalize().unwrap_or(DVec3::Y), closest)
     };
     if normal.dot(motion) > 0.0 {
         return None;
     }
     finite_toi(Toi {
         t: 0.0,
-        point: f3(closest),
+        point: f3(point),
         normal: f3(normal),
     })
+}
+
+/// For a centre inside a solid box: the outward normal of the nearest face and the centre's projection on it.
+fn aabb_exit(c: DVec3, min: DVec3, max: DVec3) -> (DVec3, DVec3) {
+    let mut best = (f64::INFINITY, DVec3::Y, c);
+    for i in 0..3 {
+        for (depth, sign, face) in [(c[i] - min[i], -1.0, min[i]), (max[i] - c[i], 1.0, max[i])] {
+            if depth < best.0 {
+                let mut n = DVec3::ZERO;
+                n[i] = sign;
+                let mut p = c;
+                p[i] = face;
+                best = (depth, n, p);
+            }
+        }
+    }
+    (best.1, best.2)
+}
+
+/// For a centre inside a solid capped cylinder: the outward normal of the nearest surface (side or a cap)
+/// and the centre's projection on it.
+fn cylinder_exit(c: DVec3, a: DVec3, b: DVec3, rc: f64) -> (DVec3, DVec3) {
+    let axis = b - a;
+    let h = axis.length();
+    let u = axis / h;
+    let s = (c - a).dot(u);
+    let radial = c - a - u * s;
+    let rl = radial.length();
+    let side = rc - rl;
+    let (to_a, to_b) = (s, h - s);
+    if side <= to_a && side <= to_b && rl > 0.0 {
+        let n = radial / rl;
+        (n, c + n * side)
+    } else if to_a <= to_b {
+        (-u, c - u * to_a)
+    } else {
+        (u, c + u * to_b)
+    }
 }
 
 /// The answer at fraction `t`, given the obstacle's closest point to the centre then.
@@ -168,7 +218,7 @@ pub fn sphere_plane(sphere: &Sphere, motion: Vec3, plane: &Plane) -> Option<Toi>
     let normal = n * side;
     if s0.abs() <= r {
         if s0 == 0.0 {
-            return touching_now(c, c - n * s0, m);
+            return touching_now(c, c - n * s0, m, None);
         }
         if normal.dot(m) > 0.0 {
             return None;
@@ -266,7 +316,7 @@ pub fn sphere_triangle(sphere: &Sphere, motion: Vec3, triangle: &Triangle) -> Op
     let r = f64::from(sphere.radius);
     let closest_now = point_triangle_d(o, a, b, c);
     if o.distance_squared(closest_now) <= r * r {
-        return touching_now(o, closest_now, m);
+        return touching_now(o, closest_now, m, None);
     }
     let n_raw = (b - a).cross(c - a);
     let n = n_raw.normalize();
@@ -330,7 +380,7 @@ pub fn sphere_aabb(sphere: &Sphere, motion: Vec3, aabb: &Aabb) -> Option<Toi> {
     let r = f64::from(sphere.radius);
     let closest_now = point_aabb_d(o, min, max);
     if o.distance_squared(closest_now) <= r * r {
-        return touching_now(o, closest_now, m);
+        return touching_now(o, closest_now, m, Some(aabb_exit(o, min, max)));
     }
     // Slab test against the box expanded by r.
     let (emin, emax) = (min - DVec3::splat(r), max + DVec3::splat(r));
@@ -397,7 +447,12 @@ fn point_cylinder_d(p: DVec3, a: DVec3, b: DVec3, rc: f64) -> DVec3 {
     let radial = p - a - axis * ((p - a).dot(axis) / h2);
     let rl = radial.length();
     if rl <= rc {
-        on_axis + radial
+        if s > 0.0 && s < 1.0 {
+            // Inside: the point itself, exactly (rebuilding it from its parts would leave rounding noise).
+            p
+        } else {
+            on_axis + radial
+        }
     } else {
         on_axis + radial * (rc / rl)
     }
@@ -436,24 +491,17 @@ pub fn sphere_cylinder(sphere: &Sphere, motion: Vec3, cylinder: &Cylinder) -> Op
     let closest = |p: DVec3| point_cylinder_d(p, a, b, rc);
     let q0 = closest(o);
     if o.distance_squared(q0) <= r * r {
-        return touching_now(o, q0, m);
+        return touching_now(o, q0, m, Some(cylinder_exit(o, a, b, rc)));
     }
     if m == DVec3::ZERO {
         return None;
     }
-    let scale = o.length() + m.length() + a.length() + b.length() + rc + r;
-    let tol = ROOT_TOLERANCE * scale;
-    let f = |t: f64| {
-        let p = o + m * t;
-        p.distance(closest(p)) - r
-    };
-    // An upper bracket: the closed-form side or cap contact, if any.
     let axis = b - a;
-    let height = axis.length();
-    let u = axis / height;
+    let u = axis / axis.length();
+    // The inflated cylinder lies inside the infinite cylinder of radius rc + r and inside the slab between
+    // the caps offset by r, so reaching either at a point of the inflated shape is the first contact, exactly.
     let side = ray_cylinder_side_entry(o, m, a, b, rc + r);
     let cap = |center: DVec3, normal: DVec3| {
-        // Plane through `center + normal * r`, reached from outside, inside radius rc.
         let s0 = normal.dot(o - center) - r;
         let speed = normal.dot(m);
         if s0 < 0.0 || !(speed < 0.0) {
@@ -464,43 +512,59 @@ pub fn sphere_cylinder(sphere: &Sphere, motion: Vec3, cylinder: &Cylinder) -> Op
         let radial = p - u * p.dot(u);
         (radial.length() <= rc).then_some(t)
     };
-    let bracket = earliest([side, cap(a, -u), cap(b, u)]).or_else(|| {
-        // Only a rim can be touched: find the closest approach on [0, 1] (golden section on a convex f).
-        let (mut lo, mut hi) = (0.0f64, 1.0f64);
-        let g = 0.5 * (5f64.sqrt() - 1.0);
-        let mut x1 = hi - g * (hi - lo);
-        let mut x2 = lo + g * (hi - lo);
-        let (mut f1, mut f2) = (f(x1), f(x2));
-        for _ in 0..80 {
-            if f1 <= f2 {
-                hi = x2;
-                x2 = x1;
-                f2 = f1;
-                x1 = hi - g * (hi - lo);
-                f1 = f(x1);
-            } else {
-                lo = x1;
-                x1 = x2;
-                f1 = f2;
-                x2 = lo + g * (hi - lo);
-                f2 = f(x2);
-            }
-            if f1 <= tol || f2 <= tol {
-                break;
-            }
+    let t = match earliest([side, cap(a, -u), cap(b, u)]) {
+        Some(t) => t,
+        // Otherwise only a rim (a torus of the inflated shape) can be touched.
+        None => first_root_convex(o, m, r, closest)?,
+    };
+    let center_then = o + m * t;
+    contact_at(t, center_then, closest(center_then), -m.normalize())
+}
+
+/// First `t` in `[0, 1]` at which the centre's path comes within `r` of a convex solid, given its
+/// closest-point function, for a start outside that distance: the distance along a line is a convex function
+/// of `t`, so a golden-section search finds the closest approach and bisection then pins the first root before
+/// it. Used only where no closed form exists (rims); about 150 closest-point evaluations.
+fn first_root_convex(o: DVec3, m: DVec3, r: f64, closest: impl Fn(DVec3) -> DVec3) -> Option<f64> {
+    let scale = o.length() + m.length() + r;
+    let tol = ROOT_TOLERANCE * scale;
+    let f = |t: f64| {
+        let p = o + m * t;
+        p.distance(closest(p)) - r
+    };
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let g = 0.5 * (5f64.sqrt() - 1.0);
+    let mut x1 = hi - g * (hi - lo);
+    let mut x2 = lo + g * (hi - lo);
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    for _ in 0..80 {
+        if f1 <= tol || f2 <= tol {
+            break;
         }
-        let (tm, fm) = if f1 <= f2 { (x1, f1) } else { (x2, f2) };
-        let (t_end, f_end) = (1.0, f(1.0));
-        if fm <= tol {
-            Some(tm)
-        } else if f_end <= tol {
-            Some(t_end)
+        if f1 <= f2 {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - g * (hi - lo);
+            f1 = f(x1);
         } else {
-            None
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + g * (hi - lo);
+            f2 = f(x2);
         }
-    })?;
-    // Bisection for the first t with f(t) <= tol: f is convex and f(0) > 0, so {f <= tol} is an interval whose
-    // start lies in (0, bracket].
+    }
+    let bracket = if f1 <= tol {
+        x1
+    } else if f2 <= tol {
+        x2
+    } else if f(1.0) <= tol {
+        1.0
+    } else {
+        return None;
+    };
+    // {f <= tol} is an interval (f is convex) that starts in (0, bracket]: bisect for its start.
     let (mut lo, mut hi) = (0.0f64, bracket);
     for _ in 0..64 {
         let mid = 0.5 * (lo + hi);
@@ -513,7 +577,128 @@ pub fn sphere_cylinder(sphere: &Sphere, motion: Vec3, cylinder: &Cylinder) -> Op
             lo = mid;
         }
     }
-    let t = hi;
+    Some(hi)
+}
+
+/// A moving sphere against a solid oriented box: [`sphere_aabb`] in the box's frame.
+///
+/// ```
+/// use collidoscope::{glam::{Mat3, Vec3}, shape::{Obb, Sphere}, query::sweep::sphere_obb};
+/// // A unit box turned 90° about y is the same box: the face x = -1 is met when the centre is at x = -1.5.
+/// let b = Obb::new(Vec3::ZERO, Vec3::ONE, Mat3::from_rotation_y(std::f32::consts::FRAC_PI_2));
+/// let toi = sphere_obb(&Sphere::new(Vec3::new(-5.0, 0.0, 0.0), 0.5), Vec3::new(7.0, 0.0, 0.0), &b).unwrap();
+/// assert!((toi.t - 0.5).abs() < 1e-6 && (toi.normal + Vec3::X).length() < 1e-6);
+/// ```
+#[must_use]
+pub fn sphere_obb(sphere: &Sphere, motion: Vec3, obb: &Obb) -> Option<Toi> {
+    if !sphere.is_valid() || !obb.is_valid() || !motion.is_finite() {
+        return None;
+    }
+    let rt = obb.rotation.transpose();
+    let local = Sphere::new(rt * (sphere.center - obb.center), sphere.radius);
+    let h = obb.half_extents;
+    let toi = sphere_aabb(&local, rt * motion, &Aabb::new(-h, h))?;
+    finite_toi(Toi {
+        t: toi.t,
+        point: obb.center + obb.rotation * toi.point,
+        normal: (obb.rotation * toi.normal).normalize(),
+    })
+}
+
+/// The point of a wall extruded from the floor to `height` closest to `p`: the solid made of every point
+/// whose top-down distance to the wall's segment is at most `radius` and whose `y` is in `0..=height`.
+fn point_wall_solid_d(p: DVec3, a: DVec3, b: DVec3, wall_r: f64, height: f64) -> DVec3 {
+    let flat = DVec3::new(p.x, 0.0, p.z);
+    let q = point_segment_d(flat, a, b);
+    let off = flat - q;
+    let d = off.length();
+    let xz = if d <= wall_r {
+        flat
+    } else {
+        q + off * (wall_r / d)
+    };
+    DVec3::new(xz.x, p.y.clamp(0.0, height), xz.z)
+}
+
+/// A moving sphere against a wall extruded from the floor (`y = 0`) to `height`: the solid of all points within
+/// the wall's collision radius of its segment (top-down) with `y` in `0..=height`. Its side is the wall's
+/// capsule outline; its top and bottom are flat; the edges between are rounded by the sphere.
+///
+/// ```
+/// use collidoscope::{glam::{Vec2, Vec3}, shape::{Sphere, Wall}, query::sweep::sphere_wall};
+/// // A wall along x at z = 0, collision radius 0.25, 2 high; a ball of radius 0.5 rolling toward it.
+/// let wall = Wall::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0), 0.25);
+/// let toi = sphere_wall(&Sphere::new(Vec3::new(0.0, 0.5, 4.0), 0.5), Vec3::new(0.0, 0.0, -5.0), &wall, 2.0).unwrap();
+/// // It touches when z = 0.25 + 0.5: after 3.25 of 5.
+/// assert!((toi.t - 0.65).abs() < 1e-6);
+/// assert_eq!(toi.normal, Vec3::Z);
+/// // Over the top: a ball at y = 2.6 (0.6 above it) passes.
+/// assert!(sphere_wall(&Sphere::new(Vec3::new(0.0, 2.6, 4.0), 0.5), Vec3::new(0.0, 0.0, -8.0), &wall, 2.0).is_none());
+/// ```
+#[must_use]
+pub fn sphere_wall(sphere: &Sphere, motion: Vec3, wall: &Wall, height: f32) -> Option<Toi> {
+    if !sphere.is_valid()
+        || !wall.is_valid()
+        || !motion.is_finite()
+        || !(height >= 0.0)
+        || !height.is_finite()
+    {
+        return None;
+    }
+    let lift = |v: Vec2| DVec3::new(f64::from(v.x), 0.0, f64::from(v.y));
+    let (a, b) = (lift(wall.a), lift(wall.b));
+    let (wr, h) = (f64::from(wall.radius), f64::from(height));
+    let o = d3(sphere.center);
+    let m = d3(motion);
+    let r = f64::from(sphere.radius);
+    let closest = |p: DVec3| point_wall_solid_d(p, a, b, wr, h);
+    let q0 = closest(o);
+    if o.distance_squared(q0) <= r * r {
+        let inside = (o == q0).then(|| {
+            // Inside the wall: out through the nearest of its side, top and bottom.
+            let flat = DVec3::new(o.x, 0.0, o.z);
+            let q = point_segment_d(flat, a, b);
+            let side_depth = wr - flat.distance(q);
+            let side_n = (flat - q).try_normalize().unwrap_or_else(|| {
+                let e = (b - a).try_normalize().unwrap_or(DVec3::X);
+                DVec3::new(-e.z, 0.0, e.x)
+            });
+            let (top, bottom) = (h - o.y, o.y);
+            if side_depth <= top && side_depth <= bottom {
+                (side_n, o + side_n * side_depth)
+            } else if top <= bottom {
+                (DVec3::Y, DVec3::new(o.x, h, o.z))
+            } else {
+                (-DVec3::Y, DVec3::new(o.x, 0.0, o.z))
+            }
+        });
+        return touching_now(o, q0, m, inside);
+    }
+    if m == DVec3::ZERO {
+        return None;
+    }
+    // Closed forms first: the vertical capsule of radius wr + r (the path's top-down projection), reached at a
+    // height within the wall; the top face offset by r, reached within the outline.
+    let flat_o = DVec3::new(o.x, 0.0, o.z);
+    let flat_m = DVec3::new(m.x, 0.0, m.z);
+    let side = ray_capsule_entry(flat_o, flat_m, a, b, wr + r).filter(|&t| {
+        let y = o.y + m.y * t;
+        (0.0..=h).contains(&y)
+    });
+    let face = |level: f64, up: f64| {
+        let s0 = up * (o.y - level) - r;
+        let speed = up * m.y;
+        if s0 < 0.0 || !(speed < 0.0) {
+            return None;
+        }
+        let t = -s0 / speed;
+        let p = flat_o + flat_m * t;
+        (p.distance(point_segment_d(p, a, b)) <= wr).then_some(t)
+    };
+    let t = match earliest([side, face(h, 1.0), face(0.0, -1.0)]) {
+        Some(t) => t,
+        None => first_root_convex(o, m, r, closest)?,
+    };
     let center_then = o + m * t;
     contact_at(t, center_then, closest(center_then), -m.normalize())
 }
