@@ -10,6 +10,7 @@
 //! - [`query`]: pure functions, one module per family, each documenting its boundary, inside-origin and
 //!   degenerate-input conventions; trace values (`SlabTrace`, `SatReport`) show their workings.
 //! - [`walls`]: top-down wall segments with a collision distance and `move_and_slide`.
+//! - [`mesh`]: triangle meshes with a binned-SAH BVH and watertight ray casts.
 //! - [`level`]: the versioned RON level format, validation and atomic saving; [`generate`]: stress levels.
 //!
 //! ```
@@ -29,10 +30,13 @@
 //! assert_eq!(toi.t, 0.5);
 //! ```
 
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
 pub use glam;
 
 pub mod generate;
 pub mod level;
+pub mod mesh;
 pub mod query;
 pub mod shape;
 pub mod walls;

@@ -116,13 +116,14 @@ impl Aabb {
     /// Centre of the box.
     #[must_use]
     pub fn center(&self) -> Vec3 {
-        (self.min + self.max) * 0.5
+        // Halve first: min + max can overflow for boxes near f32's range.
+        self.min * 0.5 + self.max * 0.5
     }
 
     /// Half size along each axis.
     #[must_use]
     pub fn half_extents(&self) -> Vec3 {
-        (self.max - self.min) * 0.5
+        self.max * 0.5 - self.min * 0.5
     }
 
     /// Finite corners with `min <= max` on every axis (flat boxes are valid).
@@ -304,23 +305,22 @@ impl Triangle {
     }
 
     /// Finite vertices and a real area: twice the area is more than [`TRIANGLE_DEGENERACY`] times the squared
-    /// longest edge, so slivers whose normal rounding would dominate count as degenerate.
+    /// longest edge (so slivers whose normal would be mostly rounding count as degenerate), computed in f32 as
+    /// every query computes its normal, so a valid triangle always has a finite unit normal (edges longer than
+    /// about 1e19, whose f32 cross product overflows, are invalid).
     #[must_use]
+    #[inline]
     pub fn is_valid(&self) -> bool {
-        if !(self.a.is_finite() && self.b.is_finite() && self.c.is_finite()) {
-            return false;
-        }
-        // In f64 so that large coordinates cannot overflow the squares.
-        let a = self.a.as_dvec3();
-        let b = self.b.as_dvec3();
-        let c = self.c.as_dvec3();
-        let n2 = (b - a).cross(c - a).length_squared();
-        let longest = (b - a)
+        let e1 = self.b - self.a;
+        let e2 = self.c - self.a;
+        let e3 = self.c - self.b;
+        let n2 = e1.cross(e2).length_squared();
+        let longest = e1
             .length_squared()
-            .max((c - b).length_squared())
-            .max((a - c).length_squared());
-        let k = f64::from(TRIANGLE_DEGENERACY);
-        n2 > k * k * longest * longest && n2 > 0.0
+            .max(e2.length_squared())
+            .max(e3.length_squared());
+        // NaN anywhere fails these comparisons; a normal (not subnormal) n2 keeps normalize() exact.
+        n2.is_finite() && n2 >= f32::MIN_POSITIVE && n2.sqrt() > TRIANGLE_DEGENERACY * longest
     }
 }
 

@@ -123,7 +123,13 @@ pub fn point_obb(p: Vec3, obb: &Obb) -> Vec3 {
     let Some(pd) = sanitize(p) else {
         return obb.center;
     };
-    f3(point_obb_d(pd, obb))
+    clamp_to_f32(point_obb_d(pd, obb))
+}
+
+/// `v` in f32, pulled back within `±f32::MAX` (a box or plane whose extent passes f32's range).
+pub(crate) fn clamp_to_f32(v: DVec3) -> Vec3 {
+    let m = f64::from(f32::MAX);
+    f3(v.clamp(DVec3::splat(-m), DVec3::splat(m)))
 }
 
 /// The point of the plane closest to `p`: `p` moved along the normal onto the plane.
@@ -185,6 +191,17 @@ pub fn point_sphere(p: Vec3, sphere: &Sphere) -> Vec3 {
 pub(crate) fn point_triangle_d(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
     let ab = b - a;
     let ac = c - a;
+    if !(ab.cross(ac).length_squared() > 0.0) {
+        // Zero area (a repeated vertex makes the region formulas 0 / 0): the nearest of its edges.
+        return nearest_of(
+            p,
+            [
+                point_segment_d(p, a, b),
+                point_segment_d(p, b, c),
+                point_segment_d(p, c, a),
+            ],
+        );
+    }
     let ap = p - a;
     let d1 = ab.dot(ap);
     let d2 = ac.dot(ap);

@@ -96,6 +96,14 @@ pub(crate) fn f3(v: DVec3) -> Vec3 {
     v.as_vec3()
 }
 
+/// `v` scaled to unit length, also for tiny vectors whose squared length underflows f32 (scaled by its
+/// largest component first). `v` must be finite and non-zero for a finite answer.
+#[inline]
+pub(crate) fn unit(v: Vec3) -> Vec3 {
+    let m = v.abs().max_element();
+    (v / m).normalize()
+}
+
 /// Whether every component of a ray hit is finite.
 #[inline]
 pub(crate) fn finite_hit(hit: RayHit) -> Option<RayHit> {

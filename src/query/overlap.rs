@@ -167,6 +167,7 @@ pub fn aabb_obb(aabb: &Aabb, obb: &Obb) -> bool {
 /// assert!(!obb_obb(&a, &Obb::new(Vec3::new(2.5, 0.0, 0.0), Vec3::ONE, rot)));
 /// ```
 #[must_use]
+#[inline]
 pub fn obb_obb(a: &Obb, b: &Obb) -> bool {
     if !a.is_valid() || !b.is_valid() {
         return false;

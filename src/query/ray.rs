@@ -14,7 +14,7 @@ use glam::{DVec3, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::triangle::moller_trumbore;
-use super::{Cull, RayHit, d3, f3, finite_hit};
+use super::{Cull, RayHit, d3, f3, finite_hit, unit};
 use crate::shape::{Aabb, Cylinder, Interval, Obb, Plane, Ray, Sphere, Triangle};
 
 /// The workings of the slab method: each slab's entry/exit interval and their intersection.
@@ -44,14 +44,17 @@ fn slab(o: f32, d: f32, min: f32, max: f32) -> Interval {
             Interval::EVERYTHING
         }
     } else {
-        // Divide rather than multiply by 1/d: (min - o) can be 0 while 1/d overflows.
-        let t1 = (min - o) / d;
-        let t2 = (max - o) / d;
-        if t1 <= t2 {
-            Interval::new(t1, t2)
-        } else {
-            Interval::new(t2, t1)
+        let inv = 1.0 / d;
+        let (mut t1, mut t2) = ((min - o) * inv, (max - o) * inv);
+        if t1.is_nan() || t2.is_nan() {
+            // 0 * inf (a subnormal d, or an infinite d or o from a far-away frame change): divide instead, and
+            // an origin and direction both infinite never lie in the slab.
+            (t1, t2) = ((min - o) / d, (max - o) / d);
+            if t1.is_nan() || t2.is_nan() {
+                return Interval::EMPTY;
+            }
         }
+        Interval::new(t1.min(t2), t1.max(t2))
     }
 }
 
@@ -66,6 +69,15 @@ fn slabs_local(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> SlabTrace {
     let hi = axes[0].max.min(axes[1].max).min(axes[2].max);
     let hit = (lo <= hi).then_some(Interval::new(lo, hi));
     SlabTrace { axes, hit }
+}
+
+/// The ray's origin and direction in the box's frame, computed in f64 so that `origin - centre` cannot
+/// overflow into `0 * inf`; far-away origins come back as infinities, which the slab test handles.
+fn to_obb_frame(ray: &Ray, obb: &Obb) -> (Vec3, Vec3) {
+    let rt = obb.rotation.transpose().as_dmat3();
+    let o = rt * (d3(ray.origin) - d3(obb.center));
+    let d = rt * d3(ray.dir);
+    (f3(o), f3(d))
 }
 
 /// A slab trace for an invalid ray or box: nothing entered, no hit.
@@ -117,55 +129,8 @@ pub fn ray_obb_slabs(ray: &Ray, obb: &Obb) -> SlabTrace {
     if !ray.is_valid() || !obb.is_valid() {
         return EMPTY_TRACE;
     }
-    let rt = obb.rotation.transpose();
-    let o = rt * (ray.origin - obb.center);
-    let d = rt * ray.dir;
+    let (o, d) = to_obb_frame(ray, obb);
     slabs_local(o, d, -obb.half_extents, obb.half_extents)
-}
-
-/// The entering face's outward normal for a box hit in local coordinates: the axis whose slab entry is the
-/// latest, signed against the direction.
-#[inline]
-fn entry_normal_local(trace: &SlabTrace, dir: Vec3) -> Vec3 {
-    let mut axis = 0;
-    for i in 1..3 {
-        if trace.axes[i].min > trace.axes[axis].min {
-            axis = i;
-        }
-    }
-    let mut n = Vec3::ZERO;
-    n[axis] = if dir[axis] > 0.0 { -1.0 } else { 1.0 };
-    n
-}
-
-/// Hit of a box given its slab trace (local frame) and a way to bring a local normal to world space.
-#[inline]
-fn box_hit(
-    ray: &Ray,
-    trace: &SlabTrace,
-    dir_local: Vec3,
-    max_t: f32,
-    to_world: impl Fn(Vec3) -> Vec3,
-) -> Option<RayHit> {
-    let hit = trace.hit?;
-    let t = hit.min;
-    if t > max_t {
-        return None;
-    }
-    let entry = trace.axes[0]
-        .min
-        .max(trace.axes[1].min)
-        .max(trace.axes[2].min);
-    let normal = if entry < 0.0 {
-        -ray.dir.normalize()
-    } else {
-        to_world(entry_normal_local(trace, dir_local))
-    };
-    finite_hit(RayHit {
-        t,
-        point: ray.at(t),
-        normal,
-    })
 }
 
 /// Ray against a solid axis-aligned box (slab method, exact for axis-parallel rays).
@@ -181,12 +146,83 @@ fn box_hit(
 /// assert!(ray_aabb(&Ray::new(Vec3::ZERO, Vec3::Y), &b, 10.0).is_none());
 /// ```
 #[must_use]
+#[inline]
 pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
+    let hit = slab_entry(ray.origin, ray.dir, aabb.min, aabb.max, max_t)?;
+    // Validity is only checked before answering `Some`: a miss is right for invalid input too.
     if !max_t_ok(max_t) || !ray.is_valid() || !aabb.is_valid() {
         return None;
     }
-    let trace = slabs_local(ray.origin, ray.dir, aabb.min, aabb.max);
-    box_hit(ray, &trace, ray.dir, max_t, |n| n)
+    let normal = match hit.axis {
+        None => -unit(ray.dir),
+        Some(axis) => axis_normal(axis, ray.dir[axis]),
+    };
+    finite_hit(RayHit {
+        t: hit.t,
+        point: ray.at(hit.t),
+        normal,
+    })
+}
+
+/// A box entry from [`slab_entry`]: the parameter and the entered face's axis (`None`: the origin is inside).
+struct SlabEntry {
+    t: f32,
+    axis: Option<usize>,
+}
+
+/// The outward unit normal of the face perpendicular to `axis` that a ray with that direction component enters.
+#[inline]
+fn axis_normal(axis: usize, dir_component: f32) -> Vec3 {
+    let mut n = Vec3::ZERO;
+    n[axis] = if dir_component > 0.0 { -1.0 } else { 1.0 };
+    n
+}
+
+/// Slab test for a hit: the first `t` in `0..=max_t` at which `o + t d` is in `min..=max`, with the entered
+/// face. Fast path with the reciprocal direction; axis-parallel and subnormal directions take the exact
+/// interval path. Inputs are not validated here (callers check before answering).
+#[inline]
+fn slab_entry(o: Vec3, d: Vec3, min: Vec3, max: Vec3, max_t: f32) -> Option<SlabEntry> {
+    let inv = d.recip();
+    let (near, far, axis) = if inv.is_finite() && d.is_finite() {
+        let t1 = (min - o) * inv;
+        let t2 = (max - o) * inv;
+        let lo = t1.min(t2);
+        let hi = t1.max(t2);
+        let axis = if lo.x >= lo.y && lo.x >= lo.z {
+            0
+        } else if lo.y >= lo.z {
+            1
+        } else {
+            2
+        };
+        (lo[axis], hi.min_element(), axis)
+    } else {
+        let trace = slabs_local(o, d, min, max);
+        let axes = trace.axes;
+        let mut axis = 0;
+        for i in 1..3 {
+            if axes[i].min > axes[axis].min {
+                axis = i;
+            }
+        }
+        (
+            axes[axis].min,
+            axes[0].max.min(axes[1].max).min(axes[2].max),
+            axis,
+        )
+    };
+    if !(near <= far && far >= 0.0 && near <= max_t) {
+        return None;
+    }
+    Some(if near < 0.0 {
+        SlabEntry { t: 0.0, axis: None }
+    } else {
+        SlabEntry {
+            t: near,
+            axis: Some(axis),
+        }
+    })
 }
 
 /// Ray against a solid oriented box: the ray is taken into the box's frame and cast against its slabs.
@@ -202,18 +238,31 @@ pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
 /// assert!((hit.t - (5.0 - 2f32.sqrt())).abs() < 1e-5);
 /// ```
 #[must_use]
+#[inline]
 pub fn ray_obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
+    let rt = obb.rotation.transpose();
+    let (mut o, mut d) = (rt * (ray.origin - obb.center), rt * ray.dir);
+    if !(o.is_finite() && d.is_finite()) {
+        // origin - centre overflowed f32: redo the change of frame in f64.
+        (o, d) = to_obb_frame(ray, obb);
+    }
+    let hit = slab_entry(o, d, -obb.half_extents, obb.half_extents, max_t)?;
     if !max_t_ok(max_t) || !ray.is_valid() || !obb.is_valid() {
         return None;
     }
-    let rt = obb.rotation.transpose();
-    let o = rt * (ray.origin - obb.center);
-    let d = rt * ray.dir;
-    let trace = slabs_local(o, d, -obb.half_extents, obb.half_extents);
-    box_hit(ray, &trace, d, max_t, |n| (obb.rotation * n).normalize())
+    let normal = match hit.axis {
+        None => -unit(ray.dir),
+        Some(axis) => (obb.rotation * axis_normal(axis, d[axis])).normalize(),
+    };
+    finite_hit(RayHit {
+        t: hit.t,
+        point: ray.at(hit.t),
+        normal,
+    })
 }
 
-/// Ray against a solid sphere (in f64, with the cancellation-free root form).
+/// Ray against a solid sphere, with the cancellation-free root form (in f32, redone in f64 when the
+/// coordinates are too large for f32 squares).
 ///
 /// Conventions in the module docs.
 ///
@@ -228,7 +277,56 @@ pub fn ray_obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
 /// assert_eq!((hit.t, hit.normal), (0.0, -Vec3::X));
 /// ```
 #[must_use]
+#[inline]
 pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
+    // Fast path in f32 with the cancellation-free discriminant; validity is checked only before answering
+    // `Some` (a miss is the right answer for invalid input too), and anything that overflows f32 is redone in
+    // f64.
+    let d = ray.dir;
+    let oc = ray.origin - sphere.center;
+    let r = sphere.radius;
+    let a = d.length_squared();
+    let half_b = oc.dot(d);
+    let c = oc.length_squared() - r * r;
+    if !(a.is_finite() && c.is_finite() && half_b.is_finite() && a > 0.0) {
+        return ray_sphere_f64(ray, sphere, max_t);
+    }
+    if c < 0.0 || (c == 0.0 && half_b >= 0.0) {
+        // Inside, or on the surface heading out.
+        return valid_hit(sphere, max_t, 0.0, ray.origin, -unit(d));
+    }
+    if half_b > 0.0 {
+        return None; // Outside and heading away.
+    }
+    // r² minus the squared distance from the centre to the line, without cancellation.
+    let perp = oc - d * (half_b / a);
+    let disc = a * (r * r - perp.length_squared());
+    if !(disc >= 0.0) {
+        return None;
+    }
+    // -half_b > 0 here, so the entry root c / (-half_b + sqrt(disc)) has no cancellation.
+    let denom = -half_b + disc.sqrt();
+    let t = if denom > 0.0 { c / denom } else { 0.0 };
+    if !(t <= max_t) {
+        return None;
+    }
+    let point = ray.origin + d * t;
+    valid_hit(sphere, max_t, t, point, (point - sphere.center) * (1.0 / r))
+}
+
+/// The hit, once the inputs are known valid and the numbers finite.
+#[inline]
+fn valid_hit(sphere: &Sphere, max_t: f32, t: f32, point: Vec3, normal: Vec3) -> Option<RayHit> {
+    // Reaching here, |dir|², |origin - centre|² - r² and origin · dir were finite, so every input is finite
+    // and dir is non-zero: only the radius's sign and max_t remain to check.
+    if !(max_t_ok(max_t) && sphere.radius > 0.0) {
+        return None;
+    }
+    finite_hit(RayHit { t, point, normal })
+}
+
+/// [`ray_sphere`] in f64, for coordinates whose squares overflow f32.
+fn ray_sphere_f64(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     if !max_t_ok(max_t) || !ray.is_valid() || !sphere.is_valid() {
         return None;
     }
@@ -239,23 +337,20 @@ pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     let half_b = oc.dot(d);
     let c = oc.length_squared() - r * r;
     if c < 0.0 || (c == 0.0 && half_b >= 0.0) {
-        // Inside, or on the surface heading out.
         return finite_hit(RayHit {
             t: 0.0,
             point: ray.origin,
-            normal: -ray.dir.normalize(),
+            normal: -unit(ray.dir),
         });
     }
     if half_b > 0.0 {
-        return None; // Outside and heading away.
+        return None;
     }
-    // Squared distance from the centre to the line, computed without cancellation.
     let perp = oc - d * (half_b / a);
     let disc = a * (r * r - perp.length_squared());
     if disc < 0.0 {
         return None;
     }
-    // -half_b > 0 here, so the entry root c / (-half_b + sqrt(disc)) has no cancellation.
     let denom = -half_b + disc.sqrt();
     let t = if denom > 0.0 { c / denom } else { 0.0 };
     if t > f64::from(max_t) {
@@ -413,7 +508,7 @@ pub fn ray_cylinder(ray: &Ray, cylinder: &Cylinder, max_t: f32) -> Option<RayHit
         return finite_hit(RayHit {
             t: 0.0,
             point: ray.origin,
-            normal: -ray.dir.normalize(),
+            normal: -unit(ray.dir),
         });
     }
     if enter > f64::from(max_t) {

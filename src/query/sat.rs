@@ -63,14 +63,13 @@ pub(crate) enum AxisKind {
 }
 
 /// One candidate axis's numbers in the first box's frame: `t` is the centre offset's projection, `ra` and
-/// `rb` the boxes' projected radii, `len` the axis length (1 for faces). Everything is scaled by `len`.
+/// `rb` the boxes' projected radii, all measured along the un-normalised axis (unit for faces).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AxisNumbers {
     pub kind: AxisKind,
     pub t: f32,
     pub ra: f32,
     pub rb: f32,
-    pub len: f32,
 }
 
 impl AxisNumbers {
@@ -126,7 +125,6 @@ pub(crate) fn box_box_sat(
             t: t[i],
             ra: ha[i],
             rb,
-            len: 1.0,
         };
         if !check(n) {
             return separated;
@@ -140,7 +138,6 @@ pub(crate) fn box_box_sat(
             t: tj,
             ra,
             rb: hb[j],
-            len: 1.0,
         };
         if !check(n) {
             return separated;
@@ -163,7 +160,6 @@ pub(crate) fn box_box_sat(
                 t: tl,
                 ra,
                 rb,
-                len: len2.sqrt(),
             };
             if !check(n) {
                 return separated;
@@ -186,19 +182,23 @@ fn report(ca: Vec3, rot_a: &Mat3, ha: Vec3, cb: Vec3, rot_b: &Mat3, hb: Vec3) ->
             AxisKind::Cross(i, j) => a_cols[i].cross(b_cols[j]),
         };
         let axis = world.normalize_or_zero();
-        // Normalise by the axis length: `t` is (cb - ca) · (the un-normalised axis), whose sign matches the
-        // world axis computed above (for cross axes, t = (cb - ca) · (a_i × b_j) exactly).
-        let inv = 1.0 / n.len;
-        let center_a = ca.dot(axis);
-        let center_b = center_a + n.t * inv;
-        let (ra, rb) = (n.ra * inv, n.rb * inv);
+        // The decision is the padded test's (robust); the intervals shown are the exact projections on the
+        // unit axis, in f64 so that huge coordinates give infinities rather than NaN.
+        let project = |c: Vec3, cols: &[Vec3; 3], h: Vec3| {
+            let l = axis.as_dvec3();
+            let mid = c.as_dvec3().dot(l);
+            let r: f64 = (0..3)
+                .map(|k| f64::from(h[k]) * cols[k].as_dvec3().dot(l).abs())
+                .sum();
+            Interval::new((mid - r) as f32, (mid + r) as f32)
+        };
         if n.separates() && separating.is_none() {
             separating = Some(axes.len());
         }
         axes.push(SatAxis {
             axis,
-            a: Interval::new(center_a - ra, center_a + ra),
-            b: Interval::new(center_b - rb, center_b + rb),
+            a: project(ca, &a_cols, ha),
+            b: project(cb, &b_cols, hb),
         });
         true
     });

@@ -253,6 +253,7 @@ pub fn sphere_plane(sphere: &Sphere, motion: Vec3, plane: &Plane) -> Option<Toi>
 /// assert_eq!((toi.t, toi.point, toi.normal), (0.5, Vec3::new(5.0, 0.0, 0.0), -Vec3::X));
 /// ```
 #[must_use]
+#[inline]
 pub fn sphere_sphere(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> Option<Toi> {
     if !a.is_valid() || !b.is_valid() || !motion_a.is_finite() || !motion_b.is_finite() {
         return None;

@@ -38,16 +38,15 @@ pub const ANGLE_SUM_TOLERANCE: f64 = 1e-6;
 /// assert_eq!(moller_trumbore(&behind, &tri, Cull::None).unwrap().t, 2.0);
 /// ```
 #[must_use]
+#[inline]
 pub fn moller_trumbore(ray: &Ray, triangle: &Triangle, cull: Cull) -> Option<TriHit> {
-    if !ray.is_valid() || !triangle.is_valid() {
-        return None;
-    }
+    // No up-front checks: NaN and infinities fail the comparisons below or the final finiteness test, a zero
+    // direction gives a zero determinant, and a degenerate triangle is rejected before a hit is reported.
     let e1 = triangle.b - triangle.a;
     let e2 = triangle.c - triangle.a;
     let p = ray.dir.cross(e2);
     let det = e1.dot(p);
     let tvec = ray.origin - triangle.a;
-    let q = tvec.cross(e1);
     let (t, u, v) = match cull {
         Cull::Back => {
             if !(det > 0.0) {
@@ -55,22 +54,23 @@ pub fn moller_trumbore(ray: &Ray, triangle: &Triangle, cull: Cull) -> Option<Tri
             }
             // Un-normalised tests first, as in the original: no division unless it hits.
             let u = tvec.dot(p);
-            if u < 0.0 || u > det {
+            if !(u >= 0.0 && u <= det) {
                 return None;
             }
+            let q = tvec.cross(e1);
             let v = ray.dir.dot(q);
-            if v < 0.0 || u + v > det {
+            if !(v >= 0.0 && u + v <= det) {
                 return None;
             }
             let t = e2.dot(q);
-            if t < 0.0 {
+            if !(t >= 0.0) {
                 return None;
             }
             let inv = 1.0 / det;
             (t * inv, u * inv, v * inv)
         }
         Cull::None => {
-            if det == 0.0 || !det.is_finite() {
+            if det == 0.0 {
                 return None;
             }
             let inv = 1.0 / det;
@@ -78,8 +78,9 @@ pub fn moller_trumbore(ray: &Ray, triangle: &Triangle, cull: Cull) -> Option<Tri
             if !(0.0..=1.0).contains(&u) {
                 return None;
             }
+            let q = tvec.cross(e1);
             let v = ray.dir.dot(q) * inv;
-            if v < 0.0 || u + v > 1.0 {
+            if !(v >= 0.0 && u + v <= 1.0) {
                 return None;
             }
             let t = e2.dot(q) * inv;
@@ -89,7 +90,13 @@ pub fn moller_trumbore(ray: &Ray, triangle: &Triangle, cull: Cull) -> Option<Tri
             (t, u, v)
         }
     };
-    (t.is_finite() && u.is_finite() && v.is_finite()).then_some(TriHit { t, u, v })
+    // A zero or NaN direction or origin cannot get here (zero determinant, NaN comparisons); a subnormal
+    // determinant can still make 1 / det overflow, so the results are checked finite, then the triangle.
+    (t.is_finite() && u.is_finite() && v.is_finite() && triangle.is_valid()).then_some(TriHit {
+        t,
+        u,
+        v,
+    })
 }
 
 /// Whether `p` lies on the triangle, edges and vertices included.

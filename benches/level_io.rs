@@ -1,0 +1,2 @@
+//! Placeholder replaced by the level load/save benchmark.
+fn main() {}

@@ -1,0 +1,163 @@
+//! A static bounding-volume tree over boxes: the simulation's acceleration structure for everything that does
+//! not move (walls, triangles, cylinders, boxes, meshes).
+//!
+//! Built once by median splits along the longest axis (objects are few compared with mesh triangles, and a
+//! query only needs to prune), stored flat with children side by side.
+
+use glam::Vec3;
+
+use crate::shape::Aabb;
+
+/// Largest number of items in a leaf.
+const LEAF: usize = 4;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    min: Vec3,
+    max: Vec3,
+    /// Leaf: first item in `items`; inner: left child (right is `first + 1`).
+    first: u32,
+    /// Items in a leaf, 0 for an inner node.
+    count: u32,
+}
+
+/// A bounding-volume tree over a fixed set of boxes.
+#[derive(Clone, Debug, Default)]
+pub struct AabbTree {
+    nodes: Vec<Node>,
+    items: Vec<u32>,
+}
+
+impl AabbTree {
+    /// Build over `boxes`; item `i` is `boxes[i]`. Invalid boxes (NaN, `min > max`) are left out.
+    #[must_use]
+    pub fn new(boxes: &[Aabb]) -> Self {
+        let mut items: Vec<u32> = (0..boxes.len() as u32)
+            .filter(|&i| boxes[i as usize].is_valid())
+            .collect();
+        let mut nodes = Vec::new();
+        if !items.is_empty() {
+            nodes.push(Node {
+                min: Vec3::ZERO,
+                max: Vec3::ZERO,
+                first: 0,
+                count: 0,
+            });
+            let len = items.len();
+            build(&mut nodes, 0, &mut items, 0, len, boxes);
+        }
+        Self { nodes, items }
+    }
+
+    /// Number of items in the tree.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether the tree is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Call `f` with every item whose box touches `lo..=hi` (in tree order).
+    pub fn query(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
+        if self.nodes.is_empty() {
+            return;
+        }
+        let mut stack = [0u32; 64];
+        let mut sp = 1usize;
+        while sp > 0 {
+            sp -= 1;
+            let n = &self.nodes[stack[sp] as usize];
+            if n.min.cmpgt(hi).any() || n.max.cmplt(lo).any() {
+                continue;
+            }
+            if n.count > 0 {
+                let start = n.first as usize;
+                for &i in &self.items[start..start + n.count as usize] {
+                    f(i as usize);
+                }
+            } else if sp + 2 <= stack.len() {
+                stack[sp] = n.first + 1;
+                stack[sp + 1] = n.first;
+                sp += 2;
+            }
+        }
+    }
+}
+
+fn build(nodes: &mut Vec<Node>, node: usize, items: &mut [u32], start: usize, end: usize, boxes: &[Aabb]) {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    for &i in &items[start..end] {
+        lo = lo.min(boxes[i as usize].min);
+        hi = hi.max(boxes[i as usize].max);
+    }
+    nodes[node].min = lo;
+    nodes[node].max = hi;
+    let count = end - start;
+    // Depth is bounded by log2 of the item count (median splits), far below the query stack's 64.
+    if count <= LEAF {
+        nodes[node].first = start as u32;
+        nodes[node].count = count as u32;
+        return;
+    }
+    let e = hi - lo;
+    let axis = if e.x >= e.y && e.x >= e.z {
+        0
+    } else if e.y >= e.z {
+        1
+    } else {
+        2
+    };
+    let mid = start + count / 2;
+    items[start..end].select_nth_unstable_by(count / 2, |&a, &b| {
+        let ca = boxes[a as usize].min[axis] + boxes[a as usize].max[axis];
+        let cb = boxes[b as usize].min[axis] + boxes[b as usize].max[axis];
+        ca.total_cmp(&cb).then(a.cmp(&b))
+    });
+    let left = nodes.len();
+    let blank = Node {
+        min: Vec3::ZERO,
+        max: Vec3::ZERO,
+        first: 0,
+        count: 0,
+    };
+    nodes.push(blank);
+    nodes.push(blank);
+    nodes[node].first = left as u32;
+    nodes[node].count = 0;
+    build(nodes, left, items, start, mid, boxes);
+    build(nodes, left + 1, items, mid, end, boxes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_finds_exactly_the_touching_boxes() {
+        let mut rng = crate::generate::SplitMix64::new(9);
+        let boxes: Vec<Aabb> = (0..500)
+            .map(|_| {
+                let c = Vec3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+                let h = Vec3::new(rng.range(0.0, 3.0), rng.range(0.0, 3.0), rng.range(0.0, 3.0));
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        let tree = AabbTree::new(&boxes);
+        for _ in 0..200 {
+            let c = Vec3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+            let (lo, hi) = (c - Vec3::splat(5.0), c + Vec3::splat(5.0));
+            let mut got = Vec::new();
+            tree.query(lo, hi, |i| got.push(i));
+            got.sort_unstable();
+            let want: Vec<usize> = (0..boxes.len())
+                .filter(|&i| boxes[i].min.cmple(hi).all() && boxes[i].max.cmpge(lo).all())
+                .collect();
+            assert_eq!(got, want);
+        }
+    }
+}

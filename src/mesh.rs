@@ -1,0 +1,757 @@
+//! Triangle meshes with a bounding-volume hierarchy: nearest-hit ray casts (watertight), sphere overlap and
+//! sphere sweeps.
+//!
+//! The BVH is built top-down with binned SAH (16 bins over triangle centroids), stored as a flat array of
+//! 32-byte nodes with children side by side, and traversed iteratively front to back with early exit. Ray
+//! hits use Woop, Benthin and Wald's watertight ray/triangle test ("Watertight Ray/Triangle Intersection",
+//! JCGT 2013): a ray through an edge or vertex shared by two triangles hits at least one of them, so rays never
+//! leak through a closed mesh.
+
+use glam::Vec3;
+
+use crate::query::sweep::sphere_triangle;
+use crate::query::{Toi, closest::point_triangle_d};
+use crate::shape::{Aabb, Ray, Sphere, Triangle};
+
+/// Largest triangle count a mesh may have.
+pub const MAX_TRIANGLES: usize = 1 << 26;
+
+/// Why a mesh cannot be built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MeshError {
+    /// No triangles were given.
+    #[error("the mesh has no triangles")]
+    Empty,
+    /// A triangle refers to a vertex that does not exist.
+    #[error("triangle {triangle} uses vertex {index}, but there are only {vertex_count} vertices")]
+    IndexOutOfRange {
+        /// Triangle number.
+        triangle: usize,
+        /// The bad index.
+        index: u32,
+        /// Number of vertices.
+        vertex_count: usize,
+    },
+    /// A vertex is NaN or infinite.
+    #[error("vertex {index} is not finite")]
+    NonFiniteVertex {
+        /// Vertex number.
+        index: usize,
+    },
+    /// Every triangle has zero area.
+    #[error("all {0} triangles have zero area")]
+    AllDegenerate(usize),
+    /// More than [`MAX_TRIANGLES`] triangles.
+    #[error("{0} triangles is more than the limit of {MAX_TRIANGLES}")]
+    TooLarge(usize),
+}
+
+/// Nearest hit of a ray on a mesh.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshHit {
+    /// Ray parameter, in units of the ray's `dir`.
+    pub t: f32,
+    /// Index of the triangle hit (into the `indices` the mesh was built from).
+    pub triangle: u32,
+    /// Barycentric weight of the triangle's second vertex.
+    pub u: f32,
+    /// Barycentric weight of the triangle's third vertex.
+    pub v: f32,
+    /// Unit geometric normal of the triangle, facing against the ray.
+    pub normal: Vec3,
+}
+
+/// One BVH node: 32 bytes. A leaf has `count > 0` triangles starting at `first` in the mesh's triangle order;
+/// an inner node has `count == 0` and its children at `first` and `first + 1`.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Node {
+    min: [f32; 3],
+    first: u32,
+    max: [f32; 3],
+    count: u32,
+}
+
+/// Largest number of triangles in a leaf.
+const MAX_LEAF: usize = 4;
+/// SAH bins.
+const BINS: usize = 16;
+
+/// A triangle mesh with its BVH.
+#[derive(Clone, Debug)]
+pub struct TriMesh {
+    vertices: Vec<Vec3>,
+    indices: Vec<[u32; 3]>,
+    /// Valid triangles in BVH order (indices into `indices`).
+    order: Vec<u32>,
+    /// Vertices of `order[i]`, stored in BVH order so leaves read contiguous memory.
+    tris: Vec<[Vec3; 3]>,
+    nodes: Vec<Node>,
+}
+
+impl TriMesh {
+    /// Build a mesh and its BVH. Zero-area triangles are kept (indices stay valid) but never hit.
+    ///
+    /// # Errors
+    /// [`MeshError`] for no triangles, an index out of range, a non-finite vertex, every triangle degenerate,
+    /// or more than [`MAX_TRIANGLES`] triangles.
+    ///
+    /// ```
+    /// use collidoscope::{glam::Vec3, mesh::TriMesh, shape::Ray};
+    /// // A unit square at z = 0 made of two triangles.
+    /// let mesh = TriMesh::new(
+    ///     vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
+    ///     vec![[0, 1, 2], [0, 2, 3]],
+    /// ).unwrap();
+    /// // A ray down the shared diagonal still hits (watertight).
+    /// let hit = mesh.cast_ray(&Ray::new(Vec3::new(0.5, 0.5, 2.0), -Vec3::Z), 10.0).unwrap();
+    /// assert_eq!((hit.t, hit.normal), (2.0, Vec3::Z));
+    /// ```
+    pub fn new(vertices: Vec<Vec3>, indices: Vec<[u32; 3]>) -> Result<Self, MeshError> {
+        if indices.is_empty() {
+            return Err(MeshError::Empty);
+        }
+        if indices.len() > MAX_TRIANGLES {
+            return Err(MeshError::TooLarge(indices.len()));
+        }
+        if let Some(index) = vertices.iter().position(|v| !v.is_finite()) {
+            return Err(MeshError::NonFiniteVertex { index });
+        }
+        for (triangle, tri) in indices.iter().enumerate() {
+            if let Some(&index) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
+                return Err(MeshError::IndexOutOfRange {
+                    triangle,
+                    index,
+                    vertex_count: vertices.len(),
+                });
+            }
+        }
+        let mut order: Vec<u32> = (0..indices.len() as u32)
+            .filter(|&i| {
+                let [a, b, c] = indices[i as usize].map(|k| vertices[k as usize]);
+                Triangle::new(a, b, c).is_valid()
+            })
+            .collect();
+        if order.is_empty() {
+            return Err(MeshError::AllDegenerate(indices.len()));
+        }
+        let mut nodes = Vec::with_capacity(2 * order.len() / MAX_LEAF + 1);
+        {
+            let tri_of = |i: u32| indices[i as usize].map(|k| vertices[k as usize]);
+            let centroids: Vec<Vec3> = (0..indices.len() as u32)
+                .map(|i| {
+                    let [a, b, c] = tri_of(i);
+                    (a + b + c) / 3.0
+                })
+                .collect();
+            let bounds_of = |i: u32| {
+                let [a, b, c] = tri_of(i);
+                (a.min(b).min(c), a.max(b).max(c))
+            };
+            nodes.push(Node {
+                min: [0.0; 3],
+                first: 0,
+                max: [0.0; 3],
+                count: 0,
+            });
+            let len = order.len();
+            build(&mut nodes, 0, &mut order, 0, len, &centroids, &bounds_of);
+        }
+        let tris = order
+            .iter()
+            .map(|&i| indices[i as usize].map(|k| vertices[k as usize]))
+            .collect();
+        Ok(Self {
+            vertices,
+            indices,
+            order,
+            tris,
+            nodes,
+        })
+    }
+
+    /// Number of triangles (including zero-area ones).
+    #[must_use]
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// The vertices.
+    #[must_use]
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// The triangles' vertex indices.
+    #[must_use]
+    pub fn indices(&self) -> &[[u32; 3]] {
+        &self.indices
+    }
+
+    /// Triangle `i` as a shape.
+    #[must_use]
+    pub fn triangle(&self, i: u32) -> Option<Triangle> {
+        let [a, b, c] = self
+            .indices
+            .get(i as usize)?
+            .map(|k| self.vertices[k as usize]);
+        Some(Triangle::new(a, b, c))
+    }
+
+    /// Bounds of all hittable triangles.
+    #[must_use]
+    pub fn bounds(&self) -> Aabb {
+        let n = &self.nodes[0];
+        Aabb::new(Vec3::from(n.min), Vec3::from(n.max))
+    }
+
+    /// Memory held by the BVH and the triangle copies, in bytes (for the bytes-per-triangle figure).
+    #[must_use]
+    pub fn bvh_bytes(&self) -> usize {
+        self.nodes.len() * std::mem::size_of::<Node>()
+            + self.tris.len() * std::mem::size_of::<[Vec3; 3]>()
+            + self.order.len() * 4
+    }
+
+    /// Nearest hit of the ray on either face of any triangle, with `t <= max_t`.
+    ///
+    /// Watertight: rays through shared edges and vertices never slip between triangles. Ties (a shared edge)
+    /// go to the triangle met first in BVH order. An invalid ray or a NaN/negative `max_t` gives `None`.
+    #[must_use]
+    pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<MeshHit> {
+        if !ray.is_valid() || !(max_t >= 0.0) {
+            return None;
+        }
+        let wt = Watertight::new(ray);
+        let inv = ray.dir.recip();
+        let mut best_t = max_t;
+        let mut best: Option<(usize, f32, f32, f32)> = None;
+        let mut stack = [0u32; 64];
+        let mut sp = 0usize;
+        let mut node = 0usize;
+        self.node_entry(node, ray.origin, inv, best_t)?;
+        loop {
+            let n = self.nodes[node];
+            if n.count > 0 {
+                let start = n.first as usize;
+                for k in start..start + n.count as usize {
+                    if let Some((t, u, v)) = wt.intersect(&self.tris[k])
+                        && t <= best_t
+                        && (best.is_none() || t < best_t)
+                    {
+                        best_t = t;
+                        best = Some((k, t, u, v));
+                    }
+                }
+            } else {
+                let (l, r) = (n.first as usize, n.first as usize + 1);
+                let tl = self.node_entry(l, ray.origin, inv, best_t);
+                let tr = self.node_entry(r, ray.origin, inv, best_t);
+                match (tl, tr) {
+                    (Some(a), Some(b)) => {
+                        let (near, far) = if a <= b { (l, r) } else { (r, l) };
+                        if sp < stack.len() {
+                            stack[sp] = far as u32;
+                            sp += 1;
+                        }
+                        node = near;
+                        continue;
+                    }
+                    (Some(_), None) => {
+                        node = l;
+                        continue;
+                    }
+                    (None, Some(_)) => {
+                        node = r;
+                        continue;
+                    }
+                    (None, None) => {}
+                }
+            }
+            // Pop the next node still worth visiting.
+            loop {
+                if sp == 0 {
+                    return best.and_then(|(k, t, u, v)| self.finish_hit(ray, k, t, u, v));
+                }
+                sp -= 1;
+                let candidate = stack[sp] as usize;
+                if self
+                    .node_entry(candidate, ray.origin, inv, best_t)
+                    .is_some()
+                {
+                    node = candidate;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The public hit for triangle slot `k` of the BVH order.
+    fn finish_hit(&self, ray: &Ray, k: usize, t: f32, u: f32, v: f32) -> Option<MeshHit> {
+        let [a, b, c] = self.tris[k];
+        let n = (b - a).cross(c - a).normalize();
+        let normal = if n.dot(ray.dir) > 0.0 { -n } else { n };
+        (t.is_finite() && normal.is_finite()).then_some(MeshHit {
+            t,
+            triangle: self.order[k],
+            u,
+            v,
+            normal,
+        })
+    }
+
+    /// Entry `t` of the ray into node `i`'s box if it is at most `max_t`.
+    #[inline]
+    fn node_entry(&self, i: usize, origin: Vec3, inv: Vec3, max_t: f32) -> Option<f32> {
+        let n = &self.nodes[i];
+        let t1 = (Vec3::from(n.min) - origin) * inv;
+        let t2 = (Vec3::from(n.max) - origin) * inv;
+        // min/max return the non-NaN operand, which keeps 0 * inf (a ray on a slab plane) from poisoning
+        // the interval; the boxes are padded at build time so such rays still count as inside.
+        let near = t1.min(t2).max_element().max(0.0);
+        let far = t1.max(t2).min_element().min(max_t);
+        (near <= far).then_some(near)
+    }
+
+    /// Whether the solid sphere touches any triangle.
+    #[must_use]
+    pub fn overlaps_sphere(&self, sphere: &Sphere) -> bool {
+        if !sphere.is_valid() {
+            return false;
+        }
+        let r = Vec3::splat(sphere.radius);
+        let (lo, hi) = (sphere.center - r, sphere.center + r);
+        let c = sphere.center.as_dvec3();
+        let rr = f64::from(sphere.radius) * f64::from(sphere.radius);
+        let mut found = false;
+        self.visit_box(lo, hi, |k| {
+            let [a, b, cc] = self.tris[k].map(Vec3::as_dvec3);
+            if c.distance_squared(point_triangle_d(c, a, b, cc)) <= rr {
+                found = true;
+            }
+            !found
+        });
+        found
+    }
+
+    /// First contact of a sphere moving by `motion` with any triangle (both faces), and which triangle:
+    /// [`sphere_triangle`] on the triangles whose boxes the swept sphere's box touches.
+    #[must_use]
+    pub fn sweep_sphere(&self, sphere: &Sphere, motion: Vec3) -> Option<(Toi, u32)> {
+        if !sphere.is_valid() || !motion.is_finite() {
+            return None;
+        }
+        let r = Vec3::splat(sphere.radius);
+        let end = sphere.center + motion;
+        let (lo, hi) = (sphere.center.min(end) - r, sphere.center.max(end) + r);
+        let mut best: Option<(Toi, u32)> = None;
+        self.visit_box(lo, hi, |k| {
+            let [a, b, c] = self.tris[k];
+            if let Some(toi) = sphere_triangle(sphere, motion, &Triangle::new(a, b, c))
+                && best.is_none_or(|(t, _)| toi.t < t.t)
+            {
+                best = Some((toi, self.order[k]));
+            }
+            true
+        });
+        best
+    }
+
+    /// Call `f` with the BVH slot of every triangle whose node boxes touch `lo..=hi`, until it returns false.
+    fn visit_box(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize) -> bool) {
+        let mut stack = vec![0usize];
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i];
+            if Vec3::from(n.min).cmpgt(hi).any() || Vec3::from(n.max).cmplt(lo).any() {
+                continue;
+            }
+            if n.count > 0 {
+                let start = n.first as usize;
+                for k in start..start + n.count as usize {
+                    if !f(k) {
+                        return;
+                    }
+                }
+            } else {
+                stack.push(n.first as usize + 1);
+                stack.push(n.first as usize);
+            }
+        }
+    }
+
+    /// Check the BVH's invariants: every node's box contains its children's boxes or its triangles, every
+    /// hittable triangle is in exactly one leaf, leaves are non-empty and children are in range.
+    ///
+    /// # Panics
+    /// When an invariant is broken (a bug in the builder), with a description.
+    pub fn assert_well_formed(&self) {
+        let mut seen = vec![0u32; self.tris.len()];
+        let mut stack = vec![0usize];
+        let contains = |outer: &Node, lo: Vec3, hi: Vec3| {
+            Vec3::from(outer.min).cmple(lo).all() && Vec3::from(outer.max).cmpge(hi).all()
+        };
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i];
+            if n.count > 0 {
+                let start = n.first as usize;
+                assert!(
+                    start + n.count as usize <= self.tris.len(),
+                    "leaf {i} out of range"
+                );
+                for (k, seen_k) in seen.iter_mut().enumerate().skip(start).take(n.count as usize) {
+                    let [a, b, c] = self.tris[k];
+                    assert!(
+                        contains(n, a.min(b).min(c), a.max(b).max(c)),
+                        "leaf {i} does not contain triangle slot {k}"
+                    );
+                    *seen_k += 1;
+                }
+            } else {
+                let (l, r) = (n.first as usize, n.first as usize + 1);
+                assert!(
+                    l > i && r < self.nodes.len(),
+                    "node {i} has children out of order or range"
+                );
+                for c in [l, r] {
+                    let cn = &self.nodes[c];
+                    assert!(
+                        contains(n, Vec3::from(cn.min), Vec3::from(cn.max)),
+                        "node {i} does not contain child {c}"
+                    );
+                    stack.push(c);
+                }
+            }
+        }
+        assert!(
+            seen.iter().all(|&s| s == 1),
+            "a triangle is in no leaf or in several"
+        );
+    }
+}
+
+/// Recursive binned-SAH build of node `node` over `order[start..end]`.
+fn build(
+    nodes: &mut Vec<Node>,
+    node: usize,
+    order: &mut [u32],
+    start: usize,
+    end: usize,
+    centroids: &[Vec3],
+    bounds_of: &dyn Fn(u32) -> (Vec3, Vec3),
+) {
+    let mut lo = Vec3::splat(f32::INFINITY);
+    let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    let mut clo = lo;
+    let mut chi = hi;
+    for &i in &order[start..end] {
+        let (l, h) = bounds_of(i);
+        lo = lo.min(l);
+        hi = hi.max(h);
+        clo = clo.min(centroids[i as usize]);
+        chi = chi.max(centroids[i as usize]);
+    }
+    // Pad by a relative hair so rays lying on a face plane still enter (watertight traversal).
+    let pad =
+        (hi - lo).max(hi.abs().max(lo.abs())) * 4.0 * f32::EPSILON + Vec3::splat(f32::MIN_POSITIVE);
+    nodes[node].min = (lo - pad).to_array();
+    nodes[node].max = (hi + pad).to_array();
+    let count = end - start;
+    let make_leaf = |nodes: &mut Vec<Node>| {
+        nodes[node].first = start as u32;
+        nodes[node].count = count as u32;
+    };
+    if count <= MAX_LEAF {
+        make_leaf(nodes);
+        return;
+    }
+    // Binned SAH along the centroid bounds' longest axis.
+    let extent = chi - clo;
+    let axis = if extent.x >= extent.y && extent.x >= extent.z {
+        0
+    } else if extent.y >= extent.z {
+        1
+    } else {
+        2
+    };
+    if !(extent[axis] > 0.0) {
+        // All centroids coincide: split in the middle of the list.
+        split_at(
+            nodes,
+            node,
+            order,
+            start,
+            start + count / 2,
+            end,
+            centroids,
+            bounds_of,
+        );
+        return;
+    }
+    let scale = BINS as f32 / extent[axis];
+    let bin_of =
+        |i: u32| (((centroids[i as usize][axis] - clo[axis]) * scale) as usize).min(BINS - 1);
+    let mut bin_count = [0usize; BINS];
+    let mut bin_lo = [Vec3::splat(f32::INFINITY); BINS];
+    let mut bin_hi = [Vec3::splat(f32::NEG_INFINITY); BINS];
+    for &i in &order[start..end] {
+        let b = bin_of(i);
+        let (l, h) = bounds_of(i);
+        bin_count[b] += 1;
+        bin_lo[b] = bin_lo[b].min(l);
+        bin_hi[b] = bin_hi[b].max(h);
+    }
+    let area = |l: Vec3, h: Vec3| {
+        let d = (h - l).max(Vec3::ZERO);
+        d.x * d.y + d.y * d.z + d.z * d.x
+    };
+    // Sweep from the left and from the right.
+    let mut left_area = [0.0f32; BINS];
+    let mut left_count = [0usize; BINS];
+    let (mut l, mut h, mut c) = (
+        Vec3::splat(f32::INFINITY),
+        Vec3::splat(f32::NEG_INFINITY),
+        0,
+    );
+    for b in 0..BINS - 1 {
+        l = l.min(bin_lo[b]);
+        h = h.max(bin_hi[b]);
+        c += bin_count[b];
+        left_area[b] = area(l, h);
+        left_count[b] = c;
+    }
+    let (mut l, mut h, mut c) = (
+        Vec3::splat(f32::INFINITY),
+        Vec3::splat(f32::NEG_INFINITY),
+        0,
+    );
+    let mut best = (f32::INFINITY, 0usize);
+    for b in (1..BINS).rev() {
+        l = l.min(bin_lo[b]);
+        h = h.max(bin_hi[b]);
+        c += bin_count[b];
+        let cost = left_area[b - 1] * left_count[b - 1] as f32 + area(l, h) * c as f32;
+        if left_count[b - 1] > 0 && c > 0 && cost < best.0 {
+            best = (cost, b);
+        }
+    }
+    let leaf_cost = area(lo, hi) * count as f32;
+    if best.0 >= leaf_cost && count <= 2 * MAX_LEAF || best.0 == f32::INFINITY {
+        if count <= 2 * MAX_LEAF {
+            make_leaf(nodes);
+        } else {
+            split_at(
+                nodes,
+                node,
+                order,
+                start,
+                start + count / 2,
+                end,
+                centroids,
+                bounds_of,
+            );
+        }
+        return;
+    }
+    // Partition by bin.
+    let split_bin = best.1;
+    let slice = &mut order[start..end];
+    let mut i = 0;
+    let mut j = slice.len();
+    while i < j {
+        if bin_of(slice[i]) < split_bin {
+            i += 1;
+        } else {
+            j -= 1;
+            slice.swap(i, j);
+        }
+    }
+    let mid = start + i;
+    split_at(nodes, node, order, start, mid, end, centroids, bounds_of);
+}
+
+/// Make `node` an inner node whose children cover `start..mid` and `mid..end`, and build them.
+#[allow(clippy::too_many_arguments)]
+fn split_at(
+    nodes: &mut Vec<Node>,
+    node: usize,
+    order: &mut [u32],
+    start: usize,
+    mid: usize,
+    end: usize,
+    centroids: &[Vec3],
+    bounds_of: &dyn Fn(u32) -> (Vec3, Vec3),
+) {
+    if mid == start || mid == end {
+        nodes[node].first = start as u32;
+        nodes[node].count = (end - start) as u32;
+        return;
+    }
+    let left = nodes.len();
+    let empty = Node {
+        min: [0.0; 3],
+        first: 0,
+        max: [0.0; 3],
+        count: 0,
+    };
+    nodes.push(empty);
+    nodes.push(empty);
+    nodes[node].first = left as u32;
+    nodes[node].count = 0;
+    build(nodes, left, order, start, mid, centroids, bounds_of);
+    build(nodes, left + 1, order, mid, end, centroids, bounds_of);
+}
+
+/// Per-ray constants of the watertight test: the axis permutation and shear that make the ray `+z` from the
+/// origin.
+struct Watertight {
+    origin: Vec3,
+    k: [usize; 3],
+    shear: Vec3,
+}
+
+impl Watertight {
+    fn new(ray: &Ray) -> Self {
+        let d = ray.dir;
+        let a = d.abs();
+        let kz = if a.x >= a.y && a.x >= a.z {
+            0
+        } else if a.y >= a.z {
+            1
+        } else {
+            2
+        };
+        let mut kx = (kz + 1) % 3;
+        let mut ky = (kx + 1) % 3;
+        // Keep the winding: swap x and y when the ray points down its z axis.
+        if d[kz] < 0.0 {
+            std::mem::swap(&mut kx, &mut ky);
+        }
+        let shear = Vec3::new(d[kx] / d[kz], d[ky] / d[kz], 1.0 / d[kz]);
+        Self {
+            origin: ray.origin,
+            k: [kx, ky, kz],
+            shear,
+        }
+    }
+
+    /// `(t, u, v)` of a hit on either face, or `None`.
+    #[inline]
+    fn intersect(&self, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
+        let [kx, ky, kz] = self.k;
+        let s = self.shear;
+        let rel = [
+            tri[0] - self.origin,
+            tri[1] - self.origin,
+            tri[2] - self.origin,
+        ];
+        let sheared = rel.map(|p| (p[kx] - s.x * p[kz], p[ky] - s.y * p[kz]));
+        let (ax, ay) = sheared[0];
+        let (bx, by) = sheared[1];
+        let (cx, cy) = sheared[2];
+        let mut u = cx * by - cy * bx;
+        let mut v = ax * cy - ay * cx;
+        let mut w = bx * ay - by * ax;
+        if u == 0.0 || v == 0.0 || w == 0.0 {
+            // Exactly on an edge in f32: decide in f64 so both neighbours agree.
+            let (ax, ay, bx, by, cx, cy) = (
+                f64::from(ax),
+                f64::from(ay),
+                f64::from(bx),
+                f64::from(by),
+                f64::from(cx),
+                f64::from(cy),
+            );
+            u = (cx * by - cy * bx) as f32;
+            v = (ax * cy - ay * cx) as f32;
+            w = (bx * ay - by * ax) as f32;
+        }
+        if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
+            return None;
+        }
+        let det = u + v + w;
+        if det == 0.0 {
+            return None;
+        }
+        let az = s.z * rel[0][kz];
+        let bz = s.z * rel[1][kz];
+        let cz = s.z * rel[2][kz];
+        let t_scaled = u * az + v * bz + w * cz;
+        // t >= 0 with the determinant's sign, without dividing first.
+        if (det > 0.0 && t_scaled < 0.0) || (det < 0.0 && t_scaled > 0.0) {
+            return None;
+        }
+        let inv = 1.0 / det;
+        let t = t_scaled * inv;
+        t.is_finite().then_some((t, v * inv, w * inv))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::ray::ray_triangle;
+
+    fn grid_mesh(n: usize) -> TriMesh {
+        let mut v = Vec::new();
+        let mut idx = Vec::new();
+        for y in 0..=n {
+            for x in 0..=n {
+                let h = ((x * 7 + y * 13) % 5) as f32 * 0.1;
+                v.push(Vec3::new(x as f32, h, y as f32));
+            }
+        }
+        let w = (n + 1) as u32;
+        for y in 0..n as u32 {
+            for x in 0..n as u32 {
+                let i = y * w + x;
+                idx.push([i, i + w, i + 1]);
+                idx.push([i + 1, i + w, i + w + 1]);
+            }
+        }
+        TriMesh::new(v, idx).unwrap()
+    }
+
+    #[test]
+    fn bvh_matches_brute_force() {
+        let mesh = grid_mesh(20);
+        mesh.assert_well_formed();
+        let mut rng = crate::generate::SplitMix64::new(5);
+        for _ in 0..2_000 {
+            let o = Vec3::new(
+                rng.range(-5.0, 25.0),
+                rng.range(-3.0, 5.0),
+                rng.range(-5.0, 25.0),
+            );
+            let target = Vec3::new(
+                rng.range(0.0, 20.0),
+                rng.range(0.0, 0.5),
+                rng.range(0.0, 20.0),
+            );
+            let ray = Ray::new(o, target - o);
+            let brute = (0..mesh.triangle_count() as u32)
+                .filter_map(|i| ray_triangle(&ray, &mesh.triangle(i).unwrap(), 10.0).map(|h| h.t))
+                .fold(None, |acc: Option<f32>, t| {
+                    Some(acc.map_or(t, |a| a.min(t)))
+                });
+            let fast = mesh.cast_ray(&ray, 10.0).map(|h| h.t);
+            match (brute, fast) {
+                (Some(a), Some(b)) => assert!((a - b).abs() <= 1e-4 * (1.0 + a), "{a} vs {b}"),
+                (None, None) => {}
+                other => panic!("mismatch {other:?} for {ray:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(TriMesh::new(vec![], vec![]).unwrap_err(), MeshError::Empty);
+        assert!(matches!(
+            TriMesh::new(vec![Vec3::ZERO], vec![[0, 0, 1]]),
+            Err(MeshError::IndexOutOfRange { index: 1, .. })
+        ));
+        assert_eq!(
+            TriMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 0, 1]]).unwrap_err(),
+            MeshError::AllDegenerate(1)
+        );
+    }
+}
