@@ -398,7 +398,12 @@ impl TriMesh {
                     start + n.count as usize <= self.tris.len(),
                     "leaf {i} out of range"
                 );
-                for (k, seen_k) in seen.iter_mut().enumerate().skip(start).take(n.count as usize) {
+                for (k, seen_k) in seen
+                    .iter_mut()
+                    .enumerate()
+                    .skip(start)
+                    .take(n.count as usize)
+                {
                     let [a, b, c] = self.tris[k];
                     assert!(
                         contains(n, a.min(b).min(c), a.max(b).max(c)),
