@@ -88,7 +88,14 @@ impl AabbTree {
     }
 }
 
-fn build(nodes: &mut Vec<Node>, node: usize, items: &mut [u32], start: usize, end: usize, boxes: &[Aabb]) {
+fn build(
+    nodes: &mut Vec<Node>,
+    node: usize,
+    items: &mut [u32],
+    start: usize,
+    end: usize,
+    boxes: &[Aabb],
+) {
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
     for &i in &items[start..end] {
@@ -142,14 +149,26 @@ mod tests {
         let mut rng = crate::generate::SplitMix64::new(9);
         let boxes: Vec<Aabb> = (0..500)
             .map(|_| {
-                let c = Vec3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
-                let h = Vec3::new(rng.range(0.0, 3.0), rng.range(0.0, 3.0), rng.range(0.0, 3.0));
+                let c = Vec3::new(
+                    rng.range(-50.0, 50.0),
+                    rng.range(-50.0, 50.0),
+                    rng.range(-50.0, 50.0),
+                );
+                let h = Vec3::new(
+                    rng.range(0.0, 3.0),
+                    rng.range(0.0, 3.0),
+                    rng.range(0.0, 3.0),
+                );
                 Aabb::new(c - h, c + h)
             })
             .collect();
         let tree = AabbTree::new(&boxes);
         for _ in 0..200 {
-            let c = Vec3::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+            let c = Vec3::new(
+                rng.range(-50.0, 50.0),
+                rng.range(-50.0, 50.0),
+                rng.range(-50.0, 50.0),
+            );
             let (lo, hi) = (c - Vec3::splat(5.0), c + Vec3::splat(5.0));
             let mut got = Vec::new();
             tree.query(lo, hi, |i| got.push(i));

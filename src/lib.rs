@@ -10,6 +10,8 @@
 //! - [`query`]: pure functions, one module per family, each documenting its boundary, inside-origin and
 //!   degenerate-input conventions; trace values (`SlabTrace`, `SatReport`) show their workings.
 //! - [`walls`]: top-down wall segments with a collision distance and `move_and_slide`.
+//! - [`sim`]: the earliest-collision event loop (balls, statics, responses, snapshots); [`bvh`] its static
+//!   acceleration structure.
 //! - [`mesh`]: triangle meshes with a binned-SAH BVH and watertight ray casts.
 //! - [`level`]: the versioned RON level format, validation and atomic saving; [`generate`]: stress levels.
 //!
@@ -34,11 +36,13 @@
 
 pub use glam;
 
+pub mod bvh;
 pub mod generate;
 pub mod level;
 pub mod mesh;
 pub mod query;
 pub mod shape;
+pub mod sim;
 pub mod walls;
 
 /// The README's examples, compiled and run as doctests so they stay true.

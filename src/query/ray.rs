@@ -298,9 +298,9 @@ pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     if half_b > 0.0 {
         return None; // Outside and heading away.
     }
-    // r² minus the squared distance from the centre to the line, without cancellation.
-    let perp = oc - d * (half_b / a);
-    let disc = a * (r * r - perp.length_squared());
+    // a·r² - |oc × d|² = a·(r² - squared distance from the centre to the line) (Lagrange's identity): the
+    // discriminant without the cancellation of half_b² - a·c, and without a division.
+    let disc = a * (r * r) - oc.cross(d).length_squared();
     if !(disc >= 0.0) {
         return None;
     }
