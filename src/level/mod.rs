@@ -717,12 +717,20 @@ impl Level {
     /// assert_eq!(err.unwrap_err().to_string(), "1:67: walls[0].radius: Expected float");
     /// ```
     pub fn from_ron_str(text: &str) -> Result<Self, LevelError> {
-        let header: Header = parse_header(text)?;
-        let level: Level = match header.version {
+        // A light scan finds `version` without parsing the document twice; only when it cannot (no version,
+        // or an unusual spelling) does the header parse run, for its precise error.
+        let (version, line, col) = match peek_version(text) {
+            Some(found) => found,
+            None => {
+                let header = parse_header(text)?;
+                let (line, col) = (1, 1);
+                (u64::from(header.version), line, col)
+            }
+        };
+        let level: Level = match version {
             0 => parse_with_path::<LevelV0>(text)?.into(),
             1 => parse_with_path::<LevelV1>(text)?.into(),
             v => {
-                let (line, col) = find_version_position(text);
                 return Err(LevelError::Parse {
                     file: None,
                     line,
@@ -765,7 +773,22 @@ impl Level {
                 ),
             });
         }
-        let bytes = std::fs::read(path).map_err(|e| io("cannot read", e))?;
+        // Read at most one byte past the limit: pipes and devices have no size to check up front.
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(f, MAX_FILE_BYTES + 1),
+                    &mut bytes,
+                )
+            })
+            .map_err(|e| io("cannot read", e))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(LevelError::TooLarge {
+                file: Some(path.to_path_buf()),
+                message: format!("more than the limit of {MAX_FILE_BYTES} bytes"),
+            });
+        }
         let text = String::from_utf8(bytes).map_err(|e| {
             let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let text = String::from_utf8_lossy(valid);
@@ -990,14 +1013,159 @@ fn parse_header(text: &str) -> Result<Header, LevelError> {
     }
 }
 
-/// Line and column of the `version` value, for errors about it.
-fn find_version_position(text: &str) -> (usize, usize) {
-    for (i, line) in text.lines().enumerate() {
-        if let Some(col) = line.find("version") {
-            return (i + 1, col + 1);
+/// Find `version: N` among the top-level struct's fields with a light scan (comments, strings and nesting
+/// skipped, no allocation): `(N, line, column)` of the `version` key, columns in characters. `None` when there
+/// is no such field at the top level or its value is not a plain integer.
+fn peek_version(text: &str) -> Option<(u64, usize, usize)> {
+    let b = text.as_bytes();
+    let mut i = 0usize;
+    let mut depth = 0i64;
+    let mut line = 1usize;
+    let mut line_start = 0usize;
+    let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    // Skip whitespace and comments from `i`, tracking lines.
+    let skip_trivia = |mut i: usize, line: &mut usize, line_start: &mut usize| -> usize {
+        loop {
+            match (b.get(i), b.get(i + 1)) {
+                (Some(b'\n'), _) => {
+                    *line += 1;
+                    *line_start = i + 1;
+                    i += 1;
+                }
+                (Some(c), _) if c.is_ascii_whitespace() => i += 1,
+                (Some(b'/'), Some(b'/')) => {
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    // RON block comments nest.
+                    let mut nest = 0usize;
+                    while i < b.len() {
+                        if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                            nest += 1;
+                            i += 2;
+                        } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                            nest -= 1;
+                            i += 2;
+                            if nest == 0 {
+                                break;
+                            }
+                        } else {
+                            if b[i] == b'\n' {
+                                *line += 1;
+                                *line_start = i + 1;
+                            }
+                            i += 1;
+                        }
+                    }
+                }
+                _ => return i,
+            }
+        }
+    };
+    while i < b.len() {
+        let before = i;
+        i = skip_trivia(i, &mut line, &mut line_start);
+        if i != before {
+            continue;
+        }
+        let c = b[i];
+        match c {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    } else if b[i] == b'\n' {
+                        line += 1;
+                        line_start = i + 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'#' | b'"'))
+                && (i == 0 || !is_ident(b[i - 1])) =>
+            {
+                // Raw string r#"…"#: find the closing quote followed by as many hashes.
+                let mut j = i + 1;
+                let mut hashes = 0;
+                while b.get(j) == Some(&b'#') {
+                    hashes += 1;
+                    j += 1;
+                }
+                if b.get(j) != Some(&b'"') {
+                    i += 1;
+                    continue;
+                }
+                j += 1;
+                while j < b.len() {
+                    if b[j] == b'"'
+                        && b[j + 1..]
+                            .iter()
+                            .take(hashes)
+                            .filter(|&&h| h == b'#')
+                            .count()
+                            == hashes
+                    {
+                        j += 1 + hashes;
+                        break;
+                    }
+                    if b[j] == b'\n' {
+                        line += 1;
+                        line_start = j + 1;
+                    }
+                    j += 1;
+                }
+                i = j;
+            }
+            b'\'' => {
+                // A char literal: 'x' or '\x'.
+                i += if b.get(i + 1) == Some(&b'\\') { 4 } else { 3 };
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                i += 1;
+            }
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                i += 1;
+            }
+            c if is_ident(c) => {
+                let start = i;
+                while i < b.len() && is_ident(b[i]) {
+                    i += 1;
+                }
+                if depth == 1
+                    && &b[start..i] == b"version"
+                    && (start == 0 || !is_ident(b[start - 1]))
+                {
+                    let col = text
+                        .get(line_start..start)
+                        .map_or(start - line_start, |s| s.chars().count())
+                        + 1;
+                    let key_line = line;
+                    let mut j = skip_trivia(i, &mut line, &mut line_start);
+                    if b.get(j) != Some(&b':') {
+                        continue;
+                    }
+                    j = skip_trivia(j + 1, &mut line, &mut line_start);
+                    let digits_start = j;
+                    while j < b.len() && b[j].is_ascii_digit() {
+                        j += 1;
+                    }
+                    if j == digits_start || b.get(j).is_some_and(|&c| is_ident(c) || c == b'.') {
+                        return None;
+                    }
+                    let v = text.get(digits_start..j)?.parse().ok()?;
+                    return Some((v, key_line, col));
+                }
+            }
+            _ => i += 1,
         }
     }
-    (1, 1)
+    None
 }
 
 /// Write `bytes` to `path` atomically (temporary file in the same folder, fsync, rename, fsync the folder).
@@ -1018,10 +1186,30 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "level.ron".into());
-    let tmp = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
+    // A name no other save (another thread or process) is using: pid, a counter and the clock, created
+    // exclusively.
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut attempt = 0;
+    let (tmp, mut f) = loop {
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let tmp = dir.join(format!(
+            ".{file_name}.tmp-{}-{n}-{nanos}",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => attempt += 1,
+            Err(e) => return Err(io("cannot create a temporary file", e)),
+        }
+    };
     let result = (|| {
-        let mut f =
-            std::fs::File::create(&tmp).map_err(|e| io("cannot create a temporary file", e))?;
         f.write_all(bytes).map_err(|e| io("cannot write", e))?;
         f.sync_all().map_err(|e| io("cannot flush to disk", e))?;
         drop(f);

@@ -27,14 +27,29 @@ impl Report {
             message,
         });
     }
-    fn error(&mut self, object: ObjectId, field: String, message: impl Into<String>) {
-        self.push(Severity::Error, Some(object), field, message.into());
+    fn error(
+        &mut self,
+        object: impl Into<Option<ObjectId>>,
+        field: String,
+        message: impl Into<String>,
+    ) {
+        self.push(Severity::Error, object.into(), field, message.into());
     }
-    fn warning(&mut self, object: ObjectId, field: String, message: impl Into<String>) {
-        self.push(Severity::Warning, Some(object), field, message.into());
+    fn warning(
+        &mut self,
+        object: impl Into<Option<ObjectId>>,
+        field: String,
+        message: impl Into<String>,
+    ) {
+        self.push(Severity::Warning, object.into(), field, message.into());
     }
     /// Error unless every number is finite.
-    fn finite(&mut self, object: ObjectId, field: String, values: &[f32]) -> bool {
+    fn finite(
+        &mut self,
+        object: impl Into<Option<ObjectId>>,
+        field: String,
+        values: &[f32],
+    ) -> bool {
         if values.iter().all(|v| v.is_finite()) {
             true
         } else {
@@ -46,7 +61,8 @@ impl Report {
             false
         }
     }
-    fn positive(&mut self, object: ObjectId, field: String, v: f32) {
+    fn positive(&mut self, object: impl Into<Option<ObjectId>>, field: String, v: f32) {
+        let object = object.into();
         if self.finite(object, field.clone(), &[v]) && v <= 0.0 {
             self.error(object, field, format!("must be greater than 0 (is {v})"));
         }
@@ -64,7 +80,8 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
     let mut r = Report {
         problems: Vec::new(),
     };
-    let no_id = ObjectId(0);
+    // Level-wide fields belong to no object.
+    let no_id: Option<ObjectId> = None;
     if !(level.default_wall_height.is_finite() && level.default_wall_height > 0.0) {
         r.push(
             Severity::Error,

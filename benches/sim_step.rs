@@ -1,0 +1,2 @@
+//! Placeholder replaced by the simulation step benchmark against rapier3d.
+fn main() {}
