@@ -12,6 +12,7 @@
 //! - [`walls`]: top-down wall segments with a collision distance and `move_and_slide`.
 //! - [`sim`]: the earliest-collision event loop (balls, statics, responses, snapshots); [`bvh`] its static
 //!   acceleration structure.
+//! - [`walker`]: the first-person walker (Stop / Slide / Ghost) against walls and triangles.
 //! - [`mesh`]: triangle meshes with a binned-SAH BVH and watertight ray casts.
 //! - [`level`]: the versioned RON level format, validation and atomic saving; [`generate`]: stress levels.
 //!
@@ -43,6 +44,7 @@ pub mod mesh;
 pub mod query;
 pub mod shape;
 pub mod sim;
+pub mod walker;
 pub mod walls;
 
 /// The README's examples, compiled and run as doctests so they stay true.

@@ -25,7 +25,9 @@
 //! # Resting and wedged balls (the contact policy)
 //! A contact whose approach speed is below `rest_speed + 2|g·n|·dt` is resolved with restitution 0: the ball
 //! keeps its tangential velocity and loses the normal one, so a ball on the floor neither jitters nor sinks,
-//! and gravity's one-step velocity never makes it hop. A contact at `t = 0` that is not approaching (a ball
+//! and gravity's one-step velocity never makes it hop. Balls already touching (within the slop) at the start
+//! of a step get this treatment before the event loop, counted in [`StepCounters::resting_contacts`] rather
+//! than reported as events, so a floor full of resting balls costs one contact query per ball, not an event. A contact at `t = 0` that is not approaching (a ball
 //! resting or sliding along a surface) is no event at all, so there is no endless zero-time loop. A ball hit
 //! more than [`WEDGE_HITS`] times at the same instant (wedged between walls, or in a corner) gets restitution
 //! 0 from then on in that instant. If a step still needs more than [`SimSettings::max_events_per_step`]
@@ -265,6 +267,8 @@ pub struct StepCounters {
     pub events: u64,
     /// Predicted events dropped because a ball's velocity had changed.
     pub stale_events: u64,
+    /// Slow contacts made inelastic before the event loop (resting balls), not reported as events.
+    pub resting_contacts: u64,
     /// Wall-clock time of the step.
     pub elapsed: Duration,
 }
@@ -585,7 +589,7 @@ impl World {
                 b.velocity += g * dt;
             }
         }
-        self.push_out(&mut report);
+        self.push_out(dt, &mut report);
         let mut run = Run::new(self, dt);
         run.simulate(self, &mut report);
         self.time += f64::from(dt);
@@ -595,33 +599,51 @@ impl World {
     }
 
     /// Push overlapping balls out of statics and each other.
-    fn push_out(&mut self, report: &mut StepReport) {
+    fn push_out(&mut self, dt: f32, report: &mut StepReport) {
         let slop = self.settings.penetration_slop.max(0.0);
+        let g = if self.settings.gravity.is_finite() {
+            self.settings.gravity
+        } else {
+            Vec3::ZERO
+        };
+        let rest_below = |n: Vec3| self.settings.rest_speed + 2.0 * g.dot(n).abs() * dt;
+        let mut candidates: Vec<usize> = Vec::new();
         for i in 0..self.balls.len() {
             let ball = self.balls[i];
             if !ball.is_valid() {
                 continue;
             }
-            let r = Vec3::splat(ball.radius);
-            let mut candidates = self.unbounded.clone();
-            self.tree.query(ball.center - r, ball.center + r, |k| {
-                candidates.push(self.bounded[k])
-            });
+            let reach = Vec3::splat(ball.radius + slop);
+            candidates.clear();
+            candidates.extend_from_slice(&self.unbounded);
+            self.tree
+                .query(ball.center - reach, ball.center + reach, |k| {
+                    candidates.push(self.bounded[k])
+                });
             candidates.sort_unstable();
-            for s in candidates {
+            for &s in &candidates {
                 let ball = self.balls[i];
-                // A zero-motion sweep reports a touching pair with its normal and surface point.
-                if let Some(toi) = self.statics[s].sweep_sphere(&ball.sphere(), Vec3::ZERO) {
-                    let depth = ball.radius - (ball.center - toi.point).dot(toi.normal);
-                    if depth > slop {
-                        self.balls[i].center = toi.point + toi.normal * ball.radius;
-                        report.pushed_out.push(PushOut {
-                            ball: BallId(i),
-                            other: Contact::Static(s),
-                            depth,
-                            normal: toi.normal,
-                        });
-                    }
+                // A zero-motion sweep of the sphere grown by the slop reports every contact within the slop,
+                // with its normal and surface point.
+                let probe = Sphere::new(ball.center, ball.radius + slop);
+                let Some(toi) = self.statics[s].sweep_sphere(&probe, Vec3::ZERO) else {
+                    continue;
+                };
+                let depth = ball.radius - (ball.center - toi.point).dot(toi.normal);
+                if depth > slop {
+                    self.balls[i].center = toi.point + toi.normal * ball.radius;
+                    report.pushed_out.push(PushOut {
+                        ball: BallId(i),
+                        other: Contact::Static(s),
+                        depth,
+                        normal: toi.normal,
+                    });
+                }
+                // Resting contact: a slow approach loses its normal velocity here, without an event.
+                let vn = self.balls[i].velocity.dot(toi.normal);
+                if vn < 0.0 && -vn < rest_below(toi.normal) {
+                    self.balls[i].velocity -= toi.normal * vn;
+                    report.counters.resting_contacts += 1;
                 }
             }
         }
@@ -639,16 +661,19 @@ impl World {
             let i = order[k];
             for &j in &order[k + 1..] {
                 let (a, b) = (self.balls[i], self.balls[j]);
-                if b.center.x - b.radius > a.center.x + a.radius {
+                if b.center.x - b.radius > a.center.x + a.radius + slop {
                     break;
                 }
                 let d = a.center - b.center;
                 let sum = a.radius + b.radius;
                 let dist = d.length();
+                if dist > sum + slop {
+                    continue;
+                }
+                let n = d.try_normalize().unwrap_or(Vec3::Y);
+                let (wa, wb) = (1.0 / a.mass, 1.0 / b.mass);
                 let depth = sum - dist;
                 if depth > slop {
-                    let n = d.try_normalize().unwrap_or(Vec3::Y);
-                    let (wa, wb) = (1.0 / a.mass, 1.0 / b.mass);
                     let share_a = wa / (wa + wb);
                     self.balls[i].center += n * (depth * share_a);
                     self.balls[j].center -= n * (depth * (1.0 - share_a));
@@ -658,6 +683,14 @@ impl World {
                         depth,
                         normal: n,
                     });
+                }
+                let vrel = (a.velocity - b.velocity).dot(n);
+                if vrel < 0.0 && -vrel < rest_below(n) {
+                    // Perfectly inelastic along the normal: momentum kept, the approach removed.
+                    let impulse = -vrel / (wa + wb);
+                    self.balls[i].velocity += n * (impulse * wa);
+                    self.balls[j].velocity -= n * (impulse * wb);
+                    report.counters.resting_contacts += 1;
                 }
             }
         }
@@ -758,13 +791,38 @@ impl Ord for Event {
     }
 }
 
+/// A fast hasher for grid cell keys (multiply-rotate, as rustc's FxHash): cell keys are small integers that
+/// the default SipHash would spend most of the grid's time on. Only lookups use it; nothing iterates the map,
+/// so determinism does not depend on it.
+#[derive(Default, Clone, Copy)]
+struct CellHasher(u64);
+
+impl std::hash::Hasher for CellHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_i32(&mut self, v: i32) {
+        self.write_u64(u64::from(v as u32));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type CellMap = HashMap<(i32, i32, i32), Vec<u32>, std::hash::BuildHasherDefault<CellHasher>>;
+
 /// Cells a swept box may span before the ball is kept in the "big" list instead.
 const MAX_CELLS: i64 = 64;
 
 /// A uniform grid of balls' swept boxes for the rest of the step.
 struct BallGrid {
     inv_cell: f32,
-    cells: HashMap<(i32, i32, i32), Vec<u32>>,
+    cells: CellMap,
     ranges: Vec<Option<([i32; 3], [i32; 3])>>,
     big: Vec<u32>,
     is_big: Vec<bool>,
@@ -774,7 +832,7 @@ impl BallGrid {
     fn new(n: usize, cell: f32) -> Self {
         Self {
             inv_cell: 1.0 / cell,
-            cells: HashMap::new(),
+            cells: CellMap::default(),
             ranges: vec![None; n],
             big: Vec::new(),
             is_big: vec![false; n],

@@ -2,15 +2,13 @@
 //! and on every file of the bad corpus (exit 1 or 2 and the exact `file:line:col: field: message` or problem
 //! lines listed in `tests/bad_levels/expected.txt`), `--format json` and `--deny-warnings`, `info`,
 //! `generate maze` followed by `check`, `fmt` and `fmt --check`, `--help` for every subcommand, and
-//! `simulate`, which exits 2 until the simulation lands (see [`SIMULATE_IMPLEMENTED`]).
+//! `simulate` (hash determinism, trace file, exit codes).
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Flip to `true` when `collidoscope simulate` is implemented; `simulate_*` then checks the real behaviour.
-const SIMULATE_IMPLEMENTED: bool = false;
-
 const SAMPLES: [&str; 5] = [
     "house",
     "triangle_walk",
@@ -614,43 +612,81 @@ fn help_for_every_command() {
 #[test]
 fn simulate() {
     let r = go(["simulate", "levels/house.ron", "--steps", "10"]);
-    if SIMULATE_IMPLEMENTED {
-        // Once the simulation lands: a clean level simulates, `--hash` prints a hash, bad levels exit 2.
-        assert_eq!(r.code, 0, "{r:?}");
-        let r = go([
-            "simulate",
-            "levels/magic_room.ron",
-            "--steps",
-            "60",
-            "--hash",
-        ]);
-        assert_eq!(r.code, 0, "{r:?}");
-        assert!(!r.stdout.trim().is_empty(), "no hash printed: {r:?}");
-        let again = go([
-            "simulate",
-            "levels/magic_room.ron",
-            "--steps",
-            "60",
-            "--hash",
-        ]);
-        assert_eq!(r.stdout, again.stdout, "the hash is not deterministic");
-        let r = go([
-            "simulate",
-            "tests/bad_levels/40_nan_radius.ron",
-            "--steps",
-            "1",
-        ]);
-        assert_ne!(r.code, 0, "{r:?}");
-    } else {
-        assert_eq!(r.code, 2, "{r:?}");
-        assert!(r.stdout.is_empty(), "{r:?}");
-        assert!(
-            r.stderr
-                .contains("the simulation is not part of this build yet"),
-            "{r:?}"
-        );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("10 steps"), "{r:?}");
+    // `--hash` is deterministic run to run (timings in the summary differ, so compare the hash line).
+    let hash_line = |out: &str| {
+        out.lines()
+            .find(|l| l.starts_with("hash: "))
+            .map(str::to_owned)
+            .unwrap_or_default()
+    };
+    let args = [
+        "simulate",
+        "levels/magic_room.ron",
+        "--steps",
+        "60",
+        "--hash",
+    ];
+    let (a, b) = (go(args), go(args));
+    assert_eq!(a.code, 0, "{a:?}");
+    let h = hash_line(&a.stdout);
+    assert_eq!(h.len(), "hash: ".len() + 16, "{a:?}");
+    assert_eq!(h, hash_line(&b.stdout), "the hash is not deterministic");
+    // A different dt gives a different run.
+    let c = go([
+        "simulate",
+        "levels/magic_room.ron",
+        "--steps",
+        "60",
+        "--dt",
+        "0.01",
+        "--hash",
+    ]);
+    assert_ne!(h, hash_line(&c.stdout));
+    // The trace is a JSON array of contact events.
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.json");
+    let r = go([
+        "simulate",
+        "levels/magic_room.ron",
+        "--steps",
+        "120",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(
+        text.trim_start().starts_with('[') && text.trim_end().ends_with(']'),
+        "{text}"
+    );
+    for key in [
+        "\"time\"",
+        "\"ball\"",
+        "\"other\"",
+        "\"normal\"",
+        "\"toi_fraction\"",
+    ] {
+        assert!(text.contains(key), "trace lacks {key}");
     }
-    // `--steps` is required either way.
+    // A level with validation errors exits 1 and lists them; an unparsable one exits 2.
+    let r = go([
+        "simulate",
+        "tests/bad_levels/40_nan_radius.ron",
+        "--steps",
+        "1",
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("radius"), "{r:?}");
+    let r = go([
+        "simulate",
+        "tests/bad_levels/01_truncated.ron",
+        "--steps",
+        "1",
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    // `--steps` is required.
     let r = go(["simulate", "levels/house.ron"]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("--steps"), "{r:?}");

@@ -515,8 +515,16 @@ pub fn sphere_cylinder(sphere: &Sphere, motion: Vec3, cylinder: &Cylinder) -> Op
     };
     let t = match earliest([side, cap(a, -u), cap(b, u)]) {
         Some(t) => t,
-        // Otherwise only a rim (a torus of the inflated shape) can be touched.
-        None => first_root_convex(o, m, r, closest)?,
+        None => {
+            // Otherwise only a rim (a torus of the inflated shape) can be touched, and only by a path that
+            // reaches beyond a cap's plane (outside it, the inflated shape is the infinite cylinder).
+            let h = axis.length();
+            let (s0, s1) = ((o - a).dot(u), (o + m - a).dot(u));
+            if s0.min(s1) >= 0.0 && s0.max(s1) <= h {
+                return None;
+            }
+            first_root_convex(o, m, r, closest)?
+        }
     };
     let center_then = o + m * t;
     contact_at(t, center_then, closest(center_then), -m.normalize())
@@ -698,7 +706,15 @@ pub fn sphere_wall(sphere: &Sphere, motion: Vec3, wall: &Wall, height: f32) -> O
     };
     let t = match earliest([side, face(h, 1.0), face(0.0, -1.0)]) {
         Some(t) => t,
-        None => first_root_convex(o, m, r, closest)?,
+        None => {
+            // The rounded top and bottom edges can only be touched by a path that leaves the wall's height
+            // range: within it, the inflated wall is the vertical capsule the side test already missed.
+            let (y0, y1) = (o.y, o.y + m.y);
+            if y0.min(y1) >= 0.0 && y0.max(y1) <= h {
+                return None;
+            }
+            first_root_convex(o, m, r, closest)?
+        }
     };
     let center_then = o + m * t;
     contact_at(t, center_then, closest(center_then), -m.normalize())
