@@ -26,6 +26,8 @@ struct Node {
 pub struct AabbTree {
     nodes: Vec<Node>,
     items: Vec<u32>,
+    /// Each item's box, by item index (checked in the leaves, so queries are exact).
+    boxes: Vec<Aabb>,
 }
 
 impl AabbTree {
@@ -46,7 +48,11 @@ impl AabbTree {
             let len = items.len();
             build(&mut nodes, 0, &mut items, 0, len, boxes);
         }
-        Self { nodes, items }
+        Self {
+            nodes,
+            items,
+            boxes: boxes.to_vec(),
+        }
     }
 
     /// Number of items in the tree.
@@ -77,7 +83,10 @@ impl AabbTree {
             if n.count > 0 {
                 let start = n.first as usize;
                 for &i in &self.items[start..start + n.count as usize] {
-                    f(i as usize);
+                    let b = &self.boxes[i as usize];
+                    if b.min.cmple(hi).all() && b.max.cmpge(lo).all() {
+                        f(i as usize);
+                    }
                 }
             } else if sp + 2 <= stack.len() {
                 stack[sp] = n.first + 1;

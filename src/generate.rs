@@ -246,6 +246,44 @@ pub fn maze(params: &MazeParams) -> Level {
     }
 }
 
+/// A procedural terrain: a heightfield over a square grid of about `triangles` triangles (two per cell), with
+/// rolling hills and seeded bumps, spanning `-size/2..size/2` in x and z. Returns the vertices and triangles
+/// (front faces up).
+#[must_use]
+pub fn terrain(triangles: usize, size: f32, seed: u64) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let cells = ((triangles.max(2) as f64 / 2.0).sqrt().ceil() as usize).max(1);
+    let n = cells + 1;
+    let mut rng = SplitMix64::new(seed);
+    let phases: Vec<f32> = (0..8)
+        .map(|_| rng.range(0.0, std::f32::consts::TAU))
+        .collect();
+    let step = size / cells as f32;
+    let half = size * 0.5;
+    let mut vertices = Vec::with_capacity(n * n);
+    for j in 0..n {
+        for i in 0..n {
+            let (x, z) = (i as f32 * step - half, j as f32 * step - half);
+            let (u, v) = (x / size, z / size);
+            let h = 0.08 * size * ((6.0 * u + phases[0]).sin() * (5.0 * v + phases[1]).cos())
+                + 0.03 * size * ((17.0 * u + phases[2]).sin() + (13.0 * v + phases[3]).sin())
+                + 0.004 * size * ((91.0 * u + 37.0 * v + phases[4]).sin())
+                + 0.002 * size * rng.range(-1.0, 1.0);
+            vertices.push(Vec3::new(x, h, z));
+        }
+    }
+    let mut indices = Vec::with_capacity(cells * cells * 2);
+    for j in 0..cells as u32 {
+        for i in 0..cells as u32 {
+            let a = j * n as u32 + i;
+            let (b, c, d) = (a + 1, a + n as u32, a + n as u32 + 1);
+            // (c - a) × (b - a) points up (+y).
+            indices.push([a, c, b]);
+            indices.push([b, c, d]);
+        }
+    }
+    (vertices, indices)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,6 +305,16 @@ mod tests {
                 .filter(|p| p.severity == crate::level::Severity::Error)
                 .collect();
             assert!(errors.is_empty(), "{errors:?}");
+        }
+    }
+
+    #[test]
+    fn terrain_has_about_the_triangles_asked_for_facing_up() {
+        let (v, t) = terrain(20_000, 100.0, 3);
+        assert!((20_000..20_600).contains(&t.len()), "{}", t.len());
+        for tri in t.iter().take(50) {
+            let [a, b, c] = tri.map(|i| v[i as usize]);
+            assert!((b - a).cross(c - a).y > 0.0);
         }
     }
 

@@ -44,6 +44,9 @@ pub enum MeshError {
     /// More than [`MAX_TRIANGLES`] triangles.
     #[error("{0} triangles is more than the limit of {MAX_TRIANGLES}")]
     TooLarge(usize),
+    /// An OBJ file could not be read or parsed.
+    #[error("cannot load the OBJ file: {0}")]
+    Obj(String),
 }
 
 /// Nearest hit of a ray on a mesh.
@@ -168,6 +171,81 @@ impl TriMesh {
             tris,
             nodes,
         })
+    }
+
+    /// A mesh from Wavefront OBJ text (every object and group merged; faces triangulated; normals, texture
+    /// coordinates and materials ignored), parsed by the `tobj` crate.
+    ///
+    /// # Errors
+    /// [`MeshError::Obj`] when the text is not OBJ, and the errors of [`TriMesh::new`].
+    ///
+    /// ```
+    /// use collidoscope::mesh::TriMesh;
+    /// let quad = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n";
+    /// assert_eq!(TriMesh::from_obj_str(quad).unwrap().triangle_count(), 2);
+    /// ```
+    pub fn from_obj_str(text: &str) -> Result<Self, MeshError> {
+        let options = tobj::LoadOptions {
+            triangulate: true,
+            single_index: true,
+            ..tobj::LoadOptions::default()
+        };
+        let mut reader = std::io::BufReader::new(text.as_bytes());
+        let (models, _materials) = tobj::load_obj_buf(&mut reader, &options, |_| {
+            Err(tobj::LoadError::OpenFileFailed)
+        })
+        .map_err(|e| MeshError::Obj(e.to_string()))?;
+        let mut vertices = Vec::new();
+        let mut indices = Vec::new();
+        for model in models {
+            let base = vertices.len() as u32;
+            vertices.extend(
+                model
+                    .mesh
+                    .positions
+                    .chunks_exact(3)
+                    .map(|p| Vec3::new(p[0], p[1], p[2])),
+            );
+            indices.extend(
+                model
+                    .mesh
+                    .indices
+                    .chunks_exact(3)
+                    .map(|t| [t[0] + base, t[1] + base, t[2] + base]),
+            );
+        }
+        Self::new(vertices, indices)
+    }
+
+    /// A mesh from a Wavefront OBJ file (see [`TriMesh::from_obj_str`]).
+    ///
+    /// # Errors
+    /// [`MeshError::Obj`] when the file cannot be read or parsed, and the errors of [`TriMesh::new`].
+    pub fn from_obj(path: &std::path::Path) -> Result<Self, MeshError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| MeshError::Obj(format!("{}: {e}", path.display())))?;
+        Self::from_obj_str(&text)
+    }
+
+    /// Nearest hits of many rays (unbounded `t`), in order. With the `parallel` feature the rays are spread
+    /// over all cores with rayon; the answers are the same either way.
+    #[must_use]
+    pub fn cast_rays(&self, rays: &[Ray]) -> Vec<Option<MeshHit>> {
+        self.cast_rays_max(rays, f32::INFINITY)
+    }
+
+    /// [`TriMesh::cast_rays`] with a largest `t`.
+    #[must_use]
+    pub fn cast_rays_max(&self, rays: &[Ray], max_t: f32) -> Vec<Option<MeshHit>> {
+        #[cfg(feature = "parallel")]
+        {
+            use rayon::prelude::*;
+            rays.par_iter().map(|r| self.cast_ray(r, max_t)).collect()
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            rays.iter().map(|r| self.cast_ray(r, max_t)).collect()
+        }
     }
 
     /// Number of triangles (including zero-area ones).

@@ -517,6 +517,19 @@ impl World {
             );
         }
         for (i, m) in level.meshes.iter().enumerate() {
+            if m.obj.is_some() && m.indices.is_empty() {
+                return Err(LevelError::Invalid {
+                    problems: vec![Problem {
+                        severity: Severity::Error,
+                        object: Some(m.id),
+                        field: format!("meshes[{i}].obj"),
+                        message:
+                            "the OBJ file was not read: load the level with Level::load, or call \
+                                  Level::resolve_meshes with its folder"
+                                .into(),
+                    }],
+                });
+            }
             let mesh = TriMesh::new(m.vertices.clone(), m.indices.clone()).map_err(|e| {
                 LevelError::Invalid {
                     problems: vec![Problem {

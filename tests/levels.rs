@@ -767,6 +767,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
         l.meshes.push(MeshObject {
             id: next(rng),
             name: rng.name(),
+            obj: None,
             vertices: (0..nv).map(|_| rng.v3()).collect(),
             indices: (0..rng.below(4))
                 .map(|_| [rng.below(6) as u32, rng.below(6) as u32, u32::MAX])

@@ -239,7 +239,7 @@ impl ObbObject {
     }
 }
 
-/// A triangle mesh given inline.
+/// A triangle mesh: inline vertices and triangles, or a Wavefront OBJ file next to the level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MeshObject {
@@ -248,10 +248,65 @@ pub struct MeshObject {
     /// Optional name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// An OBJ file, relative to the level file's folder and inside it (no `..`, not absolute). When set, the
+    /// geometry comes from the file ([`Level::load`] reads it into `vertices` and `indices`) and is not
+    /// written back into the level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub obj: Option<String>,
     /// Vertex positions.
+    #[serde(default)]
     pub vertices: Vec<Vec3>,
     /// Triangles as indices into `vertices`.
+    #[serde(default)]
     pub indices: Vec<[u32; 3]>,
+}
+
+/// How a mesh is written: an OBJ reference without its loaded geometry, or inline geometry.
+#[derive(Serialize)]
+struct MeshOut<'a> {
+    id: ObjectId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    obj: &'a Option<String>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    vertices: &'a [Vec3],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    indices: &'a [[u32; 3]],
+}
+
+impl<'a> From<&'a MeshObject> for MeshOut<'a> {
+    fn from(m: &'a MeshObject) -> Self {
+        let inline = m.obj.is_none();
+        Self {
+            id: m.id,
+            name: &m.name,
+            obj: &m.obj,
+            vertices: if inline { &m.vertices } else { &[] },
+            indices: if inline { &m.indices } else { &[] },
+        }
+    }
+}
+
+/// Why an OBJ reference is not acceptable, or `None` when it is a plain relative path inside the folder.
+#[must_use]
+pub fn obj_path_problem(path: &str) -> Option<&'static str> {
+    let p = Path::new(path);
+    if path.is_empty() {
+        return Some("the OBJ path is empty");
+    }
+    if p.is_absolute() || p.has_root() {
+        return Some("the OBJ path must be relative to the level file's folder, not absolute");
+    }
+    if p.components().any(|c| {
+        !matches!(
+            c,
+            std::path::Component::Normal(_) | std::path::Component::CurDir
+        )
+    }) {
+        return Some("the OBJ path must stay inside the level file's folder (no `..`)");
+    }
+    None
 }
 
 /// Where the first-person walker starts.
@@ -802,7 +857,52 @@ impl Level {
                 message: "the file is not UTF-8 text (is it a level file?)".into(),
             }
         })?;
-        Self::from_ron_str(&text).map_err(|e| e.in_file(path))
+        let mut level = Self::from_ron_str(&text).map_err(|e| e.in_file(path))?;
+        let folder = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        level.resolve_meshes(&folder)?;
+        Ok(level)
+    }
+
+    /// Read every mesh's OBJ file (relative to `folder`) into its `vertices` and `indices`. [`Level::load`]
+    /// does this; call it after [`Level::from_ron_str`] when the level references OBJ files.
+    ///
+    /// # Errors
+    /// [`LevelError::Invalid`] naming the mesh when a path is absolute or leaves the folder (also through a
+    /// symbolic link), or the file cannot be read or parsed as OBJ.
+    pub fn resolve_meshes(&mut self, folder: &Path) -> Result<(), LevelError> {
+        for (i, m) in self.meshes.iter_mut().enumerate() {
+            let Some(rel) = &m.obj else { continue };
+            let problem = |message: String| LevelError::Invalid {
+                problems: vec![Problem {
+                    severity: Severity::Error,
+                    object: Some(m.id),
+                    field: format!("meshes[{i}].obj"),
+                    message,
+                }],
+            };
+            if let Some(why) = obj_path_problem(rel) {
+                return Err(problem(why.to_owned()));
+            }
+            let file = folder.join(rel);
+            let (Ok(real_folder), Ok(real_file)) = (folder.canonicalize(), file.canonicalize())
+            else {
+                return Err(problem(format!("cannot open {}", file.display())));
+            };
+            if !real_file.starts_with(&real_folder) {
+                return Err(problem(format!(
+                    "{} leads outside the level's folder (through a link)",
+                    file.display()
+                )));
+            }
+            let mesh =
+                crate::mesh::TriMesh::from_obj(&real_file).map_err(|e| problem(e.to_string()))?;
+            m.vertices = mesh.vertices().to_vec();
+            m.indices = mesh.indices().to_vec();
+        }
+        Ok(())
     }
 
     /// The level as pretty RON text in the current version: one object per line, `None` fields and empty
@@ -954,8 +1054,8 @@ struct LevelV1Ref<'a> {
     aabbs: &'a [AabbObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     obbs: &'a [ObbObject],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    meshes: &'a [MeshObject],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    meshes: Vec<MeshOut<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     walker: Option<&'a WalkerStart>,
     simulation: &'a SimulationConfig,
@@ -978,7 +1078,7 @@ impl<'a> From<&'a Level> for LevelV1Ref<'a> {
             cylinders: &l.cylinders,
             aabbs: &l.aabbs,
             obbs: &l.obbs,
-            meshes: &l.meshes,
+            meshes: l.meshes.iter().map(MeshOut::from).collect(),
             walker: l.walker.as_ref(),
             simulation: &l.simulation,
             probes: &l.probes,

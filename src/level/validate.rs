@@ -230,7 +230,11 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
                 format!("index out of range: {tri:?} with {n} vertices"),
             );
         }
-        if m.indices.is_empty() {
+        if let Some(path) = &m.obj {
+            if let Some(why) = super::obj_path_problem(path) {
+                r.error(m.id, format!("{p}.obj"), why);
+            }
+        } else if m.indices.is_empty() {
             r.warning(m.id, format!("{p}.indices"), "mesh has no triangles");
         }
     }
