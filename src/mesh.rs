@@ -77,6 +77,13 @@ struct Node {
 
 /// Largest number of triangles in a leaf.
 const MAX_LEAF: usize = 4;
+/// `1 + 2γ₃` with `γₙ = nε / (1 - nε)`, `ε = 2⁻²⁴`: the exit-distance widening of a robust slab test.
+const ROBUST_EXIT: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f32::EPSILON * 0.5);
+/// Depth after which the builder splits at the object median (so a tie-heavy SAH cannot make the tree deeper
+/// than `SAH_DEPTH + log2(triangles)`, well within the traversal stack).
+const SAH_DEPTH: usize = 64;
+/// Traversal stack entries: at most one per level.
+const STACK: usize = 128;
 /// SAH bins.
 const BINS: usize = 16;
 
@@ -158,7 +165,7 @@ impl TriMesh {
                 count: 0,
             });
             let len = order.len();
-            build(&mut nodes, 0, &mut order, 0, len, &centroids, &bounds_of);
+            build(&mut nodes, 0, &mut order, 0, len, 0, &centroids, &bounds_of);
         }
         let tris = order
             .iter()
@@ -304,7 +311,7 @@ impl TriMesh {
         let inv = ray.dir.recip();
         let mut best_t = max_t;
         let mut best: Option<(usize, f32, f32, f32)> = None;
-        let mut stack = [0u32; 64];
+        let mut stack = [0u32; STACK];
         let mut sp = 0usize;
         let mut node = 0usize;
         self.node_entry(node, ray.origin, inv, best_t)?;
@@ -387,7 +394,9 @@ impl TriMesh {
         // min/max return the non-NaN operand, which keeps 0 * inf (a ray on a slab plane) from poisoning
         // the interval; the boxes are padded at build time so such rays still count as inside.
         let near = t1.min(t2).max_element().max(0.0);
-        let far = t1.max(t2).min_element().min(max_t);
+        // Ize's robust traversal ("Robust BVH Ray Traversal", JCGT 2013): widen the exit by 1 + 2γ₃ so that
+        // rounding in the slab distances never culls a box the ray touches, however far away its origin.
+        let far = (t1.max(t2).min_element() * ROBUST_EXIT).min(max_t);
         (near <= far).then_some(near)
     }
 
@@ -416,6 +425,19 @@ impl TriMesh {
     /// [`sphere_triangle`] on the triangles whose boxes the swept sphere's box touches.
     #[must_use]
     pub fn sweep_sphere(&self, sphere: &Sphere, motion: Vec3) -> Option<(Toi, u32)> {
+        self.sweep_sphere_where(sphere, motion, |_| true)
+    }
+
+    /// [`TriMesh::sweep_sphere`] keeping only the contacts `accept` approves: the simulation skips contacts
+    /// the sphere is merely resting on, so that the triangles it is moving toward are still found (a mesh is
+    /// not convex: the floor it rolls on must not hide the wall ahead).
+    #[must_use]
+    pub fn sweep_sphere_where(
+        &self,
+        sphere: &Sphere,
+        motion: Vec3,
+        accept: impl Fn(&Toi) -> bool,
+    ) -> Option<(Toi, u32)> {
         if !sphere.is_valid() || !motion.is_finite() {
             return None;
         }
@@ -427,6 +449,7 @@ impl TriMesh {
             let [a, b, c] = self.tris[k];
             if let Some(toi) = sphere_triangle(sphere, motion, &Triangle::new(a, b, c))
                 && best.is_none_or(|(t, _)| toi.t < t.t)
+                && accept(&toi)
             {
                 best = Some((toi, self.order[k]));
             }
@@ -513,12 +536,14 @@ impl TriMesh {
 }
 
 /// Recursive binned-SAH build of node `node` over `order[start..end]`.
+#[allow(clippy::too_many_arguments)]
 fn build(
     nodes: &mut Vec<Node>,
     node: usize,
     order: &mut [u32],
     start: usize,
     end: usize,
+    depth: usize,
     centroids: &[Vec3],
     bounds_of: &dyn Fn(u32) -> (Vec3, Vec3),
 ) {
@@ -556,15 +581,22 @@ fn build(
     } else {
         2
     };
-    if !(extent[axis] > 0.0) {
-        // All centroids coincide: split in the middle of the list.
+    if !(extent[axis] > 0.0) || depth >= SAH_DEPTH {
+        // All centroids coincide, or the tree is already deep: split at the object median.
+        let mid = count / 2;
+        order[start..end].select_nth_unstable_by(mid, |&a, &b| {
+            centroids[a as usize][axis]
+                .total_cmp(&centroids[b as usize][axis])
+                .then(a.cmp(&b))
+        });
         split_at(
             nodes,
             node,
             order,
             start,
-            start + count / 2,
+            start + mid,
             end,
+            depth,
             centroids,
             bounds_of,
         );
@@ -629,6 +661,7 @@ fn build(
                 start,
                 start + count / 2,
                 end,
+                depth,
                 centroids,
                 bounds_of,
             );
@@ -649,7 +682,9 @@ fn build(
         }
     }
     let mid = start + i;
-    split_at(nodes, node, order, start, mid, end, centroids, bounds_of);
+    split_at(
+        nodes, node, order, start, mid, end, depth, centroids, bounds_of,
+    );
 }
 
 /// Make `node` an inner node whose children cover `start..mid` and `mid..end`, and build them.
@@ -661,6 +696,7 @@ fn split_at(
     start: usize,
     mid: usize,
     end: usize,
+    depth: usize,
     centroids: &[Vec3],
     bounds_of: &dyn Fn(u32) -> (Vec3, Vec3),
 ) {
@@ -680,8 +716,26 @@ fn split_at(
     nodes.push(empty);
     nodes[node].first = left as u32;
     nodes[node].count = 0;
-    build(nodes, left, order, start, mid, centroids, bounds_of);
-    build(nodes, left + 1, order, mid, end, centroids, bounds_of);
+    build(
+        nodes,
+        left,
+        order,
+        start,
+        mid,
+        depth + 1,
+        centroids,
+        bounds_of,
+    );
+    build(
+        nodes,
+        left + 1,
+        order,
+        mid,
+        end,
+        depth + 1,
+        centroids,
+        bounds_of,
+    );
 }
 
 /// Per-ray constants of the watertight test: the axis permutation and shear that make the ray `+z` from the

@@ -58,6 +58,13 @@ pub const WEDGE_HITS: u32 = 4;
 /// Relative approach speed below which a touching pair counts as not approaching.
 const APPROACH_EPSILON: f32 = 1e-6;
 
+/// The absolute approach-speed floor as a fraction of `rest_speed + |g|·dt`: approaches slower than this are
+/// treated as resting, so a chain of ever-halving zero-time contacts ends after a few events.
+const APPROACH_FLOOR_FRACTION: f32 = 1e-3;
+
+/// Gauss-Seidel sweeps of the resting-contact settle before the event loop.
+const SETTLE_ITERATIONS: usize = 16;
+
 /// Simulation settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimSettings {
@@ -619,7 +626,11 @@ impl World {
         } else {
             Vec3::ZERO
         };
-        let rest_below = |n: Vec3| self.settings.rest_speed + 2.0 * g.dot(n).abs() * dt;
+        let rest_speed = self.settings.rest_speed;
+        let rest_below = |n: Vec3| rest_speed + 2.0 * g.dot(n).abs() * dt;
+        // Contacts within the slop: (ball, static, normal) and (ball, ball, normal from the second to the first).
+        let mut static_contacts: Vec<(usize, usize, Vec3)> = Vec::new();
+        let mut ball_contacts: Vec<(usize, usize, Vec3)> = Vec::new();
         let mut candidates: Vec<usize> = Vec::new();
         for i in 0..self.balls.len() {
             let ball = self.balls[i];
@@ -631,7 +642,7 @@ impl World {
             candidates.extend_from_slice(&self.unbounded);
             self.tree
                 .query(ball.center - reach, ball.center + reach, |k| {
-                    candidates.push(self.bounded[k])
+                    candidates.push(self.bounded[k]);
                 });
             candidates.sort_unstable();
             for &s in &candidates {
@@ -652,12 +663,7 @@ impl World {
                         normal: toi.normal,
                     });
                 }
-                // Resting contact: a slow approach loses its normal velocity here, without an event.
-                let vn = self.balls[i].velocity.dot(toi.normal);
-                if vn < 0.0 && -vn < rest_below(toi.normal) {
-                    self.balls[i].velocity -= toi.normal * vn;
-                    report.counters.resting_contacts += 1;
-                }
+                static_contacts.push((i, s, toi.normal));
             }
         }
         // Ball pairs: sort by x and sweep.
@@ -684,9 +690,9 @@ impl World {
                     continue;
                 }
                 let n = d.try_normalize().unwrap_or(Vec3::Y);
-                let (wa, wb) = (1.0 / a.mass, 1.0 / b.mass);
                 let depth = sum - dist;
                 if depth > slop {
+                    let (wa, wb) = (1.0 / a.mass, 1.0 / b.mass);
                     let share_a = wa / (wa + wb);
                     self.balls[i].center += n * (depth * share_a);
                     self.balls[j].center -= n * (depth * (1.0 - share_a));
@@ -697,16 +703,72 @@ impl World {
                         normal: n,
                     });
                 }
+                ball_contacts.push((i, j, n));
+            }
+        }
+        // Settle slow approaches in all touching contacts together: a few Gauss-Seidel sweeps of inelastic
+        // projections, so stacks and grooves come to rest here instead of ping-ponging in the event loop.
+        let mut settled = vec![false; static_contacts.len() + ball_contacts.len()];
+        let settle_floor = APPROACH_FLOOR_FRACTION * (rest_speed + g.length() * dt).max(0.0);
+        for _ in 0..SETTLE_ITERATIONS {
+            let mut changed = false;
+            for (k, &(i, _, n)) in static_contacts.iter().enumerate() {
+                let vn = self.balls[i].velocity.dot(n);
+                if vn < -settle_floor && -vn < rest_below(n) {
+                    self.balls[i].velocity -= n * vn;
+                    settled[k] = true;
+                    changed = true;
+                }
+            }
+            for (k, &(i, j, n)) in ball_contacts.iter().enumerate() {
+                let (a, b) = (self.balls[i], self.balls[j]);
                 let vrel = (a.velocity - b.velocity).dot(n);
-                if vrel < 0.0 && -vrel < rest_below(n) {
+                if vrel < -settle_floor && -vrel < rest_below(n) {
                     // Perfectly inelastic along the normal: momentum kept, the approach removed.
+                    let (wa, wb) = (1.0 / a.mass, 1.0 / b.mass);
                     let impulse = -vrel / (wa + wb);
                     self.balls[i].velocity += n * (impulse * wa);
                     self.balls[j].velocity -= n * (impulse * wb);
-                    report.counters.resting_contacts += 1;
+                    settled[static_contacts.len() + k] = true;
+                    changed = true;
                 }
             }
+            if !changed {
+                break;
+            }
         }
+        // A ball still pressing into two surfaces after the sweeps (a narrow groove converges slowly) keeps only
+        // its motion along their crease, as the event loop does for wedged balls.
+        let floor = settle_floor;
+        let mut by_ball: Vec<(usize, Vec3)> =
+            static_contacts.iter().map(|&(i, _, n)| (i, n)).collect();
+        by_ball.sort_by_key(|&(i, _)| i);
+        for group in by_ball.chunk_by(|a, b| a.0 == b.0) {
+            let i = group[0].0;
+            let v = self.balls[i].velocity;
+            let mut pressing: Vec<(f32, Vec3)> = group
+                .iter()
+                .map(|&(_, n)| (v.dot(n), n))
+                .filter(|&(vn, n)| vn < -floor && -vn < rest_below(n))
+                .collect();
+            if pressing.is_empty() || group.len() < 2 {
+                continue;
+            }
+            pressing.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let first = pressing[0].1;
+            let other = group
+                .iter()
+                .map(|&(_, n)| n)
+                .find(|n| first.cross(*n).length_squared() > 1e-12);
+            self.balls[i].velocity = match other {
+                Some(n2) => {
+                    let d = first.cross(n2).normalize();
+                    d * v.dot(d)
+                }
+                None => v - first * v.dot(first),
+            };
+        }
+        report.counters.resting_contacts += settled.iter().filter(|&&s| s).count() as u64;
     }
 }
 
@@ -941,6 +1003,10 @@ struct Run {
     heap: BinaryHeap<Event>,
     scratch: Vec<u32>,
     statics_scratch: Vec<usize>,
+    /// Approach speeds below this count as resting (an absolute floor, so halving speeds cannot loop forever).
+    approach_floor: f32,
+    /// The normal of each ball's previous contact at the current instant (for wedged balls).
+    last_normal: Vec<Vec3>,
 }
 
 impl Run {
@@ -972,6 +1038,9 @@ impl Run {
             heap: BinaryHeap::new(),
             scratch: Vec::new(),
             statics_scratch: Vec::new(),
+            approach_floor: APPROACH_FLOOR_FRACTION
+                * (world.settings.rest_speed + world.settings.gravity.length() * dt).max(0.0),
+            last_normal: vec![Vec3::ZERO; n],
         }
     }
 
@@ -1074,6 +1143,17 @@ impl Run {
                 let approach = -vn;
                 let e = self.restitution(world, i, t, b.restitution, approach, ev.normal);
                 world.balls[i].velocity -= ev.normal * ((1.0 + e) * vn);
+                if self.hits_now[i] > WEDGE_HITS {
+                    // Wedged between two surfaces: keep only the motion along their crease.
+                    let prev = self.last_normal[i];
+                    let crease = prev.cross(ev.normal);
+                    let v = world.balls[i].velocity;
+                    if crease.length_squared() > 1e-12 && v.dot(prev) < 0.0 {
+                        let d = crease.normalize();
+                        world.balls[i].velocity = d * v.dot(d);
+                    }
+                }
+                self.last_normal[i] = ev.normal;
                 (ev.point, ev.normal, approach, e)
             }
             Contact::Ball(BallId(j)) => {
@@ -1137,13 +1217,22 @@ impl Run {
         world.tree.query(lo, hi, |k| statics.push(world.bounded[k]));
         report.counters.pairs_tested += statics.len() as u64;
         let scale = b.velocity.length();
+        let floor = self.approach_floor;
         for &s in &statics {
             report.counters.sweeps += 1;
-            if let Some(toi) = world.statics[s].sweep_sphere(&sphere, motion) {
-                let vn = b.velocity.dot(toi.normal);
-                if !(vn < -APPROACH_EPSILON * scale) {
-                    continue; // Touching but not approaching: resting or sliding, no event.
-                }
+            // A contact at t = 0 that is not approaching (resting, sliding) is no event; for a mesh, whose
+            // other triangles may still be ahead, the sweep skips such contacts itself.
+            let approaching =
+                |toi: &Toi| b.velocity.dot(toi.normal) < -(APPROACH_EPSILON * scale).max(floor);
+            let found = match &world.statics[s] {
+                Static::Mesh(m) => m
+                    .sweep_sphere_where(&sphere, motion, approaching)
+                    .map(|(toi, _)| toi),
+                other => other
+                    .sweep_sphere(&sphere, motion)
+                    .filter(|toi| approaching(toi)),
+            };
+            if let Some(toi) = found {
                 self.heap.push(Event {
                     time: t0 + f64::from(toi.t) * rest,
                     ball: i as u32,
@@ -1183,7 +1272,7 @@ impl Run {
                 continue;
             };
             let vrel = (b.velocity - o.velocity).dot(toi.normal);
-            if !(vrel < -APPROACH_EPSILON * (b.velocity - o.velocity).length()) {
+            if !(vrel < -(APPROACH_EPSILON * (b.velocity - o.velocity).length()).max(floor)) {
                 continue;
             }
             // Queue under the lower index so a pair's event is ordered the same way from either side.
