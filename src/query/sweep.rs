@@ -523,6 +523,11 @@ pub fn sphere_cylinder(sphere: &Sphere, motion: Vec3, cylinder: &Cylinder) -> Op
             if s0.min(s1) >= 0.0 && s0.max(s1) <= h {
                 return None;
             }
+            // A rim is within rc of the axis segment: a path that never comes within rc + r of it misses.
+            let (p, q) = super::segment::closest_segment_segment_d(o, o + m, a, b);
+            if p.distance_squared(q) > (rc + r) * (rc + r) {
+                return None;
+            }
             first_root_convex(o, m, r, closest)?
         }
     };
