@@ -742,8 +742,12 @@ fn split_at(
 /// origin.
 struct Watertight {
     origin: Vec3,
-    k: [usize; 3],
-    shear: Vec3,
+    /// `e_kx - shear.x e_kz`, `e_ky - shear.y e_kz` and `shear.z e_kz`: the shear as three dot products, which
+    /// inline into straight-line code (indexing by a runtime axis does not) and give the same bits (the extra
+    /// terms are exact products with 0 and 1).
+    sx: Vec3,
+    sy: Vec3,
+    sz: Vec3,
 }
 
 impl Watertight {
@@ -764,27 +768,30 @@ impl Watertight {
             std::mem::swap(&mut kx, &mut ky);
         }
         let shear = Vec3::new(d[kx] / d[kz], d[ky] / d[kz], 1.0 / d[kz]);
+        let axis = |k: usize| {
+            let mut e = Vec3::ZERO;
+            e[k] = 1.0;
+            e
+        };
         Self {
             origin: ray.origin,
-            k: [kx, ky, kz],
-            shear,
+            sx: axis(kx) - axis(kz) * shear.x,
+            sy: axis(ky) - axis(kz) * shear.y,
+            sz: axis(kz) * shear.z,
         }
     }
 
     /// `(t, u, v)` of a hit on either face, or `None`.
     #[inline]
     fn intersect(&self, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
-        let [kx, ky, kz] = self.k;
-        let s = self.shear;
         let rel = [
             tri[0] - self.origin,
             tri[1] - self.origin,
             tri[2] - self.origin,
         ];
-        let sheared = rel.map(|p| (p[kx] - s.x * p[kz], p[ky] - s.y * p[kz]));
-        let (ax, ay) = sheared[0];
-        let (bx, by) = sheared[1];
-        let (cx, cy) = sheared[2];
+        let (ax, ay) = (rel[0].dot(self.sx), rel[0].dot(self.sy));
+        let (bx, by) = (rel[1].dot(self.sx), rel[1].dot(self.sy));
+        let (cx, cy) = (rel[2].dot(self.sx), rel[2].dot(self.sy));
         let mut u = cx * by - cy * bx;
         let mut v = ax * cy - ay * cx;
         let mut w = bx * ay - by * ax;
@@ -809,9 +816,9 @@ impl Watertight {
         if det == 0.0 {
             return None;
         }
-        let az = s.z * rel[0][kz];
-        let bz = s.z * rel[1][kz];
-        let cz = s.z * rel[2][kz];
+        let az = rel[0].dot(self.sz);
+        let bz = rel[1].dot(self.sz);
+        let cz = rel[2].dot(self.sz);
         let t_scaled = u * az + v * bz + w * cz;
         // t >= 0 with the determinant's sign, without dividing first.
         if (det > 0.0 && t_scaled < 0.0) || (det < 0.0 && t_scaled > 0.0) {
