@@ -298,9 +298,14 @@ pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     if half_b > 0.0 {
         return None; // Outside and heading away.
     }
-    // a·r² - |oc × d|² = a·(r² - squared distance from the centre to the line) (Lagrange's identity): the
-    // discriminant without the cancellation of half_b² - a·c, and without a division.
-    let disc = a * (r * r) - oc.cross(d).length_squared();
+    // The textbook discriminant is cheaper and accurate while it is not small against half_b² (its rounding
+    // error is about ε·half_b²); near tangency or for far-away small spheres it cancels, and then
+    // a·r² - |oc × d|² (Lagrange's identity: a·(r² - squared distance from the centre to the line)) is used.
+    let hb2 = half_b * half_b;
+    let mut disc = hb2 - a * c;
+    if disc < hb2 * (1.0 / 64.0) {
+        disc = a * (r * r) - oc.cross(d).length_squared();
+    }
     if !(disc >= 0.0) {
         return None;
     }
