@@ -107,7 +107,11 @@ pub(crate) fn unit(v: Vec3) -> Vec3 {
 /// Whether every component of a ray hit is finite.
 #[inline]
 pub(crate) fn finite_hit(hit: RayHit) -> Option<RayHit> {
-    (hit.t.is_finite() && hit.point.is_finite() && hit.normal.is_finite()).then_some(hit)
+    // One branch in the common case: a finite sum means every term is finite (an infinity or NaN anywhere
+    // makes it non-finite); only a sum that overflowed needs the component checks.
+    let sum = hit.t + hit.point.element_sum() + hit.normal.element_sum();
+    (sum.is_finite() || (hit.t.is_finite() && hit.point.is_finite() && hit.normal.is_finite()))
+        .then_some(hit)
 }
 
 /// Whether every component of a time of impact is finite.

@@ -288,7 +288,7 @@ pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     let a = d.length_squared();
     let half_b = oc.dot(d);
     let c = oc.length_squared() - r * r;
-    if !(a.is_finite() && c.is_finite() && half_b.is_finite() && a > 0.0) {
+    if !((a + c + half_b).is_finite() && a > 0.0) {
         return ray_sphere_f64(ray, sphere, max_t);
     }
     if c < 0.0 || (c == 0.0 && half_b >= 0.0) {
@@ -322,7 +322,7 @@ pub fn ray_sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
 /// The hit, once the inputs are known valid and the numbers finite.
 #[inline]
 fn valid_hit(sphere: &Sphere, max_t: f32, t: f32, point: Vec3, normal: Vec3) -> Option<RayHit> {
-    // Reaching here, |dir|², |origin - centre|² - r² and origin · dir were finite, so every input is finite
+    // Reaching here, |dir|² + |origin - centre|² - r² + origin · dir was finite, so every input is finite
     // and dir is non-zero: only the radius's sign and max_t remain to check.
     if !(max_t_ok(max_t) && sphere.radius > 0.0) {
         return None;
