@@ -26,12 +26,14 @@
 //! A contact whose approach speed is below `rest_speed + 2|g·n|·dt` is resolved with restitution 0: the ball
 //! keeps its tangential velocity and loses the normal one, so a ball on the floor neither jitters nor sinks,
 //! and gravity's one-step velocity never makes it hop. Balls already touching (within the slop) at the start
-//! of a step get this treatment before the event loop, counted in [`StepCounters::resting_contacts`] rather
-//! than reported as events, so a floor full of resting balls costs one contact query per ball, not an event. A contact at `t = 0` that is not approaching (a ball
-//! resting or sliding along a surface) is no event at all, so there is no endless zero-time loop. A ball hit
-//! more than [`WEDGE_HITS`] times at the same instant (wedged between walls, or in a corner) gets restitution
-//! 0 from then on in that instant. If a step still needs more than [`SimSettings::max_events_per_step`]
-//! events, the rest of its time is dropped (balls stay where the last event left them) and
+//! of a step are settled before the event loop by a few Gauss–Seidel sweeps over all their contacts (stacks
+//! and grooves), counted in [`StepCounters::resting_contacts`] rather than reported as events, so a floor full
+//! of resting balls costs one contact query per ball, not an event. A contact at `t = 0` that is not
+//! approaching by more than [`SimSettings::approach_floor`] (a ball resting or sliding along a surface) is no
+//! event at all, so there is no endless zero-time loop. A ball hit more than [`WEDGE_HITS`] times at the same
+//! instant (wedged between surfaces) keeps only its motion along their crease. If a step still needs more than
+//! [`SimSettings::max_events_per_step`] events, the rest of its time is dropped (balls stay where the last
+//! event left them) and
 //! [`StepReport::budget_exhausted`] says so: never a hang.
 //!
 //! # Determinism
@@ -76,6 +78,20 @@ pub struct SimSettings {
     pub rest_speed: f32,
     /// Overlap (m) at the start of a step beyond which a ball is pushed out.
     pub penetration_slop: f32,
+}
+
+impl SimSettings {
+    /// Approach speed below which a touching pair counts as resting in a step of `dt` seconds (an absolute
+    /// floor, so chains of ever-halving zero-time contacts end); non-finite gravity counts as none.
+    #[must_use]
+    pub fn approach_floor(&self, dt: f32) -> f32 {
+        let g = if self.gravity.is_finite() {
+            self.gravity.length()
+        } else {
+            0.0
+        };
+        APPROACH_FLOOR_FRACTION * (self.rest_speed + g * dt).max(0.0)
+    }
 }
 
 impl Default for SimSettings {
@@ -709,7 +725,7 @@ impl World {
         // Settle slow approaches in all touching contacts together: a few Gauss-Seidel sweeps of inelastic
         // projections, so stacks and grooves come to rest here instead of ping-ponging in the event loop.
         let mut settled = vec![false; static_contacts.len() + ball_contacts.len()];
-        let settle_floor = APPROACH_FLOOR_FRACTION * (rest_speed + g.length() * dt).max(0.0);
+        let settle_floor = self.settings.approach_floor(dt);
         for _ in 0..SETTLE_ITERATIONS {
             let mut changed = false;
             for (k, &(i, _, n)) in static_contacts.iter().enumerate() {
@@ -739,7 +755,6 @@ impl World {
         }
         // A ball still pressing into two surfaces after the sweeps (a narrow groove converges slowly) keeps only
         // its motion along their crease, as the event loop does for wedged balls.
-        let floor = settle_floor;
         let mut by_ball: Vec<(usize, Vec3)> =
             static_contacts.iter().map(|&(i, _, n)| (i, n)).collect();
         by_ball.sort_by_key(|&(i, _)| i);
@@ -749,7 +764,7 @@ impl World {
             let mut pressing: Vec<(f32, Vec3)> = group
                 .iter()
                 .map(|&(_, n)| (v.dot(n), n))
-                .filter(|&(vn, n)| vn < -floor && -vn < rest_below(n))
+                .filter(|&(vn, n)| vn < -settle_floor && -vn < rest_below(n))
                 .collect();
             if pressing.is_empty() || group.len() < 2 {
                 continue;
@@ -1038,8 +1053,7 @@ impl Run {
             heap: BinaryHeap::new(),
             scratch: Vec::new(),
             statics_scratch: Vec::new(),
-            approach_floor: APPROACH_FLOOR_FRACTION
-                * (world.settings.rest_speed + world.settings.gravity.length() * dt).max(0.0),
+            approach_floor: world.settings.approach_floor(dt),
             last_normal: vec![Vec3::ZERO; n],
         }
     }

@@ -20,14 +20,7 @@ pub const MAX_SLIDE_ITERATIONS: usize = 8;
 
 /// Distance (f64) from `p` to the segment `a..b`; a zero-length segment is its point.
 fn distance_point_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    let s = if len2 > 0.0 {
-        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + ab * s)
+    p.distance(closest_point_segment(p, a, b))
 }
 
 /// The point (f64) of segment `a..b` closest to `p`.
