@@ -38,6 +38,8 @@
 pub use glam;
 
 pub mod bvh;
+#[cfg(feature = "editor")]
+pub mod editor;
 pub mod generate;
 pub mod level;
 pub mod mesh;

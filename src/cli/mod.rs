@@ -133,14 +133,26 @@ pub fn run() -> ExitCode {
     }
 }
 
+#[cfg(feature = "editor")]
+fn editor(file: Option<&Path>) -> ExitCode {
+    match collidoscope::editor::run(file) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("collidoscope: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(not(feature = "editor"))]
 fn editor(file: Option<&Path>) -> ExitCode {
     let what = file.map_or_else(
         || "the built-in house level".to_owned(),
         |f| f.display().to_string(),
     );
     eprintln!(
-        "collidoscope: the editor is not part of this build yet, so {what} cannot be opened in it.\n\
-         Use the headless commands meanwhile: collidoscope check | info | generate (see --help)."
+        "collidoscope: this build has no editor (built without the `editor` feature), so {what} cannot be \
+         opened in it.\nUse the headless commands: collidoscope check | info | simulate | generate (see --help)."
     );
     ExitCode::from(2)
 }

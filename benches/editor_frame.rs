@@ -1,0 +1,69 @@
+//! CPU time of one editor frame (egui_kittest harness: layout, drawing and egui's tessellation of the
+//! output) on `levels/maze_large.ron` (10,000 walls, 1,000 balls), with everything in view and zoomed in,
+//! beside the same frame on the small house level and on an empty level. The budget is 8 ms.
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use collidoscope::editor::{EditorApp, EditorOptions};
+use collidoscope::level::Level;
+use criterion::{Criterion, criterion_group, criterion_main};
+use egui::{Event, Pos2};
+use egui_kittest::Harness;
+
+fn harness(level: Level) -> Harness<'static, EditorApp> {
+    let app = EditorApp::new(
+        level,
+        None,
+        EditorOptions {
+            recovery_dir: None,
+            native_dialogs: false,
+        },
+    );
+    let mut h = Harness::builder()
+        .with_size([1600.0, 1000.0])
+        .with_accessibility_check(false)
+        .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
+    h.run_steps(3);
+    h
+}
+
+/// One frame as the desktop app pays for it: the pointer moves (hover picking runs), the UI is laid out
+/// and drawn, and the shapes are tessellated into meshes.
+fn frame(h: &mut Harness<'static, EditorApp>, x: f32) {
+    h.event(Event::PointerMoved(Pos2::new(x, 500.0)));
+    h.step();
+    let out = h.output();
+    let shapes = out.shapes.clone();
+    let ppp = out.pixels_per_point;
+    let meshes = h.ctx.tessellate(shapes, ppp);
+    std::hint::black_box(meshes);
+}
+
+fn bench(c: &mut Criterion) {
+    let maze = Level::load(std::path::Path::new("levels/maze_large.ron")).unwrap();
+    let house = Level::from_ron_str(collidoscope::editor::app::EMBEDDED_LEVEL).unwrap();
+    let mut group = c.benchmark_group("editor_frame");
+    group.sample_size(30);
+    for (name, level, zoom) in [
+        ("empty", Level::default(), 1.0),
+        ("house", house, 1.0),
+        ("maze_large_all_in_view", maze.clone(), 1.0),
+        ("maze_large_zoomed_8x", maze, 8.0),
+    ] {
+        let mut h = harness(level);
+        if zoom != 1.0 {
+            let app = h.state_mut();
+            app.cam.scale *= zoom;
+        }
+        let mut x = 600.0;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                x = if x > 900.0 { 600.0 } else { x + 7.0 };
+                frame(&mut h, x);
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

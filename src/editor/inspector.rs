@@ -1,0 +1,582 @@
+//! The inspector: every field of the selected objects (or of the level when nothing is selected) as a
+//! validated number field. A value that does not parse or breaks the field's rule is shown in red with the
+//! reason and not applied; a valid value applies at once, and one field's edit is one undo step.
+
+use std::collections::HashMap;
+
+use egui::{Color32, RichText, Ui};
+
+use super::document::{Document, Edit, Header, Kind, Object};
+use crate::level::WalkerStart;
+
+/// What values a field accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Any finite number.
+    Finite,
+    /// Greater than zero.
+    Positive,
+    /// Zero or more.
+    NonNegative,
+    /// Between 0 and 1 inclusive.
+    Unit,
+}
+
+impl Rule {
+    /// Parse `text` under this rule: the value, or why not. Empty text is `Ok(None)`.
+    pub fn parse(self, text: &str) -> Result<Option<f32>, String> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        let v: f32 = t.parse().map_err(|_| format!("\"{t}\" is not a number"))?;
+        if !v.is_finite() {
+            return Err("must be a finite number".into());
+        }
+        match self {
+            Rule::Finite => Ok(Some(v)),
+            Rule::Positive if v > 0.0 => Ok(Some(v)),
+            Rule::Positive => Err("must be greater than 0".into()),
+            Rule::NonNegative if v >= 0.0 => Ok(Some(v)),
+            Rule::NonNegative => Err("must not be negative".into()),
+            Rule::Unit if (0.0..=1.0).contains(&v) => Ok(Some(v)),
+            Rule::Unit => Err("must be between 0 and 1".into()),
+        }
+    }
+}
+
+/// One editable number of a `T` (an [`Object`] or the level [`Header`]).
+pub struct Field<T> {
+    /// Label, such as `center.y`.
+    pub label: &'static str,
+    /// Its value, `None` when unset (optional fields) or when `T` is another kind.
+    pub get: fn(&T) -> Option<f32>,
+    /// Set it; `None` clears an optional field.
+    pub set: fn(&mut T, Option<f32>),
+    /// Accepted values.
+    pub rule: Rule,
+    /// Whether empty means "use the default".
+    pub optional: bool,
+}
+
+macro_rules! field {
+    ($label:expr, $V:ident, $rule:ident, $($path:tt)+) => {
+        Field::<Object> {
+            label: $label,
+            get: |o| match o { Object::$V(x) => Some(x.$($path)+), _ => None },
+            set: |o, v| {
+                if let (Object::$V(x), Some(v)) = (o, v) {
+                    x.$($path)+ = v;
+                }
+            },
+            rule: Rule::$rule,
+            optional: false,
+        }
+    };
+}
+
+macro_rules! vec3_fields {
+    ($V:ident, $rule:ident, $name:ident) => {
+        [
+            field!(concat!(stringify!($name), ".x"), $V, $rule, $name.x),
+            field!(concat!(stringify!($name), ".y"), $V, $rule, $name.y),
+            field!(concat!(stringify!($name), ".z"), $V, $rule, $name.z),
+        ]
+    };
+}
+
+/// The number fields of objects of `kind`.
+#[must_use]
+pub fn object_fields(kind: Kind) -> Vec<Field<Object>> {
+    match kind {
+        Kind::Wall => vec![
+            field!("a.x", Wall, Finite, a.x),
+            field!("a.z", Wall, Finite, a.y),
+            field!("b.x", Wall, Finite, b.x),
+            field!("b.z", Wall, Finite, b.y),
+            field!("radius", Wall, NonNegative, radius),
+            Field {
+                label: "height",
+                get: |o| match o {
+                    Object::Wall(w) => w.height,
+                    _ => None,
+                },
+                set: |o, v| {
+                    if let Object::Wall(w) = o {
+                        w.height = v;
+                    }
+                },
+                rule: Rule::Positive,
+                optional: true,
+            },
+        ],
+        Kind::Triangle => [
+            vec3_fields!(Triangle, Finite, a),
+            vec3_fields!(Triangle, Finite, b),
+            vec3_fields!(Triangle, Finite, c),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        Kind::Ball => {
+            let mut f: Vec<_> = [
+                vec3_fields!(Ball, Finite, center),
+                vec3_fields!(Ball, Finite, velocity),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            f.push(field!("radius", Ball, Positive, radius));
+            f.push(field!("mass", Ball, Positive, mass));
+            f.push(field!("restitution", Ball, Unit, restitution));
+            f
+        }
+        Kind::Plane => {
+            let mut f: Vec<_> = vec3_fields!(Plane, Finite, normal).into();
+            f.push(field!("d", Plane, Finite, d));
+            f
+        }
+        Kind::Cylinder => {
+            let mut f: Vec<_> = [
+                vec3_fields!(Cylinder, Finite, a),
+                vec3_fields!(Cylinder, Finite, b),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            f.push(field!("radius", Cylinder, Positive, radius));
+            f
+        }
+        Kind::Aabb => [
+            vec3_fields!(Aabb, Finite, min),
+            vec3_fields!(Aabb, Finite, max),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        Kind::Obb => [
+            vec3_fields!(Obb, Finite, center),
+            vec3_fields!(Obb, NonNegative, half_extents),
+            [
+                field!("yaw (y)", Obb, Finite, rotation_deg.x),
+                field!("pitch (x)", Obb, Finite, rotation_deg.y),
+                field!("roll (z)", Obb, Finite, rotation_deg.z),
+            ],
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        Kind::Mesh => Vec::new(),
+        Kind::Probe => {
+            let mut f: Vec<_> = [
+                vec3_fields!(Probe, Finite, origin),
+                vec3_fields!(Probe, Finite, dir),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            f.push(field!("max_t", Probe, NonNegative, max_t));
+            f
+        }
+    }
+}
+
+macro_rules! header_field {
+    ($label:literal, $rule:ident, $($path:tt)+) => {
+        Field::<Header> {
+            label: $label,
+            get: |h| Some(h.$($path)+),
+            set: |h, v| {
+                if let Some(v) = v {
+                    h.$($path)+ = v;
+                }
+            },
+            rule: Rule::$rule,
+            optional: false,
+        }
+    };
+}
+
+macro_rules! walker_field {
+    ($label:literal, $rule:ident, $($path:tt)+) => {
+        Field::<Header> {
+            label: $label,
+            get: |h| h.walker.as_ref().map(|w| w.$($path)+),
+            set: |h, v| {
+                if let (Some(w), Some(v)) = (h.walker.as_mut(), v) {
+                    w.$($path)+ = v;
+                }
+            },
+            rule: Rule::$rule,
+            optional: false,
+        }
+    };
+}
+
+/// The level's number fields.
+#[must_use]
+pub fn header_fields() -> Vec<Field<Header>> {
+    vec![
+        header_field!("default wall height", Positive, default_wall_height),
+        header_field!("gravity.x", Finite, simulation.gravity.x),
+        header_field!("gravity.y", Finite, simulation.gravity.y),
+        header_field!("gravity.z", Finite, simulation.gravity.z),
+        header_field!("dt (s)", Positive, simulation.dt),
+    ]
+}
+
+/// The walker's number fields.
+#[must_use]
+pub fn walker_fields() -> Vec<Field<Header>> {
+    vec![
+        walker_field!("walker x", Finite, position.x),
+        walker_field!("walker z", Finite, position.y),
+        walker_field!("facing (deg)", Finite, facing_deg),
+        walker_field!("eye height", Positive, eye_height),
+        walker_field!("walker radius", Positive, radius),
+    ]
+}
+
+/// Text being typed into fields (kept while a field has focus) and the current edit session, so that one
+/// field's typing is one undo step and the next visit to the field a new one.
+#[derive(Default)]
+pub struct InspectorState {
+    buffers: HashMap<String, String>,
+    session: u64,
+}
+
+/// What a number field asks for.
+enum FieldEdit {
+    Set(Option<f32>),
+}
+
+/// One labelled, validated number field. `current` is `None` when unset or mixed (`hint` says which).
+fn number_field(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    key: &str,
+    label: &str,
+    current: Option<f32>,
+    hint: &str,
+    rule: Rule,
+    optional: bool,
+) -> Option<FieldEdit> {
+    let mut out = None;
+    ui.horizontal(|ui| {
+        let l = ui.add_sized([110.0, 18.0], egui::Label::new(label));
+        let shown = current.map(|v| format!("{v}")).unwrap_or_default();
+        let mut text = state
+            .buffers
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| shown.clone());
+        let parsed = rule.parse(&text);
+        let error = match &parsed {
+            Err(e) => Some(e.clone()),
+            Ok(None) if !optional && state.buffers.contains_key(key) => {
+                Some("a number is needed".to_owned())
+            }
+            _ => None,
+        };
+        let mut edit = egui::TextEdit::singleline(&mut text)
+            .hint_text(hint)
+            .desired_width(90.0);
+        if error.is_some() {
+            edit = edit.text_color(Color32::from_rgb(255, 90, 90));
+        }
+        let resp = ui.add(edit).labelled_by(l.id);
+        if resp.changed() {
+            match rule.parse(&text) {
+                Ok(Some(v)) if Some(v) != current => out = Some(FieldEdit::Set(Some(v))),
+                Ok(None) if optional && current.is_some() => out = Some(FieldEdit::Set(None)),
+                _ => {}
+            }
+            state.buffers.insert(key.to_owned(), text);
+        }
+        if resp.lost_focus() {
+            state.buffers.remove(key);
+            state.session += 1;
+        }
+        if let Some(e) = error {
+            ui.label(
+                RichText::new(e)
+                    .color(Color32::from_rgb(255, 90, 90))
+                    .small(),
+            );
+        }
+    });
+    out
+}
+
+/// The inspector for the document's selection (or the level when nothing is selected). Edits become undo
+/// steps on `doc`.
+pub fn show(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
+    let selected = doc.selected_objects();
+    if selected.is_empty() && !doc.walker_selected {
+        level_fields(ui, doc, state);
+        return;
+    }
+    if doc.walker_selected {
+        ui.heading("Walker start");
+        header_number_fields(ui, doc, state, &walker_fields());
+        ui.separator();
+    }
+    if let [one] = selected.as_slice() {
+        ui.heading(one.label());
+        name_field(ui, doc, state, one);
+    } else if !selected.is_empty() {
+        ui.heading(format!("{} objects", selected.len()));
+    }
+    let mut kinds: Vec<Kind> = selected.iter().map(Object::kind).collect();
+    kinds.dedup();
+    for kind in kinds {
+        let of_kind: Vec<&Object> = selected.iter().filter(|o| o.kind() == kind).collect();
+        if selected.len() > 1 {
+            ui.separator();
+            ui.strong(format!("{} ({})", kind.noun(), of_kind.len()));
+        }
+        if let [Object::Mesh(m)] = of_kind.as_slice() {
+            ui.label(format!(
+                "{} vertices, {} triangles",
+                m.vertices.len(),
+                m.indices.len()
+            ));
+            if let Some(obj) = &m.obj {
+                ui.label(format!(
+                    "geometry from {obj} (cannot be moved in the editor)"
+                ));
+            }
+        }
+        if let [Object::Plane(p)] = of_kind.as_slice()
+            && (p.normal.length() - 1.0).abs() > 1e-5
+            && p.normal.length() > 0.0
+            && ui.button("Normalise the normal").clicked()
+        {
+            let mut q = p.clone();
+            let len = q.normal.length();
+            q.normal /= len;
+            q.d /= len;
+            doc.apply(
+                "Normalise plane",
+                Edit {
+                    replace: vec![Object::Plane(q)],
+                    ..Edit::default()
+                },
+            );
+        }
+        for f in object_fields(kind) {
+            let values: Vec<Option<f32>> = of_kind.iter().map(|o| (f.get)(o)).collect();
+            let first = values.first().copied().flatten();
+            let same = values.iter().all(|v| *v == values[0]);
+            let (current, hint) = if same {
+                (first, if f.optional { "default" } else { "" })
+            } else {
+                (None, "mixed")
+            };
+            let ids: Vec<String> = of_kind.iter().map(|o| o.id().0.to_string()).collect();
+            let key = format!("{}:{}:{}", kind.field(), f.label, ids.join(","));
+            if let Some(FieldEdit::Set(v)) =
+                number_field(ui, state, &key, f.label, current, hint, f.rule, f.optional)
+            {
+                let replace = of_kind
+                    .iter()
+                    .map(|o| {
+                        let mut o = (*o).clone();
+                        (f.set)(&mut o, v);
+                        o
+                    })
+                    .collect();
+                doc.apply_merging(
+                    format!("Set {} of {}", f.label, count(of_kind.len(), kind)),
+                    Edit {
+                        replace,
+                        ..Edit::default()
+                    },
+                    Some(format!("{key}#{}", state.session)),
+                );
+            }
+        }
+    }
+}
+
+fn count(n: usize, kind: Kind) -> String {
+    if n == 1 {
+        format!("1 {}", kind.noun())
+    } else {
+        format!("{n} {}s", kind.noun())
+    }
+}
+
+fn name_field(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState, one: &Object) {
+    ui.horizontal(|ui| {
+        let l = ui.add_sized([110.0, 18.0], egui::Label::new("name"));
+        let key = format!("name:{}", one.id().0);
+        let mut text = state
+            .buffers
+            .get(&key)
+            .cloned()
+            .unwrap_or_else(|| one.name().unwrap_or_default().to_owned());
+        let resp = ui
+            .add(egui::TextEdit::singleline(&mut text).desired_width(150.0))
+            .labelled_by(l.id);
+        if resp.changed() {
+            let mut o = one.clone();
+            let name = text.trim();
+            o.set_name((!name.is_empty()).then(|| name.to_owned()));
+            doc.apply_merging(
+                format!("Rename {}", one.kind().noun()),
+                Edit {
+                    replace: vec![o],
+                    ..Edit::default()
+                },
+                Some(format!("{key}#{}", state.session)),
+            );
+            state.buffers.insert(key.clone(), text);
+        }
+        if resp.lost_focus() {
+            state.buffers.remove(&key);
+            state.session += 1;
+        }
+    });
+}
+
+fn header_number_fields(
+    ui: &mut Ui,
+    doc: &mut Document,
+    state: &mut InspectorState,
+    fields: &[Field<Header>],
+) {
+    let header = Header::of(doc.level());
+    for f in fields {
+        let key = format!("level:{}", f.label);
+        if let Some(FieldEdit::Set(v)) = number_field(
+            ui,
+            state,
+            &key,
+            f.label,
+            (f.get)(&header),
+            "",
+            f.rule,
+            f.optional,
+        ) {
+            let mut h = header.clone();
+            (f.set)(&mut h, v);
+            doc.apply_merging(
+                format!("Set {}", f.label),
+                Edit {
+                    header: Some(h),
+                    ..Edit::default()
+                },
+                Some(format!("{key}#{}", state.session)),
+            );
+        }
+    }
+}
+
+fn level_fields(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
+    ui.heading("Level");
+    let header = Header::of(doc.level());
+    for (label, multiline) in [("name", false), ("description", true)] {
+        ui.horizontal(|ui| {
+            let l = ui.add_sized([110.0, 18.0], egui::Label::new(label));
+            let key = format!("level:{label}");
+            let current = if multiline {
+                &header.description
+            } else {
+                &header.name
+            };
+            let mut text = state
+                .buffers
+                .get(&key)
+                .cloned()
+                .unwrap_or_else(|| current.clone());
+            let edit = if multiline {
+                egui::TextEdit::multiline(&mut text).desired_rows(3)
+            } else {
+                egui::TextEdit::singleline(&mut text)
+            };
+            let resp = ui.add(edit.desired_width(170.0)).labelled_by(l.id);
+            if resp.changed() {
+                let mut h = header.clone();
+                if multiline {
+                    h.description.clone_from(&text);
+                } else {
+                    h.name.clone_from(&text);
+                }
+                doc.apply_merging(
+                    format!("Set level {label}"),
+                    Edit {
+                        header: Some(h),
+                        ..Edit::default()
+                    },
+                    Some(format!("{key}#{}", state.session)),
+                );
+                state.buffers.insert(key.clone(), text);
+            }
+            if resp.lost_focus() {
+                state.buffers.remove(&key);
+                state.session += 1;
+            }
+        });
+    }
+    header_number_fields(ui, doc, state, &header_fields());
+    ui.separator();
+    if header.walker.is_some() {
+        header_number_fields(ui, doc, state, &walker_fields());
+        if ui.button("Remove the walker").clicked() {
+            let mut h = header;
+            h.walker = None;
+            doc.apply(
+                "Remove walker",
+                Edit {
+                    header: Some(h),
+                    ..Edit::default()
+                },
+            );
+        }
+    } else if ui.button("Add a walker start at the origin").clicked() {
+        let mut h = header;
+        h.walker = Some(WalkerStart::default());
+        doc.apply(
+            "Place walker",
+            Edit {
+                header: Some(h),
+                ..Edit::default()
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules() {
+        assert_eq!(Rule::Positive.parse(" 2.5 "), Ok(Some(2.5)));
+        assert_eq!(Rule::Positive.parse(""), Ok(None));
+        assert!(Rule::Positive.parse("0").is_err());
+        assert!(Rule::Finite.parse("NaN").is_err());
+        assert!(Rule::Finite.parse("inf").is_err());
+        assert!(Rule::Unit.parse("1.5").is_err());
+        assert!(Rule::NonNegative.parse("-1").is_err());
+        assert_eq!(
+            Rule::Finite.parse("abc"),
+            Err("\"abc\" is not a number".into())
+        );
+    }
+
+    #[test]
+    fn every_kind_with_fields_round_trips_them() {
+        let level =
+            crate::level::Level::from_ron_str(include_str!("../../levels/cookbook_gallery.ron"))
+                .unwrap();
+        for o in Object::all(&level) {
+            for f in object_fields(o.kind()) {
+                let mut p = o.clone();
+                (f.set)(&mut p, Some(1.25));
+                assert_eq!((f.get)(&p), Some(1.25), "{} {}", o.label(), f.label);
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! The desktop level editor (feature `editor`): an eframe/egui app over the runtime's public API.
+//!
+//! State lives apart from drawing: [`document::Document`] holds the level, selection and undo history and
+//! takes every edit as an undoable [`document::Change`]; [`app::EditorApp`] is the window (menus, tools, the
+//! top-down view, inspector, history, problems, files); [`view2d`] draws and [`footprint`] projects objects
+//! onto the floor for drawing and picking.
+
+pub mod app;
+pub mod document;
+pub mod footprint;
+pub mod inspector;
+pub mod view2d;
+
+use std::path::Path;
+
+pub use app::{EditorApp, EditorOptions, Tool};
+
+/// Whether a graphical session is reachable (X11 or Wayland on Unix; always on other systems).
+#[must_use]
+pub fn display_available() -> bool {
+    if cfg!(all(unix, not(target_os = "macos"))) {
+        ["DISPLAY", "WAYLAND_DISPLAY"]
+            .iter()
+            .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+    } else {
+        true
+    }
+}
+
+/// Open the editor window on `file` (or the built-in level) and run until it closes.
+///
+/// # Errors
+/// A message when there is no display or the window cannot be created.
+pub fn run(file: Option<&Path>) -> Result<(), String> {
+    if !display_available() {
+        return Err(
+            "no display: the editor needs a graphical session (DISPLAY or WAYLAND_DISPLAY is not set).\n\
+             Headless, use the command-line tools instead: `collidoscope check LEVEL`, \
+             `collidoscope simulate LEVEL`, `collidoscope --help`."
+                .into(),
+        );
+    }
+    let file = file.map(Path::to_path_buf);
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Collidoscope")
+            .with_inner_size([1280.0, 800.0])
+            .with_min_inner_size([640.0, 400.0])
+            .with_drag_and_drop(true),
+        persist_window: true,
+        ..Default::default()
+    };
+    eframe::run_native(
+        app::APP_ID,
+        options,
+        Box::new(move |cc| {
+            Ok(Box::new(EditorApp::start(
+                cc,
+                file.as_deref(),
+                EditorOptions::default(),
+            )))
+        }),
+    )
+    .map_err(|e| {
+        format!(
+            "cannot open the editor window: {e}\nHeadless, use the command-line tools instead: \
+             `collidoscope check LEVEL`, `collidoscope --help`."
+        )
+    })
+}

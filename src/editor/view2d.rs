@@ -1,0 +1,556 @@
+//! The top-down view's camera and drawing: a true view from above (`x` to the right, `z` down the screen, `y`
+//! toward the viewer), an adaptive metric grid, and every object batched into a few meshes, with what is off
+//! screen culled and small details dropped when they would be under a pixel.
+
+use egui::epaint::{Mesh, Vertex, WHITE_UV};
+use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke};
+use glam::Vec2;
+
+use super::footprint::Footprint;
+
+/// Pan and zoom of the top-down view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    /// World point `(x, z)` at the centre of the view.
+    pub center: Vec2,
+    /// Screen points per metre.
+    pub scale: f32,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Self {
+            center: Vec2::ZERO,
+            scale: 20.0,
+        }
+    }
+}
+
+/// Smallest and largest zoom, screen points per metre.
+pub const SCALE_RANGE: (f32, f32) = (1e-3, 1e5);
+
+impl Camera {
+    /// Screen position of world point `p` in a view occupying `rect`.
+    #[must_use]
+    pub fn screen_from_world(&self, rect: Rect, p: Vec2) -> Pos2 {
+        let c = rect.center();
+        Pos2::new(
+            c.x + (p.x - self.center.x) * self.scale,
+            c.y + (p.y - self.center.y) * self.scale,
+        )
+    }
+
+    /// World point under screen position `s`.
+    #[must_use]
+    pub fn world_from_screen(&self, rect: Rect, s: Pos2) -> Vec2 {
+        let c = rect.center();
+        Vec2::new(
+            self.center.x + (s.x - c.x) / self.scale,
+            self.center.y + (s.y - c.y) / self.scale,
+        )
+    }
+
+    /// The world rectangle `(min, max)` visible in `rect`.
+    #[must_use]
+    pub fn visible(&self, rect: Rect) -> (Vec2, Vec2) {
+        (
+            self.world_from_screen(rect, rect.min),
+            self.world_from_screen(rect, rect.max),
+        )
+    }
+
+    /// Zoom by `factor` keeping the world point under `anchor` (a screen position) where it is.
+    pub fn zoom_about(&mut self, rect: Rect, anchor: Pos2, factor: f32) {
+        if !(factor > 0.0) || !factor.is_finite() {
+            return;
+        }
+        let before = self.world_from_screen(rect, anchor);
+        self.scale = (self.scale * factor).clamp(SCALE_RANGE.0, SCALE_RANGE.1);
+        let after = self.world_from_screen(rect, anchor);
+        self.center += before - after;
+    }
+
+    /// Pan by a screen-space drag `delta`.
+    pub fn pan_by(&mut self, delta: egui::Vec2) {
+        self.center -= Vec2::new(delta.x, delta.y) / self.scale;
+    }
+
+    /// Show world bounds `(min, max)` with a margin; a point or empty bounds keep the zoom.
+    pub fn frame(&mut self, rect: Rect, bounds: Option<(Vec2, Vec2)>) {
+        let Some((min, max)) = bounds.filter(|(a, b)| a.is_finite() && b.is_finite()) else {
+            return;
+        };
+        self.center = (min + max) * 0.5;
+        let size = (max - min).max(Vec2::splat(1e-3));
+        let fit = (rect.width() / size.x).min(rect.height() / size.y) * 0.9;
+        if fit.is_finite() && fit > 0.0 {
+            self.scale = fit.clamp(SCALE_RANGE.0, SCALE_RANGE.1);
+        }
+    }
+}
+
+/// Grid spacing in metres so that minor lines are at least `min_px` apart: 1, 2 or 5 times a power of ten.
+#[must_use]
+pub fn grid_step(scale: f32, min_px: f32) -> f32 {
+    let raw = min_px / scale;
+    let p = 10f32.powf(raw.log10().floor());
+    for m in [1.0, 2.0, 5.0, 10.0] {
+        if p * m >= raw {
+            return p * m;
+        }
+    }
+    p * 10.0
+}
+
+/// Draw the adaptive grid with its axes and metre labels along the view's left and bottom edges.
+pub fn draw_grid(painter: &Painter, rect: Rect, cam: &Camera, dark: bool) {
+    let minor = grid_step(cam.scale, 12.0);
+    let major = minor * 5.0;
+    let (min, max) = cam.visible(rect);
+    let minor_c = if dark {
+        Color32::from_gray(38)
+    } else {
+        Color32::from_gray(225)
+    };
+    let major_c = if dark {
+        Color32::from_gray(58)
+    } else {
+        Color32::from_gray(195)
+    };
+    let axis_c = if dark {
+        Color32::from_rgb(110, 110, 140)
+    } else {
+        Color32::from_rgb(120, 120, 170)
+    };
+    let text_c = if dark {
+        Color32::from_gray(150)
+    } else {
+        Color32::from_gray(90)
+    };
+    let mut batch = Batch::default();
+    let lines = |lo: f32, hi: f32, step: f32| {
+        let first = (lo / step).floor() as i64;
+        let last = (hi / step).ceil() as i64;
+        // Never more lines than a screen can show (guards against an extreme zoom).
+        (first..=last.min(first + 2000)).map(move |i| (i, i as f32 * step))
+    };
+    for (i, x) in lines(min.x, max.x, minor) {
+        let c = if i % 5 == 0 { major_c } else { minor_c };
+        let sx = cam.screen_from_world(rect, Vec2::new(x, 0.0)).x;
+        batch.line(
+            Pos2::new(sx, rect.top()),
+            Pos2::new(sx, rect.bottom()),
+            1.0,
+            c,
+        );
+    }
+    for (i, z) in lines(min.y, max.y, minor) {
+        let c = if i % 5 == 0 { major_c } else { minor_c };
+        let sy = cam.screen_from_world(rect, Vec2::new(0.0, z)).y;
+        batch.line(
+            Pos2::new(rect.left(), sy),
+            Pos2::new(rect.right(), sy),
+            1.0,
+            c,
+        );
+    }
+    let o = cam.screen_from_world(rect, Vec2::ZERO);
+    batch.line(
+        Pos2::new(o.x, rect.top()),
+        Pos2::new(o.x, rect.bottom()),
+        1.5,
+        axis_c,
+    );
+    batch.line(
+        Pos2::new(rect.left(), o.y),
+        Pos2::new(rect.right(), o.y),
+        1.5,
+        axis_c,
+    );
+    painter.add(batch.finish());
+
+    let font = FontId::monospace(10.0);
+    for (_, x) in lines(min.x, max.x, major) {
+        let sx = cam.screen_from_world(rect, Vec2::new(x, 0.0)).x;
+        painter.text(
+            Pos2::new(sx + 2.0, rect.bottom() - 2.0),
+            Align2::LEFT_BOTTOM,
+            format_metres(x, major),
+            font.clone(),
+            text_c,
+        );
+    }
+    for (_, z) in lines(min.y, max.y, major) {
+        let sy = cam.screen_from_world(rect, Vec2::new(0.0, z)).y;
+        painter.text(
+            Pos2::new(rect.left() + 2.0, sy - 1.0),
+            Align2::LEFT_BOTTOM,
+            format_metres(z, major),
+            font.clone(),
+            text_c,
+        );
+    }
+    painter.text(
+        Pos2::new(rect.right() - 6.0, rect.top() + 4.0),
+        Align2::RIGHT_TOP,
+        format!("x →   z ↓   grid {} m", trim_number(minor)),
+        font,
+        text_c,
+    );
+}
+
+/// A grid label: as many decimals as the step needs.
+#[must_use]
+pub fn format_metres(v: f32, step: f32) -> String {
+    let decimals = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
+    let v = if v.abs() < step * 1e-3 { 0.0 } else { v };
+    format!("{v:.decimals$}")
+}
+
+/// A number without trailing zeros: `0.5`, `2`, `0.01`.
+#[must_use]
+pub fn trim_number(v: f32) -> String {
+    let s = format!("{v:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_owned() }
+}
+
+/// Shapes gathered into one untextured mesh: one draw call, no per-shape tessellation.
+#[derive(Default)]
+pub struct Batch {
+    mesh: Mesh,
+}
+
+impl Batch {
+    fn vertex(&mut self, pos: Pos2, color: Color32) -> u32 {
+        let i = self.mesh.vertices.len() as u32;
+        self.mesh.vertices.push(Vertex {
+            pos,
+            uv: WHITE_UV,
+            color,
+        });
+        i
+    }
+
+    /// A straight line `width` points wide.
+    pub fn line(&mut self, a: Pos2, b: Pos2, width: f32, color: Color32) {
+        let d = b - a;
+        let len = d.length();
+        let n = if len > 0.0 {
+            egui::vec2(-d.y, d.x) / len * (width * 0.5)
+        } else {
+            egui::vec2(width * 0.5, 0.0)
+        };
+        let i = self.vertex(a + n, color);
+        self.vertex(a - n, color);
+        self.vertex(b - n, color);
+        self.vertex(b + n, color);
+        self.mesh.add_triangle(i, i + 1, i + 2);
+        self.mesh.add_triangle(i, i + 2, i + 3);
+    }
+
+    /// A polyline, closed or open.
+    pub fn polyline(&mut self, pts: &[Pos2], closed: bool, width: f32, color: Color32) {
+        for w in pts.windows(2) {
+            self.line(w[0], w[1], width, color);
+        }
+        if closed && pts.len() > 2 {
+            self.line(pts[pts.len() - 1], pts[0], width, color);
+        }
+    }
+
+    /// A filled convex polygon (a fan).
+    pub fn fill_convex(&mut self, pts: &[Pos2], color: Color32) {
+        if pts.len() < 3 {
+            return;
+        }
+        let first = self.vertex(pts[0], color);
+        for p in &pts[1..] {
+            self.vertex(*p, color);
+        }
+        for k in 1..pts.len() as u32 - 1 {
+            self.mesh.add_triangle(first, first + k, first + k + 1);
+        }
+    }
+
+    /// Segments for a circle of `r` screen points: fewer when small.
+    fn segments(r: f32) -> usize {
+        ((r * 0.8) as usize).clamp(8, 64)
+    }
+
+    /// A circle's outline.
+    pub fn circle(&mut self, c: Pos2, r: f32, width: f32, color: Color32) {
+        let pts = arc(c, r, 0.0, std::f32::consts::TAU, Self::segments(r));
+        self.polyline(&pts, true, width, color);
+    }
+
+    /// A filled disc.
+    pub fn disc(&mut self, c: Pos2, r: f32, color: Color32) {
+        let pts = arc(c, r, 0.0, std::f32::consts::TAU, Self::segments(r));
+        self.fill_convex(&pts, color);
+    }
+
+    /// The outline of a capsule around screen segment `ab` with screen radius `r` (seed 003's debug draw of
+    /// a wall's collision distance).
+    pub fn capsule(&mut self, a: Pos2, b: Pos2, r: f32, width: f32, color: Color32) {
+        let d = b - a;
+        let angle = d.y.atan2(d.x);
+        let n = Self::segments(r) / 2;
+        let half = std::f32::consts::PI;
+        let mut pts = arc(b, r, angle - half / 2.0, half, n);
+        pts.extend(arc(a, r, angle + half / 2.0, half, n));
+        self.polyline(&pts, true, width, color);
+    }
+
+    /// An arrow from `a` to `b` with a head of `head` points.
+    pub fn arrow(&mut self, a: Pos2, b: Pos2, width: f32, head: f32, color: Color32) {
+        self.line(a, b, width, color);
+        let d = b - a;
+        let len = d.length();
+        if len > 0.0 {
+            let dir = d / len;
+            let side = egui::vec2(-dir.y, dir.x);
+            let h = head.min(len * 0.5);
+            self.line(b, b - dir * h + side * h * 0.5, width, color);
+            self.line(b, b - dir * h - side * h * 0.5, width, color);
+        }
+    }
+
+    /// Whether nothing has been added.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.mesh.is_empty()
+    }
+
+    /// The mesh as a shape.
+    #[must_use]
+    pub fn finish(self) -> Shape {
+        Shape::mesh(self.mesh)
+    }
+}
+
+/// Points on an arc of `r` around `c` from angle `start` over `sweep`, `n` segments.
+fn arc(c: Pos2, r: f32, start: f32, sweep: f32, n: usize) -> Vec<Pos2> {
+    (0..=n)
+        .map(|i| {
+            let t = start + sweep * i as f32 / n as f32;
+            c + egui::vec2(t.cos(), t.sin()) * r
+        })
+        .collect()
+}
+
+/// How an object is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// Not selected.
+    Normal,
+    /// Under the pointer.
+    Hovered,
+    /// Selected.
+    Selected,
+    /// Has a validation error.
+    Faulty,
+}
+
+/// Colours of one look: the line and the translucent fill.
+fn colors(look: Look, base: Color32) -> (Color32, Color32) {
+    let line = match look {
+        Look::Normal => base,
+        Look::Hovered => Color32::from_rgb(255, 240, 150),
+        Look::Selected => Color32::from_rgb(255, 160, 40),
+        Look::Faulty => Color32::from_rgb(240, 60, 60),
+    };
+    (line, line.gamma_multiply(0.25))
+}
+
+/// Base colours per kind.
+pub mod palette {
+    use egui::Color32;
+    /// Walls.
+    pub const WALL: Color32 = Color32::from_rgb(220, 220, 230);
+    /// Wall collision radius outlines.
+    pub const WALL_RADIUS: Color32 = Color32::from_rgb(90, 140, 220);
+    /// Triangles.
+    pub const TRIANGLE: Color32 = Color32::from_rgb(120, 200, 140);
+    /// Balls.
+    pub const BALL: Color32 = Color32::from_rgb(240, 200, 80);
+    /// Planes.
+    pub const PLANE: Color32 = Color32::from_rgb(170, 130, 220);
+    /// Cylinders.
+    pub const CYLINDER: Color32 = Color32::from_rgb(90, 200, 210);
+    /// Boxes.
+    pub const BOX: Color32 = Color32::from_rgb(220, 130, 90);
+    /// Meshes.
+    pub const MESH: Color32 = Color32::from_rgb(150, 160, 120);
+    /// Probes.
+    pub const PROBE: Color32 = Color32::from_rgb(230, 100, 200);
+    /// The walker.
+    pub const WALKER: Color32 = Color32::from_rgb(100, 230, 120);
+}
+
+/// Extra per-object data the drawing needs beyond the footprint.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extras {
+    /// Ball velocity `(vx, vz)` (drawn as the distance covered in one second).
+    pub velocity: Option<Vec2>,
+    /// Triangle normal `(nx, nz)` projected on the floor, and its vertical part.
+    pub normal: Option<(Vec2, f32)>,
+}
+
+/// Draws footprints into batches: fills first, then lines, so outlines stay visible.
+pub struct Drawer<'a> {
+    /// The view's rectangle.
+    pub rect: Rect,
+    /// The camera.
+    pub cam: &'a Camera,
+    /// Fills.
+    pub fills: Batch,
+    /// Lines.
+    pub lines: Batch,
+}
+
+impl Drawer<'_> {
+    fn s(&self, p: Vec2) -> Pos2 {
+        self.cam.screen_from_world(self.rect, p)
+    }
+
+    /// Draw one object's footprint.
+    pub fn draw(&mut self, fp: &Footprint, base: Color32, look: Look, extras: Extras) {
+        let (line, fill) = colors(look, base);
+        let w = if look == Look::Normal { 1.5 } else { 2.5 };
+        let scale = self.cam.scale;
+        match fp {
+            Footprint::Capsule { a, b, r } => {
+                let (sa, sb) = (self.s(*a), self.s(*b));
+                let wall_line = if look == Look::Normal {
+                    palette::WALL
+                } else {
+                    line
+                };
+                self.lines.line(sa, sb, w + 0.5, wall_line);
+                let rs = r * scale;
+                // The collision radius, once it is big enough to see.
+                if rs >= 2.0 {
+                    let c = if look == Look::Normal {
+                        palette::WALL_RADIUS
+                    } else {
+                        line
+                    };
+                    self.lines.capsule(sa, sb, rs, 1.0, c.gamma_multiply(0.8));
+                }
+            }
+            Footprint::Circle { c, r } => {
+                let sc = self.s(*c);
+                let rs = (r * scale).max(2.0);
+                self.fills.disc(sc, rs, fill);
+                self.lines.circle(sc, rs, w, line);
+                if let Some(v) = extras.velocity
+                    && v.length_squared() > 0.0
+                {
+                    let tip = self.s(*c + v);
+                    self.lines.arrow(sc, tip, 1.5, 8.0, line);
+                }
+            }
+            Footprint::Polygon(poly) => {
+                let pts: Vec<Pos2> = poly.iter().map(|p| self.s(*p)).collect();
+                self.fills.fill_convex(&pts, fill);
+                self.lines.polyline(&pts, true, w, line);
+            }
+            Footprint::Triangle(t) => {
+                let pts: Vec<Pos2> = t.iter().map(|p| self.s(*p)).collect();
+                self.fills.fill_convex(&pts, fill);
+                self.lines.polyline(&pts, true, w, line);
+                if let Some((n, ny)) = extras.normal {
+                    let c = self.s((t[0] + t[1] + t[2]) / 3.0);
+                    // A tick along the normal's floor part; a dot when the triangle faces straight up/down.
+                    if n.length_squared() > 1e-6 {
+                        let tip = c + egui::vec2(n.x, n.y).normalized() * 12.0;
+                        self.lines.line(c, tip, 1.5, line);
+                    } else {
+                        let r = if ny >= 0.0 { 3.0 } else { 1.5 };
+                        self.lines.circle(c, r, 1.5, line);
+                    }
+                }
+            }
+            Footprint::Arrow { a, b } => {
+                let (sa, sb) = (self.s(*a), self.s(*b));
+                self.lines.arrow(sa, sb, w, 10.0, line);
+                self.lines.circle(sa, 4.0, w, line);
+            }
+            Footprint::Line { p, dir } => {
+                // Long enough to cross the view in either direction.
+                let half = (self.rect.size().length() / scale).max(1.0) * 2.0
+                    + (*p - self.cam.center).length();
+                let (sa, sb) = (self.s(*p - *dir * half), self.s(*p + *dir * half));
+                self.lines.line(sa, sb, w, line);
+            }
+            Footprint::Everywhere => {}
+        }
+    }
+}
+
+/// Draw the walker's start: a disc of its radius with a facing arrow.
+pub fn draw_walker(
+    batch: &mut Batch,
+    rect: Rect,
+    cam: &Camera,
+    pos: Vec2,
+    facing_deg: f32,
+    r: f32,
+    look: Look,
+) {
+    let (line, _) = colors(look, palette::WALKER);
+    let c = cam.screen_from_world(rect, pos);
+    let rs = (r * cam.scale).max(5.0);
+    batch.circle(c, rs, 2.0, line);
+    // Facing 0 looks down -z, 90 down -x.
+    let f = facing_deg.to_radians();
+    let dir = Vec2::new(-f.sin(), -f.cos());
+    let tip = cam.screen_from_world(rect, pos + dir * (rs * 2.5 / cam.scale));
+    batch.arrow(c, tip, 2.0, 8.0, line);
+}
+
+/// Draw a translucent selection rectangle.
+pub fn selection_rect(painter: &Painter, a: Pos2, b: Pos2) {
+    let r = Rect::from_two_pos(a, b);
+    painter.rect_filled(r, 0.0, Color32::from_rgba_unmultiplied(80, 140, 255, 30));
+    painter.rect_stroke(
+        r,
+        0.0,
+        Stroke::new(1.0, Color32::from_rgb(80, 140, 255)),
+        egui::StrokeKind::Inside,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn camera_round_trip_and_zoom_anchor() {
+        let rect = Rect::from_min_size(Pos2::new(10.0, 20.0), egui::vec2(800.0, 600.0));
+        let mut cam = Camera {
+            center: Vec2::new(3.0, -2.0),
+            scale: 25.0,
+        };
+        let w = Vec2::new(7.5, 4.25);
+        let s = cam.screen_from_world(rect, w);
+        assert!((cam.world_from_screen(rect, s) - w).length() < 1e-4);
+        let anchor = Pos2::new(100.0, 500.0);
+        let under = cam.world_from_screen(rect, anchor);
+        cam.zoom_about(rect, anchor, 1.7);
+        assert!((cam.world_from_screen(rect, anchor) - under).length() < 1e-3);
+        cam.zoom_about(rect, anchor, f32::NAN);
+        assert_eq!(cam.scale, 25.0 * 1.7);
+    }
+
+    #[test]
+    fn grid_steps_are_one_two_five() {
+        assert_eq!(grid_step(20.0, 12.0), 1.0);
+        assert_eq!(grid_step(100.0, 12.0), 0.2);
+        assert_eq!(grid_step(1.0, 12.0), 20.0);
+        assert_eq!(trim_number(0.5), "0.5");
+        assert_eq!(trim_number(2.0), "2");
+        assert_eq!(format_metres(2.5, 0.5), "2.5");
+    }
+}

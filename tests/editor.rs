@@ -1,0 +1,467 @@
+//! The editor driven through its UI as a person would: pointer clicks and drags in the top-down view, keys,
+//! the inspector's fields, menus and dialogs (egui_kittest; no GPU needed).
+#![allow(clippy::unwrap_used)]
+
+use std::path::Path;
+
+use collidoscope::editor::{EditorApp, EditorOptions, Tool};
+use collidoscope::level::{Level, ObjectId};
+use egui::accesskit::Role;
+use egui::{Event, Key, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::Vec2;
+
+fn options(recovery: Option<&Path>) -> EditorOptions {
+    EditorOptions {
+        recovery_dir: recovery.map(Path::to_path_buf),
+        native_dialogs: false,
+    }
+}
+
+fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_step_dt(0.05)
+        .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
+    h.run_steps(3);
+    h
+}
+
+fn house() -> Harness<'static, EditorApp> {
+    harness(EditorApp::embedded(options(None)))
+}
+
+fn screen(h: &Harness<'_, EditorApp>, x: f32, z: f32) -> Pos2 {
+    h.state().screen_from_world(Vec2::new(x, z))
+}
+
+fn press(h: &mut Harness<'_, EditorApp>, pos: Pos2, pressed: bool, modifiers: Modifiers) {
+    h.event(Event::PointerMoved(pos));
+    h.event(Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers,
+    });
+    h.step();
+}
+
+fn click(h: &mut Harness<'_, EditorApp>, x: f32, z: f32) {
+    let p = screen(h, x, z);
+    press(h, p, true, Modifiers::NONE);
+    press(h, p, false, Modifiers::NONE);
+    // Past the double-click interval (0.3 s), so the next click is a new one.
+    h.run_steps(8);
+}
+
+fn drag(h: &mut Harness<'_, EditorApp>, from: (f32, f32), to: (f32, f32), modifiers: Modifiers) {
+    let a = screen(h, from.0, from.1);
+    let b = screen(h, to.0, to.1);
+    h.event(Event::ModifiersChanged(modifiers));
+    press(h, a, true, modifiers);
+    for k in 1..=8 {
+        let p = a + (b - a) * (k as f32 / 8.0);
+        h.event(Event::PointerMoved(p));
+        h.step();
+    }
+    press(h, b, false, modifiers);
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(2);
+}
+
+/// Click the button labelled `label` and let the UI settle (press, release, then the next frame's layout).
+fn click_label(h: &mut Harness<'_, EditorApp>, label: &str) {
+    h.get_by_label(label).click();
+    h.run_steps(4);
+}
+
+/// Focus the text field labelled `label`, select its text and type `text` over it.
+fn type_into(h: &mut Harness<'_, EditorApp>, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).focus();
+    h.run_steps(1);
+    key(h, Modifiers::COMMAND, Key::A);
+    h.get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    h.run_steps(2);
+}
+
+fn key(h: &mut Harness<'_, EditorApp>, modifiers: Modifiers, k: Key) {
+    h.key_press_modifiers(modifiers, k);
+    h.run_steps(2);
+}
+
+#[test]
+fn draw_a_three_wall_chain_then_undo_and_redo_it() {
+    let mut h = house();
+    key(&mut h, Modifiers::NONE, Key::W);
+    assert_eq!(h.state().tool, Tool::Wall);
+    // Off-grid clicks snap to the 0.5 m grid.
+    click(&mut h, 2.1, 2.2);
+    click(&mut h, 8.0, 1.9);
+    click(&mut h, 8.1, 8.0);
+    click(&mut h, 5.0, 5.0);
+    // Backspace removes the last vertex; the fourth one goes where it should.
+    key(&mut h, Modifiers::NONE, Key::Backspace);
+    click(&mut h, 2.0, 8.2);
+    key(&mut h, Modifiers::NONE, Key::Enter);
+
+    let walls = &h.state().doc.level().walls;
+    assert_eq!(walls.len(), 12);
+    let new: Vec<(Vec2, Vec2)> = walls[9..].iter().map(|w| (w.a, w.b)).collect();
+    assert_eq!(
+        new,
+        vec![
+            (Vec2::new(2.0, 2.0), Vec2::new(8.0, 2.0)),
+            (Vec2::new(8.0, 2.0), Vec2::new(8.0, 8.0)),
+            (Vec2::new(8.0, 8.0), Vec2::new(2.0, 8.0)),
+        ]
+    );
+    // Fresh ids, the house's collision radius, one named step.
+    assert_eq!(walls[9].id, ObjectId(11));
+    assert_eq!(walls[11].radius, 0.5);
+    assert_eq!(h.state().doc.history().0, vec!["Draw 3 walls"]);
+    assert!(h.state().title().ends_with('*'));
+
+    key(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(h.state().doc.level().walls.len(), 9);
+    assert!(!h.state().title().ends_with('*'));
+    key(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    assert_eq!(h.state().doc.level().walls.len(), 12);
+    key(&mut h, Modifiers::COMMAND, Key::Z);
+    key(&mut h, Modifiers::COMMAND, Key::Y);
+    assert_eq!(h.state().doc.level().walls.len(), 12);
+    // The History panel lists the step; clicking "(opened)" goes back to the start.
+    click_label(&mut h, "(opened)");
+    assert_eq!(h.state().doc.level().walls.len(), 9);
+}
+
+#[test]
+fn a_new_vertex_welds_to_an_existing_endpoint_and_crossings_offer_a_split() {
+    let mut h = house();
+    key(&mut h, Modifiers::NONE, Key::W);
+    // Near the end of the "pantry" wall (12.4, -9.1), 0.2 m off: welded onto it exactly.
+    click(&mut h, 12.6, -8.9);
+    click(&mut h, 12.6, 4.0);
+    // Across the "porch" wall (z = -0.15, x 13.4..18.74)? No: this one crosses nothing yet.
+    key(&mut h, Modifiers::NONE, Key::Enter);
+    let w = h.state().doc.level().walls.last().unwrap().clone();
+    assert_eq!(w.a, Vec2::new(12.4, -9.1));
+    // A wall straight across the porch: the dialog offers to split it.
+    click(&mut h, 16.0, -3.0);
+    click(&mut h, 16.0, 3.0);
+    key(&mut h, Modifiers::NONE, Key::Enter);
+    click_label(&mut h, "Split");
+    let level = h.state().doc.level();
+    // Porch split in two, the new wall in two: 9 + 1 + 1 + 2.
+    assert_eq!(level.walls.len(), 13);
+    let porch: Vec<_> = level
+        .walls
+        .iter()
+        .filter(|w| w.name.as_deref() == Some("porch"))
+        .collect();
+    assert_eq!(porch.len(), 2);
+    assert!((porch[0].b - Vec2::new(16.0, -0.15)).length() < 1e-4);
+    h.state_mut().undo();
+    assert_eq!(h.state().doc.level().walls.len(), 10);
+}
+
+#[test]
+fn place_a_ball_then_set_its_radius_in_the_inspector() {
+    let mut h = house();
+    key(&mut h, Modifiers::NONE, Key::B);
+    // Drag from (4, 10) to (6, 10): a ball with velocity (2, 0, 0) m/s.
+    drag(&mut h, (4.0, 10.0), (6.0, 10.0), Modifiers::NONE);
+    let ball = h.state().doc.level().balls[0].clone();
+    assert_eq!((ball.center.x, ball.center.z), (4.0, 10.0));
+    assert!((ball.velocity.x - 2.0).abs() < 1e-4 && ball.velocity.z.abs() < 1e-4);
+    assert_eq!(h.state().doc.selection.len(), 1);
+
+    type_into(&mut h, "radius", "-1");
+    // Invalid: shown with the reason, not applied.
+    assert!(h.query_by_label("must be greater than 0").is_some());
+    assert_eq!(h.state().doc.level().balls[0].radius, 0.5);
+    type_into(&mut h, "radius", "0.75");
+    assert_eq!(h.state().doc.level().balls[0].radius, 0.75);
+    assert!(h.query_by_label("must be greater than 0").is_none());
+    // Typing "0.75" was one step; undo puts the radius back.
+    h.state_mut().undo();
+    assert_eq!(h.state().doc.level().balls[0].radius, 0.5);
+}
+
+#[test]
+fn box_select_then_delete() {
+    let mut h = house();
+    drag(&mut h, (-21.0, -1.0), (-4.0, 12.0), Modifiers::NONE);
+    let selected: Vec<u32> = h.state().doc.selection.iter().map(|i| i.0).collect();
+    assert_eq!(selected, vec![3, 7]);
+    // Shift adds, Ctrl removes.
+    drag(&mut h, (-1.5, -10.0), (0.5, 1.5), Modifiers::SHIFT);
+    assert_eq!(h.state().doc.selection.len(), 3);
+    drag(&mut h, (-21.0, -1.0), (-16.0, 12.0), Modifiers::COMMAND);
+    let selected: Vec<u32> = h.state().doc.selection.iter().map(|i| i.0).collect();
+    assert_eq!(selected, vec![3, 4]);
+    key(&mut h, Modifiers::NONE, Key::Delete);
+    let ids: Vec<u32> = h.state().doc.level().walls.iter().map(|w| w.id.0).collect();
+    assert_eq!(ids, vec![1, 2, 5, 6, 7, 8, 9]);
+    assert_eq!(h.state().doc.history().0, vec!["Delete 2 objects"]);
+}
+
+#[test]
+fn drag_moves_the_selection_in_one_snapped_step() {
+    let mut h = house();
+    click(&mut h, 15.0, -0.15);
+    assert_eq!(h.state().doc.selection.iter().next(), Some(&ObjectId(8)));
+    drag(&mut h, (15.0, -0.15), (17.1, 2.9), Modifiers::NONE);
+    let porch = h.state().doc.level().walls[7].clone();
+    assert!(
+        (porch.a - Vec2::new(15.4, 2.85)).length() < 1e-5,
+        "{}",
+        porch.a
+    );
+    assert_eq!(h.state().doc.history().0, vec!["Move 1 object"]);
+    key(&mut h, Modifiers::NONE, Key::ArrowLeft);
+    key(&mut h, Modifiers::NONE, Key::ArrowLeft);
+    let a = h.state().doc.level().walls[7].a;
+    assert!((a - Vec2::new(14.4, 2.85)).length() < 1e-5, "{a}");
+    assert_eq!(
+        h.state().doc.history().0.len(),
+        2,
+        "nudges merge into one step"
+    );
+}
+
+#[test]
+fn copy_and_paste_through_the_clipboard_into_another_level() {
+    let mut h = house();
+    click(&mut h, -10.0, -0.1);
+    assert_eq!(h.state().doc.selection.len(), 1);
+    h.event(Event::Copy);
+    h.step();
+    let copied = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .find_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("copy puts RON on the clipboard");
+    assert!(copied.contains("name: \"hall\""));
+
+    let mut other = harness(EditorApp::new(Level::default(), None, options(None)));
+    other.event(Event::PointerMoved(Pos2::new(600.0, 400.0)));
+    other.event(Event::Paste(copied.clone()));
+    other.run_steps(2);
+    let level = other.state().doc.level();
+    assert_eq!(level.walls.len(), 1);
+    assert_eq!(level.walls[0].name.as_deref(), Some("hall"));
+    assert!((level.walls[0].b - level.walls[0].a - Vec2::new(15.4, 0.0)).length() < 1e-4);
+    // Paste again: a second copy with a fresh id.
+    other.event(Event::Paste(copied));
+    other.run_steps(2);
+    let level = other.state().doc.level();
+    assert_eq!(level.walls.len(), 2);
+    assert_ne!(level.walls[0].id, level.walls[1].id);
+    // Not a level: a message, nothing added.
+    other.event(Event::Paste("hello".into()));
+    other.run_steps(2);
+    assert_eq!(other.state().doc.level().walls.len(), 2);
+    assert!(other.state().status.contains("does not hold level objects"));
+}
+
+#[test]
+fn duplicate_and_select_all() {
+    let mut h = house();
+    key(&mut h, Modifiers::COMMAND, Key::A);
+    assert_eq!(h.state().doc.selection.len(), 10);
+    key(&mut h, Modifiers::COMMAND, Key::D);
+    assert_eq!(h.state().doc.level().walls.len(), 18);
+    assert_eq!(h.state().doc.level().probes.len(), 2);
+    assert_eq!(h.state().doc.selection.len(), 10);
+}
+
+#[test]
+fn opening_a_bad_file_shows_the_error_and_keeps_the_document() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(
+        &bad,
+        "(version: 1, walls: [(id: 1, a: (0.0, 0.0), b: (1.0, 0.0), radius: \"x\")])",
+    )
+    .unwrap();
+    let mut h = house();
+    // An unsaved change first.
+    key(&mut h, Modifiers::COMMAND, Key::A);
+    key(&mut h, Modifiers::NONE, Key::Delete);
+    key(&mut h, Modifiers::COMMAND, Key::O);
+    assert!(h.query_by_label("Unsaved changes").is_some());
+    click_label(&mut h, "Discard changes");
+    type_into(&mut h, "File path (.ron):", &bad.display().to_string());
+    click_label(&mut h, "OK");
+    assert!(h.query_by_label("Cannot open the level").is_some());
+    assert!(
+        h.query_by_label_contains("1:67: walls[0].radius: Expected float")
+            .is_some()
+    );
+    // The edited document is still there, still unsaved.
+    assert_eq!(h.state().doc.level().walls.len(), 0);
+    assert!(h.state().doc.is_dirty());
+    click_label(&mut h, "OK");
+    assert!(h.query_by_label("Cannot open the level").is_none());
+}
+
+#[test]
+fn save_as_then_reload_gives_the_same_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("saved.ron");
+    let mut h = house();
+    key(&mut h, Modifiers::NONE, Key::B);
+    click(&mut h, 3.0, 3.0);
+    key(&mut h, Modifiers::COMMAND, Key::S);
+    // The built-in level has no file: Save asks where.
+    type_into(&mut h, "File path (.ron):", &path.display().to_string());
+    click_label(&mut h, "OK");
+    assert!(!h.state().doc.is_dirty());
+    assert_eq!(h.state().title(), "Collidoscope — saved.ron");
+    let reloaded = Level::load(&path).unwrap();
+    assert_eq!(&reloaded, h.state().doc.level());
+    // Change, save in place with Ctrl+S, reopen.
+    key(&mut h, Modifiers::COMMAND, Key::A);
+    key(&mut h, Modifiers::NONE, Key::ArrowRight);
+    assert!(h.state().title().ends_with('*'));
+    key(&mut h, Modifiers::COMMAND, Key::S);
+    assert!(!h.state().doc.is_dirty());
+    let saved = h.state().doc.level().clone();
+    h.state_mut().open_path(&path);
+    assert_eq!(h.state().doc.level(), &saved);
+    assert_eq!(
+        h.state().recent.first().unwrap(),
+        &path.canonicalize().unwrap()
+    );
+}
+
+#[test]
+fn export_refuses_a_level_with_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = house();
+    // A zero-length wall is an error.
+    click(&mut h, -10.0, -0.1);
+    type_into(&mut h, "b.x", "-20.2");
+    key(&mut h, Modifiers::NONE, Key::Escape);
+    assert!(
+        h.state()
+            .problems()
+            .iter()
+            .any(|p| p.field.starts_with("walls[2]"))
+    );
+    let out = dir.path().join("game.ron");
+    assert!(!h.state_mut().export_to(&out));
+    assert!(!out.exists());
+    h.run_steps(2);
+    assert!(h.query_by_label("Export refused").is_some());
+}
+
+#[test]
+fn autosave_is_offered_back_on_the_next_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = EditorApp::embedded(options(Some(dir.path())));
+    app.doc.select_all();
+    app.doc.delete_selection();
+    app.autosave();
+    assert!(dir.path().join("recovery.ron").exists());
+
+    let mut h = harness(EditorApp::embedded(options(Some(dir.path()))));
+    assert!(h.query_by_label("Recover unsaved work?").is_some());
+    click_label(&mut h, "Recover");
+    assert_eq!(h.state().doc.level().walls.len(), 0);
+    assert!(
+        h.state().doc.is_dirty(),
+        "recovered work is not saved anywhere yet"
+    );
+}
+
+#[test]
+fn problems_panel_selects_the_object() {
+    let mut level = Level::from_ron_str(include_str!("../levels/house.ron")).unwrap();
+    level.walls[4].radius = -2.0;
+    let mut h = harness(EditorApp::new(level, None, options(None)));
+    assert!(h.query_by_label("1 error · 0 warnings").is_some());
+    h.get_by_label_contains("walls[4].radius").click();
+    h.run_steps(4);
+    let selected: Vec<u32> = h.state().doc.selection.iter().map(|i| i.0).collect();
+    assert_eq!(selected, vec![5]);
+}
+
+#[test]
+fn every_tool_places_its_object() {
+    let mut h = harness(EditorApp::new(Level::default(), None, options(None)));
+    for (k, from, to) in [
+        (Key::P, (0.0, 0.0), (4.0, 0.0)),
+        (Key::C, (2.0, 2.0), (3.0, 2.0)),
+        (Key::X, (-4.0, -4.0), (-2.0, -1.0)),
+        (Key::K, (1.0, 1.0), (1.0, 3.0)),
+    ] {
+        key(&mut h, Modifiers::NONE, k);
+        drag(&mut h, from, to, Modifiers::NONE);
+    }
+    key(&mut h, Modifiers::NONE, Key::T);
+    click(&mut h, 0.0, 5.0);
+    click(&mut h, 2.0, 5.0);
+    click(&mut h, 0.0, 7.0);
+    let level = h.state().doc.level();
+    assert_eq!(level.planes[0].normal, glam::Vec3::new(0.0, 0.0, 1.0));
+    assert_eq!(level.cylinders[0].radius, 1.0);
+    assert_eq!(level.aabbs[0].min, glam::Vec3::new(-4.0, 0.0, -4.0));
+    assert_eq!(level.aabbs[0].max, glam::Vec3::new(-2.0, 1.0, -1.0));
+    let w = level.walker.as_ref().unwrap();
+    assert_eq!(w.position, Vec2::new(1.0, 1.0));
+    assert!(
+        (w.facing_deg.abs() - 180.0).abs() < 1e-3,
+        "facing +z is 180°"
+    );
+    assert_eq!(level.triangles.len(), 1);
+    assert!(level.is_valid());
+    assert_eq!(h.state().doc.history().0.len(), 5);
+}
+
+#[test]
+fn import_an_obj_mesh_inlined_or_referenced() {
+    let bunny = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bunny.obj");
+    let mut h = house();
+    key(&mut h, Modifiers::COMMAND, Key::I);
+    type_into(&mut h, "File path (.obj):", &bunny.display().to_string());
+    click_label(&mut h, "OK");
+    let mesh = h.state().doc.level().meshes[0].clone();
+    assert!(mesh.indices.len() > 1000);
+    // The built-in level has no folder: the geometry is inlined.
+    assert_eq!(mesh.obj, None);
+    assert_eq!(mesh.name.as_deref(), Some("bunny"));
+    h.state_mut().undo();
+    assert!(h.state().doc.level().meshes.is_empty());
+
+    // Saved next to the OBJ, the level references it by relative path, and it loads back.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(&bunny, dir.path().join("bunny.obj")).unwrap();
+    let level_path = dir.path().join("level.ron");
+    assert!(h.state_mut().save_to(&level_path));
+    assert!(h.state_mut().import_obj(&dir.path().join("bunny.obj")));
+    assert_eq!(
+        h.state().doc.level().meshes[0].obj.as_deref(),
+        Some("bunny.obj")
+    );
+    assert!(h.state_mut().save_to(&level_path));
+    let text = std::fs::read_to_string(&level_path).unwrap();
+    assert!(text.contains("obj: \"bunny.obj\"") && !text.contains("vertices"));
+    let reloaded = Level::load(&level_path).unwrap();
+    assert_eq!(
+        reloaded.meshes[0].indices,
+        h.state().doc.level().meshes[0].indices
+    );
+    // A file that is not OBJ: a message, nothing added.
+    let junk = dir.path().join("junk.obj");
+    std::fs::write(&junk, "f 1 2 3\n").unwrap();
+    assert!(!h.state_mut().import_obj(&junk));
+    assert_eq!(h.state().doc.level().meshes.len(), 1);
+}
