@@ -694,11 +694,10 @@ impl EditorApp {
     }
 
     fn cancel_gesture(&mut self) {
-        match self.gesture.take() {
-            Some(Gesture::Move { preview, .. } | Gesture::Rotate { preview, .. }) => {
-                self.doc.cancel_preview(preview);
-            }
-            _ => {}
+        if let Some(Gesture::Move { preview, .. } | Gesture::Rotate { preview, .. }) =
+            self.gesture.take()
+        {
+            self.doc.cancel_preview(preview);
         }
     }
 
@@ -2059,11 +2058,7 @@ impl EditorApp {
                     let hit = press.map(world).and_then(|w| self.pick(w));
                     let walker = hit == Some(None);
                     match (hit.flatten(), shift, ctrl) {
-                        (Some(id), true, _) => {
-                            if !self.doc.selection.remove(&id) {
-                                self.doc.selection.insert(id);
-                            }
-                        }
+                        (Some(id), true, _) => toggle(&mut self.doc.selection, id),
                         (Some(id), false, true) => {
                             self.doc.selection.remove(&id);
                         }
@@ -2466,13 +2461,20 @@ impl EditorApp {
         }
         if self.scene.entries.is_empty() && self.doc.level().walker.is_none() {
             painter.text(
-                rect.center(),
+                rect.center() - egui::vec2(0.0, 40.0),
                 egui::Align2::CENTER_CENTER,
                 "An empty level. Draw walls with W, place balls with B — F1 lists every shortcut.",
                 egui::FontId::proportional(15.0),
                 ui.visuals().weak_text_color(),
             );
         }
+    }
+}
+
+/// Add `id` to the set, or remove it when it is there (Shift+click).
+fn toggle(set: &mut std::collections::BTreeSet<ObjectId>, id: ObjectId) {
+    if !set.remove(&id) {
+        set.insert(id);
     }
 }
 

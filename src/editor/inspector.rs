@@ -250,17 +250,30 @@ enum FieldEdit {
     Set(Option<f32>),
 }
 
-/// One labelled, validated number field. `current` is `None` when unset or mixed (`hint` says which).
+/// What a number field shows: `current` is `None` when unset or mixed (`hint` says which).
+struct FieldSpec<'a> {
+    key: &'a str,
+    label: &'a str,
+    current: Option<f32>,
+    hint: &'a str,
+    rule: Rule,
+    optional: bool,
+}
+
+/// One labelled, validated number field.
 fn number_field(
     ui: &mut Ui,
     state: &mut InspectorState,
-    key: &str,
-    label: &str,
-    current: Option<f32>,
-    hint: &str,
-    rule: Rule,
-    optional: bool,
+    spec: &FieldSpec<'_>,
 ) -> Option<FieldEdit> {
+    let FieldSpec {
+        key,
+        label,
+        current,
+        hint,
+        rule,
+        optional,
+    } = *spec;
     let mut out = None;
     ui.horizontal(|ui| {
         let l = ui.add_sized([110.0, 18.0], egui::Label::new(label));
@@ -375,9 +388,15 @@ pub fn show(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
             };
             let ids: Vec<String> = of_kind.iter().map(|o| o.id().0.to_string()).collect();
             let key = format!("{}:{}:{}", kind.field(), f.label, ids.join(","));
-            if let Some(FieldEdit::Set(v)) =
-                number_field(ui, state, &key, f.label, current, hint, f.rule, f.optional)
-            {
+            let spec = FieldSpec {
+                key: &key,
+                label: f.label,
+                current,
+                hint,
+                rule: f.rule,
+                optional: f.optional,
+            };
+            if let Some(FieldEdit::Set(v)) = number_field(ui, state, &spec) {
                 let replace = of_kind
                     .iter()
                     .map(|o| {
@@ -449,16 +468,15 @@ fn header_number_fields(
     let header = Header::of(doc.level());
     for f in fields {
         let key = format!("level:{}", f.label);
-        if let Some(FieldEdit::Set(v)) = number_field(
-            ui,
-            state,
-            &key,
-            f.label,
-            (f.get)(&header),
-            "",
-            f.rule,
-            f.optional,
-        ) {
+        let spec = FieldSpec {
+            key: &key,
+            label: f.label,
+            current: (f.get)(&header),
+            hint: "",
+            rule: f.rule,
+            optional: f.optional,
+        };
+        if let Some(FieldEdit::Set(v)) = number_field(ui, state, &spec) {
             let mut h = header.clone();
             (f.set)(&mut h, v);
             doc.apply_merging(

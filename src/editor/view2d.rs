@@ -323,7 +323,6 @@ impl Batch {
     }
 
     /// The mesh as a shape.
-    #[must_use]
     pub fn finish(self) -> Shape {
         Shape::mesh(self.mesh)
     }
