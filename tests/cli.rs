@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Flip to `true` when `collidoscope simulate` is implemented; `simulate_*` then checks the real behaviour.
+/// The sample levels shipped in `levels/`.
 const SAMPLES: [&str; 5] = [
     "house",
     "triangle_walk",
@@ -690,4 +690,23 @@ fn simulate() {
     let r = go(["simulate", "levels/house.ron"]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("--steps"), "{r:?}");
+}
+
+/// No subcommand opens the editor; without a display it says so, points to the CLI and exits 2 (from any
+/// directory: the default level is built in).
+#[cfg(feature = "editor")]
+#[test]
+fn without_a_display_the_editor_points_to_the_cli() {
+    let out = Command::new(env!("CARGO_BIN_EXE_collidoscope"))
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no display") && err.contains("collidoscope check LEVEL"),
+        "{err}"
+    );
 }
