@@ -465,3 +465,214 @@ fn import_an_obj_mesh_inlined_or_referenced() {
     assert!(!h.state_mut().import_obj(&junk));
     assert_eq!(h.state().doc.level().meshes.len(), 1);
 }
+
+fn magic_room() -> Harness<'static, EditorApp> {
+    let level = Level::from_ron_str(include_str!("../levels/magic_room.ron")).unwrap();
+    harness(EditorApp::new(level, None, options(None)))
+}
+
+fn ball_positions(h: &Harness<'_, EditorApp>) -> Vec<glam::Vec3> {
+    let d = h.state().debug.debugger.as_ref().unwrap();
+    d.world().balls().iter().map(|b| b.center).collect()
+}
+
+fn frame_counter(h: &Harness<'_, EditorApp>) -> String {
+    h.get_by_label_contains("frame ")
+        .value()
+        .unwrap_or_default()
+}
+
+#[test]
+fn debugger_steps_forward_and_back_exactly() {
+    let mut h = magic_room();
+    assert!(frame_counter(&h).starts_with("frame 0"));
+    let mut history = Vec::new();
+    for _ in 0..30 {
+        key(&mut h, Modifiers::NONE, Key::Period);
+        history.push(ball_positions(&h));
+    }
+    assert!(
+        frame_counter(&h).starts_with("frame 30 / 30"),
+        "{}",
+        frame_counter(&h)
+    );
+    for n in (1..30).rev() {
+        key(&mut h, Modifiers::NONE, Key::Comma);
+        assert_eq!(ball_positions(&h), history[n - 1], "back to frame {n}");
+    }
+    assert!(frame_counter(&h).starts_with("frame 1 / 30"));
+    // The Step button does what `.` does.
+    click_label(&mut h, "Step");
+    assert_eq!(ball_positions(&h), history[1]);
+}
+
+#[test]
+fn scrubbing_to_a_frame_equals_stepping_to_it() {
+    let mut h = magic_room();
+    for _ in 0..40 {
+        key(&mut h, Modifiers::NONE, Key::Period);
+    }
+    let at_40 = ball_positions(&h);
+    let hash_40 = h
+        .state()
+        .debug
+        .debugger
+        .as_ref()
+        .unwrap()
+        .world()
+        .state_hash();
+    // Drag the timeline back to 0 with the keyboard-free accessibility value, then to 40 again.
+    h.get_by_role_and_label(Role::Slider, "timeline")
+        .set_value_accesskit(12.0);
+    h.run_steps(3);
+    assert!(
+        frame_counter(&h).starts_with("frame 12 / 40"),
+        "{}",
+        frame_counter(&h)
+    );
+    h.get_by_role_and_label(Role::Slider, "timeline")
+        .set_value_accesskit(40.0);
+    h.run_steps(3);
+    assert_eq!(ball_positions(&h), at_40);
+    assert_eq!(
+        h.state()
+            .debug
+            .debugger
+            .as_ref()
+            .unwrap()
+            .world()
+            .state_hash(),
+        hash_40
+    );
+}
+
+#[test]
+fn space_plays_and_an_edit_restarts_the_recording() {
+    let mut h = magic_room();
+    key(&mut h, Modifiers::NONE, Key::Space);
+    assert!(h.state().debug.playing);
+    h.run_steps(20);
+    let d = h.state().debug.debugger.as_ref().unwrap();
+    assert!(
+        d.cursor() >= 10,
+        "20 frames of 50 ms play about 60 steps (capped), got {}",
+        d.cursor()
+    );
+    key(&mut h, Modifiers::NONE, Key::Space);
+    assert!(!h.state().debug.playing);
+    // An edit drops the recording: the view shows the level again.
+    h.state_mut().doc.select_all();
+    key(&mut h, Modifiers::NONE, Key::ArrowRight);
+    assert!(h.state().debug.debugger.is_none());
+    assert!(h.state().status.contains("recording starts again"));
+}
+
+#[test]
+fn clicking_an_event_jumps_to_its_frame() {
+    let mut h = magic_room();
+    for _ in 0..120 {
+        key(&mut h, Modifiers::NONE, Key::Period);
+    }
+    let d = h.state().debug.debugger.as_ref().unwrap();
+    let (frame, event) = d
+        .frames()
+        .iter()
+        .enumerate()
+        .find_map(|(f, r)| r.events.first().map(|e| (f + 1, *e)))
+        .expect("the magic room has contacts in its first two seconds");
+    click_label(&mut h, "Events");
+    h.get_by_label_contains(&format!("frame {frame:>5}"))
+        .click();
+    h.run_steps(4);
+    let d = h.state().debug.debugger.as_ref().unwrap();
+    assert_eq!(d.cursor(), frame);
+    assert_eq!(h.state().debug.highlighted, Some((frame, 0)));
+    let ball = d.world().ball_object_ids()[event.ball.0].unwrap();
+    assert_eq!(h.state().doc.selection.iter().next(), Some(&ball));
+}
+
+#[test]
+fn a_level_with_errors_says_why_it_cannot_play() {
+    let mut level = Level::from_ron_str(include_str!("../levels/magic_room.ron")).unwrap();
+    level.simulation.dt = 0.0;
+    let mut h = harness(EditorApp::new(level, None, options(None)));
+    key(&mut h, Modifiers::NONE, Key::Period);
+    assert!(
+        h.query_by_label_contains("the level cannot be simulated")
+            .is_some()
+    );
+    assert!(h.state().debug.debugger.is_none());
+}
+
+fn boxes() -> Harness<'static, EditorApp> {
+    let level = Level::from_ron_str(
+        "(version: 1, aabbs: [(id: 1, min: (2.0, 0.0, -1.0), max: (4.0, 2.0, 1.0)),
+                              (id: 2, min: (7.0, 0.0, -1.0), max: (8.0, 2.0, 1.0))])",
+    )
+    .unwrap();
+    harness(EditorApp::new(level, None, options(None)))
+}
+
+#[test]
+fn the_probe_shows_the_slab_intervals_of_a_known_box() {
+    let mut h = boxes();
+    // Zoom out so that the ray's start is in view too.
+    h.state_mut().cam.scale /= 2.0;
+    h.run_steps(2);
+    key(&mut h, Modifiers::NONE, Key::R);
+    let origin = h.state().screen_from_world(Vec2::ZERO);
+    drag(&mut h, (0.0, 0.0), (10.0, 0.0), Modifiers::NONE);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().screen_from_world(Vec2::ZERO),
+        origin,
+        "the panels keep their size"
+    );
+    // The ray at height 1 along +x meets box 1 at t = 2 and box 2 at t = 7.
+    assert!(
+        h.query_by_label_contains("2 hit(s) within 10.00 m")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("t 2.0000  box (AABB) #1")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("t 7.0000  box (AABB) #2")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("overlap [2.000, 4.000]")
+            .is_some(),
+        "the slab plot of the first box hit"
+    );
+    // Above both boxes the y slab is missed: the plot reports the gap.
+    h.state_mut().probe_height = 3.0;
+    h.run_steps(3);
+    assert!(h.query_by_label_contains("0 hit(s)").is_some());
+    assert!(h.query_by_label_contains("gap").is_some());
+}
+
+#[test]
+fn the_sat_panel_names_the_separating_axis() {
+    let mut h = boxes();
+    key(&mut h, Modifiers::COMMAND, Key::A);
+    click_label(&mut h, "SAT");
+    assert!(
+        h.query_by_label_contains("separated on A face x (1.000, 0.000, 0.000)")
+            .is_some()
+    );
+    assert!(h.query_all_by_label("[2.000, 4.000]").next().is_some());
+    assert!(h.query_all_by_label("[7.000, 8.000]").next().is_some());
+    // Move box 2 onto box 1: they overlap.
+    h.state_mut().doc.selection = [ObjectId(2)].into();
+    for _ in 0..8 {
+        key(&mut h, Modifiers::NONE, Key::ArrowLeft);
+    }
+    h.state_mut().doc.selection = [ObjectId(1), ObjectId(2)].into();
+    h.run_steps(3);
+    assert!(
+        h.query_by_label_contains("overlap (no axis separates them)")
+            .is_some()
+    );
+}

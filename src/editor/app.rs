@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, Pos2, Rect, RichText, Sense, Ui};
 use glam::{Vec2, Vec3};
 
+use super::debug_ui::{DebugPanel, Tab};
 use super::document::{Document, Edit, Header, Kind, Object, Preview, count_noun};
 use super::footprint::{Footprint, closest_on_segment, segments_cross};
 use super::inspector::{self, InspectorState};
@@ -69,6 +70,8 @@ pub enum Tool {
     Box,
     /// Click to place the walker's start, drag to face.
     Walker,
+    /// Drag a ray: every hit, and the slab intervals of each box.
+    Probe,
 }
 
 impl Tool {
@@ -121,6 +124,12 @@ impl Tool {
             Key::K,
             "Walker",
             "Click to place the walker's start; drag to set its facing",
+        ),
+        (
+            Tool::Probe,
+            Key::R,
+            "Probe",
+            "Drag a ray at the probe height: every hit and each box's slab intervals (Probe tab)",
         ),
     ];
 
@@ -250,6 +259,18 @@ pub struct EditorApp {
     frame_selection: bool,
     show_history: bool,
     show_problems: bool,
+    /// The step debugger.
+    pub debug: DebugPanel,
+    /// The lower panel's tab.
+    pub tab: Tab,
+    space_panned: bool,
+    /// The probe ray `(from, to)` on the floor, if one was dragged.
+    pub probe: Option<(Vec2, Vec2)>,
+    /// The probe ray's height, metres.
+    pub probe_height: f32,
+    probe_result: Option<((Vec2, Vec2, f32, u64), super::probe::ProbeResult)>,
+    /// The box whose slabs the probe panel plots.
+    pub probe_box: Option<ObjectId>,
 }
 
 impl EditorApp {
@@ -285,6 +306,13 @@ impl EditorApp {
             frame_selection: false,
             show_history: true,
             show_problems: true,
+            debug: DebugPanel::default(),
+            tab: Tab::Problems,
+            space_panned: false,
+            probe: None,
+            probe_height: 1.0,
+            probe_result: None,
+            probe_box: None,
         };
         app.offer_recovery();
         app
@@ -870,6 +898,19 @@ impl EditorApp {
         self.problems.revision = Some(self.doc.revision());
     }
 
+    fn refresh_probe(&mut self) {
+        let Some((a, b)) = self.probe else {
+            self.probe_result = None;
+            return;
+        };
+        let key = (a, b, self.probe_height, self.doc.revision());
+        if self.probe_result.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        self.probe_result = super::probe::probe_ray(a, b, self.probe_height)
+            .map(|(ray, max_t)| (key, super::probe::cast(self.doc.level(), &ray, max_t)));
+    }
+
     fn level_bounds(&self) -> Option<(Vec2, Vec2)> {
         let mut acc: Option<(Vec2, Vec2)> = None;
         let mut add = |b: (Vec2, Vec2)| {
@@ -1181,8 +1222,17 @@ impl EditorApp {
     /// One frame of the whole editor in `ui` (what [`eframe::App::ui`] calls; tests call it directly).
     pub fn frame(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
+        if self.debug.sync(&self.doc) {
+            self.status = "the level changed: the recording starts again from frame 0".into();
+        }
+        let real_dt = ctx.input(|i| f64::from(i.unstable_dt));
+        self.debug.advance(real_dt);
+        if self.debug.playing {
+            ctx.request_repaint();
+        }
         self.refresh_scene();
         self.refresh_problems();
+        self.refresh_probe();
         self.window_events(&ctx);
         if self.dialog.is_none() {
             self.shortcuts(&ctx);
@@ -1195,11 +1245,12 @@ impl EditorApp {
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        egui::Panel::bottom("debugger").show(ui, |ui| self.debug.controls(ui, &self.doc));
         if self.show_problems {
             egui::Panel::bottom("problems")
                 .resizable(true)
-                .default_size(120.0)
-                .show(ui, |ui| self.problems_panel(ui));
+                .default_size(170.0)
+                .show(ui, |ui| self.lower_panel(ui));
         }
         egui::Panel::left("tools")
             .resizable(false)
@@ -1326,6 +1377,19 @@ impl EditorApp {
             if press(Modifiers::NONE, key) {
                 self.set_tool(tool);
             }
+        }
+        if press(Modifiers::NONE, Key::Period) {
+            self.debug.step(&self.doc);
+        }
+        if press(Modifiers::NONE, Key::Comma) {
+            self.debug.step_back(&self.doc);
+        }
+        // Space plays and pauses when it was not held to pan.
+        if ctx.input(|i| i.key_released(Key::Space)) {
+            if !self.space_panned {
+                self.debug.toggle_play(&self.doc);
+            }
+            self.space_panned = false;
         }
         if press(Modifiers::NONE, Key::G) {
             self.snap = !self.snap;
@@ -1526,7 +1590,8 @@ impl EditorApp {
                 ui.separator();
                 ui.checkbox(&mut self.snap, "Snap to grid (G)");
                 ui.checkbox(&mut self.show_history, "History panel");
-                ui.checkbox(&mut self.show_problems, "Problems panel");
+                ui.checkbox(&mut self.show_problems, "Problems, events and plots panel");
+                ui.menu_button("Debugger overlays", |ui| self.debug.overlay_menu(ui));
             });
             ui.menu_button("Help", |ui| {
                 if ui
@@ -1587,11 +1652,64 @@ impl EditorApp {
         });
     }
 
-    fn problems_panel(&mut self, ui: &mut Ui) {
+    fn lower_panel(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
-            ui.strong("Problems");
-            ui.label(format!("({})", self.problems.list.len()));
+            let problems = format!("Problems ({})", self.problems.list.len());
+            ui.selectable_value(&mut self.tab, Tab::Problems, problems);
+            ui.selectable_value(&mut self.tab, Tab::Events, "Events");
+            ui.selectable_value(&mut self.tab, Tab::Plots, "Plots");
+            ui.selectable_value(&mut self.tab, Tab::Probe, "Probe");
+            ui.selectable_value(&mut self.tab, Tab::Sat, "SAT");
         });
+        ui.separator();
+        // The tab's content gets exactly the panel's remaining room (clipped), so switching tabs or a tall plot
+        // never resizes the panel and moves the view.
+        let rect = ui.available_rect_before_wrap();
+        ui.allocate_rect(rect, Sense::hover());
+        let mut content = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+        content.set_clip_rect(rect.intersect(ui.clip_rect()));
+        let ui = &mut content;
+        match self.tab {
+            Tab::Problems => self.problems_panel(ui),
+            Tab::Events => {
+                if let Some(id) = self.debug.events(ui) {
+                    self.doc.selection = [id].into();
+                    self.doc.walker_selected = false;
+                }
+            }
+            Tab::Plots => self.debug.plots(ui),
+            Tab::Probe => {
+                let max_t = self.probe.map_or(0.0, |(a, b)| a.distance(b));
+                if let Some((a, b)) = self.probe
+                    && ui.button("Keep this ray as a probe object").clicked()
+                    && let Some((ray, max_t)) = super::probe::probe_ray(a, b, self.probe_height)
+                {
+                    self.add_object(
+                        "Add probe",
+                        Object::Probe(crate::level::Probe {
+                            id: ObjectId(0),
+                            name: None,
+                            origin: ray.origin,
+                            dir: ray.dir,
+                            max_t,
+                        }),
+                    );
+                }
+                let result = self.probe_result.as_ref().map(|(_, r)| r);
+                super::probe::probe_panel(ui, result, &mut self.probe_box, max_t);
+            }
+            Tab::Sat => {
+                let selected = self.doc.selected_objects();
+                let report = match selected.as_slice() {
+                    [a, b] => super::probe::sat_of(a, b).map(|r| (a.label(), b.label(), r)),
+                    _ => None,
+                };
+                super::probe::sat_panel(ui, report.as_ref());
+            }
+        }
+    }
+
+    fn problems_panel(&mut self, ui: &mut Ui) {
         if self.problems.list.is_empty() {
             ui.label("No problems: the level is ready to simulate and export.");
             return;
@@ -1652,6 +1770,19 @@ impl EditorApp {
             )
             .labelled_by(l.id);
         });
+        if self.tool == Tool::Probe {
+            ui.separator();
+            ui.horizontal(|ui| {
+                let l = ui.label("height");
+                ui.add(
+                    egui::DragValue::new(&mut self.probe_height)
+                        .range(-1e4..=1e4)
+                        .speed(0.05)
+                        .suffix(" m"),
+                )
+                .labelled_by(l.id);
+            });
+        }
         if self.tool == Tool::Box {
             ui.separator();
             ui.radio_value(&mut self.box_obb, false, "AABB");
@@ -1933,6 +2064,7 @@ impl EditorApp {
             || resp.dragged_by(egui::PointerButton::Secondary)
             || (space && resp.dragged_by(egui::PointerButton::Primary));
         if panning {
+            self.space_panned |= space;
             self.cam.pan_by(resp.drag_delta());
             if resp.drag_started() && self.gesture.is_none() {
                 self.gesture = Some(Gesture::Pan);
@@ -2116,6 +2248,29 @@ impl EditorApp {
                     }
                 }
             }
+            Tool::Probe => {
+                if resp.drag_started_by(egui::PointerButton::Primary)
+                    && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(press)
+                {
+                    self.gesture = Some(Gesture::Place {
+                        start: self.snapped(world(p), shift),
+                    });
+                }
+                if let (Some(Gesture::Place { start }), Some(now)) =
+                    (&self.gesture, resp.interact_pointer_pos())
+                {
+                    let end = self.snapped(world(now), shift);
+                    if end != *start {
+                        self.probe = Some((*start, end));
+                    }
+                }
+                if resp.drag_stopped() {
+                    self.gesture = None;
+                    // Show the results once the ray is down (not mid-drag: the panels must not move).
+                    self.tab = Tab::Probe;
+                    self.show_problems = true;
+                }
+            }
             Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
                 if resp.drag_started_by(egui::PointerButton::Primary)
                     && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(press)
@@ -2243,7 +2398,7 @@ impl EditorApp {
                 self.doc.walker_selected = true;
                 self.status = "placed the walker".into();
             }
-            Tool::Select | Tool::Wall | Tool::Triangle => {}
+            Tool::Select | Tool::Wall | Tool::Triangle | Tool::Probe => {}
         }
     }
 
@@ -2337,7 +2492,11 @@ impl EditorApp {
         };
         // Selected objects last, so they draw on top.
         let mut later = Vec::new();
+        let simulated = self.debug.active();
         for (i, e) in self.scene.entries.iter().enumerate() {
+            if simulated && e.kind == Kind::Ball {
+                continue;
+            }
             if let Some((lo, hi)) = e.bounds
                 && (hi.x < vis_lo.x || hi.y < vis_lo.y || lo.x > vis_hi.x || lo.y > vis_hi.y)
             {
@@ -2382,6 +2541,13 @@ impl EditorApp {
                 look,
             );
         }
+        if let Some(ray) = self.probe {
+            let result = self.probe_result.as_ref().map(|(_, r)| r);
+            super::probe::paint(&mut lines, rect, &self.cam, ray, result, self.probe_box);
+        }
+        let selection = &self.doc.selection;
+        self.debug
+            .paint(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
         painter.add(fills.finish());
         painter.add(lines.finish());
 
@@ -2435,7 +2601,9 @@ impl EditorApp {
             }
             _ => {}
         }
-        if let (Some(Gesture::Place { start }), Some(c)) = (&self.gesture, cursor) {
+        if let (Some(Gesture::Place { start }), Some(c)) = (&self.gesture, cursor)
+            && self.tool != Tool::Probe
+        {
             let a = self.cam.screen_from_world(rect, *start);
             let e = self.cam.screen_from_world(rect, self.snapped(c, shift));
             let stroke = egui::Stroke::new(1.5, accent);
@@ -2528,6 +2696,8 @@ const SHORTCUTS: &[(&str, &str)] = &[
         "Enter / Backspace",
         "Finish a wall chain / remove its last vertex",
     ),
+    ("Space (tap)", "Play / pause the simulation"),
+    (". / ,", "Step forward / step back one frame"),
     ("F1", "This list"),
 ];
 

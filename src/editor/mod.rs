@@ -6,9 +6,12 @@
 //! onto the floor for drawing and picking.
 
 pub mod app;
+pub mod debug_ui;
+pub mod debugger;
 pub mod document;
 pub mod footprint;
 pub mod inspector;
+pub mod probe;
 pub mod view2d;
 
 use std::path::Path;

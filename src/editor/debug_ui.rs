@@ -1,0 +1,515 @@
+//! The step debugger's panel (play, pause, step, step back, restart, speed, timeline scrubber, event log and
+//! plots) and its overlays in the top-down view (simulated balls, velocities, trails, contact points and
+//! normals, time-of-impact markers, broadphase bounds and a short flash at each contact).
+
+use egui::{Color32, Pos2, Rect, RichText, Ui};
+use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use glam::{Vec2, Vec3};
+
+use super::debugger::{DEFAULT_BUDGET_BYTES, Debugger};
+use super::document::Document;
+use super::view2d::{Batch, Camera, palette};
+use crate::level::ObjectId;
+use crate::sim::Contact;
+
+/// Which overlays the views draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlays {
+    /// Contact points of the current step.
+    pub contacts: bool,
+    /// Contact normals as arrows.
+    pub normals: bool,
+    /// Ball velocities.
+    pub velocities: bool,
+    /// The path each ball took over the last recorded frames, with time-of-impact markers.
+    pub trails: bool,
+    /// Bounds of the static shapes (what the broadphase sees).
+    pub bounds: bool,
+    /// A short flash at each contact (seed 004's explosions).
+    pub flashes: bool,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Self {
+            contacts: true,
+            normals: true,
+            velocities: true,
+            trails: true,
+            bounds: false,
+            flashes: true,
+        }
+    }
+}
+
+/// Which tab of the lower panel shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    /// The level's problems.
+    Problems,
+    /// Contact events.
+    Events,
+    /// Energy, contacts and step time over time.
+    Plots,
+    /// The probe ray's hits and slab intervals.
+    Probe,
+    /// The separating-axis test of two selected boxes.
+    Sat,
+}
+
+/// Frames a flash lasts.
+const FLASH_FRAMES: usize = 12;
+/// Frames of trail drawn behind each ball.
+const TRAIL_FRAMES: usize = 240;
+
+/// The debugger as the editor shows it.
+pub struct DebugPanel {
+    /// The recording, built from the level on first use and dropped when the level changes.
+    pub debugger: Option<Debugger>,
+    /// Why the level cannot be simulated, when it cannot.
+    pub error: Option<String>,
+    /// Playing (Space).
+    pub playing: bool,
+    /// Playback speed: simulated seconds per real second.
+    pub speed: f32,
+    /// Overlay toggles.
+    pub overlays: Overlays,
+    /// Memory budget for snapshots, bytes.
+    pub budget_bytes: usize,
+    /// The highlighted event: frame (1-based: the step that ended at this frame) and index in it.
+    pub highlighted: Option<(usize, usize)>,
+    revision: Option<u64>,
+    owed: f64,
+}
+
+impl Default for DebugPanel {
+    fn default() -> Self {
+        Self {
+            debugger: None,
+            error: None,
+            playing: false,
+            speed: 1.0,
+            overlays: Overlays::default(),
+            budget_bytes: DEFAULT_BUDGET_BYTES,
+            highlighted: None,
+            revision: None,
+            owed: 0.0,
+        }
+    }
+}
+
+impl DebugPanel {
+    /// Drop the recording when the level changed since it was made (it restarts at frame 0 on next use).
+    pub fn sync(&mut self, doc: &Document) -> bool {
+        if self.revision.is_some() && self.revision != Some(doc.revision()) {
+            self.debugger = None;
+            self.error = None;
+            self.revision = None;
+            self.highlighted = None;
+            self.playing = false;
+            return true;
+        }
+        false
+    }
+
+    /// The recording, made from the level if there is none yet. `None` (with [`DebugPanel::error`] set) when
+    /// the level has errors.
+    pub fn ensure(&mut self, doc: &Document) -> Option<&mut Debugger> {
+        if self.debugger.is_none() {
+            match Debugger::new(doc.level(), self.budget_bytes) {
+                Ok(d) => {
+                    self.debugger = Some(d);
+                    self.error = None;
+                    self.revision = Some(doc.revision());
+                }
+                Err(e) => {
+                    self.error = Some(format!("the level cannot be simulated: {e}"));
+                    self.playing = false;
+                }
+            }
+        }
+        self.debugger.as_mut()
+    }
+
+    /// Whether the view should show simulated balls instead of the level's.
+    #[must_use]
+    pub fn active(&self) -> bool {
+        self.debugger.as_ref().is_some_and(|d| d.cursor() > 0)
+    }
+
+    /// Play or pause.
+    pub fn toggle_play(&mut self, doc: &Document) {
+        if self.playing {
+            self.playing = false;
+        } else if self.ensure(doc).is_some() {
+            self.playing = true;
+            self.owed = 0.0;
+        }
+    }
+
+    /// One step forward (`.`).
+    pub fn step(&mut self, doc: &Document) {
+        self.playing = false;
+        if let Some(d) = self.ensure(doc) {
+            d.step();
+        }
+    }
+
+    /// One step back (`,`).
+    pub fn step_back(&mut self, doc: &Document) {
+        self.playing = false;
+        if let Some(d) = self.ensure(doc) {
+            d.step_back();
+        }
+    }
+
+    /// Advance playback by `real_secs` of wall-clock time; returns whether a frame was stepped.
+    pub fn advance(&mut self, real_secs: f64) -> bool {
+        if !self.playing {
+            return false;
+        }
+        let Some(d) = self.debugger.as_mut() else {
+            self.playing = false;
+            return false;
+        };
+        let dt = f64::from(d.dt());
+        // At most a tenth of a second of catching up per frame, so a slow frame never snowballs.
+        self.owed = (self.owed + real_secs.min(0.1) * f64::from(self.speed)).min(dt * 8.0);
+        let mut stepped = false;
+        while self.owed >= dt {
+            self.owed -= dt;
+            d.step();
+            stepped = true;
+        }
+        stepped
+    }
+
+    /// The controls, timeline and readouts. Returns an object to select when an event was clicked.
+    pub fn controls(&mut self, ui: &mut Ui, doc: &Document) {
+        ui.horizontal(|ui| {
+            let play = if self.playing { "Pause" } else { "Play" };
+            if ui.button(play).on_hover_text("Space").clicked() {
+                self.toggle_play(doc);
+            }
+            if ui.button("Step back").on_hover_text(",").clicked() {
+                self.step_back(doc);
+            }
+            if ui.button("Step").on_hover_text(".").clicked() {
+                self.step(doc);
+            }
+            if ui.button("Restart").clicked() {
+                self.playing = false;
+                if let Some(d) = self.ensure(doc) {
+                    d.restart();
+                }
+            }
+            let l = ui.label("speed");
+            ui.add(
+                egui::DragValue::new(&mut self.speed)
+                    .range(0.01..=16.0)
+                    .speed(0.01)
+                    .suffix("×"),
+            )
+            .labelled_by(l.id);
+            ui.separator();
+            match &self.debugger {
+                Some(d) => {
+                    let (bytes, every) = d.memory();
+                    ui.monospace(format!(
+                        "frame {} / {}   t = {:.3} s   dt = {} s",
+                        d.cursor(),
+                        d.recorded(),
+                        d.world().time(),
+                        d.dt()
+                    ));
+                    ui.label(format!(
+                        "recording {:.1} MB{}",
+                        bytes as f64 / 1e6,
+                        if every > 1 {
+                            format!(", keyframes every {every}")
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
+                None => {
+                    ui.monospace(format!("frame 0   dt = {} s", doc.level().simulation.dt));
+                }
+            }
+        });
+        if let Some(e) = &self.error {
+            ui.colored_label(Color32::from_rgb(255, 100, 100), e);
+        }
+        // The timeline row is always there (disabled before anything is recorded), so the view never jumps.
+        let (mut frame, recorded) = self
+            .debugger
+            .as_ref()
+            .map_or((0, 0), |d| (d.cursor(), d.recorded()));
+        ui.horizontal(|ui| {
+            let l = ui.label("timeline");
+            ui.spacing_mut().slider_width = (ui.available_width() - 80.0).max(100.0);
+            let resp = ui
+                .add_enabled(
+                    recorded > 0,
+                    egui::Slider::new(&mut frame, 0..=recorded.max(1)).show_value(true),
+                )
+                .labelled_by(l.id);
+            if resp.changed()
+                && let Some(d) = &mut self.debugger
+            {
+                self.playing = false;
+                d.seek(frame);
+            }
+        });
+    }
+
+    /// The event log: every recorded contact, newest step first near the cursor. Returns the ball's object
+    /// when an event was clicked (the debugger jumps to its frame).
+    pub fn events(&mut self, ui: &mut Ui) -> Option<ObjectId> {
+        let Some(d) = &mut self.debugger else {
+            ui.label("Step or play the simulation (Space, `.`) to record contact events.");
+            return None;
+        };
+        let rows: Vec<(usize, usize)> = d
+            .frames()
+            .iter()
+            .enumerate()
+            .flat_map(|(f, r)| (0..r.events.len()).map(move |i| (f + 1, i)))
+            .collect();
+        ui.label(format!(
+            "{} contact events in {} frames; click one to jump to its frame.",
+            rows.len(),
+            d.recorded()
+        ));
+        let mut clicked = None;
+        let ball_ids = d.world().ball_object_ids().to_vec();
+        let static_ids = d.world().static_object_ids().to_vec();
+        let name = |c: Contact| match c {
+            Contact::Ball(b) => ball_ids
+                .get(b.0)
+                .copied()
+                .flatten()
+                .map_or_else(|| format!("ball [{}]", b.0), |id| format!("ball {id}")),
+            Contact::Static(s) => static_ids
+                .get(s)
+                .copied()
+                .flatten()
+                .map_or_else(|| format!("static [{s}]"), |id| format!("static {id}")),
+        };
+        egui::ScrollArea::vertical()
+            .id_salt("events")
+            .auto_shrink([false, false])
+            .show_rows(ui, 18.0, rows.len(), |ui, range| {
+                for &(f, i) in &rows[range] {
+                    let e = &d.frames()[f - 1].events[i];
+                    let text = format!(
+                        "frame {f:>5}  t {:>8.4} s  {} <-> {}  at ({:.3}, {:.3}, {:.3})  n ({:.2}, {:.2}, {:.2})  toi {:.3}",
+                        d.frames()[f - 1].time - f64::from(d.dt()) + f64::from(e.time),
+                        name(Contact::Ball(e.ball)),
+                        name(e.other),
+                        e.point.x,
+                        e.point.y,
+                        e.point.z,
+                        e.normal.x,
+                        e.normal.y,
+                        e.normal.z,
+                        e.toi_fraction
+                    );
+                    let on = self.highlighted == Some((f, i));
+                    let current = f == d.cursor();
+                    let rich = if current {
+                        RichText::new(text).monospace().strong()
+                    } else {
+                        RichText::new(text).monospace()
+                    };
+                    if ui.add(egui::Button::selectable(on, rich)).clicked() {
+                        clicked = Some((f, i, e.ball));
+                    }
+                }
+            });
+        let (f, i, ball) = clicked?;
+        self.playing = false;
+        self.highlighted = Some((f, i));
+        d.seek(f);
+        ball_ids.get(ball.0).copied().flatten()
+    }
+
+    /// Energy, contacts per step and step time over the recording, with the cursor marked.
+    pub fn plots(&self, ui: &mut Ui) {
+        let Some(d) = &self.debugger else {
+            ui.label("Nothing recorded yet.");
+            return;
+        };
+        let frames = d.frames();
+        let t_now = d.world().time();
+        let height = ((ui.available_height() - 10.0) / 1.0).max(80.0);
+        let width = ui.available_width() / 3.0 - 8.0;
+        ui.horizontal(|ui| {
+            let series = |f: &dyn Fn(&super::debugger::FrameRecord) -> f64| -> PlotPoints<'static> {
+                frames.iter().map(|r| [r.time, f(r)]).collect()
+            };
+            Plot::new("energy")
+                .legend(Legend::default())
+                .height(height)
+                .width(width)
+                .x_axis_label("t (s)")
+                .y_axis_label("J")
+                .show(ui, |p| {
+                    p.line(Line::new("kinetic", series(&|r| r.kinetic)));
+                    p.line(Line::new("potential", series(&|r| r.potential)));
+                    p.line(Line::new("total", series(&|r| r.kinetic + r.potential)));
+                    p.vline(VLine::new("now", t_now));
+                });
+            Plot::new("contacts")
+                .height(height)
+                .width(width)
+                .x_axis_label("t (s)")
+                .y_axis_label("contacts per step")
+                .show(ui, |p| {
+                    p.line(Line::new("contacts", series(&|r| r.events.len() as f64)));
+                    p.vline(VLine::new("now", t_now));
+                });
+            Plot::new("step time")
+                .height(height)
+                .width(width)
+                .x_axis_label("t (s)")
+                .y_axis_label("µs per step")
+                .show(ui, |p| {
+                    p.line(Line::new("step time", series(&|r| r.step_micros)));
+                    p.vline(VLine::new("now", t_now));
+                });
+        });
+    }
+
+    /// Draw the simulated balls and the overlays into the top-down view.
+    pub fn paint(
+        &self,
+        batch: &mut Batch,
+        rect: Rect,
+        cam: &Camera,
+        selected: &dyn Fn(ObjectId) -> bool,
+    ) {
+        let Some(d) = &self.debugger else {
+            return;
+        };
+        if d.cursor() == 0 && !self.overlays.bounds {
+            return;
+        }
+        let s = |p: Vec3| cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+        let world = d.world();
+        let ids = world.ball_object_ids();
+        let o = self.overlays;
+        if o.bounds {
+            for st in world.statics() {
+                if let Some(b) = st.bounds() {
+                    let a = s(b.min);
+                    let c = s(b.max);
+                    let r = Rect::from_two_pos(a, c);
+                    batch.polyline(
+                        &[
+                            r.left_top(),
+                            r.right_top(),
+                            r.right_bottom(),
+                            r.left_bottom(),
+                        ],
+                        true,
+                        1.0,
+                        Color32::from_rgba_unmultiplied(120, 200, 255, 90),
+                    );
+                }
+            }
+        }
+        if d.cursor() == 0 {
+            return;
+        }
+        if o.trails {
+            let states: Vec<_> = d
+                .states_before(d.cursor())
+                .rev()
+                .take_while(|(k, _)| d.cursor() - **k <= TRAIL_FRAMES)
+                .map(|(_, st)| st)
+                .collect();
+            for (i, _) in world.balls().iter().enumerate() {
+                let mut pts: Vec<Pos2> = vec![s(world.balls()[i].center)];
+                pts.extend(
+                    states
+                        .iter()
+                        .filter_map(|st| st.balls().get(i))
+                        .map(|b| s(b.center)),
+                );
+                batch.polyline(&pts, false, 1.0, palette::BALL.gamma_multiply(0.35));
+            }
+            // Time-of-impact markers: where each ball's centre was at its contacts.
+            let first = d.cursor().saturating_sub(TRAIL_FRAMES);
+            for f in &d.frames()[first..d.cursor()] {
+                for e in &f.events {
+                    if let Some(b) = world.balls().get(e.ball.0) {
+                        let c = s(e.point + e.normal * b.radius);
+                        batch.circle(c, 2.5, 1.0, Color32::from_rgb(255, 120, 200));
+                    }
+                }
+            }
+        }
+        for (i, b) in world.balls().iter().enumerate() {
+            let c = s(b.center);
+            let r = (b.radius * cam.scale).max(2.0);
+            let sel = ids.get(i).copied().flatten().is_some_and(selected);
+            let line = if sel {
+                Color32::from_rgb(255, 160, 40)
+            } else {
+                palette::BALL
+            };
+            batch.disc(c, r, line.gamma_multiply(0.3));
+            batch.circle(c, r, if sel { 2.5 } else { 1.5 }, line);
+            if o.velocities && b.velocity.length_squared() > 0.0 {
+                batch.arrow(
+                    c,
+                    s(b.center + b.velocity * 0.25),
+                    1.5,
+                    7.0,
+                    Color32::from_rgb(120, 220, 255),
+                );
+            }
+        }
+        let contact_color = Color32::from_rgb(255, 80, 80);
+        if let Some(f) = d.frames().get(d.cursor() - 1) {
+            for (k, e) in f.events.iter().enumerate() {
+                let p = s(e.point);
+                let hl = self.highlighted == Some((d.cursor(), k));
+                if o.contacts {
+                    batch.disc(p, if hl { 6.0 } else { 3.5 }, contact_color);
+                }
+                if o.normals {
+                    let tip = p + egui::vec2(e.normal.x, e.normal.z) * 28.0;
+                    batch.arrow(p, tip, 1.5, 7.0, Color32::from_rgb(255, 230, 80));
+                }
+            }
+        }
+        if o.flashes {
+            let first = d.cursor().saturating_sub(FLASH_FRAMES);
+            for (age, f) in d.frames()[first..d.cursor()].iter().rev().enumerate() {
+                let fade = 1.0 - age as f32 / FLASH_FRAMES as f32;
+                for e in &f.events {
+                    let r = 6.0 + 18.0 * (1.0 - fade);
+                    batch.circle(
+                        s(e.point),
+                        r,
+                        2.0,
+                        Color32::from_rgb(255, 200, 80).gamma_multiply(fade),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The overlay toggles.
+    pub fn overlay_menu(&mut self, ui: &mut Ui) {
+        let o = &mut self.overlays;
+        ui.checkbox(&mut o.contacts, "Contact points");
+        ui.checkbox(&mut o.normals, "Contact normals");
+        ui.checkbox(&mut o.velocities, "Velocities");
+        ui.checkbox(&mut o.trails, "Trails and time-of-impact markers");
+        ui.checkbox(&mut o.flashes, "Contact flashes");
+        ui.checkbox(&mut o.bounds, "Broadphase bounds");
+    }
+}

@@ -1,0 +1,244 @@
+//! The step debugger's state, apart from drawing: a [`World`] built from the level, the frames recorded so far
+//! (each step's contact events, energies and cost) and snapshots to step back and scrub with.
+//!
+//! Every state is kept while the recording fits its memory budget; past it, older snapshots are thinned to
+//! keyframes (every 2nd, then 4th, … frame) and a frame between keyframes is re-simulated from the keyframe
+//! before it. The simulation is deterministic, so a re-simulated frame is bit-identical to the first run
+//! (tests compare [`World::state_hash`]).
+
+use std::collections::BTreeMap;
+
+use crate::level::{Level, LevelError};
+use crate::sim::{ContactEvent, World, WorldState};
+
+/// Default memory budget for recorded snapshots, bytes.
+pub const DEFAULT_BUDGET_BYTES: usize = 256 * 1024 * 1024;
+
+/// What one step did.
+#[derive(Clone, Debug)]
+pub struct FrameRecord {
+    /// Simulated seconds at the end of the step.
+    pub time: f64,
+    /// Contact events, in the order they were resolved.
+    pub events: Vec<ContactEvent>,
+    /// Kinetic energy at the end of the step, joules.
+    pub kinetic: f64,
+    /// Potential energy at the end of the step (zero at `y = 0`), joules.
+    pub potential: f64,
+    /// Wall-clock microseconds the step took when first simulated.
+    pub step_micros: f64,
+}
+
+/// A recorded simulation of a level with a cursor that moves both ways.
+pub struct Debugger {
+    world: World,
+    dt: f32,
+    cursor: usize,
+    frames: Vec<FrameRecord>,
+    keyframes: BTreeMap<usize, WorldState>,
+    interval: usize,
+    budget_bytes: usize,
+    state_bytes: usize,
+}
+
+impl Debugger {
+    /// A debugger at frame 0 of `level`, stepping by the level's `dt`.
+    ///
+    /// # Errors
+    /// The level's errors, when it cannot be simulated.
+    pub fn new(level: &Level, budget_bytes: usize) -> Result<Self, LevelError> {
+        let world = World::from_level(level)?;
+        let state = world.snapshot();
+        let state_bytes = std::mem::size_of_val(state.balls()) + std::mem::size_of::<WorldState>();
+        let mut keyframes = BTreeMap::new();
+        keyframes.insert(0, state);
+        Ok(Self {
+            world,
+            dt: level.simulation.dt,
+            cursor: 0,
+            frames: Vec::new(),
+            keyframes,
+            interval: 1,
+            budget_bytes: budget_bytes.max(state_bytes * 2),
+            state_bytes,
+        })
+    }
+
+    /// The world at the cursor.
+    #[must_use]
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The frame the world shows (0 is the level as loaded).
+    #[must_use]
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// How many frames are recorded.
+    #[must_use]
+    pub fn recorded(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// What every recorded step did (`frames()[i]` took frame `i` to `i + 1`).
+    #[must_use]
+    pub fn frames(&self) -> &[FrameRecord] {
+        &self.frames
+    }
+
+    /// The fixed step, seconds.
+    #[must_use]
+    pub fn dt(&self) -> f32 {
+        self.dt
+    }
+
+    /// Bytes the kept snapshots take, and how many frames apart keyframes are now.
+    #[must_use]
+    pub fn memory(&self) -> (usize, usize) {
+        (self.keyframes.len() * self.state_bytes, self.interval)
+    }
+
+    /// The kept snapshots at or before frame `upto`, newest last (for trails).
+    pub fn states_before(
+        &self,
+        upto: usize,
+    ) -> impl DoubleEndedIterator<Item = (&usize, &WorldState)> {
+        self.keyframes.range(..=upto)
+    }
+
+    /// Step forward once: a new frame is simulated and recorded; a recorded one is replayed.
+    pub fn step(&mut self) {
+        let started = std::time::Instant::now();
+        let report = self.world.step(self.dt);
+        let micros = started.elapsed().as_secs_f64() * 1e6;
+        self.cursor += 1;
+        if self.cursor > self.frames.len() {
+            self.frames.push(FrameRecord {
+                time: self.world.time(),
+                events: report.events,
+                kinetic: self.world.kinetic_energy(),
+                potential: self.world.potential_energy(),
+                step_micros: micros,
+            });
+            if self.cursor.is_multiple_of(self.interval) {
+                self.keyframes.insert(self.cursor, self.world.snapshot());
+                self.thin();
+            }
+        }
+    }
+
+    /// Step back once (nothing at frame 0).
+    pub fn step_back(&mut self) {
+        if self.cursor > 0 {
+            self.seek(self.cursor - 1);
+        }
+    }
+
+    /// Go to frame `target`: restore the nearest keyframe before it and re-simulate the rest. A frame past
+    /// the recording is simulated (and recorded) on the way.
+    pub fn seek(&mut self, target: usize) {
+        if target == self.cursor {
+            return;
+        }
+        // Backwards, or forwards past a keyframe: start from the last keyframe at or before the target.
+        // (`cursor + 1 <= target` here, so the range is never reversed.)
+        if (target < self.cursor
+            || self
+                .keyframes
+                .range(self.cursor + 1..=target)
+                .next()
+                .is_some())
+            && let Some((&k, state)) = self.keyframes.range(..=target).next_back()
+        {
+            self.world.restore(state);
+            self.cursor = k;
+        }
+        while self.cursor < target {
+            self.step();
+        }
+    }
+
+    /// Back to frame 0, keeping the recording.
+    pub fn restart(&mut self) {
+        self.seek(0);
+    }
+
+    /// Drop every other keyframe (never frame 0) until the snapshots fit the budget again.
+    fn thin(&mut self) {
+        while self.keyframes.len() * self.state_bytes > self.budget_bytes
+            && self.keyframes.len() > 2
+        {
+            self.interval *= 2;
+            let interval = self.interval;
+            self.keyframes.retain(|&k, _| k % interval == 0);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn magic_room() -> Level {
+        Level::from_ron_str(include_str!("../../levels/magic_room.ron")).unwrap()
+    }
+
+    #[test]
+    fn back_and_forth_and_seeking_equal_straight_stepping() {
+        let level = magic_room();
+        let mut reference = World::from_level(&level).unwrap();
+        let mut hashes = vec![reference.state_hash()];
+        for _ in 0..300 {
+            reference.step(level.simulation.dt);
+            hashes.push(reference.state_hash());
+        }
+        // A budget of a few states forces thinning to keyframes.
+        let mut d = Debugger::new(&level, 1).unwrap();
+        for _ in 0..300 {
+            d.step();
+        }
+        assert_eq!(d.world().state_hash(), hashes[300]);
+        assert!(d.memory().1 > 1, "keyframes were thinned");
+        for n in [0, 1, 17, 150, 299, 64, 300, 3] {
+            d.seek(n);
+            assert_eq!(d.cursor(), n);
+            assert_eq!(d.world().state_hash(), hashes[n], "seek to {n}");
+        }
+        d.seek(120);
+        for n in (100..120).rev() {
+            d.step_back();
+            assert_eq!(d.world().state_hash(), hashes[n]);
+        }
+        d.step();
+        assert_eq!(d.world().state_hash(), hashes[101]);
+        assert_eq!(d.recorded(), 300);
+        d.restart();
+        assert_eq!(d.world().state_hash(), hashes[0]);
+        // Seeking past the recording simulates the new frames.
+        d.seek(310);
+        assert_eq!(d.recorded(), 310);
+    }
+
+    #[test]
+    fn records_events_and_energy() {
+        let level = magic_room();
+        let mut d = Debugger::new(&level, DEFAULT_BUDGET_BYTES).unwrap();
+        for _ in 0..200 {
+            d.step();
+        }
+        assert!(d.frames().iter().any(|f| !f.events.is_empty()));
+        let f = &d.frames()[199];
+        assert!((f.time - 200.0 * f64::from(level.simulation.dt)).abs() < 1e-4);
+        assert!(f.kinetic.is_finite() && f.potential.is_finite());
+        assert_eq!(d.memory().1, 1);
+    }
+
+    #[test]
+    fn a_level_with_errors_is_refused() {
+        let mut level = magic_room();
+        level.simulation.dt = -1.0;
+        assert!(Debugger::new(&level, DEFAULT_BUDGET_BYTES).is_err());
+    }
+}

@@ -1,0 +1,571 @@
+//! The probe tool and the SAT panel: a ray dragged in the top-down view is cast against every object of the
+//! level (Möller–Trumbore `t, u, v` for triangles, point and normal for the rest), with the slab intervals of
+//! each box as a plot; two selected boxes show every separating-axis candidate with both projection
+//! intervals.
+
+use egui::{Color32, Rect, RichText, Ui};
+use egui_plot::{Bar, BarChart, Legend, Plot, Span, VLine};
+use glam::{Vec2, Vec3};
+
+use super::document::Object;
+use super::view2d::{Batch, Camera};
+use crate::level::{Level, ObjectId};
+use crate::mesh::TriMesh;
+use crate::query::Cull;
+use crate::query::ray::SlabTrace;
+use crate::query::ray::{
+    ray_aabb, ray_aabb_slabs, ray_cylinder, ray_obb, ray_obb_slabs, ray_plane, ray_sphere,
+};
+use crate::query::sat::{SatReport, obb_obb_axes};
+use crate::query::sweep::circle_wall;
+use crate::query::triangle::moller_trumbore;
+use crate::shape::{Obb, Ray, Sphere};
+
+/// One object the probe ray meets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeHit {
+    /// The object.
+    pub object: ObjectId,
+    /// Its description.
+    pub label: String,
+    /// Distance along the ray, metres (the ray's direction is unit length).
+    pub t: f32,
+    /// Where.
+    pub point: Vec3,
+    /// Surface normal there.
+    pub normal: Vec3,
+    /// Barycentric `(u, v)` for triangles and mesh triangles.
+    pub uv: Option<(f32, f32)>,
+}
+
+/// A box's slab trace for the probe ray.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoxSlabs {
+    /// The box.
+    pub object: ObjectId,
+    /// Its description.
+    pub label: String,
+    /// The trace.
+    pub trace: SlabTrace,
+    /// The box's axes in world space (the slabs' normals), for drawing the slabs.
+    pub axes: [Vec3; 3],
+    /// The box's centre and half extents along those axes.
+    pub center: Vec3,
+    /// Half extents.
+    pub half: Vec3,
+}
+
+/// Everything the probe found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ProbeResult {
+    /// Hits, nearest first.
+    pub hits: Vec<ProbeHit>,
+    /// Slab traces of every box, hit or not.
+    pub slabs: Vec<BoxSlabs>,
+}
+
+/// The probe ray from top-down points `a` to `b` at height `y`: unit direction, `max_t` the drag length.
+#[must_use]
+pub fn probe_ray(a: Vec2, b: Vec2, y: f32) -> Option<(Ray, f32)> {
+    let d = b - a;
+    let len = d.length();
+    (len > 0.0 && len.is_finite() && y.is_finite()).then(|| {
+        let dir = d / len;
+        (
+            Ray::new(Vec3::new(a.x, y, a.y), Vec3::new(dir.x, 0.0, dir.y)),
+            len,
+        )
+    })
+}
+
+/// Cast `ray` up to `max_t` against every object of `level`.
+#[must_use]
+pub fn cast(level: &Level, ray: &Ray, max_t: f32) -> ProbeResult {
+    let mut out = ProbeResult::default();
+    let mut push = |o: &Object, t: f32, point: Vec3, normal: Vec3, uv: Option<(f32, f32)>| {
+        out.hits.push(ProbeHit {
+            object: o.id(),
+            label: o.label(),
+            t,
+            point,
+            normal,
+            uv,
+        });
+    };
+    for o in Object::all(level) {
+        match &o {
+            Object::Wall(w) => {
+                let origin = Vec2::new(ray.origin.x, ray.origin.z);
+                let motion = Vec2::new(ray.dir.x, ray.dir.z) * max_t;
+                let h = w.height.unwrap_or(level.default_wall_height);
+                if let Some(toi) = circle_wall(origin, 0.0, motion, &w.wall())
+                    && (0.0..=h).contains(&ray.origin.y)
+                {
+                    let t = toi.t * max_t;
+                    let n = Vec3::new(toi.normal.x, 0.0, toi.normal.y);
+                    push(&o, t, ray.origin + ray.dir * t, n, None);
+                }
+            }
+            Object::Triangle(tri) => {
+                if let Some(hit) = moller_trumbore(ray, &tri.triangle(), Cull::None)
+                    && hit.t <= max_t
+                {
+                    let n = tri.triangle().normal_unnormalized().normalize_or_zero();
+                    push(
+                        &o,
+                        hit.t,
+                        ray.origin + ray.dir * hit.t,
+                        n,
+                        Some((hit.u, hit.v)),
+                    );
+                }
+            }
+            Object::Ball(b) => {
+                if let Some(h) = ray_sphere(ray, &Sphere::new(b.center, b.radius), max_t) {
+                    push(&o, h.t, h.point, h.normal, None);
+                }
+            }
+            Object::Plane(p) => {
+                if let Some(h) = ray_plane(ray, &p.plane(), max_t) {
+                    push(&o, h.t, h.point, h.normal, None);
+                }
+            }
+            Object::Cylinder(c) => {
+                if let Some(h) = ray_cylinder(ray, &c.cylinder(), max_t) {
+                    push(&o, h.t, h.point, h.normal, None);
+                }
+            }
+            Object::Aabb(b) => {
+                let aabb = b.aabb();
+                if let Some(h) = ray_aabb(ray, &aabb, max_t) {
+                    push(&o, h.t, h.point, h.normal, None);
+                }
+                out.slabs.push(BoxSlabs {
+                    object: o.id(),
+                    label: o.label(),
+                    trace: ray_aabb_slabs(ray, &aabb),
+                    axes: [Vec3::X, Vec3::Y, Vec3::Z],
+                    center: (aabb.min + aabb.max) * 0.5,
+                    half: (aabb.max - aabb.min) * 0.5,
+                });
+            }
+            Object::Obb(b) => {
+                let obb = b.obb();
+                if let Some(h) = ray_obb(ray, &obb, max_t) {
+                    push(&o, h.t, h.point, h.normal, None);
+                }
+                let r = b.rotation();
+                out.slabs.push(BoxSlabs {
+                    object: o.id(),
+                    label: o.label(),
+                    trace: ray_obb_slabs(ray, &obb),
+                    axes: [r.x_axis, r.y_axis, r.z_axis],
+                    center: b.center,
+                    half: b.half_extents,
+                });
+            }
+            Object::Mesh(m) => {
+                if let Ok(mesh) = TriMesh::new(m.vertices.clone(), m.indices.clone())
+                    && let Some(h) = mesh.cast_ray(ray, max_t)
+                {
+                    push(
+                        &o,
+                        h.t,
+                        ray.origin + ray.dir * h.t,
+                        h.normal,
+                        Some((h.u, h.v)),
+                    );
+                }
+            }
+            Object::Probe(_) => {}
+        }
+    }
+    out.hits.sort_by(|a, b| a.t.total_cmp(&b.t));
+    out
+}
+
+/// The SAT report of two boxes (AABB or OBB objects), or `None` when either is not a box.
+#[must_use]
+pub fn sat_of(a: &Object, b: &Object) -> Option<SatReport> {
+    let obb = |o: &Object| -> Option<Obb> {
+        match o {
+            Object::Aabb(x) => {
+                let b = x.aabb();
+                Some(Obb::new(
+                    (b.min + b.max) * 0.5,
+                    (b.max - b.min) * 0.5,
+                    glam::Mat3::IDENTITY,
+                ))
+            }
+            Object::Obb(x) => Some(x.obb()),
+            _ => None,
+        }
+    };
+    Some(obb_obb_axes(&obb(a)?, &obb(b)?))
+}
+
+/// The name of SAT axis `i` of a report: the face axes of each box first, then the edge cross products.
+#[must_use]
+pub fn sat_axis_name(i: usize) -> String {
+    match i {
+        0..=2 => format!("A face {}", ["x", "y", "z"][i]),
+        3..=5 => format!("B face {}", ["x", "y", "z"][i - 3]),
+        _ => format!("A×B edge #{}", i - 5),
+    }
+}
+
+const AXIS_COLORS: [Color32; 3] = [
+    Color32::from_rgb(230, 90, 90),
+    Color32::from_rgb(90, 200, 90),
+    Color32::from_rgb(90, 140, 240),
+];
+
+/// The probe tab: the hit list and the chosen box's slab plot.
+pub fn probe_panel(
+    ui: &mut Ui,
+    result: Option<&ProbeResult>,
+    chosen_box: &mut Option<ObjectId>,
+    max_t: f32,
+) {
+    let Some(r) = result else {
+        ui.label("Pick the Probe tool (R) and drag a ray in the view: every hit is listed here, with the slab intervals of each box.");
+        return;
+    };
+    ui.columns(2, |cols| {
+        let ui = &mut cols[0];
+        ui.strong(format!("{} hit(s) within {max_t:.2} m", r.hits.len()));
+        egui::ScrollArea::vertical()
+            .id_salt("probe hits")
+            .show(ui, |ui| {
+                for h in &r.hits {
+                    let mut text = format!(
+                        "t {:.4}  {}  at ({:.3}, {:.3}, {:.3})  n ({:.3}, {:.3}, {:.3})",
+                        h.t,
+                        h.label,
+                        h.point.x,
+                        h.point.y,
+                        h.point.z,
+                        h.normal.x,
+                        h.normal.y,
+                        h.normal.z
+                    );
+                    if let Some((u, v)) = h.uv {
+                        text.push_str(&format!("  u {u:.4} v {v:.4}"));
+                    }
+                    ui.label(RichText::new(text).monospace());
+                }
+            });
+        let ui = &mut cols[1];
+        if r.slabs.is_empty() {
+            ui.label("No boxes in the level: slab intervals show for AABBs and OBBs.");
+            return;
+        }
+        let current = chosen_box
+            .and_then(|id| r.slabs.iter().find(|s| s.object == id))
+            .or_else(|| r.slabs.iter().find(|s| s.trace.hit.is_some()))
+            .unwrap_or(&r.slabs[0]);
+        let mut pick = current.object;
+        egui::ComboBox::from_label("slabs of")
+            .selected_text(current.label.clone())
+            .show_ui(ui, |ui| {
+                for s in &r.slabs {
+                    ui.selectable_value(&mut pick, s.object, s.label.clone());
+                }
+            });
+        *chosen_box = Some(pick);
+        slab_plot(ui, current);
+    });
+}
+
+/// One horizontal bar per axis `[t_enter, t_exit]` on a shared `t` axis; the overlap highlighted, or the gap
+/// when the ray misses.
+pub fn slab_plot(ui: &mut Ui, s: &BoxSlabs) {
+    let finite = |v: f32| {
+        if v.is_finite() {
+            f64::from(v)
+        } else {
+            f64::from(v.signum()) * 1e4
+        }
+    };
+    let bars: Vec<Bar> = s
+        .trace
+        .axes
+        .iter()
+        .enumerate()
+        .map(|(i, iv)| {
+            let (lo, hi) = (finite(iv.min), finite(iv.max));
+            Bar::new(i as f64, hi - lo)
+                .base_offset(lo)
+                .name(format!(
+                    "{} slab [{:.3}, {:.3}]",
+                    ["x", "y", "z"][i],
+                    iv.min,
+                    iv.max
+                ))
+                .fill(AXIS_COLORS[i].gamma_multiply(0.6))
+        })
+        .collect();
+    let enter = s
+        .trace
+        .axes
+        .iter()
+        .map(|i| i.min)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let exit = s
+        .trace
+        .axes
+        .iter()
+        .map(|i| i.max)
+        .fold(f32::INFINITY, f32::min);
+    let verdict = match s.trace.hit {
+        Some(h) => format!(
+            "overlap [{:.3}, {:.3}]: the ray is inside all three slabs there",
+            h.min, h.max
+        ),
+        None if enter > exit => {
+            format!("gap: enters the last slab at {enter:.3} after leaving one at {exit:.3}")
+        }
+        None => format!("no hit: the overlap [{enter:.3}, {exit:.3}] is behind the ray"),
+    };
+    ui.label(verdict);
+    Plot::new("slabs")
+        .legend(Legend::default())
+        .height(ui.available_height().max(40.0))
+        .x_axis_label("t (m)")
+        .show_axes([true, false])
+        .allow_scroll(false)
+        .show(ui, |p| {
+            p.bar_chart(BarChart::new("slabs", bars).horizontal().width(0.6));
+            if enter.is_finite() && exit.is_finite() {
+                let (lo, hi) = (f64::from(enter.min(exit)), f64::from(enter.max(exit)));
+                let color = if s.trace.hit.is_some() {
+                    Color32::from_rgb(80, 220, 120)
+                } else {
+                    Color32::from_rgb(255, 90, 90)
+                };
+                let name = if enter <= exit { "overlap" } else { "gap" };
+                p.span(Span::new(name, lo..=hi).fill(color.gamma_multiply(0.25)));
+            }
+            p.vline(VLine::new("ray origin", 0.0));
+        });
+}
+
+/// The SAT tab for two selected boxes.
+pub fn sat_panel(ui: &mut Ui, report: Option<&(String, String, SatReport)>) {
+    let Some((a, b, r)) = report else {
+        ui.label("Select exactly two boxes (AABB or OBB) to see every separating-axis test.");
+        return;
+    };
+    if r.axes.is_empty() {
+        ui.label("One of the boxes is not valid (non-finite or negative size): nothing to test.");
+        return;
+    }
+    match r.separating {
+        Some(i) => ui.label(
+            RichText::new(format!(
+                "A = {a}, B = {b}: separated on {} ({:.3}, {:.3}, {:.3})",
+                sat_axis_name(i),
+                r.axes[i].axis.x,
+                r.axes[i].axis.y,
+                r.axes[i].axis.z
+            ))
+            .strong(),
+        ),
+        None => ui.label(
+            RichText::new(format!(
+                "A = {a}, B = {b}: overlap (no axis separates them)"
+            ))
+            .strong(),
+        ),
+    };
+    ui.columns(2, |cols| {
+        egui::ScrollArea::vertical()
+            .id_salt("sat axes")
+            .show(&mut cols[0], |ui| {
+                egui::Grid::new("sat").striped(true).show(ui, |ui| {
+                    ui.strong("axis");
+                    ui.strong("direction");
+                    ui.strong("A");
+                    ui.strong("B");
+                    ui.end_row();
+                    for (i, ax) in r.axes.iter().enumerate() {
+                        let name = if r.separating == Some(i) {
+                            RichText::new(sat_axis_name(i))
+                                .color(Color32::from_rgb(255, 160, 40))
+                                .strong()
+                        } else {
+                            RichText::new(sat_axis_name(i))
+                        };
+                        ui.label(name);
+                        ui.monospace(format!(
+                            "({:.3}, {:.3}, {:.3})",
+                            ax.axis.x, ax.axis.y, ax.axis.z
+                        ));
+                        ui.monospace(format!("[{:.3}, {:.3}]", ax.a.min, ax.a.max));
+                        ui.monospace(format!("[{:.3}, {:.3}]", ax.b.min, ax.b.max));
+                        ui.end_row();
+                    }
+                });
+            });
+        let bars = |which: usize| -> Vec<Bar> {
+            r.axes
+                .iter()
+                .enumerate()
+                .map(|(i, ax)| {
+                    let iv = if which == 0 { ax.a } else { ax.b };
+                    let y = i as f64 + if which == 0 { -0.17 } else { 0.17 };
+                    Bar::new(y, f64::from(iv.max - iv.min))
+                        .base_offset(f64::from(iv.min))
+                        .name(sat_axis_name(i))
+                })
+                .collect()
+        };
+        let height = cols[1].available_height().max(40.0);
+        Plot::new("sat plot")
+            .legend(Legend::default())
+            .height(height)
+            .x_axis_label("projection (m)")
+            .y_axis_label("axis")
+            .allow_scroll(false)
+            .show(&mut cols[1], |p| {
+                p.bar_chart(
+                    BarChart::new("A", bars(0))
+                        .horizontal()
+                        .width(0.3)
+                        .color(Color32::from_rgb(90, 140, 240)),
+                );
+                p.bar_chart(
+                    BarChart::new("B", bars(1))
+                        .horizontal()
+                        .width(0.3)
+                        .color(Color32::from_rgb(240, 150, 60)),
+                );
+                if let Some(i) = r.separating {
+                    p.span(
+                        Span::new("separating axis", (i as f64 - 0.45)..=(i as f64 + 0.45))
+                            .fill(Color32::from_rgb(255, 160, 40).gamma_multiply(0.2)),
+                    );
+                }
+            });
+    });
+}
+
+/// Draw the probe: the ray, its hits and the chosen box's slabs as bands (the slabs whose planes stand
+/// vertically show as pairs of lines in the top-down view).
+pub fn paint(
+    batch: &mut Batch,
+    rect: Rect,
+    cam: &Camera,
+    ray: (Vec2, Vec2),
+    result: Option<&ProbeResult>,
+    chosen_box: Option<ObjectId>,
+) {
+    let s = |p: Vec2| cam.screen_from_world(rect, p);
+    let accent = Color32::from_rgb(230, 100, 200);
+    let (a, b) = ray;
+    if let Some(r) = result {
+        let slabs = chosen_box
+            .and_then(|id| r.slabs.iter().find(|x| x.object == id))
+            .or_else(|| r.slabs.iter().find(|x| x.trace.hit.is_some()));
+        if let Some(sl) = slabs {
+            let reach = (rect.size().length() / cam.scale).max(1.0) * 2.0;
+            for (i, axis) in sl.axes.iter().enumerate() {
+                let n = Vec2::new(axis.x, axis.z);
+                // A slab whose normal is (nearly) vertical has horizontal planes: nothing to see from above.
+                if n.length() < 0.3 {
+                    continue;
+                }
+                let n = n.normalize();
+                let along = n.perp();
+                let c = Vec2::new(sl.center.x, sl.center.z);
+                let h = sl.half[i] * Vec2::new(axis.x, axis.z).length();
+                for side in [-1.0, 1.0] {
+                    let p = c + n * h * side;
+                    batch.line(
+                        s(p - along * reach),
+                        s(p + along * reach),
+                        1.0,
+                        AXIS_COLORS[i].gamma_multiply(0.7),
+                    );
+                }
+                // The ray's stretch inside this slab.
+                let iv = sl.trace.axes[i];
+                let dir = (b - a).normalize_or_zero();
+                let clamp = |t: f32| t.clamp(-reach, reach);
+                if iv.min <= iv.max {
+                    batch.line(
+                        s(a + dir * clamp(iv.min)),
+                        s(a + dir * clamp(iv.max)),
+                        5.0,
+                        AXIS_COLORS[i].gamma_multiply(0.35),
+                    );
+                }
+            }
+            if let Some(h) = sl.trace.hit {
+                let dir = (b - a).normalize_or_zero();
+                batch.line(
+                    s(a + dir * h.min),
+                    s(a + dir * h.max),
+                    3.0,
+                    Color32::from_rgb(80, 220, 120),
+                );
+            }
+        }
+    }
+    batch.arrow(s(a), s(b), 2.0, 10.0, accent);
+    if let Some(r) = result {
+        for h in &r.hits {
+            let p = s(Vec2::new(h.point.x, h.point.z));
+            batch.disc(p, 4.0, accent);
+            let tip = p + egui::vec2(h.normal.x, h.normal.z) * 20.0;
+            batch.arrow(p, tip, 1.5, 6.0, Color32::from_rgb(255, 230, 80));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probe_through_a_box_gives_its_slab_intervals() {
+        let level = Level::from_ron_str(
+            "(version: 1, aabbs: [(id: 1, min: (2.0, 0.0, -1.0), max: (4.0, 2.0, 1.0))],
+              walls: [(id: 2, a: (6.0, -5.0), b: (6.0, 5.0), radius: 0.5)])",
+        )
+        .unwrap();
+        let (ray, max_t) = probe_ray(Vec2::ZERO, Vec2::new(10.0, 0.0), 1.0).unwrap();
+        let r = cast(&level, &ray, max_t);
+        assert_eq!(r.hits.len(), 2);
+        assert_eq!((r.hits[0].object, r.hits[0].t), (ObjectId(1), 2.0));
+        assert_eq!((r.hits[1].object, r.hits[1].t), (ObjectId(2), 5.5));
+        let slabs = &r.slabs[0].trace;
+        assert_eq!((slabs.axes[0].min, slabs.axes[0].max), (2.0, 4.0));
+        assert_eq!(
+            (slabs.axes[1].min, slabs.axes[1].max),
+            (f32::NEG_INFINITY, f32::INFINITY)
+        );
+        let hit = slabs.hit.unwrap();
+        assert_eq!((hit.min, hit.max), (2.0, 4.0));
+    }
+
+    #[test]
+    fn sat_names_the_separating_axis() {
+        let level = Level::from_ron_str(
+            "(version: 1, aabbs: [(id: 1, min: (0.0, 0.0, 0.0), max: (1.0, 1.0, 1.0)),
+                                  (id: 2, min: (3.0, 0.0, 0.0), max: (4.0, 1.0, 1.0))])",
+        )
+        .unwrap();
+        let objects: Vec<Object> = Object::all(&level).collect();
+        let r = sat_of(&objects[0], &objects[1]).unwrap();
+        assert_eq!(r.separating, Some(0));
+        assert_eq!(sat_axis_name(0), "A face x");
+        assert_eq!((r.axes[0].a.min, r.axes[0].a.max), (0.0, 1.0));
+        assert_eq!((r.axes[0].b.min, r.axes[0].b.max), (3.0, 4.0));
+        assert!(
+            sat_of(&objects[0], &Object::all(&level).next().unwrap())
+                .unwrap()
+                .overlaps()
+        );
+    }
+}
