@@ -1249,7 +1249,7 @@ impl EditorApp {
         if self.show_problems {
             egui::Panel::bottom("problems")
                 .resizable(true)
-                .default_size(170.0)
+                .default_size(240.0)
                 .show(ui, |ui| self.lower_panel(ui));
         }
         egui::Panel::left("tools")

@@ -223,8 +223,8 @@ impl DebugPanel {
                         d.dt()
                     ));
                     ui.label(format!(
-                        "recording {:.1} MB{}",
-                        bytes as f64 / 1e6,
+                        "recording {}{}",
+                        human_bytes(bytes),
                         if every > 1 {
                             format!(", keyframes every {every}")
                         } else {
@@ -511,5 +511,17 @@ impl DebugPanel {
         ui.checkbox(&mut o.trails, "Trails and time-of-impact markers");
         ui.checkbox(&mut o.flashes, "Contact flashes");
         ui.checkbox(&mut o.bounds, "Broadphase bounds");
+    }
+}
+
+/// `12.3 KB`, `4.5 MB`, `1.2 GB`.
+fn human_bytes(bytes: usize) -> String {
+    let b = bytes as f64;
+    if b < 1e6 {
+        format!("{:.1} KB", b / 1e3)
+    } else if b < 1e9 {
+        format!("{:.1} MB", b / 1e6)
+    } else {
+        format!("{:.2} GB", b / 1e9)
     }
 }

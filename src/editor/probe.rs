@@ -273,18 +273,31 @@ pub fn probe_panel(
                 }
             });
         *chosen_box = Some(pick);
-        slab_plot(ui, current);
+        slab_plot(ui, current, max_t);
     });
 }
 
 /// One horizontal bar per axis `[t_enter, t_exit]` on a shared `t` axis; the overlap highlighted, or the gap
 /// when the ray misses.
-pub fn slab_plot(ui: &mut Ui, s: &BoxSlabs) {
+pub fn slab_plot(ui: &mut Ui, s: &BoxSlabs, max_t: f32) {
+    // Infinite slab ends (a ray parallel to a slab) are drawn to just past what is in view.
+    let ends = s
+        .trace
+        .axes
+        .iter()
+        .flat_map(|i| [i.min, i.max])
+        .filter(|v| v.is_finite());
+    let (lo, hi) = ends.fold((0f32.min(max_t), max_t.max(0.0)), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    let pad = (hi - lo).max(1.0) * 0.15;
     let finite = |v: f32| {
         if v.is_finite() {
             f64::from(v)
+        } else if v > 0.0 {
+            f64::from(hi + pad)
         } else {
-            f64::from(v.signum()) * 1e4
+            f64::from(lo - pad)
         }
     };
     let bars: Vec<Bar> = s
@@ -443,6 +456,7 @@ pub fn sat_panel(ui: &mut Ui, report: Option<&(String, String, SatReport)>) {
                 if let Some(i) = r.separating {
                     p.span(
                         Span::new("separating axis", (i as f64 - 0.45)..=(i as f64 + 0.45))
+                            .axis(egui_plot::Axis::Y)
                             .fill(Color32::from_rgb(255, 160, 40).gamma_multiply(0.2)),
                     );
                 }
