@@ -676,3 +676,57 @@ fn the_sat_panel_names_the_separating_axis() {
             .is_some()
     );
 }
+
+#[test]
+fn editing_while_paused_branches_a_what_if_with_a_ghost() {
+    let mut h = magic_room();
+    for _ in 0..200 {
+        key(&mut h, Modifiers::NONE, Key::Period);
+    }
+    h.get_by_role_and_label(Role::Slider, "timeline")
+        .set_value_accesskit(60.0);
+    h.run_steps(3);
+    // Move the east wall (plane #3, x = 4) in by two nudges of 0.5 m: the balls keep their state at frame
+    // 60, and the ghost stays the run before the first edit (frames 60 to 200).
+    h.state_mut().doc.selection = [ObjectId(3)].into();
+    key(&mut h, Modifiers::NONE, Key::ArrowLeft);
+    key(&mut h, Modifiers::NONE, Key::ArrowLeft);
+    assert_eq!(h.state().doc.level().planes[2].d, -3.0);
+    assert!(h.state().status.contains("what-if"), "{}", h.state().status);
+    let ghost = h
+        .state()
+        .debug
+        .ghost
+        .clone()
+        .expect("a ghost of the previous run");
+    assert_eq!((ghost.from, ghost.frames.len()), (60, 141));
+    assert!(h.query_by_label_contains("What-if from frame 60").is_some());
+    for _ in 0..140 {
+        key(&mut h, Modifiers::NONE, Key::Period);
+    }
+    let k = h.state().debug.ghost.as_ref().unwrap().diverges_at;
+    assert!(
+        k.is_some_and(|k| k > 60),
+        "a ball meets the moved wall: {k:?}"
+    );
+    assert!(
+        h.query_by_label_contains("leaves the previous one (ghost) at frame")
+            .is_some()
+    );
+    click_label(&mut h, "Dismiss ghost");
+    assert!(h.state().debug.ghost.is_none());
+}
+
+#[test]
+fn the_compare_tab_flags_nehe_slices_tunnelling() {
+    let level = Level::from_ron_str(
+        "(version: 1, aabbs: [(id: 1, min: (4.03, 0.0, -1.0), max: (4.05, 2.0, 1.0))],
+          balls: [(id: 2, center: (0.0, 1.0, 0.0), velocity: (600.0, 0.0, 0.0), radius: 0.01, mass: 1.0, restitution: 1.0)],
+          simulation: (gravity: (0.0, 0.0, 0.0), dt: 0.016666668))",
+    )
+    .unwrap();
+    let mut h = harness(EditorApp::new(level, None, options(None)));
+    click_label(&mut h, "Compare");
+    assert!(h.query_by_label_contains("1 ball–shape pairs tested, 1 disagreement(s)").is_some());
+    assert!(h.query_by_label_contains("ball #2 vs #1: exact 0.4020  slices miss").is_some());
+}

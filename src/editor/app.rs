@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use egui::{Color32, Key, KeyboardShortcut, Modifiers, Pos2, Rect, RichText, Sense, Ui};
 use glam::{Vec2, Vec3};
 
-use super::debug_ui::{DebugPanel, Tab};
+use super::compare::{SweepCompare, TriangleCompare};
+use super::debug_ui::{DebugPanel, Sync, Tab};
 use super::document::{Document, Edit, Header, Kind, Object, Preview, count_noun};
 use super::footprint::{Footprint, closest_on_segment, segments_cross};
 use super::inspector::{self, InspectorState};
@@ -271,7 +272,19 @@ pub struct EditorApp {
     probe_result: Option<((Vec2, Vec2, f32, u64), super::probe::ProbeResult)>,
     /// The box whose slabs the probe panel plots.
     pub probe_box: Option<ObjectId>,
+    compare: Option<CompareCache>,
 }
+
+/// What the Compare tab's results depend on: the level, the probe and the debugger's frame.
+type CompareKey = (u64, Option<(Vec2, Vec2, f32)>, Option<usize>);
+
+/// The Compare tab's results with their key: triangle rows for the probe, and the sweep disagreements
+/// (with the number of pairs tested).
+type CompareCache = (
+    CompareKey,
+    Option<Vec<TriangleCompare>>,
+    Option<(usize, Vec<SweepCompare>)>,
+);
 
 impl EditorApp {
     /// An editor on `level` (from `path` when it came from a file).
@@ -313,6 +326,7 @@ impl EditorApp {
             probe_height: 1.0,
             probe_result: None,
             probe_box: None,
+            compare: None,
         };
         app.offer_recovery();
         app
@@ -898,6 +912,29 @@ impl EditorApp {
         self.problems.revision = Some(self.doc.revision());
     }
 
+    fn refresh_compare(&mut self) {
+        let key: CompareKey = (
+            self.doc.revision(),
+            self.probe.map(|(a, b)| (a, b, self.probe_height)),
+            self.debug.debugger.as_ref().map(|d| d.cursor()),
+        );
+        if self.compare.as_ref().is_some_and(|(k, _, _)| *k == key) {
+            return;
+        }
+        let tris = self.probe.and_then(|(a, b)| {
+            let (ray, max_t) = super::probe::probe_ray(a, b, self.probe_height)?;
+            Some(super::compare::triangles(self.doc.level(), &ray, max_t))
+        });
+        let dt = self.doc.level().simulation.dt;
+        let sweeps = match &self.debug.debugger {
+            Some(d) => Some(super::compare::sweeps(d.world(), dt)),
+            None => crate::sim::World::from_level(self.doc.level())
+                .ok()
+                .map(|w| super::compare::sweeps(&w, dt)),
+        };
+        self.compare = Some((key, tris, sweeps));
+    }
+
     fn refresh_probe(&mut self) {
         let Some((a, b)) = self.probe else {
             self.probe_result = None;
@@ -1222,8 +1259,16 @@ impl EditorApp {
     /// One frame of the whole editor in `ui` (what [`eframe::App::ui`] calls; tests call it directly).
     pub fn frame(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
-        if self.debug.sync(&self.doc) {
-            self.status = "the level changed: the recording starts again from frame 0".into();
+        match self.debug.sync(&self.doc, self.gesture.is_some()) {
+            Sync::Unchanged => {}
+            Sync::Branched(from) => {
+                self.status = format!(
+                    "what-if: the simulation continues from frame {from} in the edited level; the previous run shows as a ghost"
+                );
+            }
+            Sync::Restarted => {
+                self.status = "the level changed: the recording starts again from frame 0".into();
+            }
         }
         let real_dt = ctx.input(|i| f64::from(i.unstable_dt));
         self.debug.advance(real_dt);
@@ -1660,6 +1705,7 @@ impl EditorApp {
             ui.selectable_value(&mut self.tab, Tab::Plots, "Plots");
             ui.selectable_value(&mut self.tab, Tab::Probe, "Probe");
             ui.selectable_value(&mut self.tab, Tab::Sat, "SAT");
+            ui.selectable_value(&mut self.tab, Tab::Compare, "Compare");
         });
         ui.separator();
         // The tab's content gets exactly the panel's remaining room (clipped), so switching tabs or a tall plot
@@ -1697,6 +1743,14 @@ impl EditorApp {
                 }
                 let result = self.probe_result.as_ref().map(|(_, r)| r);
                 super::probe::probe_panel(ui, result, &mut self.probe_box, max_t);
+            }
+            Tab::Compare => {
+                self.refresh_compare();
+                let (tris, sweeps) = match &self.compare {
+                    Some((_, tris, sweeps)) => (tris.as_deref(), sweeps.as_ref()),
+                    None => (None, None),
+                };
+                super::compare::panel(ui, tris, sweeps);
             }
             Tab::Sat => {
                 let selected = self.doc.selected_objects();
@@ -2544,6 +2598,34 @@ impl EditorApp {
         if let Some(ray) = self.probe {
             let result = self.probe_result.as_ref().map(|(_, r)| r);
             super::probe::paint(&mut lines, rect, &self.cam, ray, result, self.probe_box);
+        }
+        if self.tab == Tab::Compare
+            && self.show_problems
+            && let Some((_, tris, sweeps)) = &self.compare
+        {
+            let red = Color32::from_rgb(255, 60, 60);
+            let cross = |lines: &mut Batch, p: Vec3| {
+                let c = self.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+                let d = egui::vec2(7.0, 7.0);
+                lines.line(c - d, c + d, 2.5, red);
+                lines.line(
+                    c + egui::vec2(-7.0, 7.0),
+                    c + egui::vec2(7.0, -7.0),
+                    2.5,
+                    red,
+                );
+            };
+            for t in tris.iter().flatten().filter(|t| t.disagrees()) {
+                for p in [t.moller_trumbore, t.walk_test, t.plane_point.map(|p| p.0)]
+                    .into_iter()
+                    .flatten()
+                {
+                    cross(&mut lines, p);
+                }
+            }
+            for sw in sweeps.iter().flat_map(|s| &s.1) {
+                cross(&mut lines, sw.center);
+            }
         }
         let selection = &self.doc.selection;
         self.debug

@@ -6,7 +6,7 @@ use egui::{Color32, Pos2, Rect, RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 use glam::{Vec2, Vec3};
 
-use super::debugger::{DEFAULT_BUDGET_BYTES, Debugger};
+use super::debugger::{DEFAULT_BUDGET_BYTES, Debugger, Ghost};
 use super::document::Document;
 use super::view2d::{Batch, Camera, palette};
 use crate::level::ObjectId;
@@ -55,6 +55,8 @@ pub enum Tab {
     Probe,
     /// The separating-axis test of two selected boxes.
     Sat,
+    /// The seed texts' method variants side by side.
+    Compare,
 }
 
 /// Frames a flash lasts.
@@ -78,8 +80,21 @@ pub struct DebugPanel {
     pub budget_bytes: usize,
     /// The highlighted event: frame (1-based: the step that ended at this frame) and index in it.
     pub highlighted: Option<(usize, usize)>,
+    /// The previous run after a what-if edit, until dismissed.
+    pub ghost: Option<Ghost>,
     revision: Option<u64>,
     owed: f64,
+}
+
+/// What [`DebugPanel::sync`] did about a level change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sync {
+    /// Nothing to do.
+    Unchanged,
+    /// The recording continues from the current frame in the edited level (the old future is the ghost).
+    Branched(usize),
+    /// The recording was dropped (the balls or `dt` changed, or nothing was recorded): it starts again.
+    Restarted,
 }
 
 impl Default for DebugPanel {
@@ -92,6 +107,7 @@ impl Default for DebugPanel {
             overlays: Overlays::default(),
             budget_bytes: DEFAULT_BUDGET_BYTES,
             highlighted: None,
+            ghost: None,
             revision: None,
             owed: 0.0,
         }
@@ -99,17 +115,42 @@ impl Default for DebugPanel {
 }
 
 impl DebugPanel {
-    /// Drop the recording when the level changed since it was made (it restarts at frame 0 on next use).
-    pub fn sync(&mut self, doc: &Document) -> bool {
-        if self.revision.is_some() && self.revision != Some(doc.revision()) {
-            self.debugger = None;
-            self.error = None;
-            self.revision = None;
-            self.highlighted = None;
-            self.playing = false;
-            return true;
+    /// Follow a level change: while paused past frame 0, an edit that keeps the balls branches the recording
+    /// at the current frame (what-if) and keeps the previous future as a ghost; any other edit drops the
+    /// recording. Waits while a drag is still changing the level (`editing`).
+    pub fn sync(&mut self, doc: &Document, editing: bool) -> Sync {
+        if self.revision.is_none() || self.revision == Some(doc.revision()) || editing {
+            return Sync::Unchanged;
         }
-        false
+        self.revision = Some(doc.revision());
+        self.playing = false;
+        self.highlighted = None;
+        if let Some(d) = &mut self.debugger
+            && d.cursor() > 0
+            && let Some(ghost) = d.branch(doc.level())
+        {
+            let from = ghost.from;
+            // Another edit at the same frame keeps the ghost of the run before the first edit.
+            match &mut self.ghost {
+                Some(g) if g.from == from => {
+                    g.diverges_at = None;
+                    g.diverged.clear();
+                }
+                _ => self.ghost = Some(ghost),
+            }
+            return Sync::Branched(from);
+        }
+        self.debugger = None;
+        self.error = None;
+        self.revision = None;
+        self.ghost = None;
+        Sync::Restarted
+    }
+
+    fn stepped(&mut self) {
+        if let (Some(d), Some(g)) = (&self.debugger, &mut self.ghost) {
+            d.compare(g);
+        }
     }
 
     /// The recording, made from the level if there is none yet. `None` (with [`DebugPanel::error`] set) when
@@ -153,6 +194,7 @@ impl DebugPanel {
         if let Some(d) = self.ensure(doc) {
             d.step();
         }
+        self.stepped();
     }
 
     /// One step back (`,`).
@@ -180,6 +222,9 @@ impl DebugPanel {
             self.owed -= dt;
             d.step();
             stepped = true;
+            if let Some(g) = &mut self.ghost {
+                d.compare(g);
+            }
         }
         stepped
     }
@@ -239,6 +284,26 @@ impl DebugPanel {
         });
         if let Some(e) = &self.error {
             ui.colored_label(Color32::from_rgb(255, 100, 100), e);
+        }
+        if let Some(g) = &self.ghost {
+            let mut dismiss = false;
+            ui.horizontal(|ui| {
+                let text = match g.diverges_at {
+                    Some(k) => format!(
+                        "What-if from frame {}: the new run leaves the previous one (ghost) at frame {k}.",
+                        g.from
+                    ),
+                    None => format!(
+                        "What-if from frame {}: no difference from the previous run (ghost) yet; step or play on.",
+                        g.from
+                    ),
+                };
+                ui.colored_label(Color32::from_rgb(200, 200, 255), text);
+                dismiss = ui.button("Dismiss ghost").clicked();
+            });
+            if dismiss {
+                self.ghost = None;
+            }
         }
         // The timeline row is always there (disabled before anything is recorded), so the view never jumps.
         let (mut frame, recorded) = self
@@ -416,6 +481,26 @@ impl DebugPanel {
                         1.0,
                         Color32::from_rgba_unmultiplied(120, 200, 255, 90),
                     );
+                }
+            }
+        }
+        if let Some(g) = &self.ghost {
+            let ghost_color = Color32::from_rgba_unmultiplied(220, 220, 255, 110);
+            let n = g.frames.first().map_or(0, |f| f.1.len());
+            for i in 0..n {
+                let pts: Vec<Pos2> = g
+                    .frames
+                    .iter()
+                    .filter_map(|f| f.1.get(i))
+                    .map(|p| s(*p))
+                    .collect();
+                batch.polyline(&pts, false, 1.0, ghost_color);
+            }
+            if let Some(k) = g.diverges_at
+                && let Ok(at) = g.frames.binary_search_by_key(&k, |f| f.0)
+            {
+                for p in g.diverged.iter().filter_map(|&i| g.frames[at].1.get(i)) {
+                    batch.circle(s(*p), 9.0, 2.0, Color32::from_rgb(255, 60, 60));
                 }
             }
         }

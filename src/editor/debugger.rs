@@ -8,7 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::level::{Level, LevelError};
+use glam::Vec3;
+
+use crate::level::{BallObject, Level, LevelError};
 use crate::sim::{ContactEvent, World, WorldState};
 
 /// Default memory budget for recorded snapshots, bytes.
@@ -29,9 +31,25 @@ pub struct FrameRecord {
     pub step_micros: f64,
 }
 
+/// The trajectory a recording had before a what-if edit: ball centres at the recorded frames from the
+/// branch point on, and the first frame where the new run differs from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ghost {
+    /// The frame the edit branched at.
+    pub from: usize,
+    /// `(frame, ball centres)` of the previous run, in frame order.
+    pub frames: Vec<(usize, Vec<Vec3>)>,
+    /// The first frame where the new run's balls are not where the previous run had them.
+    pub diverges_at: Option<usize>,
+    /// The balls (by index) that differ at that frame.
+    pub diverged: Vec<usize>,
+}
+
 /// A recorded simulation of a level with a cursor that moves both ways.
 pub struct Debugger {
     world: World,
+    /// The level's balls the recording started from: an edit that keeps them can branch (what-if).
+    balls: Vec<BallObject>,
     dt: f32,
     cursor: usize,
     frames: Vec<FrameRecord>,
@@ -54,6 +72,7 @@ impl Debugger {
         keyframes.insert(0, state);
         Ok(Self {
             world,
+            balls: level.balls.clone(),
             dt: level.simulation.dt,
             cursor: 0,
             frames: Vec::new(),
@@ -165,6 +184,57 @@ impl Debugger {
         self.seek(0);
     }
 
+    /// What-if: continue from the current frame in an edited level. When the edit kept the balls and the
+    /// time step (it moved walls, boxes, planes, …), the world takes the edited static geometry, the frames
+    /// after the cursor are dropped and returned as the ghost of the previous future (ball centres by frame),
+    /// and stepping on simulates the new one. Returns `None` (and changes nothing) when the balls or `dt`
+    /// changed or the edited level cannot be simulated: then the recording must start again.
+    pub fn branch(&mut self, level: &Level) -> Option<Ghost> {
+        if level.balls != self.balls || level.simulation.dt != self.dt {
+            return None;
+        }
+        let mut world = World::from_level(level).ok()?;
+        world.restore(&self.world.snapshot());
+        let from = self.cursor;
+        let frames: Vec<(usize, Vec<Vec3>)> = self
+            .keyframes
+            .range(from..)
+            .map(|(&k, st)| (k, st.balls().iter().map(|b| b.center).collect()))
+            .collect();
+        self.world = world;
+        self.frames.truncate(from);
+        self.keyframes.retain(|&k, _| k <= from);
+        self.keyframes.insert(from, self.world.snapshot());
+        Some(Ghost {
+            from,
+            frames,
+            diverges_at: None,
+            diverged: Vec::new(),
+        })
+    }
+
+    /// Compare the world at the cursor with the ghost's frame there; marks the first frame that differs.
+    pub fn compare(&self, ghost: &mut Ghost) {
+        if ghost.diverges_at.is_some() {
+            return;
+        }
+        let Ok(i) = ghost.frames.binary_search_by_key(&self.cursor, |f| f.0) else {
+            return;
+        };
+        let differ: Vec<usize> = ghost.frames[i]
+            .1
+            .iter()
+            .zip(self.world.balls())
+            .enumerate()
+            .filter(|(_, (was, now))| **was != now.center)
+            .map(|(k, _)| k)
+            .collect();
+        if !differ.is_empty() {
+            ghost.diverges_at = Some(self.cursor);
+            ghost.diverged = differ;
+        }
+    }
+
     /// Drop every other keyframe (never frame 0) until the snapshots fit the budget again.
     fn thin(&mut self) {
         while self.keyframes.len() * self.state_bytes > self.budget_bytes
@@ -233,6 +303,59 @@ mod tests {
         assert!((f.time - 200.0 * f64::from(level.simulation.dt)).abs() < 1e-4);
         assert!(f.kinetic.is_finite() && f.potential.is_finite());
         assert_eq!(d.memory().1, 1);
+    }
+
+    #[test]
+    fn what_if_branches_at_the_cursor_and_marks_the_divergence() {
+        let level = magic_room();
+        let mut d = Debugger::new(&level, DEFAULT_BUDGET_BYTES).unwrap();
+        for _ in 0..200 {
+            d.step();
+        }
+        d.seek(60);
+        let at_60 = d.world().state_hash();
+        // Move the plane at x = 4 (a wall of the room) inwards by 1 m.
+        let mut edited = level.clone();
+        let wall = edited
+            .planes
+            .iter_mut()
+            .find(|p| p.normal.x < -0.5)
+            .unwrap();
+        wall.d += 1.0;
+        let mut ghost = d.branch(&edited).unwrap();
+        assert_eq!((ghost.from, d.cursor(), d.recorded()), (60, 60, 60));
+        assert_eq!(
+            ghost.frames.len(),
+            141,
+            "frames 60 to 200 of the previous run"
+        );
+        assert_eq!(
+            d.world().state_hash(),
+            at_60,
+            "the branch starts from the same state"
+        );
+        for _ in 0..140 {
+            d.step();
+            d.compare(&mut ghost);
+        }
+        let k = ghost.diverges_at.expect("a ball reaches the moved wall");
+        assert!(k > 60);
+        // Unchanged geometry never diverges.
+        let mut same = Debugger::new(&level, DEFAULT_BUDGET_BYTES).unwrap();
+        for _ in 0..100 {
+            same.step();
+        }
+        same.seek(30);
+        let mut g = same.branch(&level).unwrap();
+        for _ in 0..70 {
+            same.step();
+            same.compare(&mut g);
+        }
+        assert_eq!(g.diverges_at, None);
+        // Changing a ball cannot branch.
+        let mut moved = level.clone();
+        moved.balls[0].center.x += 0.1;
+        assert!(same.branch(&moved).is_none());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! onto the floor for drawing and picking.
 
 pub mod app;
+pub mod compare;
 pub mod debug_ui;
 pub mod debugger;
 pub mod document;
