@@ -727,6 +727,12 @@ fn the_compare_tab_flags_nehe_slices_tunnelling() {
     .unwrap();
     let mut h = harness(EditorApp::new(level, None, options(None)));
     click_label(&mut h, "Compare");
-    assert!(h.query_by_label_contains("1 ball–shape pairs tested, 1 disagreement(s)").is_some());
-    assert!(h.query_by_label_contains("ball #2 vs #1: exact 0.4020  slices miss").is_some());
+    assert!(
+        h.query_by_label_contains("1 ball–shape pairs tested, 1 disagreement(s)")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("ball #2 vs #1: exact 0.4020  slices miss")
+            .is_some()
+    );
 }
