@@ -1,6 +1,8 @@
 //! CPU time of one editor frame (egui_kittest harness: layout, drawing and egui's tessellation of the
 //! output) on `levels/maze_large.ron` (10,000 walls, 1,000 balls), with everything in view and zoomed in,
-//! beside the same frame on the small house level and on an empty level. The budget is 8 ms.
+//! beside the same frame on the small house level and on an empty level (budget 8 ms); and the same maze
+//! with the debugger playing — one simulation step, its recording and the UI per frame (budget 16 ms). The
+//! setup also reports the memory 10,000 recorded frames of the maze take.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use collidoscope::editor::{EditorApp, EditorOptions};
@@ -40,6 +42,7 @@ fn frame(h: &mut Harness<'static, EditorApp>, x: f32) {
 
 fn bench(c: &mut Criterion) {
     let maze = Level::load(std::path::Path::new("levels/maze_large.ron")).unwrap();
+    let maze_level = maze.clone();
     let house = Level::from_ron_str(collidoscope::editor::app::EMBEDDED_LEVEL).unwrap();
     let mut group = c.benchmark_group("editor_frame");
     group.sample_size(30);
@@ -62,7 +65,40 @@ fn bench(c: &mut Criterion) {
             });
         });
     }
+
+    // Playing: every frame steps the simulation once (the harness advances 1/60 s per frame) and records it.
+    let mut h = harness(maze_level.clone());
+    {
+        let app = h.state_mut();
+        app.debug.toggle_play(&app.doc);
+    }
+    let mut x = 600.0;
+    group.bench_function("maze_large_playing", |b| {
+        b.iter(|| {
+            x = if x > 900.0 { 600.0 } else { x + 7.0 };
+            frame(&mut h, x);
+        });
+    });
     group.finish();
+
+    let mut d = collidoscope::editor::debugger::Debugger::new(
+        &maze_level,
+        collidoscope::editor::debugger::DEFAULT_BUDGET_BYTES,
+    )
+    .unwrap();
+    for _ in 0..10_000 {
+        d.step();
+    }
+    let (bytes, every) = d.memory();
+    let mean_step_ms =
+        d.frames().iter().map(|f| f.step_micros).sum::<f64>() / d.recorded() as f64 / 1e3;
+    eprintln!(
+        "maze_large, 10000 recorded frames: {:.1} MB of snapshots (budget {} MB), keyframes every {every} frame(s); \
+         {} frame records; mean simulation step {mean_step_ms:.2} ms",
+        bytes as f64 / 1e6,
+        collidoscope::editor::debugger::DEFAULT_BUDGET_BYTES / (1024 * 1024),
+        d.recorded()
+    );
 }
 
 criterion_group!(benches, bench);

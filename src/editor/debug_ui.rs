@@ -61,8 +61,10 @@ pub enum Tab {
 
 /// Frames a flash lasts.
 const FLASH_FRAMES: usize = 12;
-/// Frames of trail drawn behind each ball.
+/// Frames of trail drawn behind each ball, at most.
 const TRAIL_FRAMES: usize = 240;
+/// Trail points drawn in all (shared out among the balls).
+const TRAIL_POINTS: usize = 20_000;
 
 /// The debugger as the editor shows it.
 pub struct DebugPanel {
@@ -508,10 +510,13 @@ impl DebugPanel {
             return;
         }
         if o.trails {
+            // At most TRAIL_POINTS points in all: many balls get shorter trails.
+            let n = world.balls().len().max(1);
+            let trail_frames = (TRAIL_POINTS / n).clamp(2, TRAIL_FRAMES);
             let states: Vec<_> = d
                 .states_before(d.cursor())
                 .rev()
-                .take_while(|(k, _)| d.cursor() - **k <= TRAIL_FRAMES)
+                .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
                 .map(|(_, st)| st)
                 .collect();
             for (i, _) in world.balls().iter().enumerate() {
@@ -525,7 +530,7 @@ impl DebugPanel {
                 batch.polyline(&pts, false, 1.0, palette::BALL.gamma_multiply(0.35));
             }
             // Time-of-impact markers: where each ball's centre was at its contacts.
-            let first = d.cursor().saturating_sub(TRAIL_FRAMES);
+            let first = d.cursor().saturating_sub(trail_frames);
             for f in &d.frames()[first..d.cursor()] {
                 for e in &f.events {
                     if let Some(b) = world.balls().get(e.ball.0) {
