@@ -698,7 +698,7 @@ impl Document {
     /// The parse error when the text is not a level.
     pub fn paste(&mut self, text: &str, at: Option<Vec2>) -> Result<usize, LevelError> {
         let clip = Level::from_ron_str(text)?;
-        let mut objects: Vec<Object> = Object::all(&clip).collect();
+        let objects: Vec<Object> = Object::all(&clip).collect();
         let offset = match (at, clip.bounds()) {
             (Some(at), Some(b)) => {
                 let c = (b.min + b.max) * 0.5;
@@ -711,36 +711,26 @@ impl Document {
         } else {
             Vec2::ONE
         };
-        let mut next = self.level.next_id().0;
-        for o in &mut objects {
-            o.translate(offset);
-            o.set_id(ObjectId(next));
-            next = next.saturating_add(1);
-        }
-        let n = objects.len();
-        let label = format!("Paste {}", count_noun(n, "object"));
-        self.apply(
-            label,
-            Edit {
-                add: objects,
-                ..Edit::default()
-            },
-        );
+        let n = self.add_moved("Paste", objects, offset);
         Ok(n)
     }
 
     /// Copies of the selection moved by `offset`, added as one step ("Duplicate").
     pub fn duplicate_selection(&mut self, offset: Vec2) -> usize {
-        let mut objects = self.selected_objects();
-        let mut next = self.level.next_id().0;
+        let objects = self.selected_objects();
+        self.add_moved("Duplicate", objects, offset)
+    }
+
+    /// Add `objects` moved by `offset` as one step named "`verb` N objects"; [`Document::apply`] gives them
+    /// fresh ids (id 0 always gets one). Returns how many.
+    fn add_moved(&mut self, verb: &str, mut objects: Vec<Object>, offset: Vec2) -> usize {
         for o in &mut objects {
             o.translate(offset);
-            o.set_id(ObjectId(next));
-            next = next.saturating_add(1);
+            o.set_id(ObjectId(0));
         }
         let n = objects.len();
         self.apply(
-            format!("Duplicate {}", count_noun(n, "object")),
+            format!("{verb} {}", count_noun(n, "object")),
             Edit {
                 add: objects,
                 ..Edit::default()
