@@ -1,16 +1,19 @@
 //! The editor driven through its UI as a person would: pointer clicks and drags in the top-down view, keys,
-//! the inspector's fields, menus and dialogs (egui_kittest; no GPU needed).
+//! the inspector's fields, menus and dialogs (egui_kittest; no GPU needed), and the 3D preview rendered by
+//! wgpu under Mesa's software Vulkan (lavapipe).
 #![allow(clippy::unwrap_used)]
 
 use std::path::Path;
 
+use collidoscope::editor::scene3d::CameraMode;
 use collidoscope::editor::{EditorApp, EditorOptions, Tool};
 use collidoscope::level::{Level, ObjectId};
+use collidoscope::walker::WalkMode;
 use egui::accesskit::Role;
 use egui::{Event, Key, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
@@ -19,7 +22,15 @@ fn options(recovery: Option<&Path>) -> EditorOptions {
     }
 }
 
-fn harness(app: EditorApp) -> Harness<'static, EditorApp> {
+/// The editor with the 3D preview closed: the top-down view gets the whole centre, as these tests' screen
+/// positions assume.
+fn harness(mut app: EditorApp) -> Harness<'static, EditorApp> {
+    app.view3d.open = false;
+    harness3d(app)
+}
+
+/// The editor as it starts, the 3D preview beside the top-down view.
+fn harness3d(app: EditorApp) -> Harness<'static, EditorApp> {
     let mut h = Harness::builder()
         .with_size([1280.0, 800.0])
         .with_step_dt(0.05)
@@ -735,4 +746,250 @@ fn the_compare_tab_flags_nehe_slices_tunnelling() {
         h.query_by_label_contains("ball #2 vs #1: exact 0.4020  slices miss")
             .is_some()
     );
+}
+
+// ---- the 3D preview -------------------------------------------------------------------------------------
+
+/// Point the orbit camera at `target` from `distance` along `+z` (level, no tilt).
+fn look_from_front(h: &mut Harness<'_, EditorApp>, target: Vec3, distance: f32) {
+    let cam = &mut h.state_mut().view3d.cam;
+    cam.mode = CameraMode::Orbit;
+    cam.target = target;
+    cam.yaw = 0.0;
+    cam.pitch = 0.0;
+    cam.distance = distance;
+    h.run_steps(2);
+}
+
+/// Where world point `p` appears in the 3D panel, in points.
+fn screen3(h: &Harness<'_, EditorApp>, p: Vec3) -> Pos2 {
+    let v = &h.state().view3d;
+    let r = v.rect;
+    let m = v.cam.projection(r.width() / r.height()) * v.cam.view(None);
+    let ndc = m.project_point3(p);
+    Pos2::new(
+        r.left() + (ndc.x + 1.0) * 0.5 * r.width(),
+        r.top() + (1.0 - ndc.y) * 0.5 * r.height(),
+    )
+}
+
+fn click_at(h: &mut Harness<'_, EditorApp>, p: Pos2, modifiers: Modifiers) {
+    press(h, p, true, modifiers);
+    press(h, p, false, modifiers);
+    h.run_steps(8);
+}
+
+/// One box standing on the origin, two metres tall.
+fn one_box() -> Harness<'static, EditorApp> {
+    let level = Level::from_ron_str(
+        "(version: 1, aabbs: [(id: 1, min: (-1.0, 0.0, -1.0), max: (1.0, 2.0, 1.0))])",
+    )
+    .unwrap();
+    harness3d(EditorApp::new(level, None, options(None)))
+}
+
+#[test]
+fn clicking_in_the_3d_preview_selects_what_is_under_the_pointer() {
+    let mut h = one_box();
+    assert!(
+        h.state().view3d.open,
+        "the preview opens beside the top-down view"
+    );
+    look_from_front(&mut h, Vec3::new(0.0, 1.0, 0.0), 8.0);
+    let on_box = screen3(&h, Vec3::new(0.0, 1.0, 1.0));
+    click_at(&mut h, on_box, Modifiers::NONE);
+    assert_eq!(h.state().doc.selection, [ObjectId(1)].into());
+    assert!(h.state().status.contains("picked box (AABB) #1"));
+    // The sky above the box: nothing there, the selection clears.
+    let sky = screen3(&h, Vec3::new(0.0, 3.5, 0.0));
+    click_at(&mut h, sky, Modifiers::NONE);
+    assert!(h.state().doc.selection.is_empty());
+    // F3 hides the preview (and gives the top-down view the room).
+    let narrow = h.state().view3d.rect.width();
+    key(&mut h, Modifiers::NONE, Key::F3);
+    assert!(!h.state().view3d.open);
+    key(&mut h, Modifiers::NONE, Key::F3);
+    assert!(h.state().view3d.open);
+    assert!(narrow > 100.0);
+}
+
+#[test]
+fn a_probe_click_in_3d_casts_the_ray_through_the_pixel() {
+    let mut h = one_box();
+    look_from_front(&mut h, Vec3::new(0.0, 1.0, 0.0), 8.0);
+    key(&mut h, Modifiers::NONE, Key::R);
+    let on_box = screen3(&h, Vec3::new(0.5, 1.5, 1.0));
+    click_at(&mut h, on_box, Modifiers::NONE);
+    let (ray, _) = h.state().probe.expect("a probe ray");
+    // From the eye (on the near plane), toward the picked point.
+    assert!((ray.origin.z - 8.0).abs() < 0.1, "{ray:?}");
+    let at_face = ray.at((ray.origin.z - 1.0) / -ray.dir.z);
+    assert!(
+        at_face.distance(Vec3::new(0.5, 1.5, 1.0)) < 0.02,
+        "{at_face}"
+    );
+    assert!(h.query_by_label_contains("1 hit(s)").is_some());
+}
+
+/// A walker at the origin facing `-z`, a vertical triangle across its path at `z = -2` and a wall at
+/// `z = -4`.
+fn corridor() -> Harness<'static, EditorApp> {
+    let level = Level::from_ron_str(
+        "(version: 1,
+          walls: [(id: 1, a: (-5.0, -4.0), b: (5.0, -4.0), radius: 0.25)],
+          triangles: [(id: 2, a: (-2.0, 0.0, -2.0), b: (2.0, 0.0, -2.0), c: (0.0, 3.0, -2.0))],
+          walker: (position: (0.0, 0.0), facing_deg: 0.0, eye_height: 1.0, radius: 0.3))",
+    )
+    .unwrap();
+    harness3d(EditorApp::new(level, None, options(None)))
+}
+
+/// Hold `k` with the pointer over the 3D preview for `steps` frames of 0.05 s.
+fn hold(h: &mut Harness<'_, EditorApp>, k: Key, steps: usize) {
+    let c = h.state().view3d.rect.center();
+    h.event(Event::PointerMoved(c));
+    h.step();
+    h.key_down(k);
+    h.run_steps(steps);
+    h.key_up(k);
+    h.run_steps(2);
+}
+
+#[test]
+fn walking_in_3d_collides_with_triangles_and_walls_by_mode() {
+    let mut h = corridor();
+    click_label(&mut h, "Walk");
+    assert_eq!(h.state().view3d.cam.mode, CameraMode::Walk);
+    assert_eq!(h.state().view3d.walk_mode, WalkMode::Slide);
+    // Four seconds of W toward the triangle: the walk test stops the eye before it crosses.
+    hold(&mut h, Key::W, 80);
+    let s = h.state();
+    assert_eq!(
+        s.tool,
+        Tool::Select,
+        "W walks instead of picking the wall tool"
+    );
+    let p = s.view3d.cam.walker.position;
+    assert!(p.x == 0.0 && p.y > -2.0 && p.y < -1.7, "{p}");
+    let report = &s.view3d.walk;
+    assert_eq!(
+        report.outcome.and_then(|o| o.blocked_by),
+        Some(collidoscope::walker::Blocker::Triangle(0))
+    );
+    // Both methods saw the eye's path meet the triangle, at the same point.
+    assert_eq!(report.compared.len(), 1);
+    assert!(!report.compared[0].disagrees());
+    let crossing = report.compared[0].walk_test.unwrap();
+    assert!(
+        crossing.distance(Vec3::new(0.0, 1.0, -2.0)) < 1e-5,
+        "{crossing}"
+    );
+
+    // Ghost walks through the triangle and the wall.
+    h.state_mut().view3d.walk_mode = WalkMode::Ghost;
+    hold(&mut h, Key::W, 60);
+    assert!(h.state().view3d.cam.walker.position.y < -4.5);
+
+    // Back to the start in Stop mode, turned to dodge the triangle: the wall stops the walker outside its
+    // collision distance plus the walker's radius.
+    h.state_mut().view3d.walk_mode = WalkMode::Stop;
+    click_label(&mut h, "Back to start");
+    assert_eq!(h.state().view3d.cam.walker.position, Vec2::ZERO);
+    h.state_mut().view3d.cam.walker.position = Vec2::new(3.0, 0.0);
+    hold(&mut h, Key::W, 80);
+    let p = h.state().view3d.cam.walker.position;
+    assert!(p.y > -4.0 + 0.25 + 0.3 - 1e-4 && p.y < -2.9, "{p}");
+    assert_eq!(
+        h.state().view3d.walk.outcome.and_then(|o| o.blocked_by),
+        Some(collidoscope::walker::Blocker::Wall(0))
+    );
+    // The level's walker start is not an edit.
+    assert!(!h.state().doc.is_dirty());
+}
+
+#[test]
+fn follow_ball_tracks_the_selected_ball() {
+    let level = Level::from_ron_str(include_str!("../levels/magic_room.ron")).unwrap();
+    let mut h = harness3d(EditorApp::new(level, None, options(None)));
+    let id = h.state().doc.level().balls[1].id;
+    h.state_mut().doc.selection = [id].into();
+    click_label(&mut h, "Follow ball");
+    assert_eq!(h.state().view3d.cam.mode, CameraMode::Follow);
+    assert_eq!(h.state().view3d.follow, Some(id));
+    // Step the simulation: the camera stays behind the ball as it moves.
+    for _ in 0..20 {
+        key(&mut h, Modifiers::NONE, Key::Period);
+    }
+    let s = h.state();
+    let d = s.debug.debugger.as_ref().unwrap();
+    let k = d
+        .world()
+        .ball_object_ids()
+        .iter()
+        .position(|b| *b == Some(id))
+        .unwrap();
+    let b = d.world().balls()[k];
+    let (eye, forward) = s
+        .view3d
+        .cam
+        .eye_forward(Some((b.center, b.velocity, b.radius)));
+    assert!((b.center - eye).normalize().dot(forward) > 0.999);
+    assert!(eye.distance(b.center) < 20.0);
+}
+
+/// The preview rendered by wgpu in Mesa's software Vulkan (lavapipe), as CI runs it: pixels checked where
+/// the camera puts known objects, and a snapshot of the whole editor kept in `tests/snapshots/`.
+#[test]
+fn the_3d_preview_renders_under_lavapipe() {
+    use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
+    let wgpu_harness = |level: Level| {
+        let rs = create_render_state(
+            default_wgpu_setup(),
+            eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+        );
+        let mut app = EditorApp::new(level, None, options(None));
+        app.enable_3d(&rs);
+        let mut h = Harness::builder()
+            .with_size([1280.0, 800.0])
+            .with_step_dt(0.05)
+            .renderer(WgpuTestRenderer::from_render_state(rs))
+            .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
+        h.run_steps(3);
+        h
+    };
+    // A triangle facing the camera (front, its own green), one facing away (back, the magenta tint) and a
+    // ball between them.
+    let level = Level::from_ron_str(
+        "(version: 1,
+          triangles: [(id: 1, a: (-3.0, 0.0, 0.0), b: (-0.5, 0.0, 0.0), c: (-1.75, 2.5, 0.0)),
+                      (id: 2, a: (0.5, 0.0, 0.0), b: (1.75, 2.5, 0.0), c: (3.0, 0.0, 0.0))],
+          balls: [(id: 3, center: (0.0, 2.5, 0.0), velocity: (0.0, 0.0, 0.0), radius: 0.4, mass: 1.0, restitution: 0.5)])",
+    )
+    .unwrap();
+    let mut h = wgpu_harness(level);
+    look_from_front(&mut h, Vec3::new(0.0, 1.2, 0.0), 7.0);
+    let img = h.render().expect("wgpu renders");
+    let ppp = img.width() as f32 / 1280.0;
+    let px = |h: &Harness<'_, EditorApp>, p: Vec3| {
+        let s = screen3(h, p);
+        let c = img.get_pixel((s.x * ppp) as u32, (s.y * ppp) as u32).0;
+        (i32::from(c[0]), i32::from(c[1]), i32::from(c[2]))
+    };
+    let front = px(&h, Vec3::new(-1.75, 0.8, 0.0));
+    let back = px(&h, Vec3::new(1.75, 0.8, 0.0));
+    let ball = px(&h, Vec3::new(0.0, 2.5, 0.4));
+    let sky = px(&h, Vec3::new(0.0, 5.0, -30.0));
+    assert!(
+        front.1 > front.0 + 30 && front.1 > front.2,
+        "front face {front:?}"
+    );
+    assert!(back.0 > back.1 + 30, "back face {back:?}");
+    assert!(ball.0 > 150 && ball.2 < ball.0 - 60, "ball {ball:?}");
+    assert!(sky.0 < 60 && sky.1 < 60 && sky.2 < 70, "background {sky:?}");
+
+    // The built-in house beside its top-down view.
+    let level = Level::from_ron_str(include_str!("../levels/house.ron")).unwrap();
+    let mut h = wgpu_harness(level);
+    h.run_steps(2);
+    h.snapshot("preview_3d_house");
 }

@@ -13,10 +13,12 @@ use super::document::{Document, Edit, Header, Kind, Object, Preview, count_noun}
 use super::footprint::{Footprint, closest_on_segment, segments_cross};
 use super::inspector::{self, InspectorState};
 use super::view2d::{self, Batch, Camera, Drawer, Extras, Look, palette};
+use super::view3d::{Action3, View3d};
 use crate::level::{
     AabbObject, BallObject, CylinderObject, Level, MeshObject, ObbObject, ObjectId, PlaneObject,
     Problem, Severity, TriangleObject, WallObject, atomic_write,
 };
+use crate::shape::Ray;
 
 /// The level the editor opens when no file is given, built into the binary.
 pub const EMBEDDED_LEVEL: &str = include_str!("../../levels/house.ron");
@@ -265,18 +267,22 @@ pub struct EditorApp {
     /// The lower panel's tab.
     pub tab: Tab,
     space_panned: bool,
-    /// The probe ray `(from, to)` on the floor, if one was dragged.
-    pub probe: Option<(Vec2, Vec2)>,
-    /// The probe ray's height, metres.
+    /// The probe: a ray (unit direction) and its length, dragged in the top-down view at `probe_height` or
+    /// clicked in the 3D preview.
+    pub probe: Option<(Ray, f32)>,
+    /// The height of rays dragged in the top-down view, metres (changing it moves such a ray).
     pub probe_height: f32,
-    probe_result: Option<((Vec2, Vec2, f32, u64), super::probe::ProbeResult)>,
+    probe_flat: bool,
+    probe_result: Option<((Vec3, Vec3, f32, u64), super::probe::ProbeResult)>,
     /// The box whose slabs the probe panel plots.
     pub probe_box: Option<ObjectId>,
     compare: Option<CompareCache>,
+    /// The 3D preview.
+    pub view3d: View3d,
 }
 
 /// What the Compare tab's results depend on: the level, the probe and the debugger's frame.
-type CompareKey = (u64, Option<(Vec2, Vec2, f32)>, Option<usize>);
+type CompareKey = (u64, Option<(Vec3, Vec3, f32)>, Option<usize>);
 
 /// The Compare tab's results with their key: triangle rows for the probe, and the sweep disagreements
 /// (with the number of pairs tested).
@@ -324,9 +330,11 @@ impl EditorApp {
             space_panned: false,
             probe: None,
             probe_height: 1.0,
+            probe_flat: false,
             probe_result: None,
             probe_box: None,
             compare: None,
+            view3d: View3d::new(),
         };
         app.offer_recovery();
         app
@@ -367,6 +375,9 @@ impl EditorApp {
                 app
             }
         };
+        if let Some(rs) = &cc.wgpu_render_state {
+            app.enable_3d(rs);
+        }
         if let Some(storage) = cc.storage {
             app.recent = eframe::get_value(storage, "recent").unwrap_or_default();
         }
@@ -376,6 +387,12 @@ impl EditorApp {
             app.remember(f);
         }
         app
+    }
+
+    /// Draw the 3D preview with `rs` (eframe's wgpu renderer, or a test's).
+    pub fn enable_3d(&mut self, rs: &eframe::egui_wgpu::RenderState) {
+        super::render3d::install(rs);
+        self.view3d.gpu = true;
     }
 
     /// The window title: `Collidoscope — <file name>[*]`.
@@ -915,16 +932,15 @@ impl EditorApp {
     fn refresh_compare(&mut self) {
         let key: CompareKey = (
             self.doc.revision(),
-            self.probe.map(|(a, b)| (a, b, self.probe_height)),
+            self.probe.map(|(r, t)| (r.origin, r.dir, t)),
             self.debug.debugger.as_ref().map(|d| d.cursor()),
         );
         if self.compare.as_ref().is_some_and(|(k, _, _)| *k == key) {
             return;
         }
-        let tris = self.probe.and_then(|(a, b)| {
-            let (ray, max_t) = super::probe::probe_ray(a, b, self.probe_height)?;
-            Some(super::compare::triangles(self.doc.level(), &ray, max_t))
-        });
+        let tris = self
+            .probe
+            .map(|(ray, max_t)| super::compare::triangles(self.doc.level(), &ray, max_t));
         let dt = self.doc.level().simulation.dt;
         let sweeps = match &self.debug.debugger {
             Some(d) => Some(super::compare::sweeps(d.world(), dt)),
@@ -936,16 +952,21 @@ impl EditorApp {
     }
 
     fn refresh_probe(&mut self) {
-        let Some((a, b)) = self.probe else {
+        if self.probe_flat
+            && let Some((ray, _)) = &mut self.probe
+            && self.probe_height.is_finite()
+        {
+            ray.origin.y = self.probe_height;
+        }
+        let Some((ray, max_t)) = self.probe else {
             self.probe_result = None;
             return;
         };
-        let key = (a, b, self.probe_height, self.doc.revision());
+        let key = (ray.origin, ray.dir, max_t, self.doc.revision());
         if self.probe_result.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
-        self.probe_result = super::probe::probe_ray(a, b, self.probe_height)
-            .map(|(ray, max_t)| (key, super::probe::cast(self.doc.level(), &ray, max_t)));
+        self.probe_result = Some((key, super::probe::cast(self.doc.level(), &ray, max_t)));
     }
 
     fn level_bounds(&self) -> Option<(Vec2, Vec2)> {
@@ -1305,6 +1326,14 @@ impl EditorApp {
             .resizable(true)
             .default_size(300.0)
             .show(ui, |ui| self.right_panel(ui));
+        if self.view3d.open {
+            let half = (ui.available_width() * 0.45).max(200.0);
+            egui::Panel::right("view3d")
+                .resizable(true)
+                .default_size(half)
+                .min_size(160.0)
+                .show(ui, |ui| self.preview3d(ui));
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| self.view(ui));
         self.dialogs(&ctx);
 
@@ -1316,6 +1345,54 @@ impl EditorApp {
                 self.autosave();
             }
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(AUTOSAVE_SECS));
+        }
+    }
+
+    fn preview3d(&mut self, ui: &mut Ui) {
+        let faulty = &self.problems.faulty;
+        let selection = &self.doc.selection;
+        let paint = |id: ObjectId, kind: Kind| -> [u8; 4] {
+            let c = if faulty.contains(&id) {
+                Color32::from_rgb(235, 70, 70)
+            } else if selection.contains(&id) {
+                Color32::from_rgb(255, 160, 40)
+            } else {
+                base_color(kind)
+            };
+            c.to_srgba_unmultiplied()
+        };
+        let input = super::view3d::Input3 {
+            doc: &self.doc,
+            debug: &self.debug,
+            paint: &paint,
+            probe: self.probe,
+            probe_result: self.probe_result.as_ref().map(|(_, r)| r),
+            probe_tool: self.tool == Tool::Probe,
+            wall_radii: self.debug.overlays.wall_radii,
+        };
+        match self.view3d.ui(ui, &input) {
+            None => {}
+            Some(Action3::Probe(ray, max_t)) => {
+                self.probe = Some((ray, max_t));
+                self.probe_flat = false;
+                self.tab = Tab::Probe;
+                self.show_problems = true;
+            }
+            Some(Action3::Select { hit, add }) => {
+                match hit {
+                    Some(id) if add => toggle(&mut self.doc.selection, id),
+                    Some(id) => self.doc.selection = [id].into(),
+                    None if add => {}
+                    None => self.doc.selection.clear(),
+                }
+                if !add {
+                    self.doc.walker_selected = false;
+                }
+                self.status = match hit.and_then(|id| self.doc.object(id)) {
+                    Some(o) => format!("3D: picked {}", o.label()),
+                    None => "3D: nothing under the pointer".into(),
+                };
+            }
         }
     }
 
@@ -1418,8 +1495,13 @@ impl EditorApp {
                 None => self.status = "nothing copied yet".into(),
             }
         }
+        if press(Modifiers::NONE, Key::F3) {
+            self.view3d.open = !self.view3d.open;
+        }
+        // Walking in the 3D preview owns W A S D and the arrows while the pointer is over it.
+        let walking = self.view3d.open && self.view3d.keys_captured;
         for &(tool, key, _, _) in Tool::ALL {
-            if press(Modifiers::NONE, key) {
+            if !walking && press(Modifiers::NONE, key) {
                 self.set_tool(tool);
             }
         }
@@ -1473,6 +1555,9 @@ impl EditorApp {
         }
         if press(Modifiers::NONE, Key::Delete) {
             self.delete();
+        }
+        if walking {
+            return;
         }
         let step = self.snap_step.max(0.01);
         for (key, d) in [
@@ -1725,10 +1810,9 @@ impl EditorApp {
             }
             Tab::Plots => self.debug.plots(ui),
             Tab::Probe => {
-                let max_t = self.probe.map_or(0.0, |(a, b)| a.distance(b));
-                if let Some((a, b)) = self.probe
+                let max_t = self.probe.map_or(0.0, |(_, t)| t);
+                if let Some((ray, max_t)) = self.probe
                     && ui.button("Keep this ray as a probe object").clicked()
-                    && let Some((ray, max_t)) = super::probe::probe_ray(a, b, self.probe_height)
                 {
                     self.add_object(
                         "Add probe",
@@ -2315,7 +2399,8 @@ impl EditorApp {
                 {
                     let end = self.snapped(world(now), shift);
                     if end != *start {
-                        self.probe = Some((*start, end));
+                        self.probe = super::probe::probe_ray(*start, end, self.probe_height);
+                        self.probe_flat = true;
                     }
                 }
                 if resp.drag_stopped() {
@@ -2543,6 +2628,7 @@ impl EditorApp {
             cam: &self.cam,
             fills: Batch::default(),
             lines: Batch::default(),
+            wall_radii: self.debug.overlays.wall_radii,
         };
         // Selected objects last, so they draw on top.
         let mut later = Vec::new();
@@ -2595,9 +2681,14 @@ impl EditorApp {
                 look,
             );
         }
-        if let Some(ray) = self.probe {
+        if let Some((ray, max_t)) = self.probe {
             let result = self.probe_result.as_ref().map(|(_, r)| r);
-            super::probe::paint(&mut lines, rect, &self.cam, ray, result, self.probe_box);
+            let end = ray.at(max_t);
+            let flat = (
+                Vec2::new(ray.origin.x, ray.origin.z),
+                Vec2::new(end.x, end.z),
+            );
+            super::probe::paint(&mut lines, rect, &self.cam, flat, result, self.probe_box);
         }
         if self.tab == Tab::Compare
             && self.show_problems

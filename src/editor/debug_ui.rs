@@ -27,6 +27,8 @@ pub struct Overlays {
     pub bounds: bool,
     /// A short flash at each contact (seed 004's explosions).
     pub flashes: bool,
+    /// Each wall's collision radius as an outline.
+    pub wall_radii: bool,
 }
 
 impl Default for Overlays {
@@ -38,6 +40,7 @@ impl Default for Overlays {
             trails: true,
             bounds: false,
             flashes: true,
+            wall_radii: true,
         }
     }
 }
@@ -60,11 +63,11 @@ pub enum Tab {
 }
 
 /// Frames a flash lasts.
-const FLASH_FRAMES: usize = 12;
+pub(crate) const FLASH_FRAMES: usize = 12;
 /// Frames of trail drawn behind each ball, at most.
-const TRAIL_FRAMES: usize = 240;
+pub(crate) const TRAIL_FRAMES: usize = 240;
 /// Trail points drawn in all (shared out among the balls).
-const TRAIL_POINTS: usize = 20_000;
+pub(crate) const TRAIL_POINTS: usize = 20_000;
 
 /// The debugger as the editor shows it.
 pub struct DebugPanel {
@@ -601,6 +604,7 @@ impl DebugPanel {
         ui.checkbox(&mut o.trails, "Trails and time-of-impact markers");
         ui.checkbox(&mut o.flashes, "Contact flashes");
         ui.checkbox(&mut o.bounds, "Broadphase bounds");
+        ui.checkbox(&mut o.wall_radii, "Wall collision radii");
     }
 }
 

@@ -13,7 +13,10 @@ pub mod document;
 pub mod footprint;
 pub mod inspector;
 pub mod probe;
+pub mod render3d;
+pub mod scene3d;
 pub mod view2d;
+pub mod view3d;
 
 use std::path::Path;
 

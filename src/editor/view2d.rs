@@ -406,6 +406,8 @@ pub struct Drawer<'a> {
     pub fills: Batch,
     /// Lines.
     pub lines: Batch,
+    /// Outline each wall's collision radius.
+    pub wall_radii: bool,
 }
 
 impl Drawer<'_> {
@@ -429,7 +431,7 @@ impl Drawer<'_> {
                 self.lines.line(sa, sb, w + 0.5, wall_line);
                 let rs = r * scale;
                 // The collision radius, once it is big enough to see.
-                if rs >= 2.0 {
+                if rs >= 2.0 && self.wall_radii {
                     let c = if look == Look::Normal {
                         palette::WALL_RADIUS
                     } else {

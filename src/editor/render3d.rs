@@ -1,0 +1,702 @@
+//! The 3D preview on the GPU: wgpu through eframe's paint callback.
+//!
+//! [`Renderer3d`] lives in egui-wgpu's callback resources (installed once by [`install`]). Each frame the
+//! preview sends a [`Frame3`]; in [`CallbackTrait::prepare`] it renders the scene into the renderer's *own*
+//! colour and depth textures (sized to the panel in physical pixels), and in [`CallbackTrait::paint`] a
+//! full-screen triangle copies that colour texture into egui's render pass, which has no depth attachment
+//! (egui_kittest's neither, so the same code renders in tests under Mesa's lavapipe).
+//!
+//! Pipelines: flat-shaded solids (back faces tinted), instanced spheres (one unit icosphere, one instance
+//! per ball), depth-tested lines (grid, trails) and lines drawn over everything (contacts, normals, probe).
+//! Colours arrive as sRGB bytes and are lit in linear space; the colour target is `Rgba8UnormSrgb`, and the
+//! copy writes gamma or linear values to match egui's target format.
+
+use std::sync::Arc;
+
+use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, ScreenDescriptor, wgpu};
+use glam::{Mat4, Vec3};
+use wgpu::util::DeviceExt;
+
+use super::scene3d::{LINE_FLOATS, Lines, SOLID_FLOATS, SPHERE_FLOATS, Spheres, StaticScene};
+
+/// Format of the offscreen colour target.
+const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// Format of the offscreen depth target.
+const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+const SCENE_SHADER: &str = r"
+struct Globals {
+    view_proj: mat4x4<f32>,
+    eye: vec4<f32>,
+    light: vec4<f32>,
+    fog: vec4<f32>,
+};
+@group(0) @binding(0) var<uniform> g: Globals;
+
+fn to_linear(c: vec4<f32>) -> vec4<f32> {
+    return vec4<f32>(pow(c.rgb, vec3<f32>(2.2)), c.a);
+}
+
+struct Lit {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+    @location(1) color: vec4<f32>,
+    @location(2) world: vec3<f32>,
+};
+
+@vertex
+fn vs_solid(@location(0) p: vec3<f32>, @location(1) n: vec3<f32>, @location(2) c: vec4<f32>) -> Lit {
+    var o: Lit;
+    o.clip = g.view_proj * vec4<f32>(p, 1.0);
+    o.normal = n;
+    o.color = to_linear(c);
+    o.world = p;
+    return o;
+}
+
+@vertex
+fn vs_sphere(@location(0) p: vec3<f32>, @location(1) inst: vec4<f32>, @location(2) c: vec4<f32>) -> Lit {
+    var o: Lit;
+    let w = inst.xyz + p * inst.w;
+    o.clip = g.view_proj * vec4<f32>(w, 1.0);
+    o.normal = p;
+    o.color = to_linear(c);
+    o.world = w;
+    return o;
+}
+
+@fragment
+fn fs_lit(i: Lit, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    var n = normalize(i.normal);
+    var base = i.color.rgb;
+    if !front {
+        // Back faces: flipped normal and a magenta tint, so a triangle's back reads at a glance.
+        n = -n;
+        base = mix(base, vec3<f32>(0.55, 0.05, 0.30), 0.7);
+    }
+    let l = normalize(g.light.xyz);
+    let v = normalize(g.eye.xyz - i.world);
+    let diffuse = max(dot(n, l), 0.0);
+    let sky = mix(vec3<f32>(0.05, 0.045, 0.04), vec3<f32>(0.16, 0.18, 0.24), 0.5 + 0.5 * n.y);
+    let h = normalize(l + v);
+    let spec = pow(max(dot(n, h), 0.0), 48.0) * 0.25 * diffuse;
+    var rgb = base * (sky + vec3<f32>(diffuse * 0.85)) + vec3<f32>(spec);
+    let dist = length(g.eye.xyz - i.world);
+    let fog = clamp((dist - g.fog.x) / max(g.fog.y - g.fog.x, 1e-3), 0.0, 0.85);
+    rgb = mix(rgb, g.fog.zzz, fog);
+    return vec4<f32>(rgb, 1.0);
+}
+
+struct Flat {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec4<f32>,
+};
+
+@vertex
+fn vs_line(@location(0) p: vec3<f32>, @location(1) c: vec4<f32>) -> Flat {
+    var o: Flat;
+    o.clip = g.view_proj * vec4<f32>(p, 1.0);
+    o.color = to_linear(c);
+    return o;
+}
+
+@fragment
+fn fs_line(i: Flat) -> @location(0) vec4<f32> {
+    return i.color;
+}
+";
+
+const BLIT_SHADER: &str = r"
+@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var smp: sampler;
+
+struct Out {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn vs_blit(@builtin(vertex_index) k: u32) -> Out {
+    let uv = vec2<f32>(f32((k << 1u) & 2u), f32(k & 2u));
+    var o: Out;
+    o.clip = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, 0.0, 1.0);
+    o.uv = uv;
+    return o;
+}
+
+@fragment
+fn fs_linear(i: Out) -> @location(0) vec4<f32> {
+    return textureSample(src, smp, i.uv);
+}
+
+fn gamma(x: f32) -> f32 {
+    if x <= 0.0031308 {
+        return 12.92 * x;
+    }
+    return 1.055 * pow(x, 1.0 / 2.4) - 0.055;
+}
+
+@fragment
+fn fs_gamma(i: Out) -> @location(0) vec4<f32> {
+    let c = textureSample(src, smp, i.uv);
+    return vec4<f32>(gamma(c.r), gamma(c.g), gamma(c.b), c.a);
+}
+";
+
+/// What one frame of the preview draws.
+pub struct Frame3 {
+    /// Projection × view.
+    pub view_proj: Mat4,
+    /// The eye, for lighting and fog.
+    pub eye: Vec3,
+    /// Fog start and end distances, metres.
+    pub fog: (f32, f32),
+    /// The level's static geometry and its generation (uploaded again only when that changes).
+    pub statics: (u64, Arc<StaticScene>),
+    /// Balls.
+    pub spheres: Spheres,
+    /// Depth-tested lines.
+    pub lines: Lines,
+    /// Lines drawn over everything.
+    pub overlay: Lines,
+}
+
+/// Background colour (sRGB bytes), also the fog colour.
+pub const BACKGROUND: [u8; 3] = [30, 32, 38];
+
+/// The GPU side: pipelines, the offscreen targets and uploaded buffers.
+pub struct Renderer3d {
+    solid: wgpu::RenderPipeline,
+    sphere: wgpu::RenderPipeline,
+    lines: wgpu::RenderPipeline,
+    overlay: wgpu::RenderPipeline,
+    blit: wgpu::RenderPipeline,
+    blit_layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
+    globals: wgpu::Buffer,
+    globals_group: wgpu::BindGroup,
+    sphere_mesh: (wgpu::Buffer, wgpu::Buffer, u32),
+    target: Option<Target>,
+    statics: Option<(u64, Option<Uploaded>, Option<Uploaded>)>,
+    dynamic: Dynamic,
+    max_side: u32,
+}
+
+/// A vertex buffer and how many vertices (or instances) it holds.
+type Uploaded = (wgpu::Buffer, u32);
+
+struct Target {
+    size: [u32; 2],
+    _color: wgpu::Texture,
+    color_view: wgpu::TextureView,
+    depth_view: wgpu::TextureView,
+    blit_group: wgpu::BindGroup,
+}
+
+#[derive(Default)]
+struct Dynamic {
+    spheres: Option<Uploaded>,
+    lines: Option<Uploaded>,
+    overlay: Option<Uploaded>,
+}
+
+/// Put the 3D renderer into egui-wgpu's callback resources (once; later calls do nothing).
+pub fn install(rs: &egui_wgpu::RenderState) {
+    let mut r = rs.renderer.write();
+    if r.callback_resources.get::<Renderer3d>().is_none() {
+        let renderer = Renderer3d::new(&rs.device, rs.target_format);
+        r.callback_resources.insert(renderer);
+    }
+}
+
+fn attrs<const N: usize>(
+    formats: [wgpu::VertexFormat; N],
+    first: u32,
+) -> [wgpu::VertexAttribute; N] {
+    let mut offset = 0;
+    let mut out = [wgpu::VertexAttribute {
+        format: wgpu::VertexFormat::Float32,
+        offset: 0,
+        shader_location: 0,
+    }; N];
+    for (k, f) in formats.into_iter().enumerate() {
+        out[k] = wgpu::VertexAttribute {
+            format: f,
+            offset,
+            shader_location: first + k as u32,
+        };
+        offset += f.size();
+    }
+    out
+}
+
+impl Renderer3d {
+    /// Pipelines for egui's output format `target_format` (egui's pass has one sample and no depth).
+    #[must_use]
+    pub fn new(device: &wgpu::Device, target_format: wgpu::TextureFormat) -> Self {
+        use wgpu::VertexFormat as F;
+        let scene = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("collidoscope 3d"),
+            source: wgpu::ShaderSource::Wgsl(SCENE_SHADER.into()),
+        });
+        let blit_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("collidoscope 3d blit"),
+            source: wgpu::ShaderSource::Wgsl(BLIT_SHADER.into()),
+        });
+        let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("collidoscope 3d globals"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }],
+        });
+        let globals = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("collidoscope 3d globals"),
+            size: 112,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let globals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("collidoscope 3d globals"),
+            layout: &globals_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: globals.as_entire_binding(),
+            }],
+        });
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("collidoscope 3d"),
+            bind_group_layouts: &[Some(&globals_layout)],
+            immediate_size: 0,
+        });
+        let depth = |write: bool, compare: wgpu::CompareFunction| wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(write),
+            depth_compare: Some(compare),
+            stencil: wgpu::StencilState::default(),
+            bias: wgpu::DepthBiasState::default(),
+        };
+        let solid_attrs = attrs([F::Float32x3, F::Float32x3, F::Unorm8x4], 0);
+        let line_attrs = attrs([F::Float32x3, F::Unorm8x4], 0);
+        let unit_attrs = attrs([F::Float32x3], 0);
+        let inst_attrs = attrs([F::Float32x4, F::Unorm8x4], 1);
+        let color_target = [Some(wgpu::ColorTargetState {
+            format: COLOR_FORMAT,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let pipeline = |label: &str,
+                        vs: &str,
+                        fs: &str,
+                        buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+                        topology: wgpu::PrimitiveTopology,
+                        depth_stencil: wgpu::DepthStencilState| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&layout),
+                vertex: wgpu::VertexState {
+                    module: &scene,
+                    entry_point: Some(vs),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology,
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode: None,
+                    ..wgpu::PrimitiveState::default()
+                },
+                depth_stencil: Some(depth_stencil),
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module: &scene,
+                    entry_point: Some(fs),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    targets: &color_target,
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        let float = std::mem::size_of::<f32>() as u64;
+        let solid = pipeline(
+            "collidoscope 3d solids",
+            "vs_solid",
+            "fs_lit",
+            &[Some(wgpu::VertexBufferLayout {
+                array_stride: SOLID_FLOATS as u64 * float,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &solid_attrs,
+            })],
+            wgpu::PrimitiveTopology::TriangleList,
+            depth(true, wgpu::CompareFunction::Less),
+        );
+        let sphere = pipeline(
+            "collidoscope 3d spheres",
+            "vs_sphere",
+            "fs_lit",
+            &[
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: 3 * float,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &unit_attrs,
+                }),
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: SPHERE_FLOATS as u64 * float,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &inst_attrs,
+                }),
+            ],
+            wgpu::PrimitiveTopology::TriangleList,
+            depth(true, wgpu::CompareFunction::Less),
+        );
+        let line_layout = [Some(wgpu::VertexBufferLayout {
+            array_stride: LINE_FLOATS as u64 * float,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &line_attrs,
+        })];
+        let lines = pipeline(
+            "collidoscope 3d lines",
+            "vs_line",
+            "fs_line",
+            &line_layout,
+            wgpu::PrimitiveTopology::LineList,
+            depth(true, wgpu::CompareFunction::LessEqual),
+        );
+        let overlay = pipeline(
+            "collidoscope 3d overlay",
+            "vs_line",
+            "fs_line",
+            &line_layout,
+            wgpu::PrimitiveTopology::LineList,
+            depth(false, wgpu::CompareFunction::Always),
+        );
+
+        let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("collidoscope 3d blit"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let blit_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("collidoscope 3d blit"),
+            bind_group_layouts: &[Some(&blit_layout)],
+            immediate_size: 0,
+        });
+        let blit = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("collidoscope 3d blit"),
+            layout: Some(&blit_pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &blit_shader,
+                entry_point: Some("vs_blit"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &blit_shader,
+                entry_point: Some(if target_format.is_srgb() {
+                    "fs_linear"
+                } else {
+                    "fs_gamma"
+                }),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: target_format,
+                    blend: None,
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("collidoscope 3d blit"),
+            ..wgpu::SamplerDescriptor::default()
+        });
+        let (verts, indices) = super::scene3d::unit_sphere(2);
+        let flat: Vec<f32> = verts.iter().flat_map(|v| v.to_array()).collect();
+        let sphere_vb = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("collidoscope 3d unit sphere"),
+            contents: bytemuck::cast_slice(&flat),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let sphere_ib = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("collidoscope 3d unit sphere"),
+            contents: bytemuck::cast_slice(&indices),
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        Self {
+            solid,
+            sphere,
+            lines,
+            overlay,
+            blit,
+            blit_layout,
+            sampler,
+            globals,
+            globals_group,
+            sphere_mesh: (sphere_vb, sphere_ib, indices.len() as u32),
+            target: None,
+            statics: None,
+            dynamic: Dynamic::default(),
+            max_side: device.limits().max_texture_dimension_2d,
+        }
+    }
+
+    fn ensure_target(&mut self, device: &wgpu::Device, size: [u32; 2]) {
+        if self.target.as_ref().is_some_and(|t| t.size == size) {
+            return;
+        }
+        let extent = wgpu::Extent3d {
+            width: size[0],
+            height: size[1],
+            depth_or_array_layers: 1,
+        };
+        let make = |label: &str, format: wgpu::TextureFormat, usage: wgpu::TextureUsages| {
+            device.create_texture(&wgpu::TextureDescriptor {
+                label: Some(label),
+                size: extent,
+                mip_level_count: 1,
+                sample_count: 1,
+                dimension: wgpu::TextureDimension::D2,
+                format,
+                usage,
+                view_formats: &[],
+            })
+        };
+        let color = make(
+            "collidoscope 3d colour",
+            COLOR_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+        );
+        let depth = make(
+            "collidoscope 3d depth",
+            DEPTH_FORMAT,
+            wgpu::TextureUsages::RENDER_ATTACHMENT,
+        );
+        let color_view = color.create_view(&wgpu::TextureViewDescriptor::default());
+        let depth_view = depth.create_view(&wgpu::TextureViewDescriptor::default());
+        let blit_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("collidoscope 3d blit"),
+            layout: &self.blit_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&color_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::Sampler(&self.sampler),
+                },
+            ],
+        });
+        self.target = Some(Target {
+            size,
+            _color: color,
+            color_view,
+            depth_view,
+            blit_group,
+        });
+    }
+
+    fn upload(device: &wgpu::Device, data: &[f32], per: usize, label: &str) -> Option<Uploaded> {
+        (data.len() >= per).then(|| {
+            let buf = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents: bytemuck::cast_slice(data),
+                usage: wgpu::BufferUsages::VERTEX,
+            });
+            (buf, (data.len() / per) as u32)
+        })
+    }
+
+    /// Render `frame` into the offscreen targets of `size` pixels.
+    fn render(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        frame: &Frame3,
+        size: [u32; 2],
+    ) {
+        self.ensure_target(device, size);
+        let (generation, statics) = &frame.statics;
+        if self.statics.as_ref().is_none_or(|s| s.0 != *generation) {
+            self.statics = Some((
+                *generation,
+                Self::upload(
+                    device,
+                    &statics.solids.data,
+                    SOLID_FLOATS,
+                    "collidoscope 3d solids",
+                ),
+                Self::upload(
+                    device,
+                    &statics.lines.data,
+                    LINE_FLOATS,
+                    "collidoscope 3d lines",
+                ),
+            ));
+        }
+        self.dynamic = Dynamic {
+            spheres: Self::upload(
+                device,
+                &frame.spheres.data,
+                SPHERE_FLOATS,
+                "collidoscope 3d balls",
+            ),
+            lines: Self::upload(
+                device,
+                &frame.lines.data,
+                LINE_FLOATS,
+                "collidoscope 3d trails",
+            ),
+            overlay: Self::upload(
+                device,
+                &frame.overlay.data,
+                LINE_FLOATS,
+                "collidoscope 3d overlay",
+            ),
+        };
+        let light = Vec3::new(0.45, 0.8, 0.35).normalize();
+        let bg = BACKGROUND.map(|c| (f32::from(c) / 255.0).powf(2.2));
+        let mut globals = frame.view_proj.to_cols_array().to_vec();
+        globals.extend_from_slice(&[frame.eye.x, frame.eye.y, frame.eye.z, 1.0]);
+        globals.extend_from_slice(&[light.x, light.y, light.z, 0.0]);
+        globals.extend_from_slice(&[frame.fog.0, frame.fog.1, bg[1], 0.0]);
+        queue.write_buffer(&self.globals, 0, bytemuck::cast_slice(&globals));
+
+        let Some(target) = &self.target else {
+            return;
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("collidoscope 3d"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: &target.color_view,
+                depth_slice: None,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color {
+                        r: f64::from(bg[0]),
+                        g: f64::from(bg[1]),
+                        b: f64::from(bg[2]),
+                        a: 1.0,
+                    }),
+                    store: wgpu::StoreOp::Store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &target.depth_view,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.globals_group, &[]);
+        if let Some((_, Some((buf, n)), _)) = &self.statics {
+            pass.set_pipeline(&self.solid);
+            pass.set_vertex_buffer(0, buf.slice(..));
+            pass.draw(0..*n, 0..1);
+        }
+        if let Some((buf, n)) = &self.dynamic.spheres {
+            pass.set_pipeline(&self.sphere);
+            pass.set_vertex_buffer(0, self.sphere_mesh.0.slice(..));
+            pass.set_vertex_buffer(1, buf.slice(..));
+            pass.set_index_buffer(self.sphere_mesh.1.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(0..self.sphere_mesh.2, 0, 0..*n);
+        }
+        pass.set_pipeline(&self.lines);
+        if let Some((_, _, Some((buf, n)))) = &self.statics {
+            pass.set_vertex_buffer(0, buf.slice(..));
+            pass.draw(0..*n, 0..1);
+        }
+        if let Some((buf, n)) = &self.dynamic.lines {
+            pass.set_vertex_buffer(0, buf.slice(..));
+            pass.draw(0..*n, 0..1);
+        }
+        if let Some((buf, n)) = &self.dynamic.overlay {
+            pass.set_pipeline(&self.overlay);
+            pass.set_vertex_buffer(0, buf.slice(..));
+            pass.draw(0..*n, 0..1);
+        }
+    }
+}
+
+/// The paint callback carrying one frame.
+pub struct Callback3d {
+    /// What to draw.
+    pub frame: Arc<Frame3>,
+    /// The panel in points.
+    pub rect: egui::Rect,
+}
+
+impl Callback3d {
+    fn size(&self, pixels_per_point: f32, max_side: u32) -> [u32; 2] {
+        let s = self.rect.size() * pixels_per_point;
+        [
+            (s.x.round() as u32).clamp(1, max_side),
+            (s.y.round() as u32).clamp(1, max_side),
+        ]
+    }
+}
+
+impl CallbackTrait for Callback3d {
+    fn prepare(
+        &self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        screen: &ScreenDescriptor,
+        encoder: &mut wgpu::CommandEncoder,
+        resources: &mut CallbackResources,
+    ) -> Vec<wgpu::CommandBuffer> {
+        if let Some(r) = resources.get_mut::<Renderer3d>() {
+            let size = self.size(screen.pixels_per_point, r.max_side);
+            r.render(device, queue, encoder, &self.frame, size);
+        }
+        Vec::new()
+    }
+
+    fn paint(
+        &self,
+        _info: egui::PaintCallbackInfo,
+        pass: &mut wgpu::RenderPass<'static>,
+        resources: &CallbackResources,
+    ) {
+        if let Some(r) = resources.get::<Renderer3d>()
+            && let Some(t) = &r.target
+        {
+            pass.set_pipeline(&r.blit);
+            pass.set_bind_group(0, &t.blit_group, &[]);
+            pass.draw(0..3, 0..1);
+        }
+    }
+}

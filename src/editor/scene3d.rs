@@ -1,0 +1,911 @@
+//! The 3D preview's geometry and cameras, without the GPU (so every part is unit-tested).
+//!
+//! [`Solids`] holds lit triangles (position, normal, colour) with their winding always matching their normal:
+//! the renderer treats counter-clockwise as the front and tints back faces, so a level triangle shows its
+//! front (the side `(b - a) × (c - a)` points to) in its own colour and its back in the back-face tint.
+//! [`Lines`] holds coloured line segments (floor grid, overlays), [`Spheres`] one instance per ball.
+//! [`Camera3`] is the orbit / walk / follow-ball camera; [`Camera3::ray`] turns a pixel into a world ray for
+//! picking and the probe.
+
+use glam::{Mat3, Mat4, Vec2, Vec3};
+
+use crate::level::Level;
+use crate::shape::{Aabb, Ray};
+use crate::walker::{WalkMode, Walker};
+
+/// Floats per [`Solids`] vertex: position (3), normal (3), colour (RGBA8 bits in one float).
+pub const SOLID_FLOATS: usize = 7;
+/// Floats per [`Lines`] vertex: position (3), colour.
+pub const LINE_FLOATS: usize = 4;
+/// Floats per [`Spheres`] instance: centre (3), radius, colour.
+pub const SPHERE_FLOATS: usize = 5;
+
+/// An RGBA8 colour packed into the bits of an `f32` (the vertex attribute reads it as `unorm8x4`).
+#[must_use]
+pub fn pack(rgba: [u8; 4]) -> f32 {
+    f32::from_bits(u32::from_le_bytes(rgba))
+}
+
+/// Lit triangles, flat-shaded.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Solids {
+    /// Interleaved vertices, [`SOLID_FLOATS`] each.
+    pub data: Vec<f32>,
+}
+
+impl Solids {
+    /// Number of vertices.
+    #[must_use]
+    pub fn vertices(&self) -> usize {
+        self.data.len() / SOLID_FLOATS
+    }
+
+    fn vertex(&mut self, p: Vec3, n: Vec3, c: f32) {
+        self.data
+            .extend_from_slice(&[p.x, p.y, p.z, n.x, n.y, n.z, c]);
+    }
+
+    /// A triangle facing `n` (its winding is swapped when it disagrees). Degenerate or non-finite
+    /// triangles are skipped.
+    pub fn tri(&mut self, a: Vec3, b: Vec3, c: Vec3, n: Vec3, rgba: [u8; 4]) {
+        let cross = (b - a).cross(c - a);
+        let n = n.normalize_or_zero();
+        if !(cross.length_squared() > 1e-20) || !cross.is_finite() || n == Vec3::ZERO {
+            return;
+        }
+        let col = pack(rgba);
+        if cross.dot(n) >= 0.0 {
+            self.vertex(a, n, col);
+            self.vertex(b, n, col);
+            self.vertex(c, n, col);
+        } else {
+            self.vertex(a, n, col);
+            self.vertex(c, n, col);
+            self.vertex(b, n, col);
+        }
+    }
+
+    /// A triangle with its own winding: front is `(b - a) × (c - a)`.
+    pub fn tri_as_wound(&mut self, a: Vec3, b: Vec3, c: Vec3, rgba: [u8; 4]) {
+        let n = (b - a).cross(c - a);
+        self.tri(a, b, c, n, rgba);
+    }
+
+    /// A planar quad `a b c d` (in order around its rim) facing `n`.
+    pub fn quad(&mut self, a: Vec3, b: Vec3, c: Vec3, d: Vec3, n: Vec3, rgba: [u8; 4]) {
+        self.tri(a, b, c, n, rgba);
+        self.tri(a, c, d, n, rgba);
+    }
+
+    /// A box from its centre, three unit axes and half extents, faces outward.
+    pub fn cuboid(&mut self, center: Vec3, axes: [Vec3; 3], half: Vec3, rgba: [u8; 4]) {
+        let h = [axes[0] * half.x, axes[1] * half.y, axes[2] * half.z];
+        for k in 0..3 {
+            let (u, v) = (h[(k + 1) % 3], h[(k + 2) % 3]);
+            for s in [-1.0f32, 1.0] {
+                let c = center + h[k] * s;
+                let n = axes[k] * s;
+                self.quad(c - u - v, c + u - v, c + u + v, c - u + v, n, rgba);
+            }
+        }
+    }
+
+    /// A capped cylinder from `a` to `b`, `segments` around.
+    pub fn cylinder(&mut self, a: Vec3, b: Vec3, radius: f32, segments: usize, rgba: [u8; 4]) {
+        let axis = b - a;
+        let len = axis.length();
+        if !(len > 1e-6) || !(radius > 0.0) || !len.is_finite() || !radius.is_finite() {
+            return;
+        }
+        let w = axis / len;
+        let (u, v) = w.any_orthonormal_pair();
+        let ring = |i: usize| {
+            let ang = i as f32 / segments as f32 * std::f32::consts::TAU;
+            u * ang.cos() + v * ang.sin()
+        };
+        for i in 0..segments {
+            let (r0, r1) = (ring(i), ring(i + 1));
+            let mid = (r0 + r1).normalize_or_zero();
+            self.quad(
+                a + r0 * radius,
+                a + r1 * radius,
+                b + r1 * radius,
+                b + r0 * radius,
+                mid,
+                rgba,
+            );
+            self.tri(a, a + r0 * radius, a + r1 * radius, -w, rgba);
+            self.tri(b, b + r0 * radius, b + r1 * radius, w, rgba);
+        }
+    }
+}
+
+/// Coloured line segments.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lines {
+    /// Interleaved vertices, [`LINE_FLOATS`] each, two per segment.
+    pub data: Vec<f32>,
+}
+
+impl Lines {
+    /// Number of vertices.
+    #[must_use]
+    pub fn vertices(&self) -> usize {
+        self.data.len() / LINE_FLOATS
+    }
+
+    /// One segment (skipped when not finite).
+    pub fn line(&mut self, a: Vec3, b: Vec3, rgba: [u8; 4]) {
+        if !a.is_finite() || !b.is_finite() {
+            return;
+        }
+        let c = pack(rgba);
+        self.data
+            .extend_from_slice(&[a.x, a.y, a.z, c, b.x, b.y, b.z, c]);
+    }
+
+    /// A polyline through `pts`.
+    pub fn strip(&mut self, pts: &[Vec3], rgba: [u8; 4]) {
+        for w in pts.windows(2) {
+            self.line(w[0], w[1], rgba);
+        }
+    }
+
+    /// An arrow from `a` to `b` with a small head.
+    pub fn arrow(&mut self, a: Vec3, b: Vec3, rgba: [u8; 4]) {
+        self.line(a, b, rgba);
+        let d = b - a;
+        let len = d.length();
+        if !(len > 1e-6) {
+            return;
+        }
+        let dir = d / len;
+        let (u, v) = dir.any_orthonormal_pair();
+        let head = (len * 0.25).min(0.3);
+        for side in [u, -u, v, -v] {
+            self.line(b, b - dir * head + side * head * 0.4, rgba);
+        }
+    }
+
+    /// A circle about `center` in the plane normal to `normal`.
+    pub fn circle(&mut self, center: Vec3, normal: Vec3, radius: f32, rgba: [u8; 4]) {
+        let (u, v) = normal.normalize_or(Vec3::Y).any_orthonormal_pair();
+        let pts: Vec<Vec3> = (0..=24)
+            .map(|i| {
+                let a = i as f32 / 24.0 * std::f32::consts::TAU;
+                center + (u * a.cos() + v * a.sin()) * radius
+            })
+            .collect();
+        self.strip(&pts, rgba);
+    }
+
+    /// A small three-axis cross (a marker).
+    pub fn cross(&mut self, p: Vec3, size: f32, rgba: [u8; 4]) {
+        for ax in [Vec3::X, Vec3::Y, Vec3::Z] {
+            self.line(p - ax * size, p + ax * size, rgba);
+        }
+    }
+
+    /// The twelve edges of an axis-aligned box.
+    pub fn aabb(&mut self, b: &Aabb, rgba: [u8; 4]) {
+        let c = |i: u8| {
+            Vec3::new(
+                if i & 1 == 0 { b.min.x } else { b.max.x },
+                if i & 2 == 0 { b.min.y } else { b.max.y },
+                if i & 4 == 0 { b.min.z } else { b.max.z },
+            )
+        };
+        for i in 0u8..8 {
+            for bit in [1u8, 2, 4] {
+                if i & bit == 0 {
+                    self.line(c(i), c(i | bit), rgba);
+                }
+            }
+        }
+    }
+}
+
+/// Sphere instances.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spheres {
+    /// Interleaved instances, [`SPHERE_FLOATS`] each.
+    pub data: Vec<f32>,
+}
+
+impl Spheres {
+    /// Number of instances.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.data.len() / SPHERE_FLOATS
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// One sphere (skipped when not finite or not positive).
+    pub fn push(&mut self, center: Vec3, radius: f32, rgba: [u8; 4]) {
+        if center.is_finite() && radius.is_finite() && radius > 0.0 {
+            self.data
+                .extend_from_slice(&[center.x, center.y, center.z, radius, pack(rgba)]);
+        }
+    }
+}
+
+/// A unit sphere (positions equal normals) as an indexed triangle list: an icosahedron subdivided
+/// `levels` times.
+#[must_use]
+pub fn unit_sphere(levels: u32) -> (Vec<Vec3>, Vec<u32>) {
+    let t = (1.0 + 5f32.sqrt()) / 2.0;
+    let mut v: Vec<Vec3> = [
+        [-1.0, t, 0.0],
+        [1.0, t, 0.0],
+        [-1.0, -t, 0.0],
+        [1.0, -t, 0.0],
+        [0.0, -1.0, t],
+        [0.0, 1.0, t],
+        [0.0, -1.0, -t],
+        [0.0, 1.0, -t],
+        [t, 0.0, -1.0],
+        [t, 0.0, 1.0],
+        [-t, 0.0, -1.0],
+        [-t, 0.0, 1.0],
+    ]
+    .iter()
+    .map(|p| Vec3::from_array(*p).normalize())
+    .collect();
+    let mut f: Vec<[u32; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..levels {
+        let mut mid = std::collections::HashMap::new();
+        let mut next = Vec::with_capacity(f.len() * 4);
+        let mut m = |a: u32, b: u32, v: &mut Vec<Vec3>| -> u32 {
+            *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
+                (v.len() - 1) as u32
+            })
+        };
+        for [a, b, c] in f {
+            let ab = m(a, b, &mut v);
+            let bc = m(b, c, &mut v);
+            let ca = m(c, a, &mut v);
+            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+        }
+        f = next;
+    }
+    (v, f.into_iter().flatten().collect())
+}
+
+/// Colour of each object's geometry.
+pub type Paint<'a> = &'a dyn Fn(crate::level::ObjectId, super::document::Kind) -> [u8; 4];
+
+/// The level's static geometry: walls, triangles, planes, cylinders, boxes, meshes and the walker, plus the
+/// floor grid. Balls and the debugger's overlays are dynamic and built per frame.
+#[derive(Clone, Debug, Default)]
+pub struct StaticScene {
+    /// Lit geometry.
+    pub solids: Solids,
+    /// Floor grid, plane normals, wall collision radii (when asked).
+    pub lines: Lines,
+    /// Bounds of everything, with the floor included.
+    pub bounds: Option<Aabb>,
+}
+
+/// Visual thickness of a wall panel (walls are segments; their collision radius is drawn as lines).
+pub const WALL_THICKNESS: f32 = 0.08;
+
+/// Build the static scene of `level`. `show_walker` draws the walker's body (off while walking in it);
+/// `wall_radii` outlines each wall's collision radius on the floor.
+#[must_use]
+pub fn build_static(
+    level: &Level,
+    paint: Paint<'_>,
+    show_walker: bool,
+    wall_radii: bool,
+) -> StaticScene {
+    use super::document::Kind;
+    let mut s = StaticScene::default();
+    let bounds = scene_bounds(level);
+    s.bounds = Some(bounds);
+    let extent = (bounds.max - bounds.min).length().max(10.0);
+    let center = bounds.center();
+    for w in &level.walls {
+        let h = w.height.unwrap_or(level.default_wall_height);
+        let d = w.b - w.a;
+        let len = d.length();
+        let col = paint(w.id, Kind::Wall);
+        if !(len > 1e-6) || !len.is_finite() || !(h > 0.0) || !h.is_finite() {
+            continue;
+        }
+        let dir = d / len;
+        let mid = (w.a + w.b) * 0.5;
+        let along = Vec3::new(dir.x, 0.0, dir.y);
+        s.solids.cuboid(
+            Vec3::new(mid.x, h * 0.5, mid.y),
+            [along, Vec3::Y, along.cross(Vec3::Y)],
+            Vec3::new(len * 0.5, h * 0.5, WALL_THICKNESS * 0.5),
+            col,
+        );
+        if wall_radii && w.radius > 0.0 {
+            capsule_outline(&mut s.lines, w.a, w.b, w.radius, [90, 140, 220, 255]);
+        }
+    }
+    for t in &level.triangles {
+        s.solids
+            .tri_as_wound(t.a, t.b, t.c, paint(t.id, Kind::Triangle));
+    }
+    for p in &level.planes {
+        let n = p.normal.normalize_or_zero();
+        let len = p.normal.length();
+        if n == Vec3::ZERO || !p.d.is_finite() {
+            continue;
+        }
+        // The plane holds points with normal · p = d; centre the quad on the level's centre.
+        let origin = center - n * (p.normal.dot(center) - p.d) / len;
+        let (u, v) = n.any_orthonormal_pair();
+        let (u, v) = (u * extent * 0.6, v * extent * 0.6);
+        let col = paint(p.id, Kind::Plane);
+        s.solids.quad(
+            origin - u - v,
+            origin + u - v,
+            origin + u + v,
+            origin - u + v,
+            n,
+            col,
+        );
+        s.lines.arrow(origin, origin + n * 1.0, col);
+    }
+    for c in &level.cylinders {
+        s.solids
+            .cylinder(c.a, c.b, c.radius, 32, paint(c.id, Kind::Cylinder));
+    }
+    for b in &level.aabbs {
+        s.solids.cuboid(
+            (b.min + b.max) * 0.5,
+            [Vec3::X, Vec3::Y, Vec3::Z],
+            (b.max - b.min) * 0.5,
+            paint(b.id, Kind::Aabb),
+        );
+    }
+    for b in &level.obbs {
+        let r = b.rotation();
+        s.solids.cuboid(
+            b.center,
+            [r.x_axis, r.y_axis, r.z_axis],
+            b.half_extents,
+            paint(b.id, Kind::Obb),
+        );
+    }
+    for m in &level.meshes {
+        let col = paint(m.id, Kind::Mesh);
+        for [i, j, k] in &m.indices {
+            if let (Some(a), Some(b), Some(c)) = (
+                m.vertices.get(*i as usize),
+                m.vertices.get(*j as usize),
+                m.vertices.get(*k as usize),
+            ) {
+                s.solids.tri_as_wound(*a, *b, *c, col);
+            }
+        }
+    }
+    for p in &level.probes {
+        let len = if p.max_t.is_finite() {
+            p.max_t.min(extent * 2.0)
+        } else {
+            extent
+        };
+        let dir = p.dir.normalize_or_zero();
+        if dir != Vec3::ZERO && p.origin.is_finite() && len > 0.0 {
+            s.lines
+                .arrow(p.origin, p.origin + dir * len, paint(p.id, Kind::Probe));
+        }
+    }
+    if show_walker && let Some(w) = &level.walker {
+        let p = Vec3::new(w.position.x, 0.0, w.position.y);
+        let col = [100, 230, 120, 255];
+        s.solids.cylinder(
+            p,
+            p + Vec3::Y * w.eye_height.max(0.1),
+            w.radius.max(0.05),
+            16,
+            col,
+        );
+        let wk = Walker::from_start(w, WalkMode::Ghost);
+        let f = wk.forward();
+        let eye = wk.eye();
+        s.lines
+            .arrow(eye, eye + Vec3::new(f.x, 0.0, f.y) * 1.0, col);
+    }
+    floor_grid(&mut s.lines, &bounds);
+    s
+}
+
+/// Every object's bounds joined with a floor patch about the origin (so an empty level has a size).
+#[must_use]
+pub fn scene_bounds(level: &Level) -> Aabb {
+    let mut min = Vec3::new(-5.0, 0.0, -5.0);
+    let mut max = Vec3::new(5.0, 2.0, 5.0);
+    if let Some(b) = level.bounds()
+        && b.min.is_finite()
+        && b.max.is_finite()
+    {
+        min = min.min(b.min);
+        max = max.max(b.max);
+    }
+    Aabb::new(min, max)
+}
+
+/// The floor grid: lines every step (1-2-5 metres, about 40 across the level), axes brighter.
+fn floor_grid(lines: &mut Lines, b: &Aabb) {
+    let size = (b.max.x - b.min.x).max(b.max.z - b.min.z).max(1.0);
+    let step = grid_step(size / 40.0);
+    let pad = step * 2.0;
+    let (x0, x1) = (
+        ((b.min.x - pad) / step).floor() * step,
+        ((b.max.x + pad) / step).ceil() * step,
+    );
+    let (z0, z1) = (
+        ((b.min.z - pad) / step).floor() * step,
+        ((b.max.z + pad) / step).ceil() * step,
+    );
+    let minor = [70, 74, 84, 255];
+    let major = [100, 104, 118, 255];
+    let count = ((x1 - x0) / step) as usize;
+    for i in 0..=count.min(400) {
+        let x = x0 + i as f32 * step;
+        let col = if (x / (step * 5.0)).round() * step * 5.0 == x {
+            major
+        } else {
+            minor
+        };
+        let col = if x == 0.0 { [190, 80, 80, 255] } else { col };
+        lines.line(Vec3::new(x, 0.0, z0), Vec3::new(x, 0.0, z1), col);
+    }
+    let count = ((z1 - z0) / step) as usize;
+    for i in 0..=count.min(400) {
+        let z = z0 + i as f32 * step;
+        let col = if (z / (step * 5.0)).round() * step * 5.0 == z {
+            major
+        } else {
+            minor
+        };
+        let col = if z == 0.0 { [80, 110, 200, 255] } else { col };
+        lines.line(Vec3::new(x0, 0.0, z), Vec3::new(x1, 0.0, z), col);
+    }
+}
+
+/// The smallest 1-2-5 × 10ⁿ step at least `at_least` (≥ 0.01).
+#[must_use]
+pub fn grid_step(at_least: f32) -> f32 {
+    let at_least = if at_least.is_finite() {
+        at_least.max(0.01)
+    } else {
+        1.0
+    };
+    let mut p = 10f32.powf(at_least.log10().floor());
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            if m * p >= at_least * 0.999 {
+                return m * p;
+            }
+        }
+        p *= 10.0;
+    }
+}
+
+/// A wall's collision radius as a stadium outline on the floor.
+pub fn capsule_outline(lines: &mut Lines, a: Vec2, b: Vec2, r: f32, rgba: [u8; 4]) {
+    let d = (b - a).normalize_or(Vec2::X);
+    let n = Vec2::new(-d.y, d.x);
+    let lift = |p: Vec2| Vec3::new(p.x, 0.02, p.y);
+    lines.line(lift(a + n * r), lift(b + n * r), rgba);
+    lines.line(lift(a - n * r), lift(b - n * r), rgba);
+    for (c, base) in [(b, d), (a, -d)] {
+        let pts: Vec<Vec3> = (0..=12)
+            .map(|i| {
+                let t = (i as f32 / 12.0 - 0.5) * std::f32::consts::PI;
+                let dir = base * t.cos() + Vec2::new(-base.y, base.x) * t.sin();
+                lift(c + dir * r)
+            })
+            .collect();
+        lines.strip(&pts, rgba);
+    }
+}
+
+// ---- cameras -------------------------------------------------------------------------------------------
+
+/// Which camera the 3D preview uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CameraMode {
+    /// Orbit about a target: drag rotates, wheel zooms, right/middle drag pans.
+    #[default]
+    Orbit,
+    /// First person as the level's walker: WASD moves against walls and triangles, drag looks.
+    Walk,
+    /// Behind a ball, looking along its velocity (seed 004's "hook" camera).
+    Follow,
+}
+
+/// The 3D preview's camera.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera3 {
+    /// The mode.
+    pub mode: CameraMode,
+    /// Orbit target.
+    pub target: Vec3,
+    /// Orbit yaw, radians about `+y` (0 looks toward `-z`).
+    pub yaw: f32,
+    /// Orbit pitch, radians (positive looks down).
+    pub pitch: f32,
+    /// Orbit distance, metres.
+    pub distance: f32,
+    /// Vertical field of view, radians.
+    pub fov_y: f32,
+    /// The walker (walk mode), moved with its collision.
+    pub walker: Walker,
+    /// Walk-mode look pitch, radians (positive looks down).
+    pub look_pitch: f32,
+    /// Follow mode: the eye and the direction it last looked (kept while the ball stands still).
+    pub follow_dir: Vec3,
+    /// Near and far planes, metres.
+    pub clip: (f32, f32),
+}
+
+impl Default for Camera3 {
+    fn default() -> Self {
+        Self {
+            mode: CameraMode::Orbit,
+            target: Vec3::ZERO,
+            yaw: 0.6,
+            pitch: 0.6,
+            distance: 20.0,
+            fov_y: 55f32.to_radians(),
+            walker: Walker {
+                position: Vec2::ZERO,
+                facing_deg: 0.0,
+                eye_height: 1.7,
+                radius: 0.3,
+                mode: WalkMode::Slide,
+            },
+            look_pitch: 0.0,
+            follow_dir: Vec3::NEG_Z,
+            clip: (0.05, 1000.0),
+        }
+    }
+}
+
+impl Camera3 {
+    /// Frame `b` in the orbit camera and size the clip planes to it.
+    pub fn frame(&mut self, b: &Aabb) {
+        let r = ((b.max - b.min).length() * 0.5).max(1.0);
+        self.target = b.center();
+        self.distance = r / (self.fov_y * 0.5).tan() * 1.05;
+        self.clip = ((r * 1e-3).clamp(0.01, 0.1), (r * 20.0).max(100.0));
+    }
+
+    /// The eye and unit forward direction for the current mode. `ball` is the followed ball's centre,
+    /// velocity and radius (follow mode; without one the camera stays in orbit).
+    #[must_use]
+    pub fn eye_forward(&self, ball: Option<(Vec3, Vec3, f32)>) -> (Vec3, Vec3) {
+        match (self.mode, ball) {
+            (CameraMode::Walk, _) => {
+                let f = self.walker.forward();
+                let (s, c) = self.look_pitch.sin_cos();
+                (self.walker.eye(), Vec3::new(f.x * c, -s, f.y * c))
+            }
+            (CameraMode::Follow, Some((center, _, radius))) => {
+                let dir = self.follow_dir;
+                let back = radius.max(0.1) * 8.0 + 2.0;
+                let eye = center - dir * back + Vec3::Y * (radius.max(0.1) * 3.0 + 0.5);
+                (eye, (center - eye).normalize_or(dir))
+            }
+            _ => {
+                let f = self.orbit_forward();
+                (self.target - f * self.distance, f)
+            }
+        }
+    }
+
+    /// Unit direction from the orbit eye to the target.
+    #[must_use]
+    pub fn orbit_forward(&self) -> Vec3 {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        Vec3::new(-sy * cp, -sp, -cy * cp)
+    }
+
+    /// Follow the ball's velocity when it moves (so the camera stays behind it).
+    pub fn track(&mut self, velocity: Vec3) {
+        if velocity.length_squared() > 1e-6 && velocity.is_finite() {
+            let target = velocity.normalize();
+            self.follow_dir = (self.follow_dir * 0.85 + target * 0.15).normalize_or(target);
+        }
+    }
+
+    /// The view matrix (right-handed, `y` up).
+    #[must_use]
+    pub fn view(&self, ball: Option<(Vec3, Vec3, f32)>) -> Mat4 {
+        let (eye, f) = self.eye_forward(ball);
+        let up = if f.cross(Vec3::Y).length_squared() < 1e-8 {
+            Vec3::NEG_Z
+        } else {
+            Vec3::Y
+        };
+        glam::camera::rh::view::look_to_mat4(eye, f, up)
+    }
+
+    /// The projection matrix for a viewport of `aspect` = width / height (depth 0..1, as wgpu wants).
+    #[must_use]
+    pub fn projection(&self, aspect: f32) -> Mat4 {
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect
+        } else {
+            1.0
+        };
+        glam::camera::rh::proj::directx::perspective(self.fov_y, aspect, self.clip.0, self.clip.1)
+    }
+
+    /// The world ray through the point `uv` of the viewport (`(0, 0)` top-left, `(1, 1)` bottom-right).
+    #[must_use]
+    pub fn ray(&self, uv: Vec2, aspect: f32, ball: Option<(Vec3, Vec3, f32)>) -> Option<Ray> {
+        let inv = (self.projection(aspect) * self.view(ball)).inverse();
+        let ndc = Vec2::new(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0);
+        let near = inv.project_point3(ndc.extend(0.0));
+        let far = inv.project_point3(ndc.extend(1.0));
+        let dir = (far - near).normalize_or_zero();
+        (dir != Vec3::ZERO && near.is_finite()).then(|| Ray::new(near, dir))
+    }
+
+    /// Orbit: rotate by a pointer drag of `delta` pixels.
+    pub fn orbit_by(&mut self, delta: Vec2) {
+        self.yaw -= delta.x * 0.008;
+        self.pitch = (self.pitch + delta.y * 0.008).clamp(-1.55, 1.55);
+    }
+
+    /// Orbit: zoom by `factor` (> 1 moves closer).
+    pub fn zoom_by(&mut self, factor: f32) {
+        if factor.is_finite() && factor > 0.0 {
+            self.distance = (self.distance / factor).clamp(0.2, self.clip.1 * 0.5);
+        }
+    }
+
+    /// Orbit: pan the target by a pointer drag of `delta` pixels in a viewport `height` pixels tall.
+    pub fn pan_by(&mut self, delta: Vec2, height: f32) {
+        let f = self.orbit_forward();
+        let right = f.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(f);
+        let per_px = 2.0 * self.distance * (self.fov_y * 0.5).tan() / height.max(1.0);
+        self.target += (-right * delta.x + up * delta.y) * per_px;
+    }
+
+    /// Walk: turn and look by a pointer drag of `delta` pixels.
+    pub fn look_by(&mut self, delta: Vec2) {
+        self.walker.facing_deg = (self.walker.facing_deg - delta.x * 0.25).rem_euclid(360.0);
+        self.look_pitch = (self.look_pitch + delta.y * 0.004).clamp(-1.4, 1.4);
+    }
+}
+
+/// The walker's floor motion for the held keys: `forward` and `right` in −1..1, `speed` m/s, `dt` s.
+#[must_use]
+pub fn walk_motion(walker: &Walker, forward: f32, right: f32, speed: f32, dt: f32) -> Vec2 {
+    let m = walker.forward() * forward + walker.right() * right;
+    let m = m.normalize_or_zero();
+    m * speed * dt.clamp(0.0, 0.1)
+}
+
+/// A rotation matrix's columns as unit axes (used for OBB drawing and tests).
+#[must_use]
+pub fn axes(m: &Mat3) -> [Vec3; 3] {
+    [m.x_axis, m.y_axis, m.z_axis]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{ObjectId, TriangleObject, WallObject};
+
+    fn plain(_: ObjectId, _: super::super::document::Kind) -> [u8; 4] {
+        [200, 200, 200, 255]
+    }
+
+    fn tris(s: &Solids) -> Vec<[Vec3; 4]> {
+        s.data
+            .chunks(SOLID_FLOATS * 3)
+            .map(|t| {
+                let v = |k: usize| Vec3::new(t[k * 7], t[k * 7 + 1], t[k * 7 + 2]);
+                [v(0), v(1), v(2), Vec3::new(t[3], t[4], t[5])]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn winding_always_matches_the_normal() {
+        let mut s = Solids::default();
+        s.cuboid(
+            Vec3::new(1.0, 2.0, 3.0),
+            [Vec3::X, Vec3::Y, Vec3::Z],
+            Vec3::new(1.0, 2.0, 0.5),
+            [1; 4],
+        );
+        s.cylinder(Vec3::ZERO, Vec3::new(0.0, 2.0, 1.0), 0.5, 12, [1; 4]);
+        assert_eq!(s.vertices(), 36 + 12 * 12);
+        for [a, b, c, n] in tris(&s) {
+            assert!((b - a).cross(c - a).dot(n) > 0.0);
+        }
+        // Every box face's normal points away from the centre.
+        let mut b = Solids::default();
+        b.cuboid(Vec3::ONE, [Vec3::X, Vec3::Y, Vec3::Z], Vec3::ONE, [1; 4]);
+        for [a, bb, c, n] in tris(&b) {
+            assert!(((a + bb + c) / 3.0 - Vec3::ONE).dot(n) > 0.0);
+        }
+    }
+
+    #[test]
+    fn level_triangles_keep_their_front_and_degenerates_are_skipped() {
+        let mut level = Level::default();
+        let (a, b, c) = (Vec3::ZERO, Vec3::X, Vec3::Z);
+        level.triangles.push(TriangleObject {
+            id: ObjectId(1),
+            name: None,
+            a,
+            b,
+            c,
+        });
+        level.triangles.push(TriangleObject {
+            id: ObjectId(2),
+            name: None,
+            a,
+            b: a,
+            c,
+        });
+        level.walls.push(WallObject {
+            id: ObjectId(3),
+            name: None,
+            a: Vec2::ZERO,
+            b: Vec2::ZERO,
+            radius: 0.1,
+            height: None,
+        });
+        level.walls.push(WallObject {
+            id: ObjectId(4),
+            name: None,
+            a: Vec2::ZERO,
+            b: Vec2::new(f32::NAN, 1.0),
+            radius: 0.1,
+            height: None,
+        });
+        let s = build_static(&level, &plain, false, true);
+        let t = tris(&s.solids);
+        assert_eq!(t.len(), 1);
+        // (b - a) × (c - a) = X × Z = -Y: the front faces down, and the vertices stay in their order.
+        assert_eq!(t[0], [a, b, c, Vec3::NEG_Y]);
+        assert!(
+            s.solids
+                .data
+                .iter()
+                .all(|f| !f.is_nan() || f.to_bits() != f32::NAN.to_bits())
+        );
+    }
+
+    #[test]
+    fn walls_extrude_to_their_height() {
+        let mut level = Level {
+            default_wall_height: 3.0,
+            ..Level::default()
+        };
+        level.walls.push(WallObject {
+            id: ObjectId(1),
+            name: None,
+            a: Vec2::new(0.0, 0.0),
+            b: Vec2::new(4.0, 0.0),
+            radius: 0.25,
+            height: None,
+        });
+        let s = build_static(&level, &plain, false, false);
+        assert_eq!(s.solids.vertices(), 36);
+        let ys: Vec<f32> = tris(&s.solids)
+            .iter()
+            .flat_map(|t| [t[0].y, t[1].y, t[2].y])
+            .collect();
+        assert_eq!(ys.iter().copied().fold(f32::INFINITY, f32::min), 0.0);
+        assert_eq!(ys.iter().copied().fold(f32::NEG_INFINITY, f32::max), 3.0);
+    }
+
+    #[test]
+    fn unit_sphere_is_closed_and_on_the_sphere() {
+        let (v, i) = unit_sphere(2);
+        assert_eq!(i.len(), 20 * 16 * 3);
+        assert_eq!(v.len(), 162);
+        assert!(v.iter().all(|p| (p.length() - 1.0).abs() < 1e-5));
+        // Outward winding.
+        for t in i.chunks(3) {
+            let (a, b, c) = (v[t[0] as usize], v[t[1] as usize], v[t[2] as usize]);
+            assert!((b - a).cross(c - a).dot(a + b + c) > 0.0);
+        }
+    }
+
+    #[test]
+    fn camera_ray_through_the_centre_is_the_view_direction() {
+        let mut cam = Camera3::default();
+        cam.frame(&Aabb::new(Vec3::splat(-3.0), Vec3::splat(3.0)));
+        let r = cam.ray(Vec2::splat(0.5), 1.6, None).expect("ray");
+        let (eye, f) = cam.eye_forward(None);
+        assert!(r.dir.dot(f) > 0.99999);
+        // The ray starts on the near plane in front of the eye.
+        assert!((r.origin - eye).dot(f) > 0.0 && (r.origin - eye).length() < 0.2);
+        // The target projects to the viewport's centre.
+        let clip = cam.projection(1.6) * cam.view(None) * cam.target.extend(1.0);
+        assert!((clip.x / clip.w).abs() < 1e-5 && (clip.y / clip.w).abs() < 1e-5);
+        // A point up-right of the centre is up-right on screen.
+        let r2 = cam.ray(Vec2::new(0.9, 0.1), 1.6, None).expect("ray");
+        let right = f.cross(Vec3::Y);
+        assert!(r2.dir.dot(right) > 0.0 && r2.dir.y > r.dir.y);
+        // Degenerate aspect gives a ray anyway.
+        assert!(cam.ray(Vec2::splat(0.5), f32::NAN, None).is_some());
+    }
+
+    #[test]
+    fn walk_and_follow_cameras() {
+        let mut cam = Camera3 {
+            mode: CameraMode::Walk,
+            ..Camera3::default()
+        };
+        cam.walker.position = Vec2::new(2.0, 3.0);
+        cam.walker.facing_deg = 90.0;
+        let (eye, f) = cam.eye_forward(None);
+        assert_eq!(eye, Vec3::new(2.0, 1.7, 3.0));
+        assert!((f - Vec3::NEG_X).length() < 1e-6);
+        cam.look_by(Vec2::new(0.0, 50.0));
+        assert!(cam.eye_forward(None).1.y < 0.0);
+        let m = walk_motion(&cam.walker, 1.0, 1.0, 2.0, 0.05);
+        assert!((m.length() - 0.1).abs() < 1e-6);
+        // A long frame (a stall) moves at most 0.1 s worth.
+        assert!((walk_motion(&cam.walker, 1.0, 0.0, 2.0, 5.0).length() - 0.2).abs() < 1e-6);
+        assert_eq!(walk_motion(&cam.walker, 0.0, 0.0, 2.0, 0.5), Vec2::ZERO);
+
+        cam.mode = CameraMode::Follow;
+        cam.follow_dir = Vec3::X;
+        let ball = (Vec3::new(5.0, 1.0, 0.0), Vec3::X, 0.5);
+        let (eye, f) = cam.eye_forward(Some(ball));
+        assert!(eye.x < 5.0 && eye.y > 1.0 && f.x > 0.0);
+        for _ in 0..100 {
+            cam.track(Vec3::Z);
+        }
+        assert!(cam.follow_dir.z > 0.99);
+        cam.track(Vec3::ZERO);
+        assert!(cam.follow_dir.z > 0.99);
+    }
+
+    #[test]
+    fn grid_steps_and_bounds() {
+        assert_eq!(grid_step(0.3), 0.5);
+        assert_eq!(grid_step(1.0), 1.0);
+        assert_eq!(grid_step(1.5), 2.0);
+        assert_eq!(grid_step(30.0), 50.0);
+        assert_eq!(grid_step(f32::NAN), 1.0);
+        let b = scene_bounds(&Level::default());
+        assert_eq!(b.min, Vec3::new(-5.0, 0.0, -5.0));
+    }
+}

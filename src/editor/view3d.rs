@@ -1,0 +1,642 @@
+//! The 3D preview panel: camera controls, walking, following a ball, picking and the per-frame scene.
+//!
+//! The static geometry ([`super::scene3d::build_static`]) is rebuilt only when the level, the selection or
+//! the relevant toggles change; balls and the debugger's overlays are built every frame from the
+//! debugger's current frame, the same data the top-down view draws.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use egui::{Color32, Key, Rect, RichText, Sense, Ui};
+use glam::{Vec2, Vec3};
+
+use super::compare::TriangleCompare;
+use super::debug_ui::DebugPanel;
+use super::document::Document;
+use super::probe::ProbeResult;
+use super::render3d::{Callback3d, Frame3};
+use super::scene3d::{
+    Camera3, CameraMode, Lines, Paint, Spheres, StaticScene, build_static, walk_motion,
+};
+use crate::level::ObjectId;
+use crate::shape::{Ray, Triangle};
+use crate::walker::{Blocker, WalkMode, WalkOutcome, Walker};
+use crate::walls::WallGrid;
+
+/// Walking speed, metres per second (Shift runs three times as fast).
+pub const WALK_SPEED: f32 = 3.0;
+
+/// What the preview asks the editor to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action3 {
+    /// Select the object under a click (`None`: clicked empty space); `add` toggles instead (Shift).
+    Select {
+        /// The object hit nearest the eye.
+        hit: Option<ObjectId>,
+        /// Shift was held.
+        add: bool,
+    },
+    /// Set the probe to this ray (unit direction) and length (a click with the Probe tool).
+    Probe(Ray, f32),
+}
+
+/// What the preview reads each frame.
+pub struct Input3<'a> {
+    /// The level, selection and revision.
+    pub doc: &'a Document,
+    /// The debugger (balls and overlays of the current frame).
+    pub debug: &'a DebugPanel,
+    /// Each object's colour.
+    pub paint: Paint<'a>,
+    /// The probe ray and length.
+    pub probe: Option<(Ray, f32)>,
+    /// The probe's hits.
+    pub probe_result: Option<&'a ProbeResult>,
+    /// Clicks set the probe instead of selecting.
+    pub probe_tool: bool,
+    /// Outline wall collision radii.
+    pub wall_radii: bool,
+}
+
+/// The last walking step compared between the walk test and Möller–Trumbore.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WalkReport {
+    /// What the walker did.
+    pub outcome: Option<WalkOutcome>,
+    /// Triangles the eye's path touched by either method, with both answers.
+    pub compared: Vec<TriangleCompare>,
+}
+
+/// Key of the cached static scene: level revision, selection hash, walker shown, wall radii shown.
+type StaticKey = (u64, u64, bool, bool);
+
+/// The 3D preview's state.
+pub struct View3d {
+    /// Whether the panel is shown (View → 3D preview, F3).
+    pub open: bool,
+    /// The camera.
+    pub cam: Camera3,
+    /// The walker's collision mode in walk mode.
+    pub walk_mode: WalkMode,
+    /// The followed ball (follow mode): its object id; `None` follows the first ball.
+    pub follow: Option<ObjectId>,
+    /// The last walk step and its comparison.
+    pub walk: WalkReport,
+    /// Whether the wgpu renderer is installed (else the panel explains why it is blank).
+    pub gpu: bool,
+    /// The panel's rectangle last frame.
+    pub rect: Rect,
+    /// Walk mode has the keyboard (the pointer is over the panel): W, A, S, D move instead of picking tools.
+    pub keys_captured: bool,
+    framed: bool,
+    statics: Option<(StaticKey, u64, Arc<StaticScene>)>,
+    generation: u64,
+    colliders: Option<(u64, WallGrid, Vec<Triangle>)>,
+}
+
+impl Default for View3d {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl View3d {
+    /// A fresh preview, open.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            open: true,
+            cam: Camera3::default(),
+            walk_mode: WalkMode::Slide,
+            follow: None,
+            walk: WalkReport::default(),
+            gpu: false,
+            rect: Rect::NOTHING,
+            keys_captured: false,
+            framed: false,
+            statics: None,
+            generation: 0,
+            colliders: None,
+        }
+    }
+
+    /// Frame the whole level again on the next frame.
+    pub fn reframe(&mut self) {
+        self.framed = false;
+    }
+
+    /// Enter walk mode at the level's walker start (or where the orbit camera looks).
+    pub fn start_walking(&mut self, doc: &Document) {
+        self.cam.mode = CameraMode::Walk;
+        self.cam.walker = match &doc.level().walker {
+            Some(w) => Walker::from_start(w, self.walk_mode),
+            None => Walker {
+                position: Vec2::new(self.cam.target.x, self.cam.target.z),
+                mode: self.walk_mode,
+                ..self.cam.walker
+            },
+        };
+        self.cam.look_pitch = 0.0;
+        self.walk = WalkReport::default();
+    }
+
+    /// The followed ball's centre, velocity and radius, from the debugger's frame (or the level when the
+    /// debugger is idle).
+    fn followed(&self, input: &Input3<'_>) -> Option<(Vec3, Vec3, f32)> {
+        if let Some(d) = &input.debug.debugger {
+            let w = d.world();
+            let k = self
+                .follow
+                .and_then(|id| w.ball_object_ids().iter().position(|b| *b == Some(id)))
+                .unwrap_or(0);
+            w.balls().get(k).map(|b| (b.center, b.velocity, b.radius))
+        } else {
+            let balls = &input.doc.level().balls;
+            self.follow
+                .and_then(|id| balls.iter().find(|b| b.id == id))
+                .or(balls.first())
+                .map(|b| (b.center, b.velocity, b.radius))
+        }
+    }
+
+    /// Move the walker by `motion` against the level's walls and triangles, comparing the eye's path
+    /// through the triangles by both methods.
+    pub fn walk_by(&mut self, doc: &Document, motion: Vec2) {
+        let rev = doc.revision();
+        if self.colliders.as_ref().is_none_or(|c| c.0 != rev) {
+            let level = doc.level();
+            let grid = WallGrid::new(level.walls.iter().map(crate::level::WallObject::wall));
+            let tris = level.triangles.iter().map(|t| t.triangle()).collect();
+            self.colliders = Some((rev, grid, tris));
+        }
+        let Some((_, grid, tris)) = &self.colliders else {
+            return;
+        };
+        self.cam.walker.mode = self.walk_mode;
+        let from = self.cam.walker.eye();
+        let outcome = self.cam.walker.walk(motion, grid, tris);
+        let len = motion.length();
+        let compared = if len > 0.0 {
+            let ray = Ray::new(from, Vec3::new(motion.x, 0.0, motion.y) / len);
+            super::compare::triangles(doc.level(), &ray, len)
+                .into_iter()
+                .filter(|c| c.moller_trumbore.is_some() || c.walk_test.is_some())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if outcome.blocked_by.is_some() || !compared.is_empty() || self.walk.outcome.is_none() {
+            self.walk = WalkReport {
+                outcome: Some(outcome),
+                compared,
+            };
+        }
+    }
+
+    fn static_scene(&mut self, input: &Input3<'_>) -> (u64, Arc<StaticScene>) {
+        let mut h = DefaultHasher::new();
+        input.doc.selection.hash(&mut h);
+        input.doc.walker_selected.hash(&mut h);
+        let key = (
+            input.doc.revision(),
+            h.finish(),
+            self.cam.mode != CameraMode::Walk,
+            input.wall_radii,
+        );
+        if let Some((k, g, s)) = &self.statics
+            && *k == key
+        {
+            return (*g, s.clone());
+        }
+        let scene = Arc::new(build_static(input.doc.level(), input.paint, key.2, key.3));
+        self.generation += 1;
+        self.statics = Some((key, self.generation, scene.clone()));
+        (self.generation, scene)
+    }
+
+    /// The panel: a toolbar, then the view. Returns what a click asked for.
+    pub fn ui(&mut self, ui: &mut Ui, input: &Input3<'_>) -> Option<Action3> {
+        self.toolbar(ui, input);
+        let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        self.rect = rect;
+        let (generation, statics) = self.static_scene(input);
+        if !self.framed && rect.width() > 10.0 {
+            if let Some(b) = &statics.bounds {
+                self.cam.frame(b);
+            }
+            self.framed = true;
+        }
+        let hover = resp.hovered();
+        self.keys_captured = hover && self.cam.mode == CameraMode::Walk;
+
+        // Camera input.
+        let drag = resp.drag_delta();
+        let drag = Vec2::new(drag.x, drag.y);
+        let primary = resp.dragged_by(egui::PointerButton::Primary);
+        let pan = resp.dragged_by(egui::PointerButton::Secondary)
+            || resp.dragged_by(egui::PointerButton::Middle);
+        match self.cam.mode {
+            CameraMode::Orbit | CameraMode::Follow => {
+                if primary && self.cam.mode == CameraMode::Orbit {
+                    self.cam.orbit_by(drag);
+                } else if pan && self.cam.mode == CameraMode::Orbit {
+                    self.cam.pan_by(drag, rect.height());
+                }
+                if hover {
+                    let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+                    let f = zoom * (scroll * 0.002).exp();
+                    if f != 1.0 {
+                        self.cam.zoom_by(f);
+                    }
+                }
+            }
+            CameraMode::Walk => {
+                if primary || pan {
+                    self.cam.look_by(drag);
+                }
+                if self.keys_captured {
+                    let (fwd, right, run, dt) = ui.input(|i| {
+                        let axis = |p: [Key; 2], n: [Key; 2]| {
+                            f32::from(u8::from(p.iter().any(|k| i.key_down(*k))))
+                                - f32::from(u8::from(n.iter().any(|k| i.key_down(*k))))
+                        };
+                        (
+                            axis([Key::W, Key::ArrowUp], [Key::S, Key::ArrowDown]),
+                            axis([Key::D, Key::ArrowRight], [Key::A, Key::ArrowLeft]),
+                            i.modifiers.shift,
+                            i.stable_dt,
+                        )
+                    });
+                    let speed = if run { WALK_SPEED * 3.0 } else { WALK_SPEED };
+                    let motion = walk_motion(&self.cam.walker, fwd, right, speed, dt);
+                    if motion != Vec2::ZERO {
+                        self.walk_by(input.doc, motion);
+                    }
+                    if fwd != 0.0 || right != 0.0 {
+                        ui.ctx().request_repaint();
+                    }
+                }
+            }
+        }
+        let ball = self.followed(input);
+        if self.cam.mode == CameraMode::Follow
+            && let Some((_, v, _)) = ball
+        {
+            self.cam.track(v);
+        }
+        let aspect = rect.width() / rect.height().max(1.0);
+
+        // Clicks: select, or set the probe.
+        let mut action = None;
+        if resp.clicked()
+            && let Some(p) = resp.interact_pointer_pos()
+        {
+            let uv = Vec2::new(
+                (p.x - rect.left()) / rect.width().max(1.0),
+                (p.y - rect.top()) / rect.height().max(1.0),
+            );
+            if let Some(ray) = self.cam.ray(uv, aspect, ball) {
+                let reach = self.cam.clip.1;
+                if input.probe_tool {
+                    action = Some(Action3::Probe(ray, reach));
+                } else {
+                    let hits = super::probe::cast(input.doc.level(), &ray, reach);
+                    let add = ui.input(|i| i.modifiers.shift);
+                    action = Some(Action3::Select {
+                        hit: hits.hits.first().map(|h| h.object),
+                        add,
+                    });
+                }
+            }
+        }
+
+        // The frame.
+        let (spheres, mut lines, mut overlay) = dynamic(input);
+        if self.cam.mode == CameraMode::Walk
+            && let Some(p) = self.walk.outcome.and_then(|o| o.crossing)
+        {
+            overlay.cross(p, 0.15, [255, 80, 80, 255]);
+        }
+        if let Some((ray, max_t)) = input.probe {
+            probe_lines(&mut overlay, &ray, max_t, input.probe_result);
+        }
+        if self.cam.mode == CameraMode::Walk {
+            // Where the walker stands, seen from its own eye: its collision circle on the floor.
+            let w = &self.cam.walker;
+            lines.circle(
+                Vec3::new(w.position.x, 0.02, w.position.y),
+                Vec3::Y,
+                w.radius,
+                [100, 230, 120, 255],
+            );
+        }
+        let (eye, _) = self.cam.eye_forward(ball);
+        let reach = self.cam.clip.1;
+        let frame = Frame3 {
+            view_proj: self.cam.projection(aspect) * self.cam.view(ball),
+            eye,
+            fog: (reach * 0.25, reach),
+            statics: (generation, statics),
+            spheres,
+            lines,
+            overlay,
+        };
+        if self.gpu {
+            ui.painter().add(egui_wgpu_callback(rect, frame));
+        } else {
+            ui.painter()
+                .rect_filled(rect, 0.0, Color32::from_rgb(30, 32, 38));
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "The 3D preview needs the wgpu renderer (not available here).",
+                egui::FontId::proportional(14.0),
+                Color32::GRAY,
+            );
+        }
+        self.hud(ui, rect);
+        action
+    }
+
+    fn toolbar(&mut self, ui: &mut Ui, input: &Input3<'_>) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new("3D").strong());
+            let mut mode = self.cam.mode;
+            ui.selectable_value(&mut mode, CameraMode::Orbit, "Orbit")
+                .on_hover_text("Drag to orbit, right-drag to pan, wheel to zoom");
+            ui.selectable_value(&mut mode, CameraMode::Walk, "Walk")
+                .on_hover_text("Walk as the level's walker: W A S D with the pointer over the view, drag to look, Shift runs");
+            ui.selectable_value(&mut mode, CameraMode::Follow, "Follow ball")
+                .on_hover_text("Behind the selected ball (or the first), looking along its velocity");
+            if mode != self.cam.mode {
+                if mode == CameraMode::Walk {
+                    self.start_walking(input.doc);
+                } else {
+                    self.cam.mode = mode;
+                }
+                if mode == CameraMode::Follow {
+                    self.follow = selected_ball(input.doc);
+                }
+            }
+            if self.cam.mode == CameraMode::Walk {
+                egui::ComboBox::from_id_salt("walk mode")
+                    .selected_text(walk_mode_name(self.walk_mode))
+                    .show_ui(ui, |ui| {
+                        for m in [WalkMode::Stop, WalkMode::Slide, WalkMode::Ghost] {
+                            ui.selectable_value(&mut self.walk_mode, m, walk_mode_name(m));
+                        }
+                    });
+                if ui.button("Back to start").clicked() {
+                    self.start_walking(input.doc);
+                }
+            }
+            if self.cam.mode == CameraMode::Orbit && ui.button("Frame all").clicked() {
+                self.reframe();
+            }
+        });
+    }
+
+    /// Text over the view: the camera's state and, walking, the last step's collision and comparison.
+    fn hud(&self, ui: &Ui, rect: Rect) {
+        let mut text = match self.cam.mode {
+            CameraMode::Orbit => String::from("orbit: drag rotates, right-drag pans, wheel zooms"),
+            CameraMode::Follow => String::from("following a ball (select one, then Follow ball)"),
+            CameraMode::Walk => {
+                let w = &self.cam.walker;
+                format!(
+                    "walker at ({:.2}, {:.2}) facing {:.0}° ({}); W A S D with the pointer here",
+                    w.position.x,
+                    w.position.y,
+                    w.facing_deg,
+                    walk_mode_name(self.walk_mode)
+                )
+            }
+        };
+        if self.cam.mode == CameraMode::Walk
+            && let Some(o) = &self.walk.outcome
+        {
+            match o.blocked_by {
+                Some(Blocker::Wall(k)) => text.push_str(&format!("\nblocked by wall #{k}")),
+                Some(Blocker::Triangle(k)) => text.push_str(&format!(
+                    "\nblocked by triangle #{k}: the walk test found the eye crossing it"
+                )),
+                None => {}
+            }
+            for c in &self.walk.compared {
+                let fmt = |p: Option<Vec3>| {
+                    p.map_or("miss".to_owned(), |p| {
+                        format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z)
+                    })
+                };
+                text.push_str(&format!(
+                    "\ntriangle {}: walk test {} · Möller–Trumbore {}{}",
+                    c.object.0,
+                    fmt(c.walk_test),
+                    fmt(c.moller_trumbore),
+                    if c.disagrees() {
+                        "  DISAGREE"
+                    } else {
+                        "  agree"
+                    }
+                ));
+            }
+        }
+        let painter = ui.painter_at(rect);
+        let galley = painter.layout(
+            text,
+            egui::FontId::proportional(12.0),
+            Color32::from_gray(220),
+            rect.width() - 16.0,
+        );
+        let at = rect.left_bottom() + egui::vec2(8.0, -8.0 - galley.size().y);
+        painter.rect_filled(
+            Rect::from_min_size(at, galley.size()).expand(4.0),
+            3.0,
+            Color32::from_black_alpha(150),
+        );
+        painter.galley(at, galley, Color32::WHITE);
+    }
+}
+
+fn egui_wgpu_callback(rect: Rect, frame: Frame3) -> egui::PaintCallback {
+    eframe::egui_wgpu::Callback::new_paint_callback(
+        rect,
+        Callback3d {
+            frame: Arc::new(frame),
+            rect,
+        },
+    )
+}
+
+/// The first selected ball.
+fn selected_ball(doc: &Document) -> Option<ObjectId> {
+    doc.level()
+        .balls
+        .iter()
+        .find(|b| doc.selection.contains(&b.id))
+        .map(|b| b.id)
+}
+
+/// A walk mode's name.
+#[must_use]
+pub fn walk_mode_name(m: WalkMode) -> &'static str {
+    match m {
+        WalkMode::Stop => "Stop",
+        WalkMode::Slide => "Slide",
+        WalkMode::Ghost => "Ghost",
+    }
+}
+
+fn rgba(c: Color32) -> [u8; 4] {
+    c.to_srgba_unmultiplied()
+}
+
+/// Balls and the debugger's overlays in world space: (balls, depth-tested lines, lines over everything).
+fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
+    use super::view2d::palette;
+    let mut spheres = Spheres::default();
+    let mut lines = Lines::default();
+    let mut overlay = Lines::default();
+    let selected = |id: Option<ObjectId>| id.is_some_and(|id| input.doc.selection.contains(&id));
+    let ball_color = |sel: bool| {
+        if sel {
+            [255, 160, 40, 255]
+        } else {
+            rgba(palette::BALL)
+        }
+    };
+    let debug = input.debug;
+    let o = debug.overlays;
+    let Some(d) = debug.debugger.as_ref().filter(|d| d.cursor() > 0) else {
+        for b in &input.doc.level().balls {
+            spheres.push(b.center, b.radius, ball_color(selected(Some(b.id))));
+            if o.velocities && b.velocity.length_squared() > 0.0 {
+                overlay.arrow(b.center, b.center + b.velocity * 0.25, [120, 220, 255, 255]);
+            }
+        }
+        ghost_lines(debug, &mut lines);
+        return (spheres, lines, overlay);
+    };
+    let world = d.world();
+    let ids = world.ball_object_ids();
+    for (k, b) in world.balls().iter().enumerate() {
+        spheres.push(
+            b.center,
+            b.radius,
+            ball_color(selected(ids.get(k).copied().flatten())),
+        );
+        if o.velocities && b.velocity.length_squared() > 0.0 {
+            overlay.arrow(b.center, b.center + b.velocity * 0.25, [120, 220, 255, 255]);
+        }
+    }
+    if o.bounds {
+        for st in world.statics() {
+            if let Some(b) = st.bounds() {
+                lines.aabb(&b, [120, 200, 255, 255]);
+            }
+        }
+    }
+    if o.trails {
+        let n = world.balls().len().max(1);
+        let trail_frames =
+            (super::debug_ui::TRAIL_POINTS / n).clamp(2, super::debug_ui::TRAIL_FRAMES);
+        let states: Vec<_> = d
+            .states_before(d.cursor())
+            .rev()
+            .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
+            .map(|(_, st)| st)
+            .collect();
+        let trail = [150, 130, 70, 255];
+        for (i, b) in world.balls().iter().enumerate() {
+            let mut pts = vec![b.center];
+            pts.extend(
+                states
+                    .iter()
+                    .filter_map(|st| st.balls().get(i))
+                    .map(|b| b.center),
+            );
+            lines.strip(&pts, trail);
+        }
+        let first = d.cursor().saturating_sub(trail_frames);
+        for f in &d.frames()[first..d.cursor()] {
+            for e in &f.events {
+                if let Some(b) = world.balls().get(e.ball.0) {
+                    lines.cross(
+                        e.point + e.normal * b.radius,
+                        b.radius * 0.3,
+                        [255, 120, 200, 255],
+                    );
+                }
+            }
+        }
+    }
+    if let Some(f) = d.frames().get(d.cursor() - 1) {
+        for (k, e) in f.events.iter().enumerate() {
+            let hl = debug.highlighted == Some((d.cursor(), k));
+            if o.contacts {
+                overlay.cross(e.point, if hl { 0.25 } else { 0.12 }, [255, 80, 80, 255]);
+            }
+            if o.normals {
+                overlay.arrow(e.point, e.point + e.normal * 1.0, [255, 230, 80, 255]);
+            }
+        }
+    }
+    if o.flashes {
+        let flash = super::debug_ui::FLASH_FRAMES;
+        let first = d.cursor().saturating_sub(flash);
+        for (age, f) in d.frames()[first..d.cursor()].iter().rev().enumerate() {
+            let fade = 1.0 - age as f32 / flash as f32;
+            for e in &f.events {
+                let a = (fade * 255.0) as u8;
+                overlay.circle(
+                    e.point,
+                    e.normal,
+                    0.15 + 0.6 * (1.0 - fade),
+                    [255, 200, 80, a],
+                );
+            }
+        }
+    }
+    ghost_lines(debug, &mut lines);
+    (spheres, lines, overlay)
+}
+
+/// The what-if ghost's paths and the balls that diverged.
+fn ghost_lines(debug: &DebugPanel, lines: &mut Lines) {
+    let Some(g) = &debug.ghost else {
+        return;
+    };
+    let n = g.frames.first().map_or(0, |f| f.1.len());
+    for i in 0..n {
+        let pts: Vec<Vec3> = g
+            .frames
+            .iter()
+            .filter_map(|f| f.1.get(i))
+            .copied()
+            .collect();
+        lines.strip(&pts, [200, 200, 240, 255]);
+    }
+    if let Some(k) = g.diverges_at
+        && let Ok(at) = g.frames.binary_search_by_key(&k, |f| f.0)
+    {
+        for p in g.diverged.iter().filter_map(|&i| g.frames[at].1.get(i)) {
+            lines.circle(*p, Vec3::Y, 0.5, [255, 60, 60, 255]);
+        }
+    }
+}
+
+/// The probe ray, its hits with their normals, and the chosen box's entry and exit.
+fn probe_lines(out: &mut Lines, ray: &Ray, max_t: f32, result: Option<&ProbeResult>) {
+    let accent = [230, 100, 200, 255];
+    let shown = result
+        .and_then(|r| r.hits.last())
+        .map_or(max_t.min(1e3), |h| (h.t * 1.2).max(1.0).min(max_t));
+    out.line(ray.origin, ray.at(shown), accent);
+    if let Some(r) = result {
+        for h in &r.hits {
+            out.cross(h.point, 0.12, [255, 255, 255, 255]);
+            out.arrow(h.point, h.point + h.normal * 0.6, [255, 230, 80, 255]);
+        }
+    }
+}
