@@ -844,11 +844,11 @@ fn corridor() -> Harness<'static, EditorApp> {
     harness3d(EditorApp::new(level, None, options(None)))
 }
 
-/// Hold `k` with the pointer over the 3D preview for `steps` frames of 0.05 s.
+/// Hold `k` with the pointer over the 3D preview for `steps` frames of 0.05 s. The pointer arrives in the
+/// same frame as the key, as it does when a person moves in and presses at once.
 fn hold(h: &mut Harness<'_, EditorApp>, k: Key, steps: usize) {
     let c = h.state().view3d.rect.center();
     h.event(Event::PointerMoved(c));
-    h.step();
     h.key_down(k);
     h.run_steps(steps);
     h.key_up(k);
@@ -905,6 +905,19 @@ fn walking_in_3d_collides_with_triangles_and_walls_by_mode() {
     );
     // The level's walker start is not an edit.
     assert!(!h.state().doc.is_dirty());
+    // Dragging looks around: 40 px to the right turns the walker 10° clockwise seen from above.
+    let c = h.state().view3d.rect.center();
+    press(&mut h, c, true, Modifiers::NONE);
+    for k in 1..=4 {
+        h.event(Event::PointerMoved(c + egui::vec2(10.0 * k as f32, 0.0)));
+        h.step();
+    }
+    press(&mut h, c + egui::vec2(40.0, 0.0), false, Modifiers::NONE);
+    assert!((h.state().view3d.cam.walker.facing_deg - 350.0).abs() < 1e-3);
+    // Away from the preview, W is the wall tool again.
+    h.event(Event::PointerMoved(Pos2::new(300.0, 300.0)));
+    key(&mut h, Modifiers::NONE, Key::W);
+    assert_eq!(h.state().tool, Tool::Wall);
 }
 
 #[test]

@@ -523,6 +523,7 @@ impl EditorApp {
         self.framed = false;
         self.scene.revision = None;
         self.problems.revision = None;
+        self.view3d.forget_level();
         self.clear_recovery();
     }
 
@@ -1499,7 +1500,9 @@ impl EditorApp {
             self.view3d.open = !self.view3d.open;
         }
         // Walking in the 3D preview owns W A S D and the arrows while the pointer is over it.
-        let walking = self.view3d.open && self.view3d.keys_captured;
+        let walking = self
+            .view3d
+            .captures_keys(ctx.input(|i| i.pointer.hover_pos()));
         for &(tool, key, _, _) in Tool::ALL {
             if !walking && press(Modifiers::NONE, key) {
                 self.set_tool(tool);
@@ -1718,6 +1721,7 @@ impl EditorApp {
                     self.frame_selection = true;
                 }
                 ui.separator();
+                ui.checkbox(&mut self.view3d.open, "3D preview (F3)");
                 ui.checkbox(&mut self.snap, "Snap to grid (G)");
                 ui.checkbox(&mut self.show_history, "History panel");
                 ui.checkbox(&mut self.show_problems, "Problems, events and plots panel");
@@ -2871,6 +2875,15 @@ const SHORTCUTS: &[(&str, &str)] = &[
     ),
     ("Space (tap)", "Play / pause the simulation"),
     (". / ,", "Step forward / step back one frame"),
+    ("F3", "Show / hide the 3D preview"),
+    (
+        "3D: drag / right-drag / wheel",
+        "Orbit camera: rotate / pan / zoom; a click selects (Shift toggles), the Probe tool casts",
+    ),
+    (
+        "3D walk: W A S D or arrows, drag",
+        "Walk the walker (pointer over the preview; Shift runs) / look around",
+    ),
     ("F1", "This list"),
 ];
 

@@ -597,11 +597,19 @@ impl Default for Camera3 {
 }
 
 impl Camera3 {
-    /// Frame `b` in the orbit camera and size the clip planes to it.
-    pub fn frame(&mut self, b: &Aabb) {
+    /// Frame `b` in the orbit camera for a viewport of `aspect` = width / height, and size the clip planes
+    /// to it.
+    pub fn frame(&mut self, b: &Aabb, aspect: f32) {
         let r = ((b.max - b.min).length() * 0.5).max(1.0);
         self.target = b.center();
-        self.distance = r / (self.fov_y * 0.5).tan() * 1.05;
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect
+        } else {
+            1.0
+        };
+        // The narrower of the two fields of view decides.
+        let half = (self.fov_y * 0.5).tan() * aspect.min(1.0);
+        self.distance = r / half.atan().sin();
         self.clip = ((r * 1e-3).clamp(0.01, 0.1), (r * 20.0).max(100.0));
     }
 
@@ -849,7 +857,7 @@ mod tests {
     #[test]
     fn camera_ray_through_the_centre_is_the_view_direction() {
         let mut cam = Camera3::default();
-        cam.frame(&Aabb::new(Vec3::splat(-3.0), Vec3::splat(3.0)));
+        cam.frame(&Aabb::new(Vec3::splat(-3.0), Vec3::splat(3.0)), 1.6);
         let r = cam.ray(Vec2::splat(0.5), 1.6, None).expect("ray");
         let (eye, f) = cam.eye_forward(None);
         assert!(r.dir.dot(f) > 0.99999);

@@ -87,7 +87,7 @@ pub struct View3d {
     pub gpu: bool,
     /// The panel's rectangle last frame.
     pub rect: Rect,
-    /// Walk mode has the keyboard (the pointer is over the panel): W, A, S, D move instead of picking tools.
+    /// Walk mode had the keyboard last frame (see [`View3d::captures_keys`]).
     pub keys_captured: bool,
     framed: bool,
     statics: Option<(StaticKey, u64, Arc<StaticScene>)>,
@@ -124,6 +124,26 @@ impl View3d {
     /// Frame the whole level again on the next frame.
     pub fn reframe(&mut self) {
         self.framed = false;
+    }
+
+    /// Whether walking owns W A S D and the arrows: walk mode with the pointer over the preview. The editor
+    /// asks before its shortcuts run, with this frame's pointer, so the first key press already walks.
+    #[must_use]
+    pub fn captures_keys(&self, pointer: Option<egui::Pos2>) -> bool {
+        self.open
+            && self.cam.mode == CameraMode::Walk
+            && pointer.is_some_and(|p| self.rect.contains(p))
+    }
+
+    /// Another level replaced the document (its revisions start again): drop every cache, frame it anew
+    /// and leave walk or follow mode.
+    pub fn forget_level(&mut self) {
+        self.statics = None;
+        self.colliders = None;
+        self.framed = false;
+        self.follow = None;
+        self.walk = WalkReport::default();
+        self.cam.mode = CameraMode::Orbit;
     }
 
     /// Enter walk mode at the level's walker start (or where the orbit camera looks).
@@ -223,12 +243,12 @@ impl View3d {
         let (generation, statics) = self.static_scene(input);
         if !self.framed && rect.width() > 10.0 {
             if let Some(b) = &statics.bounds {
-                self.cam.frame(b);
+                self.cam.frame(b, rect.width() / rect.height().max(1.0));
             }
             self.framed = true;
         }
         let hover = resp.hovered();
-        self.keys_captured = hover && self.cam.mode == CameraMode::Walk;
+        self.keys_captured = self.captures_keys(ui.input(|i| i.pointer.hover_pos()));
 
         // Camera input.
         let drag = resp.drag_delta();
