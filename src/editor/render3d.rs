@@ -6,7 +6,8 @@
 //! full-screen triangle copies that colour texture into egui's render pass, which has no depth attachment
 //! (egui_kittest's neither, so the same code renders in tests under Mesa's lavapipe).
 //!
-//! Pipelines: flat-shaded solids (back faces tinted), instanced spheres (one unit icosphere, one instance
+//! Pipelines: flat-shaded solids (back faces tinted), planes seen from their front only (a room of planes
+//! seen from outside shows its inside), instanced spheres (one unit icosphere, one instance
 //! per ball), depth-tested lines (grid, trails) and lines drawn over everything (contacts, normals, probe).
 //! Colours arrive as sRGB bytes and are lit in linear space; the colour target is `Rgba8UnormSrgb`, and the
 //! copy writes gamma or linear values to match egui's target format.
@@ -167,6 +168,7 @@ pub const BACKGROUND: [u8; 3] = [30, 32, 38];
 /// The GPU side: pipelines, the offscreen targets and uploaded buffers.
 pub struct Renderer3d {
     solid: wgpu::RenderPipeline,
+    front_only: wgpu::RenderPipeline,
     sphere: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
     overlay: wgpu::RenderPipeline,
@@ -177,13 +179,21 @@ pub struct Renderer3d {
     globals_group: wgpu::BindGroup,
     sphere_mesh: (wgpu::Buffer, wgpu::Buffer, u32),
     target: Option<Target>,
-    statics: Option<(u64, Option<Uploaded>, Option<Uploaded>)>,
+    statics: Option<Statics>,
     dynamic: Dynamic,
     max_side: u32,
 }
 
 /// A vertex buffer and how many vertices (or instances) it holds.
 type Uploaded = (wgpu::Buffer, u32);
+
+/// The uploaded static scene and its generation.
+struct Statics {
+    generation: u64,
+    solids: Option<Uploaded>,
+    planes: Option<Uploaded>,
+    lines: Option<Uploaded>,
+}
 
 struct Target {
     size: [u32; 2],
@@ -296,6 +306,7 @@ impl Renderer3d {
                         fs: &str,
                         buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
                         topology: wgpu::PrimitiveTopology,
+                        cull_mode: Option<wgpu::Face>,
                         depth_stencil: wgpu::DepthStencilState| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(label),
@@ -309,7 +320,7 @@ impl Renderer3d {
                 primitive: wgpu::PrimitiveState {
                     topology,
                     front_face: wgpu::FrontFace::Ccw,
-                    cull_mode: None,
+                    cull_mode,
                     ..wgpu::PrimitiveState::default()
                 },
                 depth_stencil: Some(depth_stencil),
@@ -325,16 +336,27 @@ impl Renderer3d {
             })
         };
         let float = std::mem::size_of::<f32>() as u64;
+        let solid_layout = [Some(wgpu::VertexBufferLayout {
+            array_stride: SOLID_FLOATS as u64 * float,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &solid_attrs,
+        })];
         let solid = pipeline(
             "collidoscope 3d solids",
             "vs_solid",
             "fs_lit",
-            &[Some(wgpu::VertexBufferLayout {
-                array_stride: SOLID_FLOATS as u64 * float,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &solid_attrs,
-            })],
+            &solid_layout,
             wgpu::PrimitiveTopology::TriangleList,
+            None,
+            depth(true, wgpu::CompareFunction::Less),
+        );
+        let front_only = pipeline(
+            "collidoscope 3d planes",
+            "vs_solid",
+            "fs_lit",
+            &solid_layout,
+            wgpu::PrimitiveTopology::TriangleList,
+            Some(wgpu::Face::Back),
             depth(true, wgpu::CompareFunction::Less),
         );
         let sphere = pipeline(
@@ -354,6 +376,7 @@ impl Renderer3d {
                 }),
             ],
             wgpu::PrimitiveTopology::TriangleList,
+            None,
             depth(true, wgpu::CompareFunction::Less),
         );
         let line_layout = [Some(wgpu::VertexBufferLayout {
@@ -367,6 +390,7 @@ impl Renderer3d {
             "fs_line",
             &line_layout,
             wgpu::PrimitiveTopology::LineList,
+            None,
             depth(true, wgpu::CompareFunction::LessEqual),
         );
         let overlay = pipeline(
@@ -375,6 +399,7 @@ impl Renderer3d {
             "fs_line",
             &line_layout,
             wgpu::PrimitiveTopology::LineList,
+            None,
             depth(false, wgpu::CompareFunction::Always),
         );
 
@@ -451,6 +476,7 @@ impl Renderer3d {
         });
         Self {
             solid,
+            front_only,
             sphere,
             lines,
             overlay,
@@ -545,22 +571,32 @@ impl Renderer3d {
     ) {
         self.ensure_target(device, size);
         let (generation, statics) = &frame.statics;
-        if self.statics.as_ref().is_none_or(|s| s.0 != *generation) {
-            self.statics = Some((
-                *generation,
-                Self::upload(
+        if self
+            .statics
+            .as_ref()
+            .is_none_or(|s| s.generation != *generation)
+        {
+            self.statics = Some(Statics {
+                generation: *generation,
+                solids: Self::upload(
                     device,
                     &statics.solids.data,
                     SOLID_FLOATS,
                     "collidoscope 3d solids",
                 ),
-                Self::upload(
+                planes: Self::upload(
+                    device,
+                    &statics.planes.data,
+                    SOLID_FLOATS,
+                    "collidoscope 3d planes",
+                ),
+                lines: Self::upload(
                     device,
                     &statics.lines.data,
                     LINE_FLOATS,
                     "collidoscope 3d lines",
                 ),
-            ));
+            });
         }
         self.dynamic = Dynamic {
             spheres: Self::upload(
@@ -622,8 +658,21 @@ impl Renderer3d {
             multiview_mask: None,
         });
         pass.set_bind_group(0, &self.globals_group, &[]);
-        if let Some((_, Some((buf, n)), _)) = &self.statics {
+        if let Some(Statics {
+            solids: Some((buf, n)),
+            ..
+        }) = &self.statics
+        {
             pass.set_pipeline(&self.solid);
+            pass.set_vertex_buffer(0, buf.slice(..));
+            pass.draw(0..*n, 0..1);
+        }
+        if let Some(Statics {
+            planes: Some((buf, n)),
+            ..
+        }) = &self.statics
+        {
+            pass.set_pipeline(&self.front_only);
             pass.set_vertex_buffer(0, buf.slice(..));
             pass.draw(0..*n, 0..1);
         }
@@ -635,7 +684,11 @@ impl Renderer3d {
             pass.draw_indexed(0..self.sphere_mesh.2, 0, 0..*n);
         }
         pass.set_pipeline(&self.lines);
-        if let Some((_, _, Some((buf, n)))) = &self.statics {
+        if let Some(Statics {
+            lines: Some((buf, n)),
+            ..
+        }) = &self.statics
+        {
             pass.set_vertex_buffer(0, buf.slice(..));
             pass.draw(0..*n, 0..1);
         }

@@ -305,8 +305,10 @@ pub type Paint<'a> = &'a dyn Fn(crate::level::ObjectId, super::document::Kind) -
 /// floor grid. Balls and the debugger's overlays are dynamic and built per frame.
 #[derive(Clone, Debug, Default)]
 pub struct StaticScene {
-    /// Lit geometry.
+    /// Lit geometry, both sides drawn.
     pub solids: Solids,
+    /// Planes: drawn from their front only, so a room of planes seen from outside shows its inside.
+    pub planes: Solids,
     /// Floor grid, plane normals, wall collision radii (when asked).
     pub lines: Lines,
     /// Bounds of everything, with the floor included.
@@ -367,7 +369,7 @@ pub fn build_static(
         let (u, v) = n.any_orthonormal_pair();
         let (u, v) = (u * extent * 0.6, v * extent * 0.6);
         let col = paint(p.id, Kind::Plane);
-        s.solids.quad(
+        s.planes.quad(
             origin - u - v,
             origin + u - v,
             origin + u + v,
