@@ -421,7 +421,10 @@ impl View3d {
     fn hud(&self, ui: &Ui, rect: Rect) {
         let mut text = match self.cam.mode {
             CameraMode::Orbit => String::from("orbit: drag rotates, right-drag pans, wheel zooms"),
-            CameraMode::Follow => String::from("following a ball (select one, then Follow ball)"),
+            CameraMode::Follow => match self.follow {
+                Some(id) => format!("following ball #{}", id.0),
+                None => String::from("following the first ball (select one, then Follow ball)"),
+            },
             CameraMode::Walk => {
                 let w = &self.cam.walker;
                 format!(
@@ -460,6 +463,14 @@ impl View3d {
                         "  agree"
                     }
                 ));
+                if let Some((_, robust, angle_sum)) = c.plane_point {
+                    let word = |b: bool| if b { "inside" } else { "outside" };
+                    text.push_str(&format!(
+                        "; its plane point: robust test {}, angle sum {}",
+                        word(robust),
+                        word(angle_sum)
+                    ));
+                }
             }
         }
         let painter = ui.painter_at(rect);
