@@ -1,6 +1,6 @@
 //! Procedural levels for stress tests and benchmarks, deterministic for a given seed.
 
-use glam::{Vec2, Vec3};
+use glam::{DVec3, Vec2, Vec3};
 
 use crate::level::{BallObject, Level, ObjectId, PlaneObject, WalkerStart, WallObject};
 
@@ -282,6 +282,76 @@ pub fn terrain(triangles: usize, size: f32, seed: u64) -> (Vec<Vec3>, Vec<[u32; 
         }
     }
     (vertices, indices)
+}
+
+/// An icosphere: the icosahedron, each triangle split into four `subdivisions` times, projected on the sphere
+/// of `radius` around `center`: closed, vertices shared, outward front faces (`10·4ⁿ + 2` vertices,
+/// `20·4ⁿ` triangles). Computed in f64 and rounded once, so shared vertices are bit-identical.
+#[must_use]
+pub fn icosphere(subdivisions: u32, center: Vec3, radius: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let t = (1.0 + 5.0f64.sqrt()) / 2.0;
+    let mut unit: Vec<DVec3> = [
+        (-1.0, t, 0.0),
+        (1.0, t, 0.0),
+        (-1.0, -t, 0.0),
+        (1.0, -t, 0.0),
+        (0.0, -1.0, t),
+        (0.0, 1.0, t),
+        (0.0, -1.0, -t),
+        (0.0, 1.0, -t),
+        (t, 0.0, -1.0),
+        (t, 0.0, 1.0),
+        (-t, 0.0, -1.0),
+        (-t, 0.0, 1.0),
+    ]
+    .iter()
+    .map(|&(x, y, z)| DVec3::new(x, y, z).normalize())
+    .collect();
+    let mut faces: Vec<[u32; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..subdivisions {
+        let mut midpoints: std::collections::HashMap<(u32, u32), u32> =
+            std::collections::HashMap::new();
+        let mut mid = |a: u32, b: u32, unit: &mut Vec<DVec3>| {
+            *midpoints.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                unit.push(((unit[a as usize] + unit[b as usize]) * 0.5).normalize());
+                (unit.len() - 1) as u32
+            })
+        };
+        let mut next = Vec::with_capacity(faces.len() * 4);
+        for [a, b, c] in faces {
+            let ab = mid(a, b, &mut unit);
+            let bc = mid(b, c, &mut unit);
+            let ca = mid(c, a, &mut unit);
+            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+        }
+        faces = next;
+    }
+    let vertices = unit
+        .iter()
+        .map(|u| center + (*u * f64::from(radius)).as_vec3())
+        .collect();
+    (vertices, faces)
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
 //! Triangle meshes with a bounding-volume hierarchy: nearest-hit ray casts (watertight), sphere overlap and
 //! sphere sweeps.
 //!
-//! The BVH is built top-down with binned SAH (16 bins over triangle centroids), stored as a flat array of
-//! 32-byte nodes with children side by side, and traversed iteratively front to back with early exit. Ray
+//! The BVH is built top-down with binned SAH (16 bins over triangle centroids) as a binary tree, then
+//! collapsed into four-wide nodes (each node holds its up to four children's boxes as structure-of-arrays
+//! lanes, so one SIMD slab test checks all four), and traversed iteratively front to back with early exit. Ray
 //! hits use Woop, Benthin and Wald's watertight ray/triangle test ("Watertight Ray/Triangle Intersection",
 //! JCGT 2013): a ray through an edge or vertex shared by two triangles hits at least one of them, so rays never
 //! leak through a closed mesh.
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 use crate::query::sweep::sphere_triangle;
 use crate::query::{Toi, closest::point_triangle_d};
@@ -82,10 +83,41 @@ const ROBUST_EXIT: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f
 /// Depth after which the builder splits at the object median (so a tie-heavy SAH cannot make the tree deeper
 /// than `SAH_DEPTH + log2(triangles)`, well within the traversal stack).
 const SAH_DEPTH: usize = 64;
-/// Traversal stack entries: at most one per level.
-const STACK: usize = 128;
+/// Traversal stack entries: a wide node pushes at most three more children than it pops, once per level, and
+/// the tree is at most `SAH_DEPTH + 26` levels deep (26 = log2 of [`MAX_TRIANGLES`]).
+const STACK: usize = 3 * (SAH_DEPTH + 32) + 4;
 /// SAH bins.
 const BINS: usize = 16;
+
+/// A four-wide BVH node: its children's boxes as lanes (`min[axis]` holds that axis for all four children).
+/// Lanes `len..4` are unused. A child is a leaf when its `count > 0` (triangle slots `first..first + count`),
+/// else an inner node (wide node `first`, always after this one).
+#[derive(Clone, Copy, Debug)]
+struct Wide {
+    min: [Vec4; 3],
+    max: [Vec4; 3],
+    first: [u32; 4],
+    count: [u32; 4],
+    len: u32,
+}
+
+impl Wide {
+    const EMPTY: Self = Self {
+        min: [Vec4::INFINITY; 3],
+        max: [Vec4::NEG_INFINITY; 3],
+        first: [0; 4],
+        count: [0; 4],
+        len: 0,
+    };
+
+    /// Lane `k`'s box.
+    fn lane(&self, k: usize) -> (Vec3, Vec3) {
+        (
+            Vec3::new(self.min[0][k], self.min[1][k], self.min[2][k]),
+            Vec3::new(self.max[0][k], self.max[1][k], self.max[2][k]),
+        )
+    }
+}
 
 /// A triangle mesh with its BVH.
 #[derive(Clone, Debug)]
@@ -96,7 +128,10 @@ pub struct TriMesh {
     order: Vec<u32>,
     /// Vertices of `order[i]`, stored in BVH order so leaves read contiguous memory.
     tris: Vec<[Vec3; 3]>,
-    nodes: Vec<Node>,
+    /// Four-wide nodes, the root first.
+    wide: Vec<Wide>,
+    /// The root's box (padded).
+    bounds: Aabb,
 }
 
 impl TriMesh {
@@ -171,12 +206,15 @@ impl TriMesh {
             .iter()
             .map(|&i| indices[i as usize].map(|k| vertices[k as usize]))
             .collect();
+        let bounds = Aabb::new(Vec3::from(nodes[0].min), Vec3::from(nodes[0].max));
+        let wide = collapse(&nodes);
         Ok(Self {
             vertices,
             indices,
             order,
             tris,
-            nodes,
+            wide,
+            bounds,
         })
     }
 
@@ -286,14 +324,13 @@ impl TriMesh {
     /// Bounds of all hittable triangles.
     #[must_use]
     pub fn bounds(&self) -> Aabb {
-        let n = &self.nodes[0];
-        Aabb::new(Vec3::from(n.min), Vec3::from(n.max))
+        self.bounds
     }
 
     /// Memory held by the BVH and the triangle copies, in bytes (for the bytes-per-triangle figure).
     #[must_use]
     pub fn bvh_bytes(&self) -> usize {
-        self.nodes.len() * std::mem::size_of::<Node>()
+        self.wide.len() * std::mem::size_of::<Wide>()
             + self.tris.len() * std::mem::size_of::<[Vec3; 3]>()
             + self.order.len() * 4
     }
@@ -309,66 +346,81 @@ impl TriMesh {
         }
         let wt = Watertight::new(ray);
         let inv = ray.dir.recip();
+        let (ox, oy, oz) = (
+            Vec4::splat(ray.origin.x),
+            Vec4::splat(ray.origin.y),
+            Vec4::splat(ray.origin.z),
+        );
+        let (ix, iy, iz) = (Vec4::splat(inv.x), Vec4::splat(inv.y), Vec4::splat(inv.z));
         let mut best_t = max_t;
         let mut best: Option<(usize, f32, f32, f32)> = None;
-        let mut stack = [0u32; STACK];
-        let mut sp = 0usize;
-        let mut node = 0usize;
-        self.node_entry(node, ray.origin, inv, best_t)?;
-        loop {
-            let n = self.nodes[node];
-            if n.count > 0 {
-                let start = n.first as usize;
-                for k in start..start + n.count as usize {
-                    if let Some((t, u, v)) = wt.intersect(&self.tris[k])
-                        && t <= best_t
-                        && (best.is_none() || t < best_t)
-                    {
-                        best_t = t;
-                        best = Some((k, t, u, v));
-                    }
-                }
-            } else {
-                let (l, r) = (n.first as usize, n.first as usize + 1);
-                let tl = self.node_entry(l, ray.origin, inv, best_t);
-                let tr = self.node_entry(r, ray.origin, inv, best_t);
-                match (tl, tr) {
-                    (Some(a), Some(b)) => {
-                        let (near, far) = if a <= b { (l, r) } else { (r, l) };
-                        if sp < stack.len() {
-                            stack[sp] = far as u32;
-                            sp += 1;
+        // (wide node, entry t), nearest on top.
+        let mut stack = [(0u32, 0.0f32); STACK];
+        let mut sp = 1usize;
+        while sp > 0 {
+            sp -= 1;
+            let (w, entry) = stack[sp];
+            if entry > best_t {
+                continue;
+            }
+            let n = &self.wide[w as usize];
+            // The slab test of all four children at once. A slab whose plane holds the origin of a ray parallel
+            // to it gives 0 * inf = NaN: the boxes are padded at build time, so such a ray cannot reach the
+            // triangles inside and whichever way the NaN falls is right. Ize's robust traversal ("Robust BVH
+            // Ray Traversal", JCGT 2013): the exit is widened by 1 + 2γ₃ so that rounding in the slab
+            // distances never culls a box the ray touches, however far away its origin.
+            let t1x = (n.min[0] - ox) * ix;
+            let t2x = (n.max[0] - ox) * ix;
+            let t1y = (n.min[1] - oy) * iy;
+            let t2y = (n.max[1] - oy) * iy;
+            let t1z = (n.min[2] - oz) * iz;
+            let t2z = (n.max[2] - oz) * iz;
+            let near = t1x
+                .min(t2x)
+                .max(t1y.min(t2y))
+                .max(t1z.min(t2z))
+                .max(Vec4::ZERO);
+            let far = (t1x.max(t2x).min(t1y.max(t2y)).min(t1z.max(t2z)) * ROBUST_EXIT)
+                .min(Vec4::splat(best_t));
+            let bits = near.cmple(far).bitmask() & ((1u32 << n.len) - 1);
+            if bits == 0 {
+                continue;
+            }
+            let nears = near.to_array();
+            let mut inner = [(0.0f32, 0u32); 4];
+            let mut inner_len = 0;
+            for lane in lanes(bits) {
+                if n.count[lane] > 0 {
+                    let start = n.first[lane] as usize;
+                    for k in start..start + n.count[lane] as usize {
+                        // Ties (a shared edge) go to the lowest BVH slot, whatever the visiting order.
+                        if let Some((t, u, v)) = wt.intersect(&self.tris[k])
+                            && t <= best_t
+                            && best.is_none_or(|(bk, bt, _, _)| t < bt || (t == bt && k < bk))
+                        {
+                            best_t = t;
+                            best = Some((k, t, u, v));
                         }
-                        node = near;
-                        continue;
                     }
-                    (Some(_), None) => {
-                        node = l;
-                        continue;
+                } else {
+                    // Insertion sort, farthest first, so the nearest is pushed last.
+                    let mut j = inner_len;
+                    while j > 0 && inner[j - 1].0 < nears[lane] {
+                        inner[j] = inner[j - 1];
+                        j -= 1;
                     }
-                    (None, Some(_)) => {
-                        node = r;
-                        continue;
-                    }
-                    (None, None) => {}
+                    inner[j] = (nears[lane], n.first[lane]);
+                    inner_len += 1;
                 }
             }
-            // Pop the next node still worth visiting.
-            loop {
-                if sp == 0 {
-                    return best.and_then(|(k, t, u, v)| self.finish_hit(ray, k, t, u, v));
-                }
-                sp -= 1;
-                let candidate = stack[sp] as usize;
-                if self
-                    .node_entry(candidate, ray.origin, inv, best_t)
-                    .is_some()
-                {
-                    node = candidate;
-                    break;
+            for &(t, child) in &inner[..inner_len] {
+                if t <= best_t && sp < STACK {
+                    stack[sp] = (child, t);
+                    sp += 1;
                 }
             }
         }
+        best.and_then(|(k, t, u, v)| self.finish_hit(ray, k, t, u, v))
     }
 
     /// The public hit for triangle slot `k` of the BVH order.
@@ -383,21 +435,6 @@ impl TriMesh {
             v,
             normal,
         })
-    }
-
-    /// Entry `t` of the ray into node `i`'s box if it is at most `max_t`.
-    #[inline]
-    fn node_entry(&self, i: usize, origin: Vec3, inv: Vec3, max_t: f32) -> Option<f32> {
-        let n = &self.nodes[i];
-        let t1 = (Vec3::from(n.min) - origin) * inv;
-        let t2 = (Vec3::from(n.max) - origin) * inv;
-        // min/max return the non-NaN operand, which keeps 0 * inf (a ray on a slab plane) from poisoning
-        // the interval; the boxes are padded at build time so such rays still count as inside.
-        let near = t1.min(t2).max_element().max(0.0);
-        // Ize's robust traversal ("Robust BVH Ray Traversal", JCGT 2013): widen the exit by 1 + 2γ₃ so that
-        // rounding in the slab distances never culls a box the ray touches, however far away its origin.
-        let far = (t1.max(t2).min_element() * ROBUST_EXIT).min(max_t);
-        (near <= far).then_some(near)
     }
 
     /// Whether the solid sphere touches any triangle.
@@ -460,22 +497,28 @@ impl TriMesh {
 
     /// Call `f` with the BVH slot of every triangle whose node boxes touch `lo..=hi`, until it returns false.
     fn visit_box(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize) -> bool) {
-        let mut stack = vec![0usize];
-        while let Some(i) = stack.pop() {
-            let n = &self.nodes[i];
-            if Vec3::from(n.min).cmpgt(hi).any() || Vec3::from(n.max).cmplt(lo).any() {
-                continue;
-            }
-            if n.count > 0 {
-                let start = n.first as usize;
-                for k in start..start + n.count as usize {
-                    if !f(k) {
-                        return;
+        let (lx, ly, lz) = (Vec4::splat(lo.x), Vec4::splat(lo.y), Vec4::splat(lo.z));
+        let (hx, hy, hz) = (Vec4::splat(hi.x), Vec4::splat(hi.y), Vec4::splat(hi.z));
+        let mut stack = vec![0u32];
+        while let Some(w) = stack.pop() {
+            let n = &self.wide[w as usize];
+            let touch = n.min[0].cmple(hx)
+                & n.min[1].cmple(hy)
+                & n.min[2].cmple(hz)
+                & n.max[0].cmpge(lx)
+                & n.max[1].cmpge(ly)
+                & n.max[2].cmpge(lz);
+            for lane in lanes(touch.bitmask() & ((1u32 << n.len) - 1)) {
+                if n.count[lane] > 0 {
+                    let start = n.first[lane] as usize;
+                    for k in start..start + n.count[lane] as usize {
+                        if !f(k) {
+                            return;
+                        }
                     }
+                } else {
+                    stack.push(n.first[lane]);
                 }
-            } else {
-                stack.push(n.first as usize + 1);
-                stack.push(n.first as usize);
             }
         }
     }
@@ -487,43 +530,51 @@ impl TriMesh {
     /// When an invariant is broken (a bug in the builder), with a description.
     pub fn assert_well_formed(&self) {
         let mut seen = vec![0u32; self.tris.len()];
+        let mut reached = vec![0u32; self.wide.len()];
         let mut stack = vec![0usize];
-        let contains = |outer: &Node, lo: Vec3, hi: Vec3| {
-            Vec3::from(outer.min).cmple(lo).all() && Vec3::from(outer.max).cmpge(hi).all()
+        reached[0] = 1;
+        let contains = |(olo, ohi): (Vec3, Vec3), lo: Vec3, hi: Vec3| {
+            olo.cmple(lo).all() && ohi.cmpge(hi).all()
         };
         while let Some(i) = stack.pop() {
-            let n = &self.nodes[i];
-            if n.count > 0 {
-                let start = n.first as usize;
-                assert!(
-                    start + n.count as usize <= self.tris.len(),
-                    "leaf {i} out of range"
-                );
-                for (k, seen_k) in seen
-                    .iter_mut()
-                    .enumerate()
-                    .skip(start)
-                    .take(n.count as usize)
-                {
-                    let [a, b, c] = self.tris[k];
+            let n = &self.wide[i];
+            assert!((1..=4).contains(&n.len), "node {i} has {} children", n.len);
+            for lane in 0..n.len as usize {
+                let lane_box = n.lane(lane);
+                if n.count[lane] > 0 {
+                    let start = n.first[lane] as usize;
                     assert!(
-                        contains(n, a.min(b).min(c), a.max(b).max(c)),
-                        "leaf {i} does not contain triangle slot {k}"
+                        start + n.count[lane] as usize <= self.tris.len(),
+                        "leaf {i}.{lane} out of range"
                     );
-                    *seen_k += 1;
-                }
-            } else {
-                let (l, r) = (n.first as usize, n.first as usize + 1);
-                assert!(
-                    l > i && r < self.nodes.len(),
-                    "node {i} has children out of order or range"
-                );
-                for c in [l, r] {
-                    let cn = &self.nodes[c];
+                    for (k, seen_k) in seen
+                        .iter_mut()
+                        .enumerate()
+                        .skip(start)
+                        .take(n.count[lane] as usize)
+                    {
+                        let [a, b, c] = self.tris[k];
+                        assert!(
+                            contains(lane_box, a.min(b).min(c), a.max(b).max(c)),
+                            "leaf {i}.{lane} does not contain triangle slot {k}"
+                        );
+                        *seen_k += 1;
+                    }
+                } else {
+                    let c = n.first[lane] as usize;
                     assert!(
-                        contains(n, Vec3::from(cn.min), Vec3::from(cn.max)),
-                        "node {i} does not contain child {c}"
+                        c > i && c < self.wide.len(),
+                        "node {i} has a child out of order or range"
                     );
+                    let child = &self.wide[c];
+                    for l in 0..child.len as usize {
+                        let (lo, hi) = child.lane(l);
+                        assert!(
+                            contains(lane_box, lo, hi),
+                            "node {i}.{lane} does not contain its child's lane {l}"
+                        );
+                    }
+                    reached[c] += 1;
                     stack.push(c);
                 }
             }
@@ -532,7 +583,77 @@ impl TriMesh {
             seen.iter().all(|&s| s == 1),
             "a triangle is in no leaf or in several"
         );
+        assert!(
+            reached.iter().all(|&r| r == 1),
+            "a node is unreachable or shared"
+        );
     }
+}
+
+/// The set bits of `bits` (a wide node's lanes), lowest first.
+fn lanes(mut bits: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let lane = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            lane
+        })
+    })
+}
+
+/// Collapse the binary tree into four-wide nodes: each wide node takes its binary node's children and
+/// keeps opening the inner child with the largest surface area until it has four.
+fn collapse(nodes: &[Node]) -> Vec<Wide> {
+    let area = |n: &Node| {
+        let d = (Vec3::from(n.max) - Vec3::from(n.min)).max(Vec3::ZERO);
+        d.x * d.y + d.y * d.z + d.z * d.x
+    };
+    let mut wide = Vec::with_capacity(nodes.len() / 3 + 1);
+    wide.push(Wide::EMPTY);
+    let mut work = vec![(0usize, 0usize)];
+    while let Some((b, w)) = work.pop() {
+        let root = &nodes[b];
+        let mut kids = [0usize; 4];
+        let mut len = if root.count > 0 {
+            kids[0] = b;
+            1
+        } else {
+            kids[0] = root.first as usize;
+            kids[1] = root.first as usize + 1;
+            2
+        };
+        while len < 4 {
+            let open = (0..len)
+                .filter(|&k| nodes[kids[k]].count == 0)
+                .max_by(|&x, &y| area(&nodes[kids[x]]).total_cmp(&area(&nodes[kids[y]])));
+            let Some(k) = open else {
+                break;
+            };
+            let first = nodes[kids[k]].first as usize;
+            kids[k] = first;
+            kids[len] = first + 1;
+            len += 1;
+        }
+        let mut out = Wide::EMPTY;
+        out.len = len as u32;
+        for (lane, &k) in kids[..len].iter().enumerate() {
+            let n = &nodes[k];
+            for axis in 0..3 {
+                out.min[axis][lane] = n.min[axis];
+                out.max[axis][lane] = n.max[axis];
+            }
+            if n.count > 0 {
+                out.first[lane] = n.first;
+                out.count[lane] = n.count;
+            } else {
+                out.first[lane] = wide.len() as u32;
+                wide.push(Wide::EMPTY);
+                work.push((k, wide.len() - 1));
+            }
+        }
+        wide[w] = out;
+    }
+    wide
 }
 
 /// Recursive binned-SAH build of node `node` over `order[start..end]`.

@@ -65,9 +65,9 @@ pub enum Tab {
 /// Frames a flash lasts.
 pub(crate) const FLASH_FRAMES: usize = 12;
 /// Frames of trail drawn behind each ball, at most.
-pub(crate) const TRAIL_FRAMES: usize = 240;
+const TRAIL_FRAMES: usize = 240;
 /// Trail points drawn in all (shared out among the balls).
-pub(crate) const TRAIL_POINTS: usize = 20_000;
+const TRAIL_POINTS: usize = 20_000;
 
 /// The debugger as the editor shows it.
 pub struct DebugPanel {
@@ -513,34 +513,13 @@ impl DebugPanel {
             return;
         }
         if o.trails {
-            // At most TRAIL_POINTS points in all: many balls get shorter trails.
-            let n = world.balls().len().max(1);
-            let trail_frames = (TRAIL_POINTS / n).clamp(2, TRAIL_FRAMES);
-            let states: Vec<_> = d
-                .states_before(d.cursor())
-                .rev()
-                .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
-                .map(|(_, st)| st)
-                .collect();
-            for (i, _) in world.balls().iter().enumerate() {
-                let mut pts: Vec<Pos2> = vec![s(world.balls()[i].center)];
-                pts.extend(
-                    states
-                        .iter()
-                        .filter_map(|st| st.balls().get(i))
-                        .map(|b| s(b.center)),
-                );
+            let (paths, markers) = trails(d);
+            for path in &paths {
+                let pts: Vec<Pos2> = path.iter().map(|p| s(*p)).collect();
                 batch.polyline(&pts, false, 1.0, palette::BALL.gamma_multiply(0.35));
             }
-            // Time-of-impact markers: where each ball's centre was at its contacts.
-            let first = d.cursor().saturating_sub(trail_frames);
-            for f in &d.frames()[first..d.cursor()] {
-                for e in &f.events {
-                    if let Some(b) = world.balls().get(e.ball.0) {
-                        let c = s(e.point + e.normal * b.radius);
-                        batch.circle(c, 2.5, 1.0, Color32::from_rgb(255, 120, 200));
-                    }
-                }
+            for m in markers {
+                batch.circle(s(m), 2.5, 1.0, Color32::from_rgb(255, 120, 200));
             }
         }
         for (i, b) in world.balls().iter().enumerate() {
@@ -606,6 +585,49 @@ impl DebugPanel {
         ui.checkbox(&mut o.bounds, "Broadphase bounds");
         ui.checkbox(&mut o.wall_radii, "Wall collision radii");
     }
+}
+
+/// The balls' recent paths for the trails (each from its current centre back one point per recorded frame)
+/// and the time-of-impact markers (each contact's ball centre in those frames). At most `TRAIL_POINTS`
+/// points in all: many balls get shorter trails.
+#[must_use]
+pub fn trails(d: &Debugger) -> (Vec<Vec<Vec3>>, Vec<Vec3>) {
+    let world = d.world();
+    let n = world.balls().len().max(1);
+    let trail_frames = (TRAIL_POINTS / n).clamp(2, TRAIL_FRAMES);
+    let states: Vec<_> = d
+        .states_before(d.cursor())
+        .rev()
+        .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
+        .map(|(_, st)| st)
+        .collect();
+    let paths = world
+        .balls()
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let mut pts = vec![b.center];
+            pts.extend(
+                states
+                    .iter()
+                    .filter_map(|st| st.balls().get(i))
+                    .map(|b| b.center),
+            );
+            pts
+        })
+        .collect();
+    let first = d.cursor().saturating_sub(trail_frames);
+    let markers = d.frames()[first..d.cursor()]
+        .iter()
+        .flat_map(|f| &f.events)
+        .filter_map(|e| {
+            world
+                .balls()
+                .get(e.ball.0)
+                .map(|b| e.point + e.normal * b.radius)
+        })
+        .collect();
+    (paths, markers)
 }
 
 /// `12.3 KB`, `4.5 MB`, `1.2 GB`.

@@ -235,66 +235,10 @@ impl Spheres {
 }
 
 /// A unit sphere (positions equal normals) as an indexed triangle list: an icosahedron subdivided
-/// `levels` times.
+/// `levels` times ([`crate::generate::icosphere`]).
 #[must_use]
 pub fn unit_sphere(levels: u32) -> (Vec<Vec3>, Vec<u32>) {
-    let t = (1.0 + 5f32.sqrt()) / 2.0;
-    let mut v: Vec<Vec3> = [
-        [-1.0, t, 0.0],
-        [1.0, t, 0.0],
-        [-1.0, -t, 0.0],
-        [1.0, -t, 0.0],
-        [0.0, -1.0, t],
-        [0.0, 1.0, t],
-        [0.0, -1.0, -t],
-        [0.0, 1.0, -t],
-        [t, 0.0, -1.0],
-        [t, 0.0, 1.0],
-        [-t, 0.0, -1.0],
-        [-t, 0.0, 1.0],
-    ]
-    .iter()
-    .map(|p| Vec3::from_array(*p).normalize())
-    .collect();
-    let mut f: Vec<[u32; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..levels {
-        let mut mid = std::collections::HashMap::new();
-        let mut next = Vec::with_capacity(f.len() * 4);
-        let mut m = |a: u32, b: u32, v: &mut Vec<Vec3>| -> u32 {
-            *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
-                (v.len() - 1) as u32
-            })
-        };
-        for [a, b, c] in f {
-            let ab = m(a, b, &mut v);
-            let bc = m(b, c, &mut v);
-            let ca = m(c, a, &mut v);
-            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
-        }
-        f = next;
-    }
+    let (v, f) = crate::generate::icosphere(levels, Vec3::ZERO, 1.0);
     (v, f.into_iter().flatten().collect())
 }
 

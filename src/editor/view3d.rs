@@ -569,37 +569,13 @@ fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
         }
     }
     if o.trails {
-        let n = world.balls().len().max(1);
-        let trail_frames =
-            (super::debug_ui::TRAIL_POINTS / n).clamp(2, super::debug_ui::TRAIL_FRAMES);
-        let states: Vec<_> = d
-            .states_before(d.cursor())
-            .rev()
-            .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
-            .map(|(_, st)| st)
-            .collect();
-        let trail = [150, 130, 70, 255];
-        for (i, b) in world.balls().iter().enumerate() {
-            let mut pts = vec![b.center];
-            pts.extend(
-                states
-                    .iter()
-                    .filter_map(|st| st.balls().get(i))
-                    .map(|b| b.center),
-            );
-            lines.strip(&pts, trail);
+        let (paths, markers) = super::debug_ui::trails(d);
+        for path in &paths {
+            lines.strip(path, [150, 130, 70, 255]);
         }
-        let first = d.cursor().saturating_sub(trail_frames);
-        for f in &d.frames()[first..d.cursor()] {
-            for e in &f.events {
-                if let Some(b) = world.balls().get(e.ball.0) {
-                    lines.cross(
-                        e.point + e.normal * b.radius,
-                        b.radius * 0.3,
-                        [255, 120, 200, 255],
-                    );
-                }
-            }
+        let size = world.balls().first().map_or(0.05, |b| b.radius * 0.3);
+        for m in markers {
+            lines.cross(m, size, [255, 120, 200, 255]);
         }
     }
     if let Some(f) = d.frames().get(d.cursor() - 1) {
