@@ -92,13 +92,16 @@ const BINS: usize = 16;
 /// A four-wide BVH node: its children's boxes as lanes (`min[axis]` holds that axis for all four children).
 /// Lanes `len..4` are unused. A child is a leaf when its `count > 0` (triangle slots `first..first + count`),
 /// else an inner node (wide node `first`, always after this one).
+///
+/// 117 bytes padded to 128 and aligned to 64, so a node is exactly two cache lines.
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 struct Wide {
     min: [Vec4; 3],
     max: [Vec4; 3],
     first: [u32; 4],
-    count: [u32; 4],
-    len: u32,
+    count: [u8; 4],
+    len: u8,
 }
 
 impl Wide {
@@ -635,7 +638,7 @@ fn collapse(nodes: &[Node]) -> Vec<Wide> {
             len += 1;
         }
         let mut out = Wide::EMPTY;
-        out.len = len as u32;
+        out.len = len as u8;
         for (lane, &k) in kids[..len].iter().enumerate() {
             let n = &nodes[k];
             for axis in 0..3 {
@@ -644,7 +647,9 @@ fn collapse(nodes: &[Node]) -> Vec<Wide> {
             }
             if n.count > 0 {
                 out.first[lane] = n.first;
-                out.count[lane] = n.count;
+                // Leaves hold at most 2 * MAX_LEAF triangles.
+                debug_assert!(n.count as usize <= 2 * MAX_LEAF);
+                out.count[lane] = n.count as u8;
             } else {
                 out.first[lane] = wide.len() as u32;
                 wide.push(Wide::EMPTY);
