@@ -90,8 +90,8 @@ const STACK: usize = 3 * (SAH_DEPTH + 32) + 4;
 const BINS: usize = 16;
 
 /// A four-wide BVH node: its children's boxes as lanes (`min[axis]` holds that axis for all four children).
-/// Lanes `len..4` are unused. A child is a leaf when its `count > 0` (triangle slots `first..first + count`),
-/// else an inner node (wide node `first`, always after this one).
+/// Lanes `len..4` are unused. A child is a leaf when its `count > 0` (`count` triangles in the packets from
+/// `first` on), else an inner node (wide node `first`, always after this one).
 ///
 /// 117 bytes padded to 128 and aligned to 64, so a node is exactly two cache lines.
 #[derive(Clone, Copy, Debug)]
@@ -122,15 +122,30 @@ impl Wide {
     }
 }
 
+/// Four triangles' vertices as lanes: `v[vertex][axis]` holds that coordinate of all four, so the watertight
+/// test runs on four triangles at once. A leaf's last packet may have unused lanes (their `order` entry is
+/// `u32::MAX`; they copy lane 0 and are masked off).
+#[derive(Clone, Copy, Debug)]
+struct Tri4 {
+    v: [[Vec4; 3]; 3],
+}
+
+impl Tri4 {
+    /// Lane `k`'s triangle.
+    fn lane(&self, k: usize) -> [Vec3; 3] {
+        self.v.map(|p| Vec3::new(p[0][k], p[1][k], p[2][k]))
+    }
+}
+
 /// A triangle mesh with its BVH.
 #[derive(Clone, Debug)]
 pub struct TriMesh {
     vertices: Vec<Vec3>,
     indices: Vec<[u32; 3]>,
-    /// Valid triangles in BVH order (indices into `indices`).
+    /// For each slot (`packet * 4 + lane`), the triangle's index in `indices`, or `u32::MAX` for an unused lane.
     order: Vec<u32>,
-    /// Vertices of `order[i]`, stored in BVH order so leaves read contiguous memory.
-    tris: Vec<[Vec3; 3]>,
+    /// The hittable triangles' vertices in BVH order, four to a packet; a leaf owns whole packets.
+    packets: Vec<Tri4>,
     /// Four-wide nodes, the root first.
     wide: Vec<Wide>,
     /// The root's box (padded).
@@ -205,17 +220,14 @@ impl TriMesh {
             let len = order.len();
             build(&mut nodes, 0, &mut order, 0, len, 0, &centroids, &bounds_of);
         }
-        let tris = order
-            .iter()
-            .map(|&i| indices[i as usize].map(|k| vertices[k as usize]))
-            .collect();
         let bounds = Aabb::new(Vec3::from(nodes[0].min), Vec3::from(nodes[0].max));
-        let wide = collapse(&nodes);
+        let tri_of = |slot: usize| indices[order[slot] as usize].map(|k| vertices[k as usize]);
+        let (wide, packets, order) = collapse(&nodes, &order, &tri_of);
         Ok(Self {
             vertices,
             indices,
             order,
-            tris,
+            packets,
             wide,
             bounds,
         })
@@ -334,7 +346,7 @@ impl TriMesh {
     #[must_use]
     pub fn bvh_bytes(&self) -> usize {
         self.wide.len() * std::mem::size_of::<Wide>()
-            + self.tris.len() * std::mem::size_of::<[Vec3; 3]>()
+            + self.packets.len() * std::mem::size_of::<Tri4>()
             + self.order.len() * 4
     }
 
@@ -394,15 +406,14 @@ impl TriMesh {
             let mut inner_len = 0;
             for lane in lanes(bits) {
                 if n.count[lane] > 0 {
-                    let start = n.first[lane] as usize;
-                    for k in start..start + n.count[lane] as usize {
-                        // Ties (a shared edge) go to the lowest BVH slot, whatever the visiting order.
-                        if let Some((t, u, v)) = wt.intersect(&self.tris[k])
-                            && t <= best_t
-                            && best.is_none_or(|(bk, bt, _, _)| t < bt || (t == bt && k < bk))
-                        {
-                            best_t = t;
-                            best = Some((k, t, u, v));
+                    for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
+                        for (l, t, u, v) in wt.intersect4(&self.packets[p], valid, best_t) {
+                            // Ties (a shared edge) go to the lowest BVH slot, whatever the visiting order.
+                            let k = p * 4 + l;
+                            if best.is_none_or(|(bk, bt, _, _)| t < bt || (t == bt && k < bk)) {
+                                best_t = t;
+                                best = Some((k, t, u, v));
+                            }
                         }
                     }
                 } else {
@@ -428,7 +439,7 @@ impl TriMesh {
 
     /// The public hit for triangle slot `k` of the BVH order.
     fn finish_hit(&self, ray: &Ray, k: usize, t: f32, u: f32, v: f32) -> Option<MeshHit> {
-        let [a, b, c] = self.tris[k];
+        let [a, b, c] = self.slot(k);
         let n = (b - a).cross(c - a).normalize();
         let normal = if n.dot(ray.dir) > 0.0 { -n } else { n };
         (t.is_finite() && normal.is_finite()).then_some(MeshHit {
@@ -452,7 +463,7 @@ impl TriMesh {
         let rr = f64::from(sphere.radius) * f64::from(sphere.radius);
         let mut found = false;
         self.visit_box(lo, hi, |k| {
-            let [a, b, cc] = self.tris[k].map(Vec3::as_dvec3);
+            let [a, b, cc] = self.slot(k).map(Vec3::as_dvec3);
             if c.distance_squared(point_triangle_d(c, a, b, cc)) <= rr {
                 found = true;
             }
@@ -486,7 +497,7 @@ impl TriMesh {
         let (lo, hi) = (sphere.center.min(end) - r, sphere.center.max(end) + r);
         let mut best: Option<(Toi, u32)> = None;
         self.visit_box(lo, hi, |k| {
-            let [a, b, c] = self.tris[k];
+            let [a, b, c] = self.slot(k);
             if let Some(toi) = sphere_triangle(sphere, motion, &Triangle::new(a, b, c))
                 && best.is_none_or(|(t, _)| toi.t < t.t)
                 && accept(&toi)
@@ -496,6 +507,11 @@ impl TriMesh {
             true
         });
         best
+    }
+
+    /// The triangle in slot `k` (`packet * 4 + lane`).
+    fn slot(&self, k: usize) -> [Vec3; 3] {
+        self.packets[k / 4].lane(k % 4)
     }
 
     /// Call `f` with the BVH slot of every triangle whose node boxes touch `lo..=hi`, until it returns false.
@@ -513,10 +529,11 @@ impl TriMesh {
                 & n.max[2].cmpge(lz);
             for lane in lanes(touch.bitmask() & ((1u32 << n.len) - 1)) {
                 if n.count[lane] > 0 {
-                    let start = n.first[lane] as usize;
-                    for k in start..start + n.count[lane] as usize {
-                        if !f(k) {
-                            return;
+                    for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
+                        for l in lanes(valid) {
+                            if !f(p * 4 + l) {
+                                return;
+                            }
                         }
                     }
                 } else {
@@ -532,7 +549,7 @@ impl TriMesh {
     /// # Panics
     /// When an invariant is broken (a bug in the builder), with a description.
     pub fn assert_well_formed(&self) {
-        let mut seen = vec![0u32; self.tris.len()];
+        let mut seen = vec![0u32; self.order.len()];
         let mut reached = vec![0u32; self.wide.len()];
         let mut stack = vec![0usize];
         reached[0] = 1;
@@ -545,23 +562,18 @@ impl TriMesh {
             for lane in 0..n.len as usize {
                 let lane_box = n.lane(lane);
                 if n.count[lane] > 0 {
-                    let start = n.first[lane] as usize;
-                    assert!(
-                        start + n.count[lane] as usize <= self.tris.len(),
-                        "leaf {i}.{lane} out of range"
-                    );
-                    for (k, seen_k) in seen
-                        .iter_mut()
-                        .enumerate()
-                        .skip(start)
-                        .take(n.count[lane] as usize)
-                    {
-                        let [a, b, c] = self.tris[k];
-                        assert!(
-                            contains(lane_box, a.min(b).min(c), a.max(b).max(c)),
-                            "leaf {i}.{lane} does not contain triangle slot {k}"
-                        );
-                        *seen_k += 1;
+                    for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
+                        assert!(p < self.packets.len(), "leaf {i}.{lane} out of range");
+                        for l in lanes(valid) {
+                            let k = p * 4 + l;
+                            assert!(self.order[k] != u32::MAX, "slot {k} is used but empty");
+                            let [a, b, c] = self.slot(k);
+                            assert!(
+                                contains(lane_box, a.min(b).min(c), a.max(b).max(c)),
+                                "leaf {i}.{lane} does not contain triangle slot {k}"
+                            );
+                            seen[k] += 1;
+                        }
                     }
                 } else {
                     let c = n.first[lane] as usize;
@@ -583,7 +595,9 @@ impl TriMesh {
             }
         }
         assert!(
-            seen.iter().all(|&s| s == 1),
+            seen.iter()
+                .zip(&self.order)
+                .all(|(&s, &o)| s == u32::from(o != u32::MAX)),
             "a triangle is in no leaf or in several"
         );
         assert!(
@@ -606,12 +620,20 @@ fn lanes(mut bits: u32) -> impl Iterator<Item = usize> {
 
 /// Collapse the binary tree into four-wide nodes: each wide node takes its binary node's children and
 /// keeps opening the inner child with the largest surface area until it has four.
-fn collapse(nodes: &[Node]) -> Vec<Wide> {
+/// Also lay the leaves' triangles out in packets of four (a leaf owns whole packets) and return the new
+/// slot order.
+fn collapse(
+    nodes: &[Node],
+    order: &[u32],
+    tri_of: &dyn Fn(usize) -> [Vec3; 3],
+) -> (Vec<Wide>, Vec<Tri4>, Vec<u32>) {
     let area = |n: &Node| {
         let d = (Vec3::from(n.max) - Vec3::from(n.min)).max(Vec3::ZERO);
         d.x * d.y + d.y * d.z + d.z * d.x
     };
     let mut wide = Vec::with_capacity(nodes.len() / 3 + 1);
+    let mut packets: Vec<Tri4> = Vec::with_capacity(order.len() / 3 + 1);
+    let mut slots: Vec<u32> = Vec::with_capacity(order.len() + order.len() / 2);
     wide.push(Wide::EMPTY);
     let mut work = vec![(0usize, 0usize)];
     while let Some((b, w)) = work.pop() {
@@ -646,10 +668,27 @@ fn collapse(nodes: &[Node]) -> Vec<Wide> {
                 out.max[axis][lane] = n.max[axis];
             }
             if n.count > 0 {
-                out.first[lane] = n.first;
                 // Leaves hold at most 2 * MAX_LEAF triangles.
                 debug_assert!(n.count as usize <= 2 * MAX_LEAF);
+                out.first[lane] = packets.len() as u32;
                 out.count[lane] = n.count as u8;
+                let (start, end) = (n.first as usize, (n.first + n.count) as usize);
+                for chunk in (start..end).collect::<Vec<_>>().chunks(4) {
+                    let mut packet = Tri4 {
+                        v: [[Vec4::ZERO; 3]; 3],
+                    };
+                    for l in 0..4 {
+                        // Unused lanes copy lane 0 (masked off in every use).
+                        let slot = chunk.get(l).copied().unwrap_or(chunk[0]);
+                        for (vertex, p) in tri_of(slot).iter().enumerate() {
+                            for axis in 0..3 {
+                                packet.v[vertex][axis][l] = p[axis];
+                            }
+                        }
+                        slots.push(chunk.get(l).map_or(u32::MAX, |&s| order[s]));
+                    }
+                    packets.push(packet);
+                }
             } else {
                 out.first[lane] = wide.len() as u32;
                 wide.push(Wide::EMPTY);
@@ -658,7 +697,16 @@ fn collapse(nodes: &[Node]) -> Vec<Wide> {
         }
         wide[w] = out;
     }
-    wide
+    (wide, packets, slots)
+}
+
+/// The packets of a leaf of `count` triangles from packet `first`, each with its mask of used lanes.
+fn leaf_packets(first: u32, count: u8) -> impl Iterator<Item = (usize, u32)> {
+    let count = u32::from(count);
+    (0..count.div_ceil(4)).map(move |p| {
+        let used = (count - p * 4).min(4);
+        ((first + p) as usize, (1u32 << used) - 1)
+    })
 }
 
 /// Recursive binned-SAH build of node `node` over `order[start..end]`.
@@ -905,6 +953,58 @@ impl Watertight {
             sy: axis(ky) - axis(kz) * shear.y,
             sz: axis(kz) * shear.z,
         }
+    }
+
+    /// The hits `(lane, t, u, v)` with `t <= max_t` of the lanes of `packet` in the mask `valid`: the same
+    /// arithmetic as [`Watertight::intersect`] on four triangles at once (the same operations in the same
+    /// order, so the same bits); lanes with an edge function exactly zero go through the scalar test and
+    /// its f64 retry.
+    #[inline]
+    fn intersect4<'a>(
+        &'a self,
+        packet: &'a Tri4,
+        valid: u32,
+        max_t: f32,
+    ) -> impl Iterator<Item = (usize, f32, f32, f32)> + use<'a> {
+        let o = [
+            Vec4::splat(self.origin.x),
+            Vec4::splat(self.origin.y),
+            Vec4::splat(self.origin.z),
+        ];
+        let dot = |rel: &[Vec4; 3], s: Vec3| {
+            rel[0] * Vec4::splat(s.x) + rel[1] * Vec4::splat(s.y) + rel[2] * Vec4::splat(s.z)
+        };
+        let rel = packet.v.map(|p| [p[0] - o[0], p[1] - o[1], p[2] - o[2]]);
+        let (ax, ay) = (dot(&rel[0], self.sx), dot(&rel[0], self.sy));
+        let (bx, by) = (dot(&rel[1], self.sx), dot(&rel[1], self.sy));
+        let (cx, cy) = (dot(&rel[2], self.sx), dot(&rel[2], self.sy));
+        let u = cx * by - cy * bx;
+        let v = ax * cy - ay * cx;
+        let w = bx * ay - by * ax;
+        let zero = Vec4::ZERO;
+        let exact_zero = (u.cmpeq(zero) | v.cmpeq(zero) | w.cmpeq(zero)).bitmask() & valid;
+        let mixed = (u.cmplt(zero) | v.cmplt(zero) | w.cmplt(zero))
+            & (u.cmpgt(zero) | v.cmpgt(zero) | w.cmpgt(zero));
+        let det = u + v + w;
+        let t_scaled =
+            u * dot(&rel[0], self.sz) + v * dot(&rel[1], self.sz) + w * dot(&rel[2], self.sz);
+        let behind =
+            (det.cmpgt(zero) & t_scaled.cmplt(zero)) | (det.cmplt(zero) & t_scaled.cmpgt(zero));
+        let inv = Vec4::ONE / det;
+        let t = t_scaled * inv;
+        let (bu, bv) = (v * inv, w * inv);
+        let ok = !(mixed | behind | det.cmpeq(zero)) & t.cmple(Vec4::splat(max_t));
+        let fast = ok.bitmask() & valid & !exact_zero;
+        lanes(fast | exact_zero).filter_map(move |l| {
+            if exact_zero & (1 << l) != 0 {
+                self.intersect(&packet.lane(l))
+                    .filter(|h| h.0 <= max_t)
+                    .map(|(t, u, v)| (l, t, u, v))
+            } else {
+                let hit = (l, t[l], bu[l], bv[l]);
+                hit.1.is_finite().then_some(hit)
+            }
+        })
     }
 
     /// `(t, u, v)` of a hit on either face, or `None`.
