@@ -3,7 +3,8 @@
 //!
 //! The BVH is built top-down with binned SAH (16 bins over triangle centroids) as a binary tree, then
 //! collapsed into four-wide nodes (each node holds its up to four children's boxes as structure-of-arrays
-//! lanes, so one SIMD slab test checks all four), and traversed iteratively front to back with early exit. Ray
+//! lanes, so one SIMD slab test checks all four), and traversed iteratively front to back with early exit.
+//! Leaves keep their triangles in packets of four, tested four at a time. Ray
 //! hits use Woop, Benthin and Wald's watertight ray/triangle test ("Watertight Ray/Triangle Intersection",
 //! JCGT 2013): a ray through an edge or vertex shared by two triangles hits at least one of them, so rays never
 //! leak through a closed mesh.
