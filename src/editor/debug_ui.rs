@@ -491,22 +491,12 @@ impl DebugPanel {
         }
         if let Some(g) = &self.ghost {
             let ghost_color = Color32::from_rgba_unmultiplied(220, 220, 255, 110);
-            let n = g.frames.first().map_or(0, |f| f.1.len());
-            for i in 0..n {
-                let pts: Vec<Pos2> = g
-                    .frames
-                    .iter()
-                    .filter_map(|f| f.1.get(i))
-                    .map(|p| s(*p))
-                    .collect();
+            for path in g.paths() {
+                let pts: Vec<Pos2> = path.iter().map(|p| s(*p)).collect();
                 batch.polyline(&pts, false, 1.0, ghost_color);
             }
-            if let Some(k) = g.diverges_at
-                && let Ok(at) = g.frames.binary_search_by_key(&k, |f| f.0)
-            {
-                for p in g.diverged.iter().filter_map(|&i| g.frames[at].1.get(i)) {
-                    batch.circle(s(*p), 9.0, 2.0, Color32::from_rgb(255, 60, 60));
-                }
+            for p in g.divergence_points() {
+                batch.circle(s(p), 9.0, 2.0, Color32::from_rgb(255, 60, 60));
             }
         }
         if d.cursor() == 0 {

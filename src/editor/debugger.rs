@@ -45,6 +45,39 @@ pub struct Ghost {
     pub diverged: Vec<usize>,
 }
 
+impl Ghost {
+    /// Each ball's path in the previous run.
+    #[must_use]
+    pub fn paths(&self) -> Vec<Vec<Vec3>> {
+        let n = self.frames.first().map_or(0, |f| f.1.len());
+        (0..n)
+            .map(|i| {
+                self.frames
+                    .iter()
+                    .filter_map(|f| f.1.get(i))
+                    .copied()
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Where the previous run had the diverging balls at the first frame of divergence.
+    #[must_use]
+    pub fn divergence_points(&self) -> Vec<Vec3> {
+        let Some(k) = self.diverges_at else {
+            return Vec::new();
+        };
+        let Ok(at) = self.frames.binary_search_by_key(&k, |f| f.0) else {
+            return Vec::new();
+        };
+        self.diverged
+            .iter()
+            .filter_map(|&i| self.frames[at].1.get(i))
+            .copied()
+            .collect()
+    }
+}
+
 /// A recorded simulation of a level with a cursor that moves both ways.
 pub struct Debugger {
     world: World,
@@ -340,6 +373,19 @@ mod tests {
         }
         let k = ghost.diverges_at.expect("a ball reaches the moved wall");
         assert!(k > 60);
+        // What the views draw: one path per ball through every ghost frame, and the diverging balls where
+        // the previous run had them at frame k.
+        let paths = ghost.paths();
+        assert_eq!(paths.len(), level.balls.len());
+        assert!(paths.iter().all(|p| p.len() == 141));
+        let at = ghost.frames.iter().position(|f| f.0 == k).unwrap();
+        let expected: Vec<Vec3> = ghost
+            .diverged
+            .iter()
+            .map(|&i| ghost.frames[at].1[i])
+            .collect();
+        assert!(!expected.is_empty());
+        assert_eq!(ghost.divergence_points(), expected);
         // Unchanged geometry never diverges.
         let mut same = Debugger::new(&level, DEFAULT_BUDGET_BYTES).unwrap();
         for _ in 0..100 {

@@ -614,22 +614,11 @@ fn ghost_lines(debug: &DebugPanel, lines: &mut Lines) {
     let Some(g) = &debug.ghost else {
         return;
     };
-    let n = g.frames.first().map_or(0, |f| f.1.len());
-    for i in 0..n {
-        let pts: Vec<Vec3> = g
-            .frames
-            .iter()
-            .filter_map(|f| f.1.get(i))
-            .copied()
-            .collect();
-        lines.strip(&pts, [200, 200, 240, 255]);
+    for path in g.paths() {
+        lines.strip(&path, [200, 200, 240, 255]);
     }
-    if let Some(k) = g.diverges_at
-        && let Ok(at) = g.frames.binary_search_by_key(&k, |f| f.0)
-    {
-        for p in g.diverged.iter().filter_map(|&i| g.frames[at].1.get(i)) {
-            lines.circle(*p, Vec3::Y, 0.5, [255, 60, 60, 255]);
-        }
+    for p in g.divergence_points() {
+        lines.circle(p, Vec3::Y, 0.5, [255, 60, 60, 255]);
     }
 }
 
