@@ -914,6 +914,13 @@ fn walking_in_3d_collides_with_triangles_and_walls_by_mode() {
     }
     press(&mut h, c + egui::vec2(40.0, 0.0), false, Modifiers::NONE);
     assert!((h.state().view3d.cam.walker.facing_deg - 350.0).abs() < 1e-3);
+    // While a text field has the keyboard, W types there even with the pointer over the preview.
+    h.get_by_role_and_label(Role::TextInput, "name").focus();
+    h.run_steps(1);
+    let before = h.state().view3d.cam.walker.position;
+    hold(&mut h, Key::W, 10);
+    assert_eq!(h.state().view3d.cam.walker.position, before);
+    key(&mut h, Modifiers::NONE, Key::Escape);
     // Away from the preview, W is the wall tool again.
     h.event(Event::PointerMoved(Pos2::new(300.0, 300.0)));
     key(&mut h, Modifiers::NONE, Key::W);

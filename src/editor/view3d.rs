@@ -135,6 +135,12 @@ impl View3d {
             && pointer.is_some_and(|p| self.rect.contains(p))
     }
 
+    /// Whether walking reads the keys this frame: it owns them and no text field is being typed into.
+    fn walking_keys(&self, ui: &Ui) -> bool {
+        self.captures_keys(ui.input(|i| i.pointer.hover_pos()))
+            && !ui.ctx().egui_wants_keyboard_input()
+    }
+
     /// Another level replaced the document (its revisions start again): drop every cache, frame it anew
     /// and leave walk or follow mode.
     pub fn forget_level(&mut self) {
@@ -248,7 +254,7 @@ impl View3d {
             self.framed = true;
         }
         let hover = resp.hovered();
-        self.keys_captured = self.captures_keys(ui.input(|i| i.pointer.hover_pos()));
+        self.keys_captured = self.walking_keys(ui);
 
         // Camera input.
         let drag = resp.drag_delta();
