@@ -658,24 +658,17 @@ impl Renderer3d {
             multiview_mask: None,
         });
         pass.set_bind_group(0, &self.globals_group, &[]);
-        if let Some(Statics {
-            solids: Some((buf, n)),
-            ..
-        }) = &self.statics
-        {
-            pass.set_pipeline(&self.solid);
-            pass.set_vertex_buffer(0, buf.slice(..));
-            pass.draw(0..*n, 0..1);
-        }
-        if let Some(Statics {
-            planes: Some((buf, n)),
-            ..
-        }) = &self.statics
-        {
-            pass.set_pipeline(&self.front_only);
-            pass.set_vertex_buffer(0, buf.slice(..));
-            pass.draw(0..*n, 0..1);
-        }
+        let statics = self.statics.as_ref();
+        draw(
+            &mut pass,
+            &self.solid,
+            statics.and_then(|s| s.solids.as_ref()),
+        );
+        draw(
+            &mut pass,
+            &self.front_only,
+            statics.and_then(|s| s.planes.as_ref()),
+        );
         if let Some((buf, n)) = &self.dynamic.spheres {
             pass.set_pipeline(&self.sphere);
             pass.set_vertex_buffer(0, self.sphere_mesh.0.slice(..));
@@ -683,24 +676,26 @@ impl Renderer3d {
             pass.set_index_buffer(self.sphere_mesh.1.slice(..), wgpu::IndexFormat::Uint32);
             pass.draw_indexed(0..self.sphere_mesh.2, 0, 0..*n);
         }
-        pass.set_pipeline(&self.lines);
-        if let Some(Statics {
-            lines: Some((buf, n)),
-            ..
-        }) = &self.statics
-        {
-            pass.set_vertex_buffer(0, buf.slice(..));
-            pass.draw(0..*n, 0..1);
-        }
-        if let Some((buf, n)) = &self.dynamic.lines {
-            pass.set_vertex_buffer(0, buf.slice(..));
-            pass.draw(0..*n, 0..1);
-        }
-        if let Some((buf, n)) = &self.dynamic.overlay {
-            pass.set_pipeline(&self.overlay);
-            pass.set_vertex_buffer(0, buf.slice(..));
-            pass.draw(0..*n, 0..1);
-        }
+        draw(
+            &mut pass,
+            &self.lines,
+            statics.and_then(|s| s.lines.as_ref()),
+        );
+        draw(&mut pass, &self.lines, self.dynamic.lines.as_ref());
+        draw(&mut pass, &self.overlay, self.dynamic.overlay.as_ref());
+    }
+}
+
+/// Draw every vertex of `buffer` (when there is one) with `pipeline`.
+fn draw(
+    pass: &mut wgpu::RenderPass<'_>,
+    pipeline: &wgpu::RenderPipeline,
+    buffer: Option<&Uploaded>,
+) {
+    if let Some((buf, n)) = buffer {
+        pass.set_pipeline(pipeline);
+        pass.set_vertex_buffer(0, buf.slice(..));
+        pass.draw(0..*n, 0..1);
     }
 }
 

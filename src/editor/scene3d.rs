@@ -7,7 +7,7 @@
 //! [`Camera3`] is the orbit / walk / follow-ball camera; [`Camera3::ray`] turns a pixel into a world ray for
 //! picking and the probe.
 
-use glam::{Mat3, Mat4, Vec2, Vec3};
+use glam::{Mat4, Vec2, Vec3};
 
 use crate::level::Level;
 use crate::shape::{Aabb, Ray};
@@ -513,7 +513,7 @@ pub struct Camera3 {
     pub walker: Walker,
     /// Walk-mode look pitch, radians (positive looks down).
     pub look_pitch: f32,
-    /// Follow mode: the eye and the direction it last looked (kept while the ball stands still).
+    /// Follow mode: the direction the camera last looked along (kept while the ball stands still).
     pub follow_dir: Vec3,
     /// Near and far planes, metres.
     pub clip: (f32, f32),
@@ -667,12 +667,6 @@ pub fn walk_motion(walker: &Walker, forward: f32, right: f32, speed: f32, dt: f3
     let m = walker.forward() * forward + walker.right() * right;
     let m = m.normalize_or_zero();
     m * speed * dt.clamp(0.0, 0.1)
-}
-
-/// A rotation matrix's columns as unit axes (used for OBB drawing and tests).
-#[must_use]
-pub fn axes(m: &Mat3) -> [Vec3; 3] {
-    [m.x_axis, m.y_axis, m.z_axis]
 }
 
 #[cfg(test)]
