@@ -43,6 +43,7 @@ pub mod editor;
 pub mod generate;
 pub mod level;
 pub mod mesh;
+mod pages;
 pub mod query;
 pub mod shape;
 pub mod sim;

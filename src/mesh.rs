@@ -1,16 +1,18 @@
 //! Triangle meshes with a bounding-volume hierarchy: nearest-hit ray casts (watertight), sphere overlap and
 //! sphere sweeps.
 //!
-//! The BVH is built top-down with binned SAH (16 bins over triangle centroids) as a binary tree, then
-//! collapsed into four-wide nodes (each node holds its up to four children's boxes as structure-of-arrays
-//! lanes, so one SIMD slab test checks all four), and traversed iteratively front to back with early exit.
-//! Leaves keep their triangles in packets of four, tested four at a time. Ray
+//! The BVH is built top-down with binned SAH (16 bins over triangle centroids, costs counted in packets of
+//! four triangles) as a binary tree, then collapsed into eight-wide nodes (each node holds its up to eight
+//! children's boxes as structure-of-arrays lanes, so two SIMD slab tests check all eight), and traversed
+//! iteratively front to back with early exit. Leaves keep their triangles in packets of four, tested four at a
+//! time. A big mesh's nodes and packets live in memory advised for huge pages (see `pages`). Ray
 //! hits use Woop, Benthin and Wald's watertight ray/triangle test ("Watertight Ray/Triangle Intersection",
 //! JCGT 2013): a ray through an edge or vertex shared by two triangles hits at least one of them, so rays never
 //! leak through a closed mesh.
 
 use glam::{Vec3, Vec4};
 
+use crate::pages::Pages;
 use crate::query::sweep::sphere_triangle;
 use crate::query::{Toi, closest::point_triangle_d};
 use crate::shape::{Aabb, Ray, Sphere, Triangle};
@@ -84,51 +86,127 @@ const ROBUST_EXIT: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f
 /// Depth after which the builder splits at the object median (so a tie-heavy SAH cannot make the tree deeper
 /// than `SAH_DEPTH + log2(triangles)`, well within the traversal stack).
 const SAH_DEPTH: usize = 64;
-/// Traversal stack entries: a wide node pushes at most three more children than it pops, once per level, and
-/// the tree is at most `SAH_DEPTH + 26` levels deep (26 = log2 of [`MAX_TRIANGLES`]).
-const STACK: usize = 3 * (SAH_DEPTH + 32) + 4;
+/// Traversal stack entries kept inline (in the stack frame); deeper entries spill to the heap, which a tree
+/// built here never needs in practice (a wide node pushes at most `WIDTH - 1` more entries than it pops).
+const STACK: usize = 64;
+/// Children per wide node.
+const WIDTH: usize = 8;
+/// Four-lane groups per wide node.
+const GROUPS: usize = WIDTH / 4;
+/// SAH cost of visiting a node, relative to testing one packet of four triangles.
+const TRAVERSAL_COST: f32 = 1.0;
+/// Packets of four needed for `n` triangles, the unit of the SAH's intersection cost.
+fn blocks(n: usize) -> f32 {
+    n.div_ceil(4) as f32
+}
 /// SAH bins.
 const BINS: usize = 16;
 
-/// A four-wide BVH node: its children's boxes as lanes (`min[axis]` holds that axis for all four children).
-/// Lanes `len..4` are unused. A child is a leaf when its `count > 0` (`count` triangles in the packets from
-/// `first` on), else an inner node (wide node `first`, always after this one).
+/// An eight-wide BVH node: its children's boxes as lanes in two groups of four (`min[group][axis]` holds that
+/// axis for four children). Lanes `len..8` are unused. A child is a leaf when its `count > 0` (`count`
+/// triangles in the packets from `first` on), else an inner node (wide node `first`, always after this one).
 ///
-/// 117 bytes padded to 128 and aligned to 64, so a node is exactly two cache lines.
-#[derive(Clone, Copy, Debug)]
+/// 233 bytes padded to 256 and aligned to 64, so a node is exactly four cache lines.
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 struct Wide {
-    min: [Vec4; 3],
-    max: [Vec4; 3],
-    first: [u32; 4],
-    count: [u8; 4],
+    min: [[Vec4; 3]; GROUPS],
+    max: [[Vec4; 3]; GROUPS],
+    first: [u32; WIDTH],
+    count: [u8; WIDTH],
     len: u8,
+    /// Explicit padding (plain data has none implicit).
+    pad: [u8; WIDE_PAD],
 }
+
+/// Bytes of a [`Wide`]'s fields, and the padding that rounds it to whole cache lines.
+const WIDE_FIELDS: usize = 2 * GROUPS * 48 + 5 * WIDTH + 1;
+const WIDE_PAD: usize = WIDE_FIELDS.next_multiple_of(64) - WIDE_FIELDS;
 
 impl Wide {
     const EMPTY: Self = Self {
-        min: [Vec4::INFINITY; 3],
-        max: [Vec4::NEG_INFINITY; 3],
-        first: [0; 4],
-        count: [0; 4],
+        min: [[Vec4::INFINITY; 3]; GROUPS],
+        max: [[Vec4::NEG_INFINITY; 3]; GROUPS],
+        first: [0; WIDTH],
+        count: [0; WIDTH],
         len: 0,
+        pad: [0; WIDE_PAD],
     };
 
     /// Lane `k`'s box.
     fn lane(&self, k: usize) -> (Vec3, Vec3) {
+        let (lo, hi, l) = (&self.min[k / 4], &self.max[k / 4], k % 4);
         (
-            Vec3::new(self.min[0][k], self.min[1][k], self.min[2][k]),
-            Vec3::new(self.max[0][k], self.max[1][k], self.max[2][k]),
+            Vec3::new(lo[0][l], lo[1][l], lo[2][l]),
+            Vec3::new(hi[0][l], hi[1][l], hi[2][l]),
         )
+    }
+
+    /// Set lane `k`'s box.
+    fn set_lane(&mut self, k: usize, lo: [f32; 3], hi: [f32; 3]) {
+        for axis in 0..3 {
+            self.min[k / 4][axis][k % 4] = lo[axis];
+            self.max[k / 4][axis][k % 4] = hi[axis];
+        }
+    }
+
+    /// The mask of used lanes.
+    fn used(&self) -> u32 {
+        (1u32 << self.len) - 1
+    }
+}
+
+/// The traversal stack: [`STACK`] entries inline, the rest (never needed by a tree built here, but possible in
+/// principle) on the heap, so no entry is ever dropped.
+struct Stack<T: Copy> {
+    inline: [T; STACK],
+    len: usize,
+    spill: Vec<T>,
+}
+
+impl<T: Copy> Stack<T> {
+    fn new(fill: T) -> Self {
+        Self {
+            inline: [fill; STACK],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, x: T) {
+        if self.len < STACK {
+            self.inline[self.len] = x;
+            self.len += 1;
+        } else {
+            self.spill.push(x);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<T> {
+        if let Some(x) = self.spill.pop() {
+            Some(x)
+        } else if self.len > 0 {
+            self.len -= 1;
+            Some(self.inline[self.len])
+        } else {
+            None
+        }
     }
 }
 
 /// Four triangles' vertices as lanes: `v[vertex][axis]` holds that coordinate of all four, so the watertight
-/// test runs on four triangles at once. A leaf's last packet may have unused lanes (their `order` entry is
-/// `u32::MAX`; they copy lane 0 and are masked off).
-#[derive(Clone, Copy, Debug)]
+/// test runs on four triangles at once, and their indices in the mesh (so a hit's index is read from the
+/// packet just tested, not from a separate array: one cache miss less per ray on a big mesh). A leaf's last
+/// packet may have unused lanes (their `id` is `u32::MAX`; they copy lane 0 and are masked off).
+///
+/// 160 bytes, aligned to 32.
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C, align(32))]
 struct Tri4 {
     v: [[Vec4; 3]; 3],
+    id: [u32; 4],
 }
 
 impl Tri4 {
@@ -143,12 +221,10 @@ impl Tri4 {
 pub struct TriMesh {
     vertices: Vec<Vec3>,
     indices: Vec<[u32; 3]>,
-    /// For each slot (`packet * 4 + lane`), the triangle's index in `indices`, or `u32::MAX` for an unused lane.
-    order: Vec<u32>,
     /// The hittable triangles' vertices in BVH order, four to a packet; a leaf owns whole packets.
-    packets: Vec<Tri4>,
-    /// Four-wide nodes, the root first.
-    wide: Vec<Wide>,
+    packets: Pages<Tri4>,
+    /// Eight-wide nodes, the root first.
+    wide: Pages<Wide>,
     /// The root's box (padded).
     bounds: Aabb,
 }
@@ -223,13 +299,12 @@ impl TriMesh {
         }
         let bounds = Aabb::new(Vec3::from(nodes[0].min), Vec3::from(nodes[0].max));
         let tri_of = |slot: usize| indices[order[slot] as usize].map(|k| vertices[k as usize]);
-        let (wide, packets, order) = collapse(&nodes, &order, &tri_of);
+        let (wide, packets) = collapse(&nodes, &order, &tri_of);
         Ok(Self {
             vertices,
             indices,
-            order,
-            packets,
-            wide,
+            packets: Pages::new(packets),
+            wide: Pages::new(wide),
             bounds,
         })
     }
@@ -348,7 +423,6 @@ impl TriMesh {
     pub fn bvh_bytes(&self) -> usize {
         self.wide.len() * std::mem::size_of::<Wide>()
             + self.packets.len() * std::mem::size_of::<Tri4>()
-            + self.order.len() * 4
     }
 
     /// Nearest hit of the ray on either face of any triangle, with `t <= max_t`.
@@ -371,39 +445,43 @@ impl TriMesh {
         let mut best_t = max_t;
         let mut best: Option<(usize, f32, f32, f32)> = None;
         // (wide node, entry t), nearest on top.
-        let mut stack = [(0u32, 0.0f32); STACK];
-        let mut sp = 1usize;
-        while sp > 0 {
-            sp -= 1;
-            let (w, entry) = stack[sp];
+        let mut stack = Stack::new((0u32, 0.0f32));
+        stack.push((0, 0.0));
+        while let Some((w, entry)) = stack.pop() {
             if entry > best_t {
                 continue;
             }
             let n = &self.wide[w as usize];
-            // The slab test of all four children at once. A slab whose plane holds the origin of a ray parallel
+            // The slab test of four children at once, twice. A slab whose plane holds the origin of a ray parallel
             // to it gives 0 * inf = NaN: the boxes are padded at build time, so such a ray cannot reach the
             // triangles inside and whichever way the NaN falls is right. Ize's robust traversal ("Robust BVH
             // Ray Traversal", JCGT 2013): the exit is widened by 1 + 2γ₃ so that rounding in the slab
             // distances never culls a box the ray touches, however far away its origin.
-            let t1x = (n.min[0] - ox) * ix;
-            let t2x = (n.max[0] - ox) * ix;
-            let t1y = (n.min[1] - oy) * iy;
-            let t2y = (n.max[1] - oy) * iy;
-            let t1z = (n.min[2] - oz) * iz;
-            let t2z = (n.max[2] - oz) * iz;
-            let near = t1x
-                .min(t2x)
-                .max(t1y.min(t2y))
-                .max(t1z.min(t2z))
-                .max(Vec4::ZERO);
-            let far = (t1x.max(t2x).min(t1y.max(t2y)).min(t1z.max(t2z)) * ROBUST_EXIT)
-                .min(Vec4::splat(best_t));
-            let bits = near.cmple(far).bitmask() & ((1u32 << n.len) - 1);
+            let mut nears = [0.0f32; WIDTH];
+            let mut bits = 0;
+            for g in 0..GROUPS {
+                let (lo, hi) = (&n.min[g], &n.max[g]);
+                let t1x = (lo[0] - ox) * ix;
+                let t2x = (hi[0] - ox) * ix;
+                let t1y = (lo[1] - oy) * iy;
+                let t2y = (hi[1] - oy) * iy;
+                let t1z = (lo[2] - oz) * iz;
+                let t2z = (hi[2] - oz) * iz;
+                let near = t1x
+                    .min(t2x)
+                    .max(t1y.min(t2y))
+                    .max(t1z.min(t2z))
+                    .max(Vec4::ZERO);
+                let far = (t1x.max(t2x).min(t1y.max(t2y)).min(t1z.max(t2z)) * ROBUST_EXIT)
+                    .min(Vec4::splat(best_t));
+                bits |= near.cmple(far).bitmask() << (4 * g);
+                nears[4 * g..4 * g + 4].copy_from_slice(&near.to_array());
+            }
+            bits &= n.used();
             if bits == 0 {
                 continue;
             }
-            let nears = near.to_array();
-            let mut inner = [(0.0f32, 0u32); 4];
+            let mut inner = [(0.0f32, 0u32); WIDTH];
             let mut inner_len = 0;
             for lane in lanes(bits) {
                 if n.count[lane] > 0 {
@@ -429,9 +507,8 @@ impl TriMesh {
                 }
             }
             for &(t, child) in &inner[..inner_len] {
-                if t <= best_t && sp < STACK {
-                    stack[sp] = (child, t);
-                    sp += 1;
+                if t <= best_t {
+                    stack.push((child, t));
                 }
             }
         }
@@ -445,7 +522,7 @@ impl TriMesh {
         let normal = if n.dot(ray.dir) > 0.0 { -n } else { n };
         (t.is_finite() && normal.is_finite()).then_some(MeshHit {
             t,
-            triangle: self.order[k],
+            triangle: self.id(k),
             u,
             v,
             normal,
@@ -503,11 +580,16 @@ impl TriMesh {
                 && best.is_none_or(|(t, _)| toi.t < t.t)
                 && accept(&toi)
             {
-                best = Some((toi, self.order[k]));
+                best = Some((toi, self.id(k)));
             }
             true
         });
         best
+    }
+
+    /// The index in the mesh of the triangle in slot `k` (`packet * 4 + lane`), `u32::MAX` for an unused lane.
+    fn id(&self, k: usize) -> u32 {
+        self.packets[k / 4].id[k % 4]
     }
 
     /// The triangle in slot `k` (`packet * 4 + lane`).
@@ -522,13 +604,18 @@ impl TriMesh {
         let mut stack = vec![0u32];
         while let Some(w) = stack.pop() {
             let n = &self.wide[w as usize];
-            let touch = n.min[0].cmple(hx)
-                & n.min[1].cmple(hy)
-                & n.min[2].cmple(hz)
-                & n.max[0].cmpge(lx)
-                & n.max[1].cmpge(ly)
-                & n.max[2].cmpge(lz);
-            for lane in lanes(touch.bitmask() & ((1u32 << n.len) - 1)) {
+            let mut bits = 0;
+            for g in 0..GROUPS {
+                let (lo, hi) = (&n.min[g], &n.max[g]);
+                let touch = lo[0].cmple(hx)
+                    & lo[1].cmple(hy)
+                    & lo[2].cmple(hz)
+                    & hi[0].cmpge(lx)
+                    & hi[1].cmpge(ly)
+                    & hi[2].cmpge(lz);
+                bits |= touch.bitmask() << (4 * g);
+            }
+            for lane in lanes(bits & n.used()) {
                 if n.count[lane] > 0 {
                     for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
                         for l in lanes(valid) {
@@ -550,7 +637,7 @@ impl TriMesh {
     /// # Panics
     /// When an invariant is broken (a bug in the builder), with a description.
     pub fn assert_well_formed(&self) {
-        let mut seen = vec![0u32; self.order.len()];
+        let mut seen = vec![0u32; self.packets.len() * 4];
         let mut reached = vec![0u32; self.wide.len()];
         let mut stack = vec![0usize];
         reached[0] = 1;
@@ -559,7 +646,11 @@ impl TriMesh {
         };
         while let Some(i) = stack.pop() {
             let n = &self.wide[i];
-            assert!((1..=4).contains(&n.len), "node {i} has {} children", n.len);
+            assert!(
+                (1..=WIDTH).contains(&usize::from(n.len)),
+                "node {i} has {} children",
+                n.len
+            );
             for lane in 0..n.len as usize {
                 let lane_box = n.lane(lane);
                 if n.count[lane] > 0 {
@@ -567,7 +658,7 @@ impl TriMesh {
                         assert!(p < self.packets.len(), "leaf {i}.{lane} out of range");
                         for l in lanes(valid) {
                             let k = p * 4 + l;
-                            assert!(self.order[k] != u32::MAX, "slot {k} is used but empty");
+                            assert!(self.id(k) != u32::MAX, "slot {k} is used but empty");
                             let [a, b, c] = self.slot(k);
                             assert!(
                                 contains(lane_box, a.min(b).min(c), a.max(b).max(c)),
@@ -597,8 +688,8 @@ impl TriMesh {
         }
         assert!(
             seen.iter()
-                .zip(&self.order)
-                .all(|(&s, &o)| s == u32::from(o != u32::MAX)),
+                .enumerate()
+                .all(|(k, &s)| s == u32::from(self.id(k) != u32::MAX)),
             "a triangle is in no leaf or in several"
         );
         assert!(
@@ -619,27 +710,25 @@ fn lanes(mut bits: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Collapse the binary tree into four-wide nodes: each wide node takes its binary node's children and
-/// keeps opening the inner child with the largest surface area until it has four.
-/// Also lay the leaves' triangles out in packets of four (a leaf owns whole packets) and return the new
-/// slot order.
+/// Collapse the binary tree into eight-wide nodes: each wide node takes its binary node's children and
+/// keeps opening the inner child with the largest surface area until it has eight.
+/// Also lay the leaves' triangles out in packets of four (a leaf owns whole packets).
 fn collapse(
     nodes: &[Node],
     order: &[u32],
     tri_of: &dyn Fn(usize) -> [Vec3; 3],
-) -> (Vec<Wide>, Vec<Tri4>, Vec<u32>) {
+) -> (Vec<Wide>, Vec<Tri4>) {
     let area = |n: &Node| {
         let d = (Vec3::from(n.max) - Vec3::from(n.min)).max(Vec3::ZERO);
         d.x * d.y + d.y * d.z + d.z * d.x
     };
     let mut wide = Vec::with_capacity(nodes.len() / 3 + 1);
     let mut packets: Vec<Tri4> = Vec::with_capacity(order.len() / 3 + 1);
-    let mut slots: Vec<u32> = Vec::with_capacity(order.len() + order.len() / 2);
     wide.push(Wide::EMPTY);
     let mut work = vec![(0usize, 0usize)];
     while let Some((b, w)) = work.pop() {
         let root = &nodes[b];
-        let mut kids = [0usize; 4];
+        let mut kids = [0usize; WIDTH];
         let mut len = if root.count > 0 {
             kids[0] = b;
             1
@@ -648,7 +737,7 @@ fn collapse(
             kids[1] = root.first as usize + 1;
             2
         };
-        while len < 4 {
+        while len < WIDTH {
             let open = (0..len)
                 .filter(|&k| nodes[kids[k]].count == 0)
                 .max_by(|&x, &y| area(&nodes[kids[x]]).total_cmp(&area(&nodes[kids[y]])));
@@ -664,10 +753,7 @@ fn collapse(
         out.len = len as u8;
         for (lane, &k) in kids[..len].iter().enumerate() {
             let n = &nodes[k];
-            for axis in 0..3 {
-                out.min[axis][lane] = n.min[axis];
-                out.max[axis][lane] = n.max[axis];
-            }
+            out.set_lane(lane, n.min, n.max);
             if n.count > 0 {
                 // Leaves hold at most 2 * MAX_LEAF triangles.
                 debug_assert!(n.count as usize <= 2 * MAX_LEAF);
@@ -677,6 +763,7 @@ fn collapse(
                 for chunk in (start..end).collect::<Vec<_>>().chunks(4) {
                     let mut packet = Tri4 {
                         v: [[Vec4::ZERO; 3]; 3],
+                        id: [u32::MAX; 4],
                     };
                     for l in 0..4 {
                         // Unused lanes copy lane 0 (masked off in every use).
@@ -686,7 +773,9 @@ fn collapse(
                                 packet.v[vertex][axis][l] = p[axis];
                             }
                         }
-                        slots.push(chunk.get(l).map_or(u32::MAX, |&s| order[s]));
+                        if let Some(&s) = chunk.get(l) {
+                            packet.id[l] = order[s];
+                        }
                     }
                     packets.push(packet);
                 }
@@ -698,7 +787,7 @@ fn collapse(
         }
         wide[w] = out;
     }
-    (wide, packets, slots)
+    (wide, packets)
 }
 
 /// The packets of a leaf of `count` triangles from packet `first`, each with its mask of used lanes.
@@ -819,12 +908,14 @@ fn build(
         l = l.min(bin_lo[b]);
         h = h.max(bin_hi[b]);
         c += bin_count[b];
-        let cost = left_area[b - 1] * left_count[b - 1] as f32 + area(l, h) * c as f32;
+        let cost = left_area[b - 1] * blocks(left_count[b - 1]) + area(l, h) * blocks(c);
         if left_count[b - 1] > 0 && c > 0 && cost < best.0 {
             best = (cost, b);
         }
     }
-    let leaf_cost = area(lo, hi) * count as f32;
+    // Split cost: one more node to traverse, then each side's packets weighted by its area.
+    let best = (best.0 + TRAVERSAL_COST * area(lo, hi), best.1);
+    let leaf_cost = area(lo, hi) * blocks(count);
     if best.0 >= leaf_cost && count <= 2 * MAX_LEAF || best.0 == f32::INFINITY {
         if count <= 2 * MAX_LEAF {
             make_leaf(nodes);
