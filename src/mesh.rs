@@ -1008,12 +1008,10 @@ fn split_at(
 /// origin.
 struct Watertight {
     origin: Vec3,
-    /// `e_kx - shear.x e_kz`, `e_ky - shear.y e_kz` and `shear.z e_kz`: the shear as three dot products, which
-    /// inline into straight-line code (indexing by a runtime axis does not) and give the same bits (the extra
-    /// terms are exact products with 0 and 1).
-    sx: Vec3,
-    sy: Vec3,
-    sz: Vec3,
+    /// The ray's dominant axis and the two others, ordered to keep the winding: `(kx, ky, kz)`.
+    k: [usize; 3],
+    /// `d[kx] / d[kz]`, `d[ky] / d[kz]`, `1 / d[kz]`.
+    shear: Vec3,
 }
 
 impl Watertight {
@@ -1033,17 +1031,10 @@ impl Watertight {
         if d[kz] < 0.0 {
             std::mem::swap(&mut kx, &mut ky);
         }
-        let shear = Vec3::new(d[kx] / d[kz], d[ky] / d[kz], 1.0 / d[kz]);
-        let axis = |k: usize| {
-            let mut e = Vec3::ZERO;
-            e[k] = 1.0;
-            e
-        };
         Self {
             origin: ray.origin,
-            sx: axis(kx) - axis(kz) * shear.x,
-            sy: axis(ky) - axis(kz) * shear.y,
-            sz: axis(kz) * shear.z,
+            k: [kx, ky, kz],
+            shear: Vec3::new(d[kx] / d[kz], d[ky] / d[kz], 1.0 / d[kz]),
         }
     }
 
@@ -1058,18 +1049,22 @@ impl Watertight {
         valid: u32,
         max_t: f32,
     ) -> impl Iterator<Item = (usize, f32, f32, f32)> + use<'a> {
-        let o = [
-            Vec4::splat(self.origin.x),
-            Vec4::splat(self.origin.y),
-            Vec4::splat(self.origin.z),
-        ];
-        let dot = |rel: &[Vec4; 3], s: Vec3| {
-            rel[0] * Vec4::splat(s.x) + rel[1] * Vec4::splat(s.y) + rel[2] * Vec4::splat(s.z)
+        let [kx, ky, kz] = self.k;
+        let (ox, oy, oz) = (
+            Vec4::splat(self.origin[kx]),
+            Vec4::splat(self.origin[ky]),
+            Vec4::splat(self.origin[kz]),
+        );
+        let (sx, sy) = (Vec4::splat(self.shear.x), Vec4::splat(self.shear.y));
+        // Vertex `i` relative to the origin, sheared: the scalar test's operations, lane by lane.
+        let rel = |i: usize| {
+            let p = &packet.v[i];
+            let z = p[kz] - oz;
+            ((p[kx] - ox) - sx * z, (p[ky] - oy) - sy * z, z)
         };
-        let rel = packet.v.map(|p| [p[0] - o[0], p[1] - o[1], p[2] - o[2]]);
-        let (ax, ay) = (dot(&rel[0], self.sx), dot(&rel[0], self.sy));
-        let (bx, by) = (dot(&rel[1], self.sx), dot(&rel[1], self.sy));
-        let (cx, cy) = (dot(&rel[2], self.sx), dot(&rel[2], self.sy));
+        let (ax, ay, az) = rel(0);
+        let (bx, by, bz) = rel(1);
+        let (cx, cy, cz) = rel(2);
         let u = cx * by - cy * bx;
         let v = ax * cy - ay * cx;
         let w = bx * ay - by * ax;
@@ -1078,8 +1073,8 @@ impl Watertight {
         let mixed = (u.cmplt(zero) | v.cmplt(zero) | w.cmplt(zero))
             & (u.cmpgt(zero) | v.cmpgt(zero) | w.cmpgt(zero));
         let det = u + v + w;
-        let t_scaled =
-            u * dot(&rel[0], self.sz) + v * dot(&rel[1], self.sz) + w * dot(&rel[2], self.sz);
+        let sz = Vec4::splat(self.shear.z);
+        let t_scaled = u * (sz * az) + v * (sz * bz) + w * (sz * cz);
         let behind =
             (det.cmpgt(zero) & t_scaled.cmplt(zero)) | (det.cmplt(zero) & t_scaled.cmpgt(zero));
         let inv = Vec4::ONE / det;
@@ -1102,14 +1097,15 @@ impl Watertight {
     /// `(t, u, v)` of a hit on either face, or `None`.
     #[inline]
     fn intersect(&self, tri: &[Vec3; 3]) -> Option<(f32, f32, f32)> {
-        let rel = [
-            tri[0] - self.origin,
-            tri[1] - self.origin,
-            tri[2] - self.origin,
-        ];
-        let (ax, ay) = (rel[0].dot(self.sx), rel[0].dot(self.sy));
-        let (bx, by) = (rel[1].dot(self.sx), rel[1].dot(self.sy));
-        let (cx, cy) = (rel[2].dot(self.sx), rel[2].dot(self.sy));
+        let [kx, ky, kz] = self.k;
+        let (o, sh) = (self.origin, self.shear);
+        let rel = |p: Vec3| {
+            let z = p[kz] - o[kz];
+            ((p[kx] - o[kx]) - sh.x * z, (p[ky] - o[ky]) - sh.y * z, z)
+        };
+        let (ax, ay, az) = rel(tri[0]);
+        let (bx, by, bz) = rel(tri[1]);
+        let (cx, cy, cz) = rel(tri[2]);
         let mut u = cx * by - cy * bx;
         let mut v = ax * cy - ay * cx;
         let mut w = bx * ay - by * ax;
@@ -1134,10 +1130,7 @@ impl Watertight {
         if det == 0.0 {
             return None;
         }
-        let az = rel[0].dot(self.sz);
-        let bz = rel[1].dot(self.sz);
-        let cz = rel[2].dot(self.sz);
-        let t_scaled = u * az + v * bz + w * cz;
+        let t_scaled = u * (sh.z * az) + v * (sh.z * bz) + w * (sh.z * cz);
         // t >= 0 with the determinant's sign, without dividing first.
         if (det > 0.0 && t_scaled < 0.0) || (det < 0.0 && t_scaled > 0.0) {
             return None;
