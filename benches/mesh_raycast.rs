@@ -43,7 +43,8 @@
 //! Build time is the best of a few builds (wall clock) from the vertex and index vectors to a queryable mesh:
 //! `TriMesh::new` for collidoscope and parry (vectors cloned before the clock starts), geometry buffers +
 //! `rtcCommitScene` for Embree. Bytes per triangle:
-//! - collidoscope: `TriMesh::bvh_bytes()` (nodes, the triangle copies in BVH order and the order table), and
+//! - collidoscope: `TriMesh::bvh_bytes()` (nodes and the triangle packets: copies in BVH order with their
+//!   mesh indices), and
 //!   the total with the vertex and index arrays;
 //! - parry3d: `TriMesh::bvh().heap_memory_size()` (its own estimate of the BVH), and `total_memory_size()`;
 //! - Embree: the bytes its device reports allocating through `rtcSetDeviceMemoryMonitorFunction` during
@@ -53,11 +54,12 @@
 //! # Timing and report
 //! Criterion 0.8, one group per mesh and ray set (`bunny/incoherent`, ...), with the functions above side by
 //! side and `Throughput::Elements(rays)`, so criterion prints rays per second. 10 samples, flat sampling, 0.5 s
-//! warm-up and 2 s measurement: the whole run, with the builds, takes one to two minutes. Before timing, each
+//! warm-up and 2 s measurement, and every group measured in [`ROUNDS`] rounds (all libraries in turn, then
+//! again, as `bunny/incoherent/round2`): the whole run, with the builds, takes four to five minutes. Before timing, each
 //! group prints how many rays each library hits and how many answers differ from collidoscope's (a hit where
 //! the other misses, or a `t` that differs by more than 1e-4 relative). At the end a summary table gives
-//! millions of rays per second (from criterion's fastest sample of each function: on a shared machine it
-//! is the least disturbed; criterion's own lines give the mean and its spread) and the ratios
+//! millions of rays per second (from criterion's fastest sample of each function over the rounds: on a
+//! shared machine it is the least disturbed; criterion's own lines give the mean and its spread) and the ratios
 //! collidoscope / parry3d and collidoscope / Embree (issue 7's goals on incoherent rays: >= 1.5x parry3d,
 //! >= 0.5x Embree), and a build table.
 //!
@@ -79,6 +81,10 @@ use criterion::{Bencher, Criterion, SamplingMode, Throughput};
 use parry3d::query::{Ray as PRay, RayCast};
 use parry3d::shape::TriMesh as PTriMesh;
 
+/// Times every group is measured, all libraries in turn each time: a disturbance from another process on
+/// this shared machine then rarely hits one library's every sample (the summary takes each library's fastest
+/// sample over all rounds).
+const ROUNDS: usize = 2;
 /// Rays per iteration of the incoherent sets.
 const INCOHERENT_RAYS: usize = 4096;
 /// Camera image side in pixels (one ray per pixel).
@@ -642,15 +648,23 @@ fn run_benches(c: &mut Criterion, scenes: &[Scene]) {
         for set in &scene.ray_sets {
             agreement(scene, set);
             let group_name = format!("{}/{}", scene.name, set.name);
-            let mut g = c.benchmark_group(&group_name);
-            g.sampling_mode(SamplingMode::Flat);
-            g.throughput(Throughput::Elements(set.ours.len() as u64));
-            for lib in LIBS {
-                g.bench_function(lib, |b| {
-                    timed(b, &group_name, lib, || cast_all(scene, set, lib));
-                });
+            for round in 1..=ROUNDS {
+                // Criterion's id names the round; the summary pools both rounds' samples under the group.
+                let id = if round == 1 {
+                    group_name.clone()
+                } else {
+                    format!("{group_name}/round{round}")
+                };
+                let mut g = c.benchmark_group(&id);
+                g.sampling_mode(SamplingMode::Flat);
+                g.throughput(Throughput::Elements(set.ours.len() as u64));
+                for lib in LIBS {
+                    g.bench_function(lib, |b| {
+                        timed(b, &group_name, lib, || cast_all(scene, set, lib));
+                    });
+                }
+                g.finish();
             }
-            g.finish();
         }
     }
 }

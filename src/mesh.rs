@@ -106,7 +106,7 @@ const BINS: usize = 16;
 /// axis for four children). Lanes `len..8` are unused. A child is a leaf when its `count > 0` (`count`
 /// triangles in the packets from `first` on), else an inner node (wide node `first`, always after this one).
 ///
-/// 233 bytes padded to 256 and aligned to 64, so a node is exactly four cache lines.
+/// 234 bytes padded to 256 and aligned to 64, so a node is exactly four cache lines.
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 struct Wide {
@@ -115,12 +115,15 @@ struct Wide {
     first: [u32; WIDTH],
     count: [u8; WIDTH],
     len: u8,
+    /// Bit `k` set when lane `k` is a leaf (`count[k] > 0`), so traversal splits hit lanes into leaves and
+    /// inner children with two masks instead of a branch per lane.
+    leaves: u8,
     /// Explicit padding (plain data has none implicit).
     pad: [u8; WIDE_PAD],
 }
 
 /// Bytes of a [`Wide`]'s fields, and the padding that rounds it to whole cache lines.
-const WIDE_FIELDS: usize = 2 * GROUPS * 48 + 5 * WIDTH + 1;
+const WIDE_FIELDS: usize = 2 * GROUPS * 48 + 5 * WIDTH + 2;
 const WIDE_PAD: usize = WIDE_FIELDS.next_multiple_of(64) - WIDE_FIELDS;
 
 impl Wide {
@@ -130,6 +133,7 @@ impl Wide {
         first: [0; WIDTH],
         count: [0; WIDTH],
         len: 0,
+        leaves: 0,
         pad: [0; WIDE_PAD],
     };
 
@@ -444,6 +448,7 @@ impl TriMesh {
         let (ix, iy, iz) = (Vec4::splat(inv.x), Vec4::splat(inv.y), Vec4::splat(inv.z));
         let mut best_t = max_t;
         let mut best: Option<(usize, f32, f32, f32)> = None;
+        let (wide, packets) = (&*self.wide, &*self.packets);
         // (wide node, entry t), nearest on top.
         let mut stack = Stack::new((0u32, 0.0f32));
         stack.push((0, 0.0));
@@ -451,7 +456,7 @@ impl TriMesh {
             if entry > best_t {
                 continue;
             }
-            let n = &self.wide[w as usize];
+            let n = &wide[w as usize];
             // The slab test of four children at once, twice. A slab whose plane holds the origin of a ray parallel
             // to it gives 0 * inf = NaN: the boxes are padded at build time, so such a ray cannot reach the
             // triangles inside and whichever way the NaN falls is right. Ize's robust traversal ("Robust BVH
@@ -481,30 +486,41 @@ impl TriMesh {
             if bits == 0 {
                 continue;
             }
-            let mut inner = [(0.0f32, 0u32); WIDTH];
-            let mut inner_len = 0;
-            for lane in lanes(bits) {
-                if n.count[lane] > 0 {
-                    for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
-                        for (l, t, u, v) in wt.intersect4(&self.packets[p], valid, best_t) {
-                            // Ties (a shared edge) go to the lowest BVH slot, whatever the visiting order.
-                            let k = p * 4 + l;
-                            if best.is_none_or(|(bk, bt, _, _)| t < bt || (t == bt && k < bk)) {
-                                best_t = t;
-                                best = Some((k, t, u, v));
-                            }
+            let leaves = u32::from(n.leaves);
+            for lane in lanes(bits & leaves) {
+                for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
+                    for (l, t, u, v) in wt.intersect4(&packets[p], valid, best_t) {
+                        // Ties (a shared edge) go to the lowest BVH slot, whatever the visiting order.
+                        let k = p * 4 + l;
+                        if best.is_none_or(|(bk, bt, _, _)| t < bt || (t == bt && k < bk)) {
+                            best_t = t;
+                            best = Some((k, t, u, v));
                         }
                     }
-                } else {
-                    // Insertion sort, farthest first, so the nearest is pushed last.
-                    let mut j = inner_len;
-                    while j > 0 && inner[j - 1].0 < nears[lane] {
-                        inner[j] = inner[j - 1];
-                        j -= 1;
-                    }
-                    inner[j] = (nears[lane], n.first[lane]);
-                    inner_len += 1;
                 }
+            }
+            let inner_bits = bits & !leaves;
+            if inner_bits & (inner_bits.wrapping_sub(1)) == 0 {
+                // At most one inner child hit (the common case): no sorting.
+                if inner_bits != 0 {
+                    let lane = inner_bits.trailing_zeros() as usize;
+                    if nears[lane] <= best_t {
+                        stack.push((n.first[lane], nears[lane]));
+                    }
+                }
+                continue;
+            }
+            let mut inner = [(0.0f32, 0u32); WIDTH];
+            let mut inner_len = 0;
+            for lane in lanes(inner_bits) {
+                // Insertion sort, farthest first, so the nearest is pushed last.
+                let mut j = inner_len;
+                while j > 0 && inner[j - 1].0 < nears[lane] {
+                    inner[j] = inner[j - 1];
+                    j -= 1;
+                }
+                inner[j] = (nears[lane], n.first[lane]);
+                inner_len += 1;
             }
             for &(t, child) in &inner[..inner_len] {
                 if t <= best_t {
@@ -653,6 +669,11 @@ impl TriMesh {
             );
             for lane in 0..n.len as usize {
                 let lane_box = n.lane(lane);
+                assert_eq!(
+                    n.leaves >> lane & 1 == 1,
+                    n.count[lane] > 0,
+                    "node {i}.{lane}: leaf bit and count disagree"
+                );
                 if n.count[lane] > 0 {
                     for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
                         assert!(p < self.packets.len(), "leaf {i}.{lane} out of range");
@@ -759,6 +780,7 @@ fn collapse(
                 debug_assert!(n.count as usize <= 2 * MAX_LEAF);
                 out.first[lane] = packets.len() as u32;
                 out.count[lane] = n.count as u8;
+                out.leaves |= 1 << lane;
                 let (start, end) = (n.first as usize, (n.first + n.count) as usize);
                 for chunk in (start..end).collect::<Vec<_>>().chunks(4) {
                     let mut packet = Tri4 {
@@ -1195,6 +1217,29 @@ mod tests {
                 other => panic!("mismatch {other:?} for {ray:?}"),
             }
         }
+    }
+
+    #[test]
+    fn stack_spills_past_its_inline_entries_and_stays_last_in_first_out() {
+        let mut stack = Stack::new(0u32);
+        assert_eq!(stack.pop(), None);
+        // Fill past the inline part, pop some (into the inline part again), push again.
+        for i in 0..(STACK as u32 + 40) {
+            stack.push(i);
+        }
+        for i in (STACK as u32 - 10..STACK as u32 + 40).rev() {
+            assert_eq!(stack.pop(), Some(i));
+        }
+        for i in 1000..1100 {
+            stack.push(i);
+        }
+        for i in (1000..1100).rev() {
+            assert_eq!(stack.pop(), Some(i));
+        }
+        for i in (0..STACK as u32 - 10).rev() {
+            assert_eq!(stack.pop(), Some(i));
+        }
+        assert_eq!(stack.pop(), None);
     }
 
     #[test]
