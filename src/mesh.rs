@@ -86,9 +86,10 @@ const ROBUST_EXIT: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f
 /// Depth after which the builder splits at the object median (so a tie-heavy SAH cannot make the tree deeper
 /// than `SAH_DEPTH + log2(triangles)`, well within the traversal stack).
 const SAH_DEPTH: usize = 64;
-/// Traversal stack entries kept inline (in the stack frame); deeper entries spill to the heap, which a tree
-/// built here never needs in practice (a wide node pushes at most `WIDTH - 1` more entries than it pops).
-const STACK: usize = 64;
+/// Traversal stack entries kept inline (in the stack frame, zeroed for every ray, so not more than needed);
+/// more spill to the heap, which a ray seldom needs (a wide node pushes at most `WIDTH - 1` more entries than
+/// it pops, and front-to-back rays push little more than one per level).
+const STACK: usize = 32;
 /// Children per wide node.
 const WIDTH: usize = 8;
 /// Four-lane groups per wide node.
@@ -160,8 +161,8 @@ impl Wide {
     }
 }
 
-/// The traversal stack: [`STACK`] entries inline, the rest (never needed by a tree built here, but possible in
-/// principle) on the heap, so no entry is ever dropped.
+/// The traversal stack: [`STACK`] entries inline, the rest (seldom needed) on the heap, so no entry is ever
+/// dropped.
 struct Stack<T: Copy> {
     inline: [T; STACK],
     len: usize,
