@@ -95,7 +95,7 @@ const WIDTH: usize = 8;
 /// Four-lane groups per wide node.
 const GROUPS: usize = WIDTH / 4;
 /// SAH cost of visiting a node, relative to testing one packet of four triangles.
-const TRAVERSAL_COST: f32 = 3.0;
+const TRAVERSAL_COST: f32 = 1.0;
 /// Packets of four needed for `n` triangles, the unit of the SAH's intersection cost.
 fn blocks(n: usize) -> f32 {
     n.div_ceil(4) as f32
