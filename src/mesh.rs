@@ -501,17 +501,7 @@ impl TriMesh {
             }
             // The hit leaves nearest first, so that a hit in one skips the leaves behind it (at the bottom of
             // a big mesh a node's children are all leaves, and a grazing ray crosses several).
-            let mut order = [0u8; WIDTH];
-            let mut order_len = 0;
-            for lane in lanes(bits & leaves) {
-                let mut j = order_len;
-                while j > 0 && nears[usize::from(order[j - 1])] > nears[lane] {
-                    order[j] = order[j - 1];
-                    j -= 1;
-                }
-                order[j] = lane as u8;
-                order_len += 1;
-            }
+            let (order, order_len) = nearest_first(bits & leaves, &nears);
             for &lane in &order[..order_len] {
                 let lane = usize::from(lane);
                 if nears[lane] > best_t {
@@ -539,21 +529,12 @@ impl TriMesh {
                 }
                 continue;
             }
-            let mut inner = [(0.0f32, 0u32); WIDTH];
-            let mut inner_len = 0;
-            for lane in lanes(inner_bits) {
-                // Insertion sort, farthest first, so the nearest is pushed last.
-                let mut j = inner_len;
-                while j > 0 && inner[j - 1].0 < nears[lane] {
-                    inner[j] = inner[j - 1];
-                    j -= 1;
-                }
-                inner[j] = (nears[lane], n.first[lane]);
-                inner_len += 1;
-            }
-            for &(t, child) in &inner[..inner_len] {
-                if t <= best_t {
-                    stack.push((child, t));
+            // Farthest first, so the nearest is popped next.
+            let (order, order_len) = nearest_first(inner_bits, &nears);
+            for &lane in order[..order_len].iter().rev() {
+                let lane = usize::from(lane);
+                if nears[lane] <= best_t {
+                    stack.push((n.first[lane], nears[lane]));
                 }
             }
         }
@@ -758,6 +739,23 @@ fn lanes(mut bits: u32) -> impl Iterator<Item = usize> {
             lane
         })
     })
+}
+
+/// The lanes set in `bits`, nearest first by their entry distances `nears` (an insertion sort: eight at most),
+/// and how many there are.
+fn nearest_first(bits: u32, nears: &[f32; WIDTH]) -> ([u8; WIDTH], usize) {
+    let mut order = [0u8; WIDTH];
+    let mut len = 0;
+    for lane in lanes(bits) {
+        let mut j = len;
+        while j > 0 && nears[usize::from(order[j - 1])] > nears[lane] {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = lane as u8;
+        len += 1;
+    }
+    (order, len)
 }
 
 /// Collapse the binary tree into eight-wide nodes: each wide node takes its binary node's children and
@@ -1215,6 +1213,16 @@ mod tests {
             }
         }
         TriMesh::new(v, idx).unwrap()
+    }
+
+    #[test]
+    fn nearest_first_orders_only_the_set_lanes_and_keeps_ties_in_lane_order() {
+        let nears = [5.0, 1.0, 9.0, 1.0, 0.0, 3.0, 7.0, 2.0];
+        let (order, len) = nearest_first(0b1010_1110, &nears);
+        assert_eq!(&order[..len], &[1, 3, 7, 5, 2]);
+        assert_eq!(nearest_first(0, &nears).1, 0);
+        let (order, len) = nearest_first(0xff, &nears);
+        assert_eq!(&order[..len], &[4, 1, 3, 7, 5, 0, 6, 2]);
     }
 
     #[test]
