@@ -90,6 +90,9 @@ const SAH_DEPTH: usize = 64;
 /// more spill to the heap, which a ray seldom needs (a wide node pushes at most `WIDTH - 1` more entries than
 /// it pops, and front-to-back rays push little more than one per level).
 const STACK: usize = 32;
+/// Trees smaller than this are not prefetched: they stay in the L2 cache of the CPUs we run on, where a
+/// prefetch only costs instructions (the bunny's 220 KB: about 5% faster without, alternating runs).
+const PREFETCH_MIN_BYTES: usize = 512 << 10;
 /// Children per wide node.
 const WIDTH: usize = 8;
 /// Four-lane groups per wide node.
@@ -450,6 +453,7 @@ impl TriMesh {
         let mut best_t = max_t;
         let mut best: Option<(usize, f32, f32, f32)> = None;
         let (wide, packets) = (&*self.wide, &*self.packets);
+        let prefetching = self.bvh_bytes() >= PREFETCH_MIN_BYTES;
         // (wide node, entry t), nearest on top.
         let mut stack = Stack::new((0u32, 0.0f32));
         stack.push((0, 0.0));
@@ -490,7 +494,7 @@ impl TriMesh {
             let leaves = u32::from(n.leaves);
             // Start loading every hit child now, so that on a big mesh their cache misses overlap with each
             // other and with the leaf tests below instead of each stalling the ray in turn.
-            for lane in lanes(bits) {
+            for lane in lanes(if prefetching { bits } else { 0 }) {
                 let first = n.first[lane] as usize;
                 if leaves & (1 << lane) == 0 {
                     prefetch(wide.get(first..=first).unwrap_or_default());
