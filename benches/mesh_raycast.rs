@@ -21,7 +21,8 @@
 //!
 //! # Libraries
 //! - `collidoscope`: `TriMesh::cast_ray(&ray, f32::INFINITY)` (binned SAH, 16 bins, packets of four
-//!   triangles, leaves of up to two packets, eight-wide nodes, watertight triangle test). Returns `t`, triangle, `u`, `v` and the unit normal.
+//!   triangles, leaves of up to two packets, eight-wide nodes, watertight triangle test). Returns `t`,
+//!   triangle, `u`, `v` and the unit normal.
 //! - `parry3d`: `TriMesh::cast_local_ray(&ray, f32::MAX, false)` (`solid = false`: the nearest surface hit;
 //!   returns only `t`, parry's cheapest ray query on a mesh). `TriMesh::new` with no flags.
 //! - `parry3d_normal`: `TriMesh::cast_local_ray_and_get_normal(&ray, f32::MAX, false)`, which also returns the

@@ -494,13 +494,16 @@ impl TriMesh {
             let leaves = u32::from(n.leaves);
             // Start loading every hit child now, so that on a big mesh their cache misses overlap with each
             // other and with the leaf tests below instead of each stalling the ray in turn.
-            for lane in lanes(if prefetching { bits } else { 0 }) {
-                let first = n.first[lane] as usize;
-                if leaves & (1 << lane) == 0 {
-                    prefetch(wide.get(first..=first).unwrap_or_default());
-                } else {
-                    let end = first + usize::from(n.count[lane]).div_ceil(4);
-                    prefetch(packets.get(first..end).unwrap_or_default());
+            if prefetching {
+                for lane in lanes(bits) {
+                    let (first, count) = (n.first[lane], n.count[lane]);
+                    let at = first as usize;
+                    if leaves & (1 << lane) == 0 {
+                        prefetch(wide.get(at..=at).unwrap_or_default());
+                    } else {
+                        let end = at + leaf_packets(first, count).len();
+                        prefetch(packets.get(at..end).unwrap_or_default());
+                    }
                 }
             }
             // The hit leaves nearest first, so that a hit in one skips the leaves behind it (at the bottom of
@@ -844,7 +847,7 @@ fn collapse(
 }
 
 /// The packets of a leaf of `count` triangles from packet `first`, each with its mask of used lanes.
-fn leaf_packets(first: u32, count: u8) -> impl Iterator<Item = (usize, u32)> {
+fn leaf_packets(first: u32, count: u8) -> impl ExactSizeIterator<Item = (usize, u32)> {
     let count = u32::from(count);
     (0..count.div_ceil(4)).map(move |p| {
         let used = (count - p * 4).min(4);
