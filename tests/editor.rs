@@ -1013,3 +1013,80 @@ fn the_3d_preview_renders_under_lavapipe() {
     h.run_steps(2);
     h.snapshot("preview_3d_house");
 }
+
+// ---- regressions: derived state follows the document ------------------------------------------------------
+
+/// Bug: after playing one file and opening another, the debugger kept the old world and balls (the caches
+/// were keyed by revision alone, and a new document starts at the same revision).
+#[test]
+fn opening_another_file_drops_the_old_recording() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let magic = root.join("levels/magic_room.ron");
+    let house = root.join("levels/house.ron");
+    let mut h = harness(EditorApp::new(
+        Level::load(&magic).unwrap(),
+        Some(magic.clone()),
+        options(None),
+    ));
+    key(&mut h, Modifiers::NONE, Key::Space);
+    h.run_steps(10);
+    key(&mut h, Modifiers::NONE, Key::Space);
+    assert!(h.state().debug.active(), "magic room played a few steps");
+    key(&mut h, Modifiers::COMMAND, Key::O);
+    type_into(&mut h, "File path (.ron):", &house.display().to_string());
+    click_label(&mut h, "OK");
+    assert_eq!(h.state().doc.level().walls.len(), 9, "the house is open");
+    assert!(
+        frame_counter(&h).starts_with("frame 0"),
+        "the timeline starts again: {}",
+        frame_counter(&h)
+    );
+    assert!(
+        !h.state().debug.active(),
+        "the view shows the house's own objects"
+    );
+    let balls = h
+        .state()
+        .debug
+        .debugger
+        .as_ref()
+        .map_or(0, |d| d.world().balls().len());
+    assert_eq!(balls, 0, "the house has no balls");
+    // Stepping now simulates the house.
+    key(&mut h, Modifiers::NONE, Key::Period);
+    assert_eq!(
+        h.state()
+            .debug
+            .debugger
+            .as_ref()
+            .unwrap()
+            .world()
+            .balls()
+            .len(),
+        0
+    );
+}
+
+/// Bug: after Recover, the 3D preview kept showing the built-in house.
+#[test]
+fn recovering_rebuilds_the_3d_preview() {
+    let dir = tempfile::tempdir().unwrap();
+    let far = Level::from_ron_str(
+        "(version: 1, walls: [(id: 1, a: (100.0, 100.0), b: (104.0, 100.0), radius: 0.5)])",
+    )
+    .unwrap();
+    // What autosave leaves behind: the level, and no original path (it was never saved).
+    std::fs::write(dir.path().join("recovery.ron"), far.to_ron_string()).unwrap();
+
+    let mut h = harness3d(EditorApp::embedded(options(Some(dir.path()))));
+    let before = h.state().view3d.shown_bounds().unwrap();
+    assert!(before.max.x < 50.0, "the house is shown first");
+    click_label(&mut h, "Recover");
+    h.run_steps(2);
+    assert_eq!(h.state().doc.level().walls[0].b.x, 104.0);
+    let after = h.state().view3d.shown_bounds().unwrap();
+    assert!(
+        after.max.x >= 104.0 && after.max.z >= 100.0,
+        "the preview shows the recovered level: {after:?}"
+    );
+}

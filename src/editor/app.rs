@@ -9,7 +9,7 @@ use glam::{Vec2, Vec3};
 
 use super::compare::{SweepCompare, TriangleCompare};
 use super::debug_ui::{DebugPanel, Sync, Tab};
-use super::document::{Document, Edit, Header, Kind, Object, Preview, count_noun};
+use super::document::{DocKey, Document, Edit, Header, Kind, Object, Preview, count_noun};
 use super::footprint::{Footprint, closest_on_segment, segments_cross};
 use super::inspector::{self, InspectorState};
 use super::view2d::{self, Batch, Camera, Drawer, Extras, Look, palette};
@@ -143,6 +143,20 @@ impl Tool {
     }
 }
 
+/// Where an opened document comes from (see `EditorApp::open_document`).
+enum Source {
+    /// File → New.
+    New,
+    /// The level built into the binary, as the editor starts.
+    Embedded,
+    /// The level the editor starts on (a file from the command line, or a test's level).
+    Start(Option<PathBuf>),
+    /// A level file.
+    File(PathBuf),
+    /// The autosaved recovery copy, with the file it was a copy of.
+    Recovered(Option<PathBuf>),
+}
+
 /// A file action waiting on the unsaved-changes question.
 #[derive(Clone, Debug, PartialEq)]
 enum Pending {
@@ -211,7 +225,7 @@ struct Entry {
 
 #[derive(Default)]
 struct Scene {
-    revision: Option<u64>,
+    key: Option<DocKey>,
     entries: Vec<Entry>,
     /// Mesh hulls by id with the key they were computed for (vertex count, first and last vertex).
     hulls: Vec<(ObjectId, (usize, Vec3, Vec3), Footprint)>,
@@ -219,7 +233,7 @@ struct Scene {
 
 #[derive(Default)]
 struct Problems {
-    revision: Option<u64>,
+    key: Option<DocKey>,
     list: Vec<Problem>,
     faulty: HashSet<ObjectId>,
     walker_faulty: bool,
@@ -252,7 +266,7 @@ pub struct EditorApp {
     pub recent: Vec<PathBuf>,
     opts: EditorOptions,
     last_autosave: f64,
-    autosaved_revision: Option<u64>,
+    autosaved: Option<DocKey>,
     clipboard: Option<String>,
     inspector: InspectorState,
     allow_close: bool,
@@ -273,7 +287,7 @@ pub struct EditorApp {
     /// The height of rays dragged in the top-down view, metres (changing it moves such a ray).
     pub probe_height: f32,
     probe_flat: bool,
-    probe_result: Option<((Vec3, Vec3, f32, u64), super::probe::ProbeResult)>,
+    probe_result: Option<((Vec3, Vec3, f32, DocKey), super::probe::ProbeResult)>,
     /// The box whose slabs the probe panel plots.
     pub probe_box: Option<ObjectId>,
     compare: Option<CompareCache>,
@@ -282,7 +296,7 @@ pub struct EditorApp {
 }
 
 /// What the Compare tab's results depend on: the level, the probe and the debugger's frame.
-type CompareKey = (u64, Option<(Vec3, Vec3, f32)>, Option<usize>);
+type CompareKey = (DocKey, Option<(Vec3, Vec3, f32)>, Option<usize>);
 
 /// The Compare tab's results with their key: triangle rows for the probe, and the sweep disagreements
 /// (with the number of pairs tested).
@@ -296,10 +310,32 @@ impl EditorApp {
     /// An editor on `level` (from `path` when it came from a file).
     #[must_use]
     pub fn new(level: Level, path: Option<PathBuf>, opts: EditorOptions) -> Self {
-        let display_name = display_name(path.as_deref());
-        let mut app = Self {
-            doc: Document::new(level, path),
-            display_name,
+        let mut app = Self::blank(opts);
+        app.open_document(level, Source::Start(path));
+        app.offer_recovery();
+        app
+    }
+
+    /// The editor on the built-in level.
+    #[must_use]
+    pub fn embedded(opts: EditorOptions) -> Self {
+        let mut app = Self::blank(opts);
+        match Level::from_ron_str(EMBEDDED_LEVEL) {
+            Ok(level) => app.open_document(level, Source::Embedded),
+            Err(e) => {
+                app.open_document(Level::default(), Source::Embedded);
+                app.status = format!("the built-in level does not load: {e}");
+            }
+        }
+        app.offer_recovery();
+        app
+    }
+
+    /// The editor before its first document is opened.
+    fn blank(opts: EditorOptions) -> Self {
+        Self {
+            doc: Document::new(Level::default(), None),
+            display_name: String::new(),
             cam: Camera::default(),
             framed: false,
             tool: Tool::Select,
@@ -315,7 +351,7 @@ impl EditorApp {
             recent: Vec::new(),
             opts,
             last_autosave: 0.0,
-            autosaved_revision: None,
+            autosaved: None,
             clipboard: None,
             inspector: InspectorState::default(),
             allow_close: false,
@@ -335,24 +371,7 @@ impl EditorApp {
             probe_box: None,
             compare: None,
             view3d: View3d::new(),
-        };
-        app.offer_recovery();
-        app
-    }
-
-    /// The editor on the built-in level.
-    #[must_use]
-    pub fn embedded(opts: EditorOptions) -> Self {
-        let mut app = match Level::from_ron_str(EMBEDDED_LEVEL) {
-            Ok(level) => Self::new(level, None, opts),
-            Err(e) => {
-                let mut app = Self::new(Level::default(), None, opts);
-                app.status = format!("the built-in level does not load: {e}");
-                app
-            }
-        };
-        app.display_name = EMBEDDED_NAME.into();
-        app
+        }
     }
 
     /// The editor as eframe starts it: recent files from eframe's storage, then `file` or the built-in
@@ -457,12 +476,12 @@ impl EditorApp {
             let _ = std::fs::remove_file(a);
             let _ = std::fs::remove_file(b);
         }
-        self.autosaved_revision = None;
+        self.autosaved = None;
     }
 
     /// Write the recovery file now when the level has unsaved changes not yet autosaved.
     pub fn autosave(&mut self) {
-        if !self.doc.is_dirty() || self.autosaved_revision == Some(self.doc.revision()) {
+        if !self.doc.is_dirty() || self.autosaved == Some(self.doc.key()) {
             return;
         }
         let Some((level_file, path_file)) = self.recovery_files() else {
@@ -484,7 +503,7 @@ impl EditorApp {
                 atomic_write(&path_file, original.as_bytes()).map_err(|e| e.to_string())
             });
         match result {
-            Ok(()) => self.autosaved_revision = Some(self.doc.revision()),
+            Ok(()) => self.autosaved = Some(self.doc.key()),
             Err(e) => self.status = format!("autosave failed: {e}"),
         }
     }
@@ -501,8 +520,7 @@ impl EditorApp {
     fn run_pending(&mut self, ctx: &egui::Context, action: Pending) {
         match action {
             Pending::New => {
-                self.replace_document(Level::default(), None);
-                self.display_name = "untitled.ron".into();
+                self.open_document(Level::default(), Source::New);
                 self.status = "new level".into();
             }
             Pending::Open(Some(path)) => self.open_path(&path),
@@ -515,23 +533,51 @@ impl EditorApp {
         }
     }
 
-    fn replace_document(&mut self, level: Level, path: Option<PathBuf>) {
-        self.display_name = display_name(path.as_deref());
+    /// Make `level` the edited document: the one way a document is opened (file, new, recovery, the
+    /// built-in level). It gets a fresh [`DocKey`], so every derived cache (drawn scene, problems, 3D scene,
+    /// recording, probe and compare results) rebuilds by itself; only the editing session's own state (a
+    /// half-drawn chain, a gesture, the framing, the probe ray, typed field text) is reset here.
+    fn open_document(&mut self, level: Level, source: Source) {
+        let recovered = matches!(source, Source::Recovered(_));
+        let left_previous = matches!(source, Source::New | Source::File(_));
+        let (path, name) = match source {
+            Source::New => (None, "untitled.ron".to_owned()),
+            Source::Embedded => (None, EMBEDDED_NAME.to_owned()),
+            Source::Start(path) => {
+                let name = display_name(path.as_deref());
+                (path, name)
+            }
+            Source::File(path) | Source::Recovered(Some(path)) => {
+                let name = display_name(Some(&path));
+                (Some(path), name)
+            }
+            Source::Recovered(None) => (None, display_name(None)),
+        };
+        self.display_name = name;
         self.doc = Document::new(level, path);
         self.chain.clear();
         self.gesture = None;
         self.framed = false;
-        self.scene.revision = None;
-        self.problems.revision = None;
-        self.view3d.forget_level();
-        self.clear_recovery();
+        self.frame_selection = false;
+        self.probe = None;
+        self.probe_flat = false;
+        self.probe_box = None;
+        self.inspector = InspectorState::default();
+        match (recovered, left_previous) {
+            // The recovered work exists only in the recovery file until it is saved: keep that file.
+            (true, _) => self.doc.mark_unsaved(),
+            // The previous document was saved or its changes discarded: its recovery copy goes.
+            (false, true) => self.clear_recovery(),
+            // The editor is starting: the previous session's recovery copy is still to be offered.
+            (false, false) => {}
+        }
     }
 
     /// Open a level file, keeping the current document when it cannot be read.
     pub fn open_path(&mut self, path: &Path) {
         match Level::load(path) {
             Ok(level) => {
-                self.replace_document(level, Some(path.to_path_buf()));
+                self.open_document(level, Source::File(path.to_path_buf()));
                 self.remember(path);
                 self.status = format!("opened {}", path.display());
             }
@@ -837,7 +883,7 @@ impl EditorApp {
     // ---- derived data -----------------------------------------------------------------------------------
 
     fn refresh_scene(&mut self) {
-        if self.scene.revision == Some(self.doc.revision()) {
+        if self.scene.key == Some(self.doc.key()) {
             return;
         }
         let level = self.doc.level();
@@ -903,7 +949,7 @@ impl EditorApp {
             hulls.push((m.id, key, fp));
         }
         self.scene = Scene {
-            revision: Some(self.doc.revision()),
+            key: Some(self.doc.key()),
             entries,
             hulls,
         };
@@ -911,8 +957,8 @@ impl EditorApp {
 
     fn refresh_problems(&mut self) {
         // While dragging, the level changes every frame: validate when the gesture ends.
-        if self.problems.revision == Some(self.doc.revision())
-            || (self.problems.revision.is_some() && self.gesture.is_some())
+        if self.problems.key == Some(self.doc.key())
+            || (self.problems.key.is_some() && self.gesture.is_some())
         {
             return;
         }
@@ -927,12 +973,12 @@ impl EditorApp {
             .iter()
             .any(|p| p.severity == Severity::Error && p.field.starts_with("walker"));
         self.problems.list = list;
-        self.problems.revision = Some(self.doc.revision());
+        self.problems.key = Some(self.doc.key());
     }
 
     fn refresh_compare(&mut self) {
         let key: CompareKey = (
-            self.doc.revision(),
+            self.doc.key(),
             self.probe.map(|(r, t)| (r.origin, r.dir, t)),
             self.debug.debugger.as_ref().map(|d| d.cursor()),
         );
@@ -963,7 +1009,7 @@ impl EditorApp {
             self.probe_result = None;
             return;
         };
-        let key = (ray.origin, ray.dir, max_t, self.doc.revision());
+        let key = (ray.origin, ray.dir, max_t, self.doc.key());
         if self.probe_result.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
@@ -1282,7 +1328,7 @@ impl EditorApp {
     pub fn frame(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
         match self.debug.sync(&self.doc, self.gesture.is_some()) {
-            Sync::Unchanged => {}
+            Sync::Unchanged | Sync::Replaced => {}
             Sync::Branched(from) => {
                 self.status = format!(
                     "what-if: the simulation continues from frame {from} in the edited level; the previous run shows as a ghost"
@@ -2075,14 +2121,10 @@ impl EditorApp {
                     ui.horizontal(|ui| {
                         if ui.button("Recover").clicked() {
                             keep = false;
-                            let level = (**level).clone();
-                            let original = original.clone();
-                            self.display_name = display_name(original.as_deref());
-                            self.doc = Document::new(level, original);
-                            self.doc.mark_unsaved();
-                            self.framed = false;
-                            self.scene.revision = None;
-                            self.problems.revision = None;
+                            self.open_document(
+                                (**level).clone(),
+                                Source::Recovered(original.clone()),
+                            );
                             self.status = "recovered the autosaved level: save it to keep it".into();
                         }
                         if ui.button("Discard it").clicked() {

@@ -7,7 +7,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 use glam::{Vec2, Vec3};
 
 use super::debugger::{DEFAULT_BUDGET_BYTES, Debugger, Ghost};
-use super::document::Document;
+use super::document::{DocKey, Document};
 use super::view2d::{Batch, Camera, palette};
 use crate::level::ObjectId;
 use crate::sim::Contact;
@@ -87,7 +87,8 @@ pub struct DebugPanel {
     pub highlighted: Option<(usize, usize)>,
     /// The previous run after a what-if edit, until dismissed.
     pub ghost: Option<Ghost>,
-    revision: Option<u64>,
+    /// The document and revision the recording was made from.
+    recorded_from: Option<DocKey>,
     owed: f64,
 }
 
@@ -100,6 +101,8 @@ pub enum Sync {
     Branched(usize),
     /// The recording was dropped (the balls or `dt` changed, or nothing was recorded): it starts again.
     Restarted,
+    /// Another document was opened: the recording of the previous one was dropped.
+    Replaced,
 }
 
 impl Default for DebugPanel {
@@ -113,7 +116,7 @@ impl Default for DebugPanel {
             budget_bytes: DEFAULT_BUDGET_BYTES,
             highlighted: None,
             ghost: None,
-            revision: None,
+            recorded_from: None,
             owed: 0.0,
         }
     }
@@ -124,10 +127,19 @@ impl DebugPanel {
     /// at the current frame (what-if) and keeps the previous future as a ghost; any other edit drops the
     /// recording. Waits while a drag is still changing the level (`editing`).
     pub fn sync(&mut self, doc: &Document, editing: bool) -> Sync {
-        if self.revision.is_none() || self.revision == Some(doc.revision()) || editing {
+        let key = doc.key();
+        let Some(from) = self.recorded_from.filter(|k| *k != key) else {
+            return Sync::Unchanged;
+        };
+        if from.id != key.id {
+            // Another document: nothing of this recording belongs to it.
+            self.drop_recording();
+            return Sync::Replaced;
+        }
+        if editing {
             return Sync::Unchanged;
         }
-        self.revision = Some(doc.revision());
+        self.recorded_from = Some(key);
         self.playing = false;
         self.highlighted = None;
         if let Some(d) = &mut self.debugger
@@ -145,11 +157,17 @@ impl DebugPanel {
             }
             return Sync::Branched(from);
         }
+        self.drop_recording();
+        Sync::Restarted
+    }
+
+    fn drop_recording(&mut self) {
         self.debugger = None;
         self.error = None;
-        self.revision = None;
+        self.recorded_from = None;
         self.ghost = None;
-        Sync::Restarted
+        self.playing = false;
+        self.highlighted = None;
     }
 
     fn stepped(&mut self) {
@@ -166,7 +184,7 @@ impl DebugPanel {
                 Ok(d) => {
                     self.debugger = Some(d);
                     self.error = None;
-                    self.revision = Some(doc.revision());
+                    self.recorded_from = Some(doc.key());
                 }
                 Err(e) => {
                     self.error = Some(format!("the level cannot be simulated: {e}"));

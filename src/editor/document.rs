@@ -336,6 +336,28 @@ pub struct Edit {
 /// Where an object is: its kind and index.
 pub type Slot = (Kind, usize);
 
+/// Identifies one opened document for the editor's lifetime: every open, new level, recovery or embedded
+/// level gets a fresh one, so derived state of one document is never taken for another's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DocId(u64);
+
+impl DocId {
+    fn fresh() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        Self(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+/// What derived state (the drawn scene, problems, the 3D scene, the recording, probe results) is computed
+/// from: which document, and which revision of it. A cache keyed by this rebuilds when either changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DocKey {
+    /// The document.
+    pub id: DocId,
+    /// Its revision (see [`Document::revision`]).
+    pub revision: u64,
+}
+
 /// The level being edited, with its file, selection and history.
 pub struct Document {
     level: Level,
@@ -351,6 +373,7 @@ pub struct Document {
     cursor: usize,
     next_serial: u64,
     saved_serial: Option<u64>,
+    id: DocId,
     revision: u64,
 }
 
@@ -368,6 +391,7 @@ impl Document {
             cursor: 0,
             next_serial: 1,
             saved_serial: Some(0),
+            id: DocId::fresh(),
             revision: 0,
         };
         doc.reindex();
@@ -380,10 +404,26 @@ impl Document {
         &self.level
     }
 
-    /// Counts every change to the level, previews included: a cache key for derived data.
+    /// Counts every change to the level, previews included. Restarts with each document: key derived
+    /// data by [`Document::key`], not by this alone.
     #[must_use]
     pub fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// This document's unique id.
+    #[must_use]
+    pub fn id(&self) -> DocId {
+        self.id
+    }
+
+    /// The cache key of derived data: this document at this revision.
+    #[must_use]
+    pub fn key(&self) -> DocKey {
+        DocKey {
+            id: self.id,
+            revision: self.revision,
+        }
     }
 
     fn reindex(&mut self) {

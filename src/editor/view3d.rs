@@ -13,7 +13,7 @@ use glam::{Vec2, Vec3};
 
 use super::compare::TriangleCompare;
 use super::debug_ui::DebugPanel;
-use super::document::Document;
+use super::document::{DocId, DocKey, Document};
 use super::probe::ProbeResult;
 use super::render3d::{Callback3d, Frame3};
 use super::scene3d::{
@@ -68,8 +68,9 @@ pub struct WalkReport {
     pub compared: Vec<TriangleCompare>,
 }
 
-/// Key of the cached static scene: level revision, selection hash, walker shown, wall radii shown.
-type StaticKey = (u64, u64, bool, bool);
+/// Key of the cached static scene: the document and its revision, selection hash, walker shown, wall radii
+/// shown.
+type StaticKey = (DocKey, u64, bool, bool);
 
 /// The 3D preview's state.
 pub struct View3d {
@@ -92,7 +93,9 @@ pub struct View3d {
     framed: bool,
     statics: Option<(StaticKey, u64, Arc<StaticScene>)>,
     generation: u64,
-    colliders: Option<(u64, WallGrid, Vec<Triangle>)>,
+    colliders: Option<(DocKey, WallGrid, Vec<Triangle>)>,
+    /// The document the camera and walk state belong to.
+    shown_doc: Option<DocId>,
 }
 
 impl Default for View3d {
@@ -118,6 +121,7 @@ impl View3d {
             statics: None,
             generation: 0,
             colliders: None,
+            shown_doc: None,
         }
     }
 
@@ -141,15 +145,27 @@ impl View3d {
             && !ui.ctx().egui_wants_keyboard_input()
     }
 
-    /// Another level replaced the document (its revisions start again): drop every cache, frame it anew
-    /// and leave walk or follow mode.
-    pub fn forget_level(&mut self) {
-        self.statics = None;
-        self.colliders = None;
+    /// Another document replaced the shown one: frame it anew and leave walk or follow mode (the caches are
+    /// keyed by document and rebuild by themselves).
+    fn follow_document(&mut self, doc: &Document) {
+        let first = self.shown_doc.is_none();
+        if self.shown_doc == Some(doc.id()) {
+            return;
+        }
+        self.shown_doc = Some(doc.id());
+        if first {
+            return;
+        }
         self.framed = false;
         self.follow = None;
         self.walk = WalkReport::default();
         self.cam.mode = CameraMode::Orbit;
+    }
+
+    /// Bounds of the static scene the preview last drew (the level as the preview shows it).
+    #[must_use]
+    pub fn shown_bounds(&self) -> Option<crate::shape::Aabb> {
+        self.statics.as_ref().and_then(|(_, _, s)| s.bounds)
     }
 
     /// Enter walk mode at the level's walker start (or where the orbit camera looks).
@@ -189,7 +205,7 @@ impl View3d {
     /// Move the walker by `motion` against the level's walls and triangles, comparing the eye's path
     /// through the triangles by both methods.
     pub fn walk_by(&mut self, doc: &Document, motion: Vec2) {
-        let rev = doc.revision();
+        let rev = doc.key();
         if self.colliders.as_ref().is_none_or(|c| c.0 != rev) {
             let level = doc.level();
             let grid = WallGrid::new(level.walls.iter().map(crate::level::WallObject::wall));
@@ -225,7 +241,7 @@ impl View3d {
         input.doc.selection.hash(&mut h);
         input.doc.walker_selected.hash(&mut h);
         let key = (
-            input.doc.revision(),
+            input.doc.key(),
             h.finish(),
             self.cam.mode != CameraMode::Walk,
             input.wall_radii,
@@ -243,6 +259,7 @@ impl View3d {
 
     /// The panel: a toolbar, then the view. Returns what a click asked for.
     pub fn ui(&mut self, ui: &mut Ui, input: &Input3<'_>) -> Option<Action3> {
+        self.follow_document(input.doc);
         self.toolbar(ui, input);
         let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         self.rect = rect;
