@@ -247,6 +247,8 @@ pub struct WallGrid {
     items: Vec<u32>,
     /// Walls that are invalid: kept out of every cell.
     skipped: usize,
+    /// The largest collision radius of a valid wall (0 when there are none).
+    max_radius: f32,
 }
 
 impl WallGrid {
@@ -256,6 +258,7 @@ impl WallGrid {
         let walls: Vec<Wall> = walls.into_iter().collect();
         let valid: Vec<usize> = (0..walls.len()).filter(|&i| walls[i].is_valid()).collect();
         let skipped = walls.len() - valid.len();
+        let max_radius = valid.iter().map(|&i| walls[i].radius).fold(0.0, f32::max);
         if valid.is_empty() {
             return Self {
                 walls,
@@ -332,7 +335,14 @@ impl WallGrid {
             starts,
             items,
             skipped,
+            max_radius,
         }
+    }
+
+    /// The largest collision radius among the valid walls (0 for none).
+    #[must_use]
+    pub fn max_radius(&self) -> f32 {
+        self.max_radius
     }
 
     /// The walls, in the order given.
@@ -408,21 +418,39 @@ impl WallGrid {
     }
 
     /// [`move_and_slide`] through the grid: only the walls near the move are considered, so the cost does
-    /// not grow with the number of walls.
+    /// not grow with the number of walls. The answer is the same as [`move_and_slide`] over all the walls.
+    ///
+    /// Why the search reaches as far as it does: a slide never travels further than `|motion|` in all (each
+    /// contact removes part of what is left), and a sweep from any point of it can only meet walls whose
+    /// collision outline comes within `radius` of the path, so a square of half-size `|motion| + radius +` the
+    /// largest wall radius around `from` holds every wall the slide can meet. A start inside walls is first
+    /// pushed out, by at most `radius +` the largest wall radius per round, for up to [`MAX_SLIDE_ITERATIONS`]
+    /// rounds: that distance is added when the start is not clear. (The box of `from..from + motion` alone
+    /// missed walls that a slide along another wall reached: about 2% of random slides disagreed.)
     #[must_use]
     pub fn move_and_slide(&self, from: Vec2, radius: f32, motion: Vec2) -> Vec2 {
-        if !from.is_finite() || !motion.is_finite() || !radius.is_finite() {
+        if !from.is_finite() || !motion.is_finite() || !radius.is_finite() || radius < 0.0 {
             return move_and_slide(from, radius, motion, &[]);
         }
-        let end = from + motion;
-        let pad = Vec2::splat(
-            radius.max(0.0) + MOVE_SKIN * 2.0 + f32::EPSILON * from.abs().max_element(),
-        );
-        let near: Vec<Wall> = self
-            .query_box(from.min(end) - pad, from.max(end) + pad)
+        let skin = skin_at(from.as_dvec2(), motion.as_dvec2()) as f32;
+        let reach = radius + self.max_radius + 2.0 * skin;
+        // Rounding: a few f32 steps of the coordinates and of the motion.
+        let slack = f32::EPSILON * 16.0 * (from.abs().max_element() + motion.length() + reach);
+        let mut half = motion.length() + reach + slack;
+        let near_start = self.near(from, reach + slack);
+        if !clear_of(from.as_dvec2(), f64::from(radius), &near_start, 0.0) {
+            half += (MAX_SLIDE_ITERATIONS as f32 + 1.0) * reach;
+        }
+        let near = self.near(from, half);
+        move_and_slide(from, radius, motion, &near)
+    }
+
+    /// The valid walls (in index order) whose grown boxes touch the square of half-size `half` around `p`.
+    fn near(&self, p: Vec2, half: f32) -> Vec<Wall> {
+        let half = Vec2::splat(half);
+        self.query_box(p - half, p + half)
             .into_iter()
             .map(|i| self.walls[i])
-            .collect();
-        move_and_slide(from, radius, motion, &near)
+            .collect()
     }
 }
