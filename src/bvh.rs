@@ -97,6 +97,104 @@ impl AabbTree {
     }
 }
 
+impl AabbTree {
+    /// Visit the items whose boxes, grown by `inflate` on every side, the ray `origin + t dir` enters with
+    /// `t <= max_t`, nearer nodes first. `f(item)` answers the item's own hit `t`, if any: a hit below the
+    /// current bound lowers it, and nodes entered beyond the bound are skipped (those entered exactly at it are
+    /// still visited, so a caller can break ties itself). A zero `dir` visits the boxes that contain `origin`.
+    ///
+    /// The slab test is conservative: entry and exit are widened by a few ulps (Ize's robust traversal), so a
+    /// hit that the item's own exact query finds on its box's boundary is never pruned.
+    pub fn cast(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        inflate: f32,
+        max_t: f32,
+        mut f: impl FnMut(usize) -> Option<f32>,
+    ) {
+        if self.nodes.is_empty() || !(max_t >= 0.0) || !origin.is_finite() || !dir.is_finite() {
+            return;
+        }
+        let inv = dir.recip();
+        let grow = Vec3::splat(inflate.max(0.0));
+        let mut bound = max_t;
+        let entry = |min: Vec3, max: Vec3, bound: f32| -> Option<f32> {
+            let (min, max) = (min - grow, max + grow);
+            let mut t0 = 0.0f32;
+            let mut t1 = bound;
+            for k in 0..3 {
+                if dir[k] == 0.0 {
+                    if origin[k] < min[k] || origin[k] > max[k] {
+                        return None;
+                    }
+                    continue;
+                }
+                let (mut a, mut b) = ((min[k] - origin[k]) * inv[k], (max[k] - origin[k]) * inv[k]);
+                if a.is_nan() || b.is_nan() {
+                    (a, b) = ((min[k] - origin[k]) / dir[k], (max[k] - origin[k]) / dir[k]);
+                }
+                let (lo, hi) = (a.min(b), a.max(b));
+                let slack = 4.0 * f32::EPSILON;
+                t0 = t0.max(lo - lo.abs() * slack);
+                t1 = t1.min(hi + hi.abs() * slack);
+                if !(t0 <= t1) {
+                    return None;
+                }
+            }
+            Some(t0)
+        };
+        // Stack of (node, entry t); depth is bounded by log2 of the item count (median splits).
+        let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
+        if let Some(t) = entry(self.nodes[0].min, self.nodes[0].max, bound) {
+            stack.push((0, t));
+        }
+        while let Some((node, t_in)) = stack.pop() {
+            if t_in > bound {
+                continue;
+            }
+            let n = self.nodes[node as usize];
+            if n.count > 0 {
+                let start = n.first as usize;
+                for &i in &self.items[start..start + n.count as usize] {
+                    let b = &self.boxes[i as usize];
+                    if entry(b.min, b.max, bound).is_some()
+                        && let Some(t) = f(i as usize)
+                        && t < bound
+                    {
+                        bound = t;
+                    }
+                }
+            } else {
+                let (l, r) = (n.first, n.first + 1);
+                let tl = entry(
+                    self.nodes[l as usize].min,
+                    self.nodes[l as usize].max,
+                    bound,
+                );
+                let tr = entry(
+                    self.nodes[r as usize].min,
+                    self.nodes[r as usize].max,
+                    bound,
+                );
+                match (tl, tr) {
+                    (Some(a), Some(b)) if a <= b => {
+                        stack.push((r, b));
+                        stack.push((l, a));
+                    }
+                    (Some(a), Some(b)) => {
+                        stack.push((l, a));
+                        stack.push((r, b));
+                    }
+                    (Some(a), None) => stack.push((l, a)),
+                    (None, Some(b)) => stack.push((r, b)),
+                    (None, None) => {}
+                }
+            }
+        }
+    }
+}
+
 fn build(
     nodes: &mut Vec<Node>,
     node: usize,

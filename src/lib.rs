@@ -14,7 +14,11 @@
 //!   acceleration structure.
 //! - [`walker`]: the first-person walker (Stop / Slide / Ghost) against walls and triangles.
 //! - [`mesh`]: triangle meshes with a binned-SAH BVH and watertight ray casts.
-//! - [`level`]: the versioned RON level format, validation and atomic saving; [`generate`]: stress levels.
+//! - [`level`]: the versioned RON level format, validation and atomic saving, hot reload
+//!   ([`level::LevelWatcher`]); [`generate`]: stress levels.
+//! - [`scene`]: a whole level as a game queries it (ray casts, sweeps, overlaps, sliding), each answer naming
+//!   the object; [`record`]: the flight recorder a game keeps running, its file format and the live link to
+//!   the editor.
 //!
 //! ```
 //! use collidoscope::glam::Vec3;
@@ -45,6 +49,8 @@ pub mod level;
 pub mod mesh;
 mod pages;
 pub mod query;
+pub mod record;
+pub mod scene;
 pub mod shape;
 pub mod sim;
 pub mod walker;

@@ -48,7 +48,7 @@ use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::bvh::AabbTree;
-use crate::level::{Level, LevelError, ObjectId, Problem, Severity};
+use crate::level::{Level, LevelError, ObjectId, Severity};
 use crate::mesh::TriMesh;
 use crate::query::Toi;
 use crate::query::sweep;
@@ -507,63 +507,16 @@ impl World {
             gravity: level.simulation.gravity,
             ..SimSettings::default()
         });
-        let push = |w: &mut World, s: Static, id: ObjectId| {
-            w.add_static(s);
-            if let Some(last) = w.static_ids.last_mut() {
+        // The same objects, in the same order, as the game's `Scene` (one conversion of a level's statics).
+        let (statics, problems) = crate::scene::level_statics(level);
+        if !problems.is_empty() {
+            return Err(LevelError::Invalid { problems });
+        }
+        for (id, s) in statics {
+            world.add_static(s);
+            if let Some(last) = world.static_ids.last_mut() {
                 *last = Some(id);
             }
-        };
-        for p in &level.planes {
-            push(&mut world, Static::Plane(p.plane()), p.id);
-        }
-        for c in &level.cylinders {
-            push(&mut world, Static::Cylinder(c.cylinder()), c.id);
-        }
-        for t in &level.triangles {
-            push(&mut world, Static::Triangle(t.triangle()), t.id);
-        }
-        for a in &level.aabbs {
-            push(&mut world, Static::Aabb(a.aabb()), a.id);
-        }
-        for o in &level.obbs {
-            push(&mut world, Static::Obb(o.obb()), o.id);
-        }
-        for w in &level.walls {
-            let height = w.height.unwrap_or(level.default_wall_height);
-            push(
-                &mut world,
-                Static::Wall {
-                    wall: w.wall(),
-                    height,
-                },
-                w.id,
-            );
-        }
-        for (i, m) in level.meshes.iter().enumerate() {
-            if m.obj.is_some() && m.indices.is_empty() {
-                return Err(LevelError::Invalid {
-                    problems: vec![Problem {
-                        severity: Severity::Error,
-                        object: Some(m.id),
-                        field: format!("meshes[{i}].obj"),
-                        message:
-                            "the OBJ file was not read: load the level with Level::load, or call \
-                                  Level::resolve_meshes with its folder"
-                                .into(),
-                    }],
-                });
-            }
-            let mesh = TriMesh::new(m.vertices.clone(), m.indices.clone()).map_err(|e| {
-                LevelError::Invalid {
-                    problems: vec![Problem {
-                        severity: Severity::Error,
-                        object: Some(m.id),
-                        field: format!("meshes[{i}]"),
-                        message: e.to_string(),
-                    }],
-                }
-            })?;
-            push(&mut world, Static::Mesh(mesh), m.id);
         }
         for b in &level.balls {
             world.add_ball(Ball::new(

@@ -1327,3 +1327,6 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
 }
 
 mod validate;
+mod watch;
+
+pub use watch::LevelWatcher;

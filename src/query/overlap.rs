@@ -6,12 +6,12 @@
 //! scale to call the shapes apart, so a pair built to touch never misses through rounding. Any invalid shape
 //! gives `false`.
 
-use glam::{DVec3, Mat3};
+use glam::{DVec2, DVec3, Mat3};
 
 use super::closest::{point_aabb_d, point_obb_d, point_triangle_d};
 use super::sat::box_box_sat;
 use super::{SAT_EPSILON, d3};
-use crate::shape::{Aabb, Obb, Plane, Sphere, Triangle};
+use crate::shape::{Aabb, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 
 /// Exact (f64) squared-distance comparison.
 #[inline]
@@ -35,6 +35,81 @@ pub fn sphere_sphere(a: &Sphere, b: &Sphere) -> bool {
     }
     let r = f64::from(a.radius) + f64::from(b.radius);
     d3(a.center).distance_squared(d3(b.center)) <= r * r
+}
+
+/// A solid sphere and a solid capped cylinder: the cylinder's closest point to the centre is within the
+/// radius (exact, in f64).
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Cylinder, Sphere}, query::overlap::sphere_cylinder};
+/// let c = Cylinder::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 0.0), 1.0);
+/// // Beside it: the side is 1 from the axis, the centre 2.5 from it: touching at radius 1.5.
+/// assert!(sphere_cylinder(&Sphere::new(Vec3::new(2.5, 1.0, 0.0), 1.5), &c));
+/// assert!(!sphere_cylinder(&Sphere::new(Vec3::new(2.5, 1.0, 0.0), 1.4), &c));
+/// // Past the rim: from (2, 3, 0) the rim point (1, 2, 0) is sqrt(2) away.
+/// assert!(!sphere_cylinder(&Sphere::new(Vec3::new(2.0, 3.0, 0.0), 1.41), &c));
+/// assert!(sphere_cylinder(&Sphere::new(Vec3::new(2.0, 3.0, 0.0), 1.42), &c));
+/// ```
+#[must_use]
+pub fn sphere_cylinder(sphere: &Sphere, cylinder: &Cylinder) -> bool {
+    if !sphere.is_valid() || !cylinder.is_valid() {
+        return false;
+    }
+    let p = d3(sphere.center);
+    let (a, b) = (d3(cylinder.a), d3(cylinder.b));
+    let axis = b - a;
+    let len = axis.length();
+    let u = axis / len;
+    let rel = p - a;
+    let along = rel.dot(u);
+    let radial = rel - u * along;
+    let dist = radial.length();
+    let cr = f64::from(cylinder.radius);
+    let radial_part = if dist > cr {
+        radial * (cr / dist)
+    } else {
+        radial
+    };
+    let q = a + u * along.clamp(0.0, len) + radial_part;
+    within(p, q, sphere.radius)
+}
+
+/// A solid sphere and a wall extruded from the floor (`y = 0`) to `height` (the solid of
+/// [`crate::query::sweep::sphere_wall`]): the wall's closest point to the centre is within the radius (exact,
+/// in f64). An invalid sphere or wall, or a negative or non-finite `height`, gives `false`.
+///
+/// ```
+/// use collidoscope::{glam::{Vec2, Vec3}, shape::{Sphere, Wall}, query::overlap::sphere_wall};
+/// let wall = Wall::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0), 0.5);
+/// // 1.5 from the segment, 1 from the outline: touching at radius 1.
+/// assert!(sphere_wall(&Sphere::new(Vec3::new(0.0, 1.0, 1.5), 1.0), &wall, 2.0));
+/// assert!(!sphere_wall(&Sphere::new(Vec3::new(0.0, 1.0, 1.6), 1.0), &wall, 2.0));
+/// // Above the top (y = 2) by 0.5.
+/// assert!(sphere_wall(&Sphere::new(Vec3::new(0.0, 2.5, 0.0), 0.5), &wall, 2.0));
+/// assert!(!sphere_wall(&Sphere::new(Vec3::new(0.0, 2.6, 0.0), 0.5), &wall, 2.0));
+/// ```
+#[must_use]
+pub fn sphere_wall(sphere: &Sphere, wall: &Wall, height: f32) -> bool {
+    if !sphere.is_valid() || !wall.is_valid() || !height.is_finite() || !(height >= 0.0) {
+        return false;
+    }
+    let p = d3(sphere.center);
+    let flat = DVec2::new(p.x, p.z);
+    let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let s = if len2 > 0.0 {
+        ((flat - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let q = a + ab * s;
+    let off = flat - q;
+    let d = off.length();
+    let wr = f64::from(wall.radius);
+    let xz = if d <= wr { flat } else { q + off * (wr / d) };
+    let closest = DVec3::new(xz.x, p.y.clamp(0.0, f64::from(height)), xz.y);
+    within(p, closest, sphere.radius)
 }
 
 /// A solid sphere and a solid box: the box's closest point to the centre is within the radius.

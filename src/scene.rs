@@ -1,0 +1,487 @@
+//! A level as a game queries it: every static object in one acceleration structure, each answer naming the
+//! [`ObjectId`] it hit.
+//!
+//! [`Scene::from_level`] takes the level's planes, cylinders, triangles, axis-aligned and oriented boxes, walls
+//! (extruded from the floor to their height, exactly as [`Static::Wall`]) and meshes; balls are dynamic and
+//! stay out (the simulation's [`crate::sim::World`] moves them). Bounded objects go into one
+//! [`AabbTree`] built once (each box padded by a few ulps, so the tree never prunes a hit that an object's own
+//! query finds on its boundary); unbounded planes are tested always; the walls also go into a [`WallGrid`] for
+//! top-down [`Scene::move_and_slide`].
+//!
+//! Every answer equals the per-shape queries of [`crate::query`] and [`TriMesh`] over all the objects:
+//! - [`Scene::cast_ray`]: the smallest `t`; ties go to the lowest [`ObjectId`].
+//! - [`Scene::sweep_sphere`]: the smallest time of impact; ties go to the lowest id.
+//! - [`Scene::overlap_sphere`]: every object touched, ids ascending.
+//! - [`Scene::move_and_slide`]: [`crate::walls::move_and_slide`] over the level's walls.
+//!
+//! ```
+//! use collidoscope::glam::Vec3;
+//! use collidoscope::level::{Level, ObjectId};
+//! use collidoscope::scene::Scene;
+//! use collidoscope::shape::{Ray, Sphere};
+//!
+//! let level = Level::from_ron_str(r#"(version: 1, name: "floor and crate",
+//!     planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+//!     aabbs: [(id: 2, min: (4.0, 0.0, -1.0), max: (6.0, 2.0, 1.0))])"#).unwrap();
+//! let scene = Scene::from_level(&level).unwrap();
+//! // Along +x at y = 1: the crate's face x = 4.
+//! let hit = scene.cast_ray(&Ray::new(Vec3::new(0.0, 1.0, 0.0), Vec3::X), 100.0).unwrap();
+//! assert_eq!((hit.object, hit.t, hit.normal), (ObjectId(2), 4.0, -Vec3::X));
+//! // A ball of radius 0.5 resting on the floor touches it, and only it.
+//! assert_eq!(scene.overlap_sphere(&Sphere::new(Vec3::new(0.0, 0.5, 0.0), 0.5)), vec![ObjectId(1)]);
+//! ```
+
+use std::collections::HashMap;
+
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::bvh::AabbTree;
+use crate::level::{Level, LevelError, ObjectId, Problem, Severity};
+use crate::mesh::TriMesh;
+use crate::query::{overlap, ray};
+use crate::shape::{Aabb, Ray, Sphere, Wall};
+use crate::sim::Static;
+use crate::walls::WallGrid;
+
+/// The nearest object a ray meets.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SceneHit {
+    /// The object hit.
+    pub object: ObjectId,
+    /// The ray parameter of the hit, in units of the ray's `dir`.
+    pub t: f32,
+    /// The hit point.
+    pub point: Vec3,
+    /// Unit normal of the surface hit, facing against the ray.
+    pub normal: Vec3,
+}
+
+/// The first object a moving sphere touches.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SceneToi {
+    /// The object touched.
+    pub object: ObjectId,
+    /// The fraction of the motion at first contact, in `[0, 1]`.
+    pub t: f32,
+    /// The contact point, on the object.
+    pub point: Vec3,
+    /// Unit normal from the object toward the sphere.
+    pub normal: Vec3,
+}
+
+/// One static object and the box it is filed under.
+#[derive(Clone, Debug)]
+struct Entry {
+    id: ObjectId,
+    shape: Static,
+}
+
+/// Every static object of a level, ready for whole-level queries. Built once; cheap to query from many
+/// threads (`&self` everywhere).
+#[derive(Clone, Debug, Default)]
+pub struct Scene {
+    entries: Vec<Entry>,
+    /// Bounded entries (item `i` is `entries[i]`; unbounded ones are left out of it).
+    tree: AabbTree,
+    /// Entries without bounds (planes), tested by every query.
+    unbounded: Vec<u32>,
+    /// The level's walls for top-down movement, in level order.
+    walls: WallGrid,
+    by_id: HashMap<ObjectId, u32>,
+    /// Objects left out because they could not be built (a mesh whose geometry is invalid).
+    skipped: Vec<Problem>,
+}
+
+/// The static objects of a level in the order the simulation numbers them (planes, cylinders, triangles,
+/// axis-aligned boxes, oriented boxes, walls at their height, meshes), and the problems of the meshes that
+/// could not be built (they are left out).
+pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Problem>) {
+    let mut out = Vec::new();
+    out.extend(
+        level
+            .planes
+            .iter()
+            .map(|p| (p.id, Static::Plane(p.plane()))),
+    );
+    out.extend(
+        level
+            .cylinders
+            .iter()
+            .map(|c| (c.id, Static::Cylinder(c.cylinder()))),
+    );
+    out.extend(
+        level
+            .triangles
+            .iter()
+            .map(|t| (t.id, Static::Triangle(t.triangle()))),
+    );
+    out.extend(level.aabbs.iter().map(|a| (a.id, Static::Aabb(a.aabb()))));
+    out.extend(level.obbs.iter().map(|o| (o.id, Static::Obb(o.obb()))));
+    out.extend(level.walls.iter().map(|w| {
+        let height = w.height.unwrap_or(level.default_wall_height);
+        (
+            w.id,
+            Static::Wall {
+                wall: w.wall(),
+                height,
+            },
+        )
+    }));
+    let mut problems = Vec::new();
+    for (i, m) in level.meshes.iter().enumerate() {
+        if m.obj.is_some() && m.indices.is_empty() {
+            problems.push(Problem {
+                severity: Severity::Error,
+                object: Some(m.id),
+                field: format!("meshes[{i}].obj"),
+                message: "the OBJ file was not read: load the level with Level::load, or call \
+                          Level::resolve_meshes with its folder"
+                    .into(),
+            });
+            continue;
+        }
+        match TriMesh::new(m.vertices.clone(), m.indices.clone()) {
+            Ok(mesh) => out.push((m.id, Static::Mesh(mesh))),
+            Err(e) => problems.push(Problem {
+                severity: Severity::Error,
+                object: Some(m.id),
+                field: format!("meshes[{i}]"),
+                message: e.to_string(),
+            }),
+        }
+    }
+    (out, problems)
+}
+
+/// A box padded by a few ulps of its coordinates (and of 1), so rounding in the tree's slab test can never
+/// exclude a point on the object's surface.
+fn padded(b: Aabb) -> Aabb {
+    let mag = b.min.abs().max(b.max.abs()).max(Vec3::ONE);
+    let pad = mag * (8.0 * f32::EPSILON);
+    Aabb::new(b.min - pad, b.max + pad)
+}
+
+/// `(t, id)` ordering: smaller `t` first, then the lower id.
+fn better(t: f32, id: ObjectId, best: Option<(f32, ObjectId)>) -> bool {
+    best.is_none_or(|(bt, bid)| t < bt || (t == bt && id < bid))
+}
+
+impl Scene {
+    /// Every static object of `level` in one structure.
+    ///
+    /// # Errors
+    /// [`LevelError::Invalid`] when [`Level::validate`] finds errors, or a mesh cannot be built (an OBJ
+    /// reference that was not read, say).
+    pub fn from_level(level: &Level) -> Result<Scene, LevelError> {
+        let mut problems = level.validate();
+        problems.retain(|p| p.severity == Severity::Error);
+        if !problems.is_empty() {
+            return Err(LevelError::Invalid { problems });
+        }
+        let scene = Scene::build(level);
+        if scene.skipped.is_empty() {
+            Ok(scene)
+        } else {
+            Err(LevelError::Invalid {
+                problems: scene.skipped,
+            })
+        }
+    }
+
+    /// Every static object of `level` that can be built, whatever its validation problems (the editor queries
+    /// levels that are being fixed): invalid shapes stay in but are never hit (their queries answer `None` /
+    /// `false`); meshes that cannot be built are left out and listed by [`Scene::skipped`].
+    #[must_use]
+    pub fn build(level: &Level) -> Scene {
+        let (statics, skipped) = level_statics(level);
+        Scene::from_statics(statics, skipped)
+    }
+
+    /// A scene of the given objects (ids need not be unique, but answers name only the id given).
+    #[must_use]
+    pub fn from_objects(objects: impl IntoIterator<Item = (ObjectId, Static)>) -> Scene {
+        Scene::from_statics(objects.into_iter().collect(), Vec::new())
+    }
+
+    fn from_statics(statics: Vec<(ObjectId, Static)>, skipped: Vec<Problem>) -> Scene {
+        let entries: Vec<Entry> = statics
+            .into_iter()
+            .map(|(id, shape)| Entry { id, shape })
+            .collect();
+        let nan = Aabb::new(Vec3::NAN, Vec3::NAN);
+        let mut unbounded = Vec::new();
+        let boxes: Vec<Aabb> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| match (&e.shape, e.shape.bounds()) {
+                (Static::Plane(_), _) => {
+                    unbounded.push(i as u32);
+                    nan
+                }
+                (_, Some(b)) => padded(b),
+                // Invalid geometry: never hit, so it need not be found.
+                (_, None) => nan,
+            })
+            .collect();
+        let walls = WallGrid::new(entries.iter().filter_map(|e| match e.shape {
+            Static::Wall { wall, .. } => Some(wall),
+            _ => None,
+        }));
+        let by_id = entries
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, e)| (e.id, i as u32))
+            .collect();
+        Scene {
+            tree: AabbTree::new(&boxes),
+            entries,
+            unbounded,
+            walls,
+            by_id,
+            skipped,
+        }
+    }
+
+    /// Number of objects.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the scene holds no object.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every object with its id, in the simulation's order.
+    pub fn objects(&self) -> impl ExactSizeIterator<Item = (ObjectId, &Static)> + '_ {
+        self.entries.iter().map(|e| (e.id, &e.shape))
+    }
+
+    /// The object with this id.
+    #[must_use]
+    pub fn object(&self, id: ObjectId) -> Option<&Static> {
+        self.by_id
+            .get(&id)
+            .map(|&i| &self.entries[i as usize].shape)
+    }
+
+    /// The level's walls (top-down) in level order, as used by [`Scene::move_and_slide`].
+    #[must_use]
+    pub fn walls(&self) -> &WallGrid {
+        &self.walls
+    }
+
+    /// Objects left out by [`Scene::build`] because they could not be built.
+    #[must_use]
+    pub fn skipped(&self) -> &[Problem] {
+        &self.skipped
+    }
+
+    /// The nearest object hit by `ray` with `t <= max_t`.
+    ///
+    /// `t` and `normal` are those of the object's own query ([`ray::ray_plane`], [`ray::ray_cylinder`],
+    /// [`ray::ray_triangle`], [`ray::ray_aabb`], [`ray::ray_obb`], [`ray::ray_wall`], [`TriMesh::cast_ray`],
+    /// with `point = origin + t * dir` for a mesh), and no object's own query hits earlier; equal `t` goes to
+    /// the lower id. An invalid ray or a NaN or negative `max_t` gives `None`.
+    #[must_use]
+    pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<SceneHit> {
+        if !ray.is_valid() || !(max_t >= 0.0) {
+            return None;
+        }
+        let mut best: Option<SceneHit> = None;
+        let mut consider = |i: usize| -> Option<f32> {
+            let e = &self.entries[i];
+            let bound = best.map_or(max_t, |b| b.t);
+            let h = cast_one(&e.shape, ray, bound)?;
+            if better(h.t, e.id, best.map(|b| (b.t, b.object))) {
+                best = Some(SceneHit {
+                    object: e.id,
+                    t: h.t,
+                    point: h.point,
+                    normal: h.normal,
+                });
+            }
+            Some(h.t)
+        };
+        let mut start = max_t;
+        for &i in &self.unbounded {
+            if let Some(t) = consider(i as usize) {
+                start = start.min(t);
+            }
+        }
+        self.tree
+            .cast(ray.origin, ray.dir, 0.0, start, &mut consider);
+        best
+    }
+
+    /// The first object a sphere moving by `motion` touches: the smallest time of impact of the objects' own
+    /// sweeps ([`Static::sweep_sphere`]); equal times go to the lower id. Already touching at the start gives
+    /// `t = 0` (unless the motion separates them, as every sweep). An invalid sphere or non-finite motion gives
+    /// `None`.
+    #[must_use]
+    pub fn sweep_sphere(&self, sphere: &Sphere, motion: Vec3) -> Option<SceneToi> {
+        if !sphere.is_valid() || !motion.is_finite() {
+            return None;
+        }
+        let mut best: Option<SceneToi> = None;
+        let mut consider = |i: usize| -> Option<f32> {
+            let e = &self.entries[i];
+            let t = e.shape.sweep_sphere(sphere, motion)?;
+            if better(t.t, e.id, best.map(|b| (b.t, b.object))) {
+                best = Some(SceneToi {
+                    object: e.id,
+                    t: t.t,
+                    point: t.point,
+                    normal: t.normal,
+                });
+            }
+            Some(t.t)
+        };
+        let mut start = 1.0f32;
+        for &i in &self.unbounded {
+            if let Some(t) = consider(i as usize) {
+                start = start.min(t);
+            }
+        }
+        // The centre's path against every box grown by the radius: the swept sphere can only touch objects
+        // whose grown box the path enters.
+        self.tree
+            .cast(sphere.center, motion, sphere.radius, start, &mut consider);
+        best
+    }
+
+    /// Every object the sphere touches or overlaps (solids: boxes, cylinders, walls; surfaces: planes,
+    /// triangles, meshes), ids ascending; the objects' own overlap tests ([`overlap::sphere_plane`],
+    /// [`overlap::sphere_cylinder`], [`overlap::sphere_triangle`], [`overlap::sphere_aabb`],
+    /// [`overlap::sphere_obb`], [`overlap::sphere_wall`], [`TriMesh::overlaps_sphere`]). An invalid sphere
+    /// touches nothing.
+    #[must_use]
+    pub fn overlap_sphere(&self, sphere: &Sphere) -> Vec<ObjectId> {
+        let mut out = Vec::new();
+        if !sphere.is_valid() {
+            return out;
+        }
+        let test = |i: usize, out: &mut Vec<ObjectId>| {
+            let e = &self.entries[i];
+            if overlaps_one(&e.shape, sphere) {
+                out.push(e.id);
+            }
+        };
+        for &i in &self.unbounded {
+            test(i as usize, &mut out);
+        }
+        let r = Vec3::splat(sphere.radius);
+        self.tree
+            .query(sphere.center - r, sphere.center + r, |i| test(i, &mut out));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// A top-down circle moved from `from` by `motion` against the level's walls, sliding along them:
+    /// [`crate::walls::move_and_slide`] over the same walls (through the grid, so the cost does not grow
+    /// with the number of walls).
+    #[must_use]
+    pub fn move_and_slide(&self, from: Vec2, radius: f32, motion: Vec2) -> Vec2 {
+        self.walls.move_and_slide(from, radius, motion)
+    }
+
+    /// The walls as plain segments, in level order (for callers of [`crate::walls`]).
+    #[must_use]
+    pub fn wall_segments(&self) -> &[Wall] {
+        self.walls.walls()
+    }
+}
+
+/// One object's own ray query.
+fn cast_one(shape: &Static, r: &Ray, max_t: f32) -> Option<crate::query::RayHit> {
+    match shape {
+        Static::Plane(p) => ray::ray_plane(r, p, max_t),
+        Static::Cylinder(c) => ray::ray_cylinder(r, c, max_t),
+        Static::Triangle(t) => ray::ray_triangle(r, t, max_t),
+        Static::Aabb(a) => ray::ray_aabb(r, a, max_t),
+        Static::Obb(o) => ray::ray_obb(r, o, max_t),
+        Static::Wall { wall, height } => ray::ray_wall(r, wall, *height, max_t),
+        Static::Mesh(m) => m.cast_ray(r, max_t).map(|h| crate::query::RayHit {
+            t: h.t,
+            point: r.at(h.t),
+            normal: h.normal,
+        }),
+    }
+}
+
+/// One object's own overlap test.
+fn overlaps_one(shape: &Static, s: &Sphere) -> bool {
+    match shape {
+        Static::Plane(p) => overlap::sphere_plane(s, p),
+        Static::Cylinder(c) => overlap::sphere_cylinder(s, c),
+        Static::Triangle(t) => overlap::sphere_triangle(s, t),
+        Static::Aabb(a) => overlap::sphere_aabb(s, a),
+        Static::Obb(o) => overlap::sphere_obb(s, o),
+        Static::Wall { wall, height } => overlap::sphere_wall(s, wall, *height),
+        Static::Mesh(m) => m.overlaps_sphere(s),
+    }
+}
+
+impl Static {
+    /// This object's own ray cast (the per-shape query of [`crate::query::ray`] or [`TriMesh::cast_ray`]).
+    #[must_use]
+    pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<crate::query::RayHit> {
+        cast_one(self, ray, max_t)
+    }
+
+    /// Whether a sphere touches this object (the per-shape query of [`crate::query::overlap`] or
+    /// [`TriMesh::overlaps_sphere`]).
+    #[must_use]
+    pub fn overlaps_sphere(&self, sphere: &Sphere) -> bool {
+        overlaps_one(self, sphere)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Aabb, Plane};
+
+    #[test]
+    fn ties_go_to_the_lower_id() {
+        // Two identical boxes with ids 7 and 3: the hit names 3.
+        let b = Aabb::new(Vec3::new(1.0, -1.0, -1.0), Vec3::new(2.0, 1.0, 1.0));
+        let scene = Scene::from_objects([
+            (ObjectId(7), Static::Aabb(b)),
+            (ObjectId(3), Static::Aabb(b)),
+        ]);
+        let hit = scene
+            .cast_ray(&Ray::new(Vec3::ZERO, Vec3::X), 10.0)
+            .unwrap();
+        assert_eq!((hit.object, hit.t), (ObjectId(3), 1.0));
+        let toi = scene
+            .sweep_sphere(&Sphere::new(Vec3::ZERO, 0.5), Vec3::new(2.0, 0.0, 0.0))
+            .unwrap();
+        assert_eq!((toi.object, toi.t), (ObjectId(3), 0.25));
+    }
+
+    #[test]
+    fn planes_and_bounded_objects_compete() {
+        let scene = Scene::from_objects([
+            (ObjectId(1), Static::Plane(Plane::new(Vec3::X, 5.0))),
+            (
+                ObjectId(2),
+                Static::Aabb(Aabb::new(
+                    Vec3::new(3.0, -1.0, -1.0),
+                    Vec3::new(4.0, 1.0, 1.0),
+                )),
+            ),
+        ]);
+        let r = Ray::new(Vec3::ZERO, Vec3::X);
+        assert_eq!(scene.cast_ray(&r, 10.0).unwrap().object, ObjectId(2));
+        assert!(scene.cast_ray(&r, 2.9).is_none());
+        let r = Ray::new(Vec3::new(0.0, 5.0, 0.0), Vec3::X);
+        assert_eq!(scene.cast_ray(&r, 10.0).unwrap().object, ObjectId(1));
+        assert!(scene.cast_ray(&r, f32::NAN).is_none());
+    }
+}
