@@ -1,0 +1,550 @@
+//! The flight recorder, its file format (truncation, damage, garbage), the live link (loopback, bad peers, a
+//! slow viewer, a restarting game) and hot reload.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use collidoscope::glam::{Vec2, Vec3};
+use collidoscope::level::{Level, LevelWatcher};
+use collidoscope::record::{
+    Listener, LiveEvent, QueryRecord, RecordError, Recorder, RecorderConfig, Recording, format,
+};
+use collidoscope::scene::Scene;
+use collidoscope::shape::{Ray, Sphere};
+use collidoscope::sim::World;
+
+fn sample(name: &str) -> Level {
+    Level::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("levels")
+            .join(name),
+    )
+    .unwrap()
+}
+
+struct Rng(u64);
+impl Rng {
+    fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
+    }
+    fn v(&mut self, s: f32) -> Vec3 {
+        Vec3::new(self.f(-s, s), self.f(0.0, s * 0.3), self.f(-s, s))
+    }
+}
+
+/// `n` mixed queries into the current frame; returns what the scene answered, as records.
+fn mixed_queries(rec: &mut Recorder, scene: &Scene, rng: &mut Rng, n: usize) -> Vec<QueryRecord> {
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        match i % 4 {
+            0 => {
+                let ray = Ray::new(rng.v(10.0), rng.v(1.0) - Vec3::Y * 0.1);
+                let hit = rec.cast_ray(scene, &ray, 50.0);
+                assert_eq!(hit, scene.cast_ray(&ray, 50.0));
+                out.push(QueryRecord::Ray {
+                    ray,
+                    max_t: 50.0,
+                    hit,
+                });
+            }
+            1 => {
+                let sphere = Sphere::new(rng.v(10.0), rng.f(0.1, 1.0));
+                let motion = rng.v(5.0);
+                let toi = rec.sweep_sphere(scene, &sphere, motion);
+                assert_eq!(toi, scene.sweep_sphere(&sphere, motion));
+                out.push(QueryRecord::Sweep {
+                    sphere,
+                    motion,
+                    toi,
+                });
+            }
+            2 => {
+                let sphere = Sphere::new(rng.v(10.0), rng.f(0.1, 3.0));
+                let objects = rec.overlap_sphere(scene, &sphere);
+                assert_eq!(objects, scene.overlap_sphere(&sphere));
+                out.push(QueryRecord::Overlap { sphere, objects });
+            }
+            _ => {
+                let from = Vec2::new(rng.f(-10.0, 10.0), rng.f(-10.0, 10.0));
+                let motion = Vec2::new(rng.f(-3.0, 3.0), rng.f(-3.0, 3.0));
+                let end = rec.move_and_slide(scene, from, 0.3, motion);
+                assert_eq!(end, scene.move_and_slide(from, 0.3, motion));
+                out.push(QueryRecord::Slide {
+                    from,
+                    radius: 0.3,
+                    motion,
+                    end,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A recording of the magic room: 6 frames of queries, steps and marks.
+fn small_recording() -> (Level, Vec<Vec<QueryRecord>>, Vec<u8>) {
+    let level = sample("magic_room.ron");
+    let scene = Scene::from_level(&level).unwrap();
+    let mut world = World::from_level(&level).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    let mut rng = Rng(1);
+    let mut asked = Vec::new();
+    for f in 0..6 {
+        rec.begin_frame(f64::from(f) / 60.0);
+        asked.push(mixed_queries(&mut rec, &scene, &mut rng, 5 + f as usize));
+        let report = world.step(1.0 / 60.0);
+        rec.record_step(&world, &report);
+        if f == 3 {
+            rec.mark("the ball bounced");
+        }
+    }
+    let bytes = rec.to_bytes();
+    (level, asked, bytes)
+}
+
+#[test]
+fn round_trip_keeps_every_query_step_and_mark() {
+    let (level, asked, bytes) = small_recording();
+    let r = Recording::from_bytes(&bytes).unwrap();
+    assert!(!r.truncated);
+    assert_eq!(r.level, level);
+    assert_eq!(r.frames.len(), 6);
+    let scene = Scene::from_level(&r.level).unwrap();
+    for (f, frame) in r.frames.iter().enumerate() {
+        assert_eq!(frame.index, f as u64);
+        assert_eq!(frame.time, f as f64 / 60.0);
+        assert_eq!(frame.queries, asked[f]);
+        assert_eq!(frame.steps.len(), 1);
+        assert_eq!(frame.steps[0].balls.len(), level.balls.len());
+        assert_eq!(frame.marks.len(), usize::from(f == 3));
+        for q in &frame.queries {
+            assert_eq!(&q.rerun(&scene), q);
+            assert!(q.same_answer(&q.rerun(&scene)));
+        }
+    }
+    // The steps are the world's: replaying the world gives the same balls.
+    let mut world = World::from_level(&level).unwrap();
+    for frame in &r.frames {
+        let report = world.step(1.0 / 60.0);
+        assert_eq!(frame.steps[0].balls, world.balls());
+        assert_eq!(frame.steps[0].events, report.events);
+    }
+}
+
+#[test]
+fn every_cut_loads_the_whole_frames_before_it() {
+    let (_, _, bytes) = small_recording();
+    let full = Recording::from_bytes(&bytes).unwrap();
+    // Where each frame ends.
+    let header_len = format::HEADER_BYTES + full.level.to_ron_string().len();
+    let mut ends = vec![header_len];
+    let mut at = header_len;
+    while at < bytes.len() {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        at += format::FRAME_HEADER_BYTES + len;
+        ends.push(at);
+    }
+    assert_eq!(at, bytes.len());
+    for cut in 0..bytes.len() {
+        let r = Recording::from_bytes(&bytes[..cut]);
+        if cut < header_len {
+            let e = r.unwrap_err();
+            assert!(!e.to_string().is_empty());
+            continue;
+        }
+        let r = r.unwrap();
+        let whole = ends.iter().filter(|&&e| e <= cut).count() - 1;
+        assert_eq!(r.frames.len(), whole, "cut at {cut}");
+        assert_eq!(r.frames[..], full.frames[..whole]);
+        assert_eq!(r.truncated, !ends.contains(&cut), "cut at {cut}");
+    }
+}
+
+#[test]
+fn every_byte_flip_is_an_error_naming_the_frame() {
+    let (_, _, bytes) = small_recording();
+    let header_len = format::HEADER_BYTES
+        + Recording::from_bytes(&bytes)
+            .unwrap()
+            .level
+            .to_ron_string()
+            .len();
+    for pos in 0..bytes.len() {
+        for flip in [0x01u8, 0x80, 0xFF] {
+            let mut damaged = bytes.clone();
+            damaged[pos] ^= flip;
+            match Recording::from_bytes(&damaged) {
+                Ok(_) => panic!("a flip of {flip:#x} at byte {pos} went unnoticed"),
+                Err(RecordError::Frame { frame, offset, .. }) => {
+                    assert!(pos >= header_len, "byte {pos}");
+                    assert!(offset as usize <= pos && frame < 6);
+                }
+                Err(e) => {
+                    assert!(pos < header_len, "byte {pos}: {e}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let (_, _, bytes) = small_recording();
+    let mut rng = Rng(99);
+    for i in 0..3000 {
+        let mut b = if i % 3 == 0 {
+            (0..(rng.f(0.0, 400.0) as usize))
+                .map(|_| rng.f(0.0, 256.0) as u8)
+                .collect::<Vec<u8>>()
+        } else {
+            bytes.clone()
+        };
+        // Several random flips and a random cut.
+        for _ in 0..(rng.f(1.0, 6.0) as usize) {
+            if !b.is_empty() {
+                let p = rng.f(0.0, b.len() as f32) as usize % b.len();
+                b[p] = rng.f(0.0, 256.0) as u8;
+            }
+        }
+        let cut = rng.f(0.0, b.len() as f32 + 1.0) as usize;
+        let _ = Recording::from_bytes(&b[..cut.min(b.len())]);
+    }
+    // A header claiming a huge level is refused before anything is allocated for it.
+    let mut huge = format::encode_header("");
+    huge[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+    let crc = crc_of(&huge[..16]);
+    huge[16..20].copy_from_slice(&crc.to_le_bytes());
+    assert!(matches!(
+        Recording::from_bytes(&huge),
+        Err(RecordError::Header { .. })
+    ));
+    assert!(matches!(
+        Recording::from_bytes(b"hello"),
+        Err(RecordError::NotARecording)
+    ));
+}
+
+fn crc_of(bytes: &[u8]) -> u32 {
+    // The format's checksum (CRC-32, IEEE), computed bit by bit.
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn wrong_version_is_named() {
+    let mut h = format::encode_header(&Level::default().to_ron_string());
+    h[8..12].copy_from_slice(&7u32.to_le_bytes());
+    let crc = crc_of(&h[..16]);
+    h[16..20].copy_from_slice(&crc.to_le_bytes());
+    let e = Recording::from_bytes(&h).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            RecordError::UnsupportedVersion {
+                found: 7,
+                supported: 1
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("version 7"));
+}
+
+#[test]
+fn memory_stays_within_the_budget_dropping_whole_old_frames() {
+    let level = sample("house.ron");
+    let scene = Scene::from_level(&level).unwrap();
+    let max_bytes = 20_000;
+    let mut rec = Recorder::new(
+        RecorderConfig {
+            max_bytes,
+            ..RecorderConfig::default()
+        },
+        &level,
+    );
+    let mut rng = Rng(3);
+    for f in 0..200 {
+        rec.begin_frame(f64::from(f));
+        let _ = mixed_queries(&mut rec, &scene, &mut rng, 40);
+        assert!(rec.bytes() <= max_bytes, "{} at frame {f}", rec.bytes());
+    }
+    assert!(rec.frames_dropped() > 0);
+    let r = Recording::from_bytes(&rec.to_bytes()).unwrap();
+    assert_eq!(r.frames.len(), rec.frame_count());
+    // The newest frames, whole and contiguous.
+    let last = r.frames.last().unwrap().index;
+    assert_eq!(last, 199);
+    for (k, f) in r.frames.iter().enumerate() {
+        assert_eq!(f.index, last + 1 - (r.frames.len() - k) as u64);
+        assert_eq!(f.queries.len(), 40);
+        assert_eq!(f.dropped, 0);
+    }
+    // bytes() is the exact size of the frames.
+    let header = format::HEADER_BYTES + rec.level().to_ron_string().len();
+    assert_eq!(rec.to_bytes().len() - header, rec.bytes());
+
+    // One frame larger than the whole budget keeps its first queries and counts the rest.
+    let mut small = Recorder::new(
+        RecorderConfig {
+            max_bytes: 2_000,
+            ..RecorderConfig::default()
+        },
+        &level,
+    );
+    small.begin_frame(0.0);
+    let _ = mixed_queries(&mut small, &scene, &mut rng, 500);
+    assert!(small.bytes() <= 2_000);
+    let r = Recording::from_bytes(&small.to_bytes()).unwrap();
+    assert_eq!(r.frames.len(), 1);
+    assert!(r.frames[0].dropped > 0);
+    assert_eq!(r.frames[0].queries.len() as u64 + r.frames[0].dropped, 500);
+}
+
+#[test]
+fn save_and_load_a_file() {
+    let (_, _, bytes) = small_recording();
+    let dir = tempfile::tempdir().unwrap();
+    let level = sample("magic_room.ron");
+    let scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    let _ = rec.cast_ray(&scene, &Ray::new(Vec3::new(0.0, 1.0, 0.0), Vec3::X), 100.0);
+    let path = dir.path().join("game.crec");
+    rec.save(&path).unwrap();
+    let r = Recording::load(&path).unwrap();
+    assert_eq!(r.frames.len(), 1);
+    assert_eq!(r.frames[0].index, 0);
+    std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+    assert!(Recording::load(&path).unwrap().truncated);
+    let e = Recording::load(&dir.path().join("missing.crec")).unwrap_err();
+    assert!(e.to_string().contains("missing.crec"), "{e}");
+}
+
+/// Poll until `done` says so or 10 s pass.
+fn poll_until(l: &mut Listener, mut done: impl FnMut(&[LiveEvent]) -> bool) -> Vec<LiveEvent> {
+    let start = Instant::now();
+    let mut all = Vec::new();
+    while start.elapsed() < Duration::from_secs(10) {
+        all.extend(l.poll());
+        if done(&all) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    all
+}
+
+fn frames(events: &[LiveEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, LiveEvent::Frame(_)))
+        .count()
+}
+
+#[test]
+fn live_link_streams_frames_and_survives_a_restarting_game() {
+    let level = sample("house.ron");
+    let scene = Scene::from_level(&level).unwrap();
+    let mut listener = Listener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).unwrap();
+    let addr = listener.local_addr();
+    assert!(addr.ip().is_loopback());
+    let mut rng = Rng(5);
+    for run in 0..2 {
+        let mut rec = Recorder::new(RecorderConfig::default(), &level);
+        rec.connect(addr).unwrap();
+        let mut asked = Vec::new();
+        for f in 0..10 {
+            rec.begin_frame(f64::from(f));
+            asked.push(mixed_queries(&mut rec, &scene, &mut rng, 100));
+        }
+        rec.flush();
+        let events = poll_until(&mut listener, |ev| frames(ev) >= 10);
+        let mut iter = events.iter();
+        let connected = iter
+            .position(|e| matches!(e, LiveEvent::Connected { .. }))
+            .is_some();
+        assert!(connected, "run {run}: {} events", events.len());
+        let got: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                LiveEvent::Frame(f) => Some(f),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got.len(), 10);
+        for (f, frame) in got.iter().enumerate() {
+            assert_eq!(frame.index, f as u64);
+            assert_eq!(frame.queries, asked[f]);
+        }
+        assert!(listener.stats().connected);
+        let stats = rec.live_stats().unwrap();
+        assert_eq!(stats.dropped, 0);
+        drop(rec);
+        let events = poll_until(&mut listener, |ev| {
+            ev.iter().any(|e| matches!(e, LiveEvent::Disconnected))
+        });
+        assert!(
+            events.iter().any(|e| matches!(e, LiveEvent::Disconnected)),
+            "run {run}"
+        );
+        assert!(!listener.stats().connected);
+    }
+}
+
+#[test]
+fn bad_peers_are_refused_and_the_listener_keeps_listening() {
+    let mut listener = Listener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).unwrap();
+    let addr = listener.local_addr();
+    let level = Level::default();
+    let good_header = format::encode_header(&level.to_ron_string());
+    let mut wrong_version = good_header.clone();
+    wrong_version[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let c = crc_of(&wrong_version[..16]);
+    wrong_version[16..20].copy_from_slice(&c.to_le_bytes());
+    // A valid header, then a frame whose length claims 4 GB (with a matching length checksum).
+    let mut huge_frame = good_header.clone();
+    let len = u32::MAX.to_le_bytes();
+    huge_frame.extend_from_slice(&len);
+    huge_frame.extend_from_slice(&crc_of(&len).to_le_bytes());
+    huge_frame.extend_from_slice(&[0; 4]);
+    let cases: [(&[u8], &str); 3] = [
+        (b"GET / HTTP/1.1\r\n\r\n", "not a Collidoscope recording"),
+        (&wrong_version, "version 2"),
+        (&huge_frame, "limit"),
+    ];
+    for (bytes, want) in cases {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.write_all(bytes).unwrap();
+        let start = Instant::now();
+        let mut messages = Vec::new();
+        while start.elapsed() < Duration::from_secs(5) && messages.is_empty() {
+            let _ = listener.poll();
+            messages = listener.messages();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            messages.iter().any(|m| m.contains(want)),
+            "{want}: {messages:?}"
+        );
+        // The refused peer's socket is closed by the listener.
+        s.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+        let mut buf = [0u8; 8];
+        assert!(matches!(s.read(&mut buf), Ok(0) | Err(_)));
+    }
+    // Still listening: a real game connects afterwards.
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    rec.connect(addr).unwrap();
+    rec.begin_frame(0.0);
+    rec.mark("hello");
+    rec.flush();
+    let events = poll_until(&mut listener, |ev| frames(ev) >= 1);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, LiveEvent::Connected { .. }))
+    );
+    assert_eq!(frames(&events), 1);
+}
+
+#[test]
+fn a_slow_viewer_never_blocks_the_game() {
+    // A viewer that accepts and then reads a little every 50 ms: the game's queue fills and frames are dropped
+    // and counted, but no frame of the game waits on the socket.
+    let viewer = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = viewer.local_addr().unwrap();
+    let reader = std::thread::spawn(move || {
+        let (mut s, _) = viewer.accept().unwrap();
+        let mut buf = [0u8; 4096];
+        let mut total = 0usize;
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(3) {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        total
+    });
+    let level = sample("house.ron");
+    let scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(
+        RecorderConfig {
+            live_queue_bytes: 1 << 20,
+            ..RecorderConfig::default()
+        },
+        &level,
+    );
+    rec.connect(addr).unwrap();
+    let mut rng = Rng(8);
+    let mut slowest = Duration::ZERO;
+    // 120 frames of 10,000 queries: about 30 MB, more than the kernel's socket buffers hold.
+    for f in 0..120 {
+        let t = Instant::now();
+        rec.begin_frame(f64::from(f));
+        slowest = slowest.max(t.elapsed());
+        let _ = mixed_queries(&mut rec, &scene, &mut rng, 10_000);
+    }
+    let stats = rec.live_stats().unwrap();
+    assert!(stats.dropped > 0, "{stats:?}");
+    assert!(stats.frames + stats.dropped <= 120);
+    // Finishing a frame never waited for the viewer (encoding a frame takes well under this).
+    assert!(slowest < Duration::from_millis(200), "{slowest:?}");
+    drop(rec);
+    assert!(reader.join().unwrap() > 0);
+}
+
+#[test]
+fn level_watcher_reloads_once_per_save_and_keeps_the_old_level_on_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("level.ron");
+    let mut level = sample("house.ron");
+    level.save(&path).unwrap();
+    let mut w = LevelWatcher::new(&path).unwrap();
+    assert_eq!(w.level(), &level);
+    assert!(w.poll().is_none());
+    let wait = |w: &mut LevelWatcher| {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(3) {
+            if let Some(r) = w.poll() {
+                return Some((r, start.elapsed()));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    };
+    // An atomic save (temporary file renamed over the level): one reload, within a second.
+    level.name = "edited".into();
+    level.save(&path).unwrap();
+    let (r, took) = wait(&mut w).expect("a reload");
+    assert_eq!(r.unwrap().name, "edited");
+    assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(w.level().name, "edited");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(wait(&mut w).is_none(), "a second reload for one save");
+    // A broken save: reported once, the previous level stays.
+    std::fs::write(&path, "(version: 1, walls: [oops])").unwrap();
+    let (r, _) = wait(&mut w).expect("the error");
+    assert!(r.unwrap_err().to_string().contains("level.ron"));
+    assert_eq!(w.level().name, "edited");
+    assert!(wait(&mut w).is_none());
+    // Fixed again.
+    level.name = "fixed".into();
+    level.save(&path).unwrap();
+    assert_eq!(wait(&mut w).expect("a reload").0.unwrap().name, "fixed");
+}
