@@ -1,4 +1,7 @@
-//! Command-line interface: `check`, `simulate`, `generate`, `info`; no subcommand opens the editor.
+//! Command-line interface: `check`, `simulate`, `generate`, `info`, `fmt`, `replay`; no subcommand opens the
+//! editor.
+
+mod recording;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -30,8 +33,12 @@ enum Command {
     /// Generate stress-test levels.
     #[command(subcommand)]
     Generate(GenerateCommand),
-    /// Print a level's object counts, bounds and a summary of its problems.
+    /// Print a level's object counts, bounds and a summary of its problems, or a recording's frames, queries
+    /// by kind, marks and whether it was cut off.
     Info(InfoArgs),
+    /// Ask every query of a game's recording again, of its own level or of LEVEL (edited since), and list
+    /// those whose answer changed. Exit 0 when none changed, 1 when some did, 2 on errors.
+    Replay(recording::ReplayArgs),
     /// Rewrite level files in the canonical layout (the one the editor saves), migrating old versions.
     Fmt(FmtArgs),
 }
@@ -113,7 +120,7 @@ struct MazeArgs {
 
 #[derive(Debug, Args)]
 struct InfoArgs {
-    /// Level file.
+    /// Level file, or a recording.
     file: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -130,6 +137,7 @@ pub fn run() -> ExitCode {
         Some(Command::Generate(GenerateCommand::Maze(args))) => generate_maze(&args),
         Some(Command::Info(args)) => info(&args),
         Some(Command::Fmt(args)) => fmt(&args),
+        Some(Command::Replay(args)) => recording::replay(&args),
     }
 }
 
@@ -243,6 +251,9 @@ fn print_json(v: &serde_json::Value) {
 }
 
 fn info(args: &InfoArgs) -> ExitCode {
+    if recording::is_recording(&args.file) {
+        return recording::info(&args.file, args.format);
+    }
     let level = match Level::load(&args.file) {
         Ok(l) => l,
         Err(e) => {

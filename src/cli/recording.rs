@@ -1,0 +1,227 @@
+//! `replay` and `info` for flight recordings.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use collidoscope::level::Level;
+use collidoscope::record::{Recording, format::MAGIC};
+use collidoscope::scene::Scene;
+
+use super::{Format, print_json};
+
+#[derive(Debug, Args)]
+pub(super) struct ReplayArgs {
+    /// Recording file (saved by a game's `Recorder`).
+    recording: PathBuf,
+    /// Ask the queries of this level instead of the recording's own (a level edited since).
+    #[arg(long)]
+    level: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+}
+
+/// Whether `path` starts with the recording magic.
+pub(super) fn is_recording(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && head == MAGIC
+}
+
+fn load(path: &Path) -> Result<Recording, ExitCode> {
+    Recording::load(path).map_err(|e| {
+        eprintln!("{}: {e}", path.display());
+        ExitCode::from(2)
+    })
+}
+
+/// Re-ask every recorded query; exit 0 when every answer is the same, 1 when some changed, 2 on errors.
+pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
+    let recording = match load(&args.recording) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let level = match &args.level {
+        Some(p) => match Level::load(p) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        },
+        None => recording.level.clone(),
+    };
+    let scene = match Scene::from_level(&level) {
+        Ok(s) => s,
+        Err(e) => {
+            let which = args.level.as_ref().map_or_else(
+                || "the recording's level".to_owned(),
+                |p| p.display().to_string(),
+            );
+            eprintln!("{which}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut changed = Vec::new();
+    let mut total = 0usize;
+    for frame in &recording.frames {
+        for (i, q) in frame.queries.iter().enumerate() {
+            total += 1;
+            let again = q.rerun(&scene);
+            if !q.same_answer(&again) {
+                changed.push((frame.index, i, q, again));
+            }
+        }
+    }
+    match args.format {
+        Format::Json => print_json(&serde_json::json!({
+            "recording": args.recording,
+            "level": args.level,
+            "frames": recording.frames.len(),
+            "queries": total,
+            "truncated": recording.truncated,
+            "changed": changed.iter().map(|(frame, i, before, after)| serde_json::json!({
+                "frame": frame, "query": i, "kind": before.kind(),
+                "before": before, "after": after,
+            })).collect::<Vec<_>>(),
+        })),
+        Format::Human => {
+            for (frame, i, before, after) in &changed {
+                println!(
+                    "frame {frame} query {i} ({}): {} -> {}",
+                    before.kind(),
+                    answer(before),
+                    answer(after)
+                );
+            }
+            println!(
+                "{}: {} of {total} queries in {} frames answer differently{}",
+                args.recording.display(),
+                changed.len(),
+                recording.frames.len(),
+                if recording.truncated {
+                    " (the recording was cut off: its last frame is incomplete)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    if changed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// A query's answer in one line.
+fn answer(q: &collidoscope::record::QueryRecord) -> String {
+    use collidoscope::record::QueryRecord as Q;
+    match q {
+        Q::Ray { hit: Some(h), .. } => format!(
+            "{} at t {:.5} ({:.3}, {:.3}, {:.3})",
+            h.object, h.t, h.point.x, h.point.y, h.point.z
+        ),
+        Q::Sweep { toi: Some(h), .. } => format!(
+            "{} at t {:.5} ({:.3}, {:.3}, {:.3})",
+            h.object, h.t, h.point.x, h.point.y, h.point.z
+        ),
+        Q::Ray { hit: None, .. } | Q::Sweep { toi: None, .. } => "nothing".into(),
+        Q::Overlap { objects, .. } if objects.is_empty() => "nothing".into(),
+        Q::Overlap { objects, .. } => objects
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        Q::Slide { end, .. } => format!("ends at ({:.4}, {:.4})", end.x, end.y),
+    }
+}
+
+/// `info` for a recording: frames, queries by kind, steps, marks, truncated.
+pub(super) fn info(path: &Path, format: Format) -> ExitCode {
+    let recording = match load(path) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
+    for k in ["ray", "sweep", "overlap", "slide"] {
+        kinds.insert(k, 0);
+    }
+    let mut steps = 0;
+    let mut dropped = 0;
+    let mut marks = Vec::new();
+    for f in &recording.frames {
+        for q in &f.queries {
+            *kinds.entry(q.kind()).or_default() += 1;
+        }
+        steps += f.steps.len();
+        dropped += f.dropped;
+        marks.extend(f.marks.iter().map(|m| (f.index, f.time, m.as_str())));
+    }
+    let first = recording.frames.first().map(|f| (f.index, f.time));
+    let last = recording.frames.last().map(|f| (f.index, f.time));
+    match format {
+        Format::Json => print_json(&serde_json::json!({
+            "file": path,
+            "kind": "recording",
+            "version": recording.version,
+            "level": recording.level.name,
+            "frames": recording.frames.len(),
+            "first_frame": first.map(|f| f.0),
+            "last_frame": last.map(|f| f.0),
+            "queries": kinds,
+            "steps": steps,
+            "dropped_records": dropped,
+            "marks": marks.iter().map(|(i, t, m)| serde_json::json!({"frame": i, "time": t, "label": m})).collect::<Vec<_>>(),
+            "truncated": recording.truncated,
+        })),
+        Format::Human => {
+            println!(
+                "{}: recording of \"{}\" (format version {})",
+                path.display(),
+                recording.level.name,
+                recording.version
+            );
+            match (first, last) {
+                (Some(a), Some(b)) => println!(
+                    "  {:>10}: {} (#{} at {:.3} s .. #{} at {:.3} s)",
+                    "frames",
+                    recording.frames.len(),
+                    a.0,
+                    a.1,
+                    b.0,
+                    b.1
+                ),
+                _ => println!("  {:>10}: 0", "frames"),
+            }
+            for (k, n) in &kinds {
+                println!("  {k:>10}: {n}");
+            }
+            println!("  {:>10}: {steps}", "steps");
+            if dropped > 0 {
+                println!(
+                    "  {:>10}: {dropped} (frames over the memory budget)",
+                    "dropped"
+                );
+            }
+            println!("  {:>10}: {}", "marks", marks.len());
+            for (i, t, m) in &marks {
+                println!("  {:>10}  #{i} at {t:.3} s: {m}", "");
+            }
+            println!(
+                "  {:>10}: {}",
+                "truncated",
+                if recording.truncated {
+                    "yes (the game stopped mid-write; every whole frame is here)"
+                } else {
+                    "no"
+                }
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
