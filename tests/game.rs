@@ -1,6 +1,8 @@
 //! The example game, run headless in process (its own code, included as a module), its recording read back,
 //! and the `replay` / `info` commands on it: the loop a game's CI runs.
 
+#![allow(clippy::unwrap_used)]
+
 #[allow(dead_code)]
 #[path = "../examples/game.rs"]
 mod game;

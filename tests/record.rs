@@ -1,6 +1,8 @@
 //! The flight recorder, its file format (truncation, damage, garbage), the live link (loopback, bad peers, a
 //! slow viewer, a restarting game) and hot reload.
 
+#![allow(clippy::unwrap_used)]
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;

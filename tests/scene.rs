@@ -1,6 +1,8 @@
 //! `Scene`: every whole-level query equals a brute-force loop over the objects' own queries, on random levels
 //! and on every sample level; `WallGrid::move_and_slide` equals `walls::move_and_slide`.
 
+#![allow(clippy::unwrap_used)]
+
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::level::{
     AabbObject, CylinderObject, Level, MeshObject, ObbObject, ObjectId, PlaneObject,
