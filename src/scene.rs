@@ -70,19 +70,13 @@ pub struct SceneToi {
     pub normal: Vec3,
 }
 
-/// One static object and the box it is filed under.
-#[derive(Clone, Debug)]
-struct Entry {
-    id: ObjectId,
-    shape: Static,
-}
-
 /// Every static object of a level, ready for whole-level queries. Built once; cheap to query from many
 /// threads (`&self` everywhere).
 #[derive(Clone, Debug, Default)]
 pub struct Scene {
-    entries: Vec<Entry>,
-    /// Bounded entries (item `i` is `entries[i]`; unbounded ones are left out of it).
+    shapes: Vec<Static>,
+    ids: Vec<ObjectId>,
+    /// Bounded objects (item `i` is `shapes[i]`; unbounded ones are left out of it).
     tree: AabbTree,
     /// Entries without bounds (planes), tested by every query.
     unbounded: Vec<u32>,
@@ -91,6 +85,8 @@ pub struct Scene {
     by_id: HashMap<ObjectId, u32>,
     /// Objects left out because they could not be built (a mesh whose geometry is invalid).
     skipped: Vec<Problem>,
+    /// Objects were added since the structures were built (the simulation adds them one by one).
+    dirty: bool,
 }
 
 /// The static objects of a level in the order the simulation numbers them (planes, cylinders, triangles,
@@ -205,18 +201,40 @@ impl Scene {
     }
 
     fn from_statics(statics: Vec<(ObjectId, Static)>, skipped: Vec<Problem>) -> Scene {
-        let entries: Vec<Entry> = statics
-            .into_iter()
-            .map(|(id, shape)| Entry { id, shape })
-            .collect();
+        let (ids, shapes) = statics.into_iter().unzip();
+        let mut scene = Scene {
+            shapes,
+            ids,
+            skipped,
+            dirty: true,
+            ..Scene::default()
+        };
+        scene.refresh();
+        scene
+    }
+
+    /// Add an object; the structures are rebuilt by the next [`Scene::refresh`] (the simulation adds its
+    /// statics one by one and refreshes before a step).
+    pub(crate) fn push(&mut self, id: ObjectId, shape: Static) {
+        self.ids.push(id);
+        self.shapes.push(shape);
+        self.dirty = true;
+    }
+
+    /// Rebuild the tree, the plane list, the wall grid and the id index after objects were added.
+    pub(crate) fn refresh(&mut self) {
+        if !self.dirty {
+            return;
+        }
         let nan = Aabb::new(Vec3::NAN, Vec3::NAN);
-        let mut unbounded = Vec::new();
-        let boxes: Vec<Aabb> = entries
+        self.unbounded.clear();
+        let boxes: Vec<Aabb> = self
+            .shapes
             .iter()
             .enumerate()
-            .map(|(i, e)| match (&e.shape, e.shape.bounds()) {
+            .map(|(i, s)| match (s, s.bounds()) {
                 (Static::Plane(_), _) => {
-                    unbounded.push(i as u32);
+                    self.unbounded.push(i as u32);
                     nan
                 }
                 (_, Some(b)) => padded(b),
@@ -224,49 +242,63 @@ impl Scene {
                 (_, None) => nan,
             })
             .collect();
-        let walls = WallGrid::new(entries.iter().filter_map(|e| match e.shape {
-            Static::Wall { wall, .. } => Some(wall),
+        self.tree = AabbTree::new(&boxes);
+        self.walls = WallGrid::new(self.shapes.iter().filter_map(|s| match s {
+            Static::Wall { wall, .. } => Some(*wall),
             _ => None,
         }));
-        let by_id = entries
+        self.by_id = self
+            .ids
             .iter()
             .enumerate()
             .rev()
-            .map(|(i, e)| (e.id, i as u32))
+            .map(|(i, id)| (*id, i as u32))
             .collect();
-        Scene {
-            tree: AabbTree::new(&boxes),
-            entries,
-            unbounded,
-            walls,
-            by_id,
-            skipped,
+        self.dirty = false;
+    }
+
+    /// Every object that may touch the box `lo..=hi` (planes always; the rest by their padded bounds), as
+    /// indices into [`Scene::shapes`], planes first, then in tree order.
+    pub(crate) fn candidates(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
+        for &i in &self.unbounded {
+            f(i as usize);
         }
+        self.tree.query(lo, hi, f);
+    }
+
+    /// The objects' shapes, in order (the simulation's static indices).
+    #[must_use]
+    pub fn shapes(&self) -> &[Static] {
+        &self.shapes
+    }
+
+    /// The objects' ids, in the order of [`Scene::shapes`].
+    #[must_use]
+    pub fn ids(&self) -> &[ObjectId] {
+        &self.ids
     }
 
     /// Number of objects.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.shapes.len()
     }
 
     /// Whether the scene holds no object.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.shapes.is_empty()
     }
 
     /// Every object with its id, in the simulation's order.
     pub fn objects(&self) -> impl ExactSizeIterator<Item = (ObjectId, &Static)> + '_ {
-        self.entries.iter().map(|e| (e.id, &e.shape))
+        self.ids.iter().copied().zip(&self.shapes)
     }
 
     /// The object with this id.
     #[must_use]
     pub fn object(&self, id: ObjectId) -> Option<&Static> {
-        self.by_id
-            .get(&id)
-            .map(|&i| &self.entries[i as usize].shape)
+        self.by_id.get(&id).map(|&i| &self.shapes[i as usize])
     }
 
     /// The level's walls (top-down) in level order, as used by [`Scene::move_and_slide`].
@@ -294,12 +326,12 @@ impl Scene {
         }
         let mut best: Option<SceneHit> = None;
         let mut consider = |i: usize| -> Option<f32> {
-            let e = &self.entries[i];
+            let (id, shape) = (self.ids[i], &self.shapes[i]);
             let bound = best.map_or(max_t, |b| b.t);
-            let h = cast_one(&e.shape, ray, bound)?;
-            if better(h.t, e.id, best.map(|b| (b.t, b.object))) {
+            let h = cast_one(shape, ray, bound)?;
+            if better(h.t, id, best.map(|b| (b.t, b.object))) {
                 best = Some(SceneHit {
-                    object: e.id,
+                    object: id,
                     t: h.t,
                     point: h.point,
                     normal: h.normal,
@@ -329,11 +361,11 @@ impl Scene {
         }
         let mut best: Option<SceneToi> = None;
         let mut consider = |i: usize| -> Option<f32> {
-            let e = &self.entries[i];
-            let t = e.shape.sweep_sphere(sphere, motion)?;
-            if better(t.t, e.id, best.map(|b| (b.t, b.object))) {
+            let (id, shape) = (self.ids[i], &self.shapes[i]);
+            let t = shape.sweep_sphere(sphere, motion)?;
+            if better(t.t, id, best.map(|b| (b.t, b.object))) {
                 best = Some(SceneToi {
-                    object: e.id,
+                    object: id,
                     t: t.t,
                     point: t.point,
                     normal: t.normal,
@@ -366,9 +398,8 @@ impl Scene {
             return out;
         }
         let test = |i: usize, out: &mut Vec<ObjectId>| {
-            let e = &self.entries[i];
-            if overlaps_one(&e.shape, sphere) {
-                out.push(e.id);
+            if overlaps_one(&self.shapes[i], sphere) {
+                out.push(self.ids[i]);
             }
         };
         for &i in &self.unbounded {

@@ -47,11 +47,11 @@ use std::time::{Duration, Instant};
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::bvh::AabbTree;
 use crate::level::{Level, LevelError, ObjectId, Severity};
 use crate::mesh::TriMesh;
 use crate::query::Toi;
 use crate::query::sweep;
+use crate::scene::Scene;
 use crate::shape::{Aabb, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 
 /// Hits at one instant after which a ball's contacts in that instant are made inelastic.
@@ -344,11 +344,9 @@ impl WorldState {
 pub struct World {
     settings: SimSettings,
     balls: Vec<Ball>,
-    statics: Vec<Static>,
-    bounded: Vec<usize>,
-    unbounded: Vec<usize>,
-    tree: AabbTree,
-    tree_dirty: bool,
+    /// The statics and their acceleration structure: the same `Scene` a game queries, so the simulation and
+    /// the game's own queries share one whole-level query path.
+    scene: Scene,
     time: f64,
     steps: u64,
     ball_ids: Vec<Option<ObjectId>>,
@@ -362,11 +360,7 @@ impl World {
         Self {
             settings,
             balls: Vec::new(),
-            statics: Vec::new(),
-            bounded: Vec::new(),
-            unbounded: Vec::new(),
-            tree: AabbTree::default(),
-            tree_dirty: false,
+            scene: Scene::default(),
             time: 0.0,
             steps: 0,
             ball_ids: Vec::new(),
@@ -383,9 +377,8 @@ impl World {
 
     /// Add static geometry; [`Contact::Static`] names it by the order of these calls.
     pub fn add_static(&mut self, shape: Static) {
-        self.statics.push(shape);
+        self.scene.push(ObjectId(u32::MAX), shape);
         self.static_ids.push(None);
-        self.tree_dirty = true;
     }
 
     /// The balls, in the order they were added.
@@ -408,7 +401,7 @@ impl World {
     /// The static geometry, in the order it was added.
     #[must_use]
     pub fn statics(&self) -> &[Static] {
-        &self.statics
+        self.scene.shapes()
     }
 
     /// The level object each ball came from ([`World::from_level`]), by ball index.
@@ -533,30 +526,6 @@ impl World {
         Ok(world)
     }
 
-    fn rebuild_tree(&mut self) {
-        if !self.tree_dirty {
-            return;
-        }
-        let mut boxes = Vec::with_capacity(self.statics.len());
-        self.bounded.clear();
-        self.unbounded.clear();
-        for (i, s) in self.statics.iter().enumerate() {
-            match s.bounds() {
-                Some(b) => {
-                    self.bounded.push(i);
-                    boxes.push(b);
-                }
-                None => {
-                    if matches!(s, Static::Plane(p) if p.is_valid()) {
-                        self.unbounded.push(i);
-                    }
-                }
-            }
-        }
-        self.tree = AabbTree::new(&boxes);
-        self.tree_dirty = false;
-    }
-
     /// Advance the world by `dt` seconds (see the module docs for the event loop and contact policy).
     ///
     /// A non-finite or non-positive `dt` does nothing. Invalid balls (NaN, zero radius or mass) are left
@@ -570,7 +539,7 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return report;
         }
-        self.rebuild_tree();
+        self.scene.refresh();
         let g = self.settings.gravity;
         let gravity_ok = g.is_finite();
         for b in &mut self.balls {
@@ -608,10 +577,9 @@ impl World {
             }
             let reach = Vec3::splat(ball.radius + slop);
             candidates.clear();
-            candidates.extend_from_slice(&self.unbounded);
-            self.tree
-                .query(ball.center - reach, ball.center + reach, |k| {
-                    candidates.push(self.bounded[k]);
+            self.scene
+                .candidates(ball.center - reach, ball.center + reach, |k| {
+                    candidates.push(k);
                 });
             candidates.sort_unstable();
             for &s in &candidates {
@@ -619,7 +587,7 @@ impl World {
                 // A zero-motion sweep of the sphere grown by the slop reports every contact within the slop,
                 // with its normal and surface point.
                 let probe = Sphere::new(ball.center, ball.radius + slop);
-                let Some(toi) = self.statics[s].sweep_sphere(&probe, Vec3::ZERO) else {
+                let Some(toi) = self.scene.shapes()[s].sweep_sphere(&probe, Vec3::ZERO) else {
                     continue;
                 };
                 let depth = ball.radius - (ball.center - toi.point).dot(toi.normal);
@@ -1180,8 +1148,7 @@ impl Run {
         // Statics.
         let mut statics = std::mem::take(&mut self.statics_scratch);
         statics.clear();
-        statics.extend_from_slice(&world.unbounded);
-        world.tree.query(lo, hi, |k| statics.push(world.bounded[k]));
+        world.scene.candidates(lo, hi, |k| statics.push(k));
         report.counters.pairs_tested += statics.len() as u64;
         let scale = b.velocity.length();
         let floor = self.approach_floor;
@@ -1191,7 +1158,7 @@ impl Run {
             // other triangles may still be ahead, the sweep skips such contacts itself.
             let approaching =
                 |toi: &Toi| b.velocity.dot(toi.normal) < -(APPROACH_EPSILON * scale).max(floor);
-            let found = match &world.statics[s] {
+            let found = match &world.scene.shapes()[s] {
                 Static::Mesh(m) => m
                     .sweep_sphere_where(&sphere, motion, approaching)
                     .map(|(toi, _)| toi),
