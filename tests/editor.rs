@@ -1090,3 +1090,55 @@ fn recovering_rebuilds_the_3d_preview() {
         "the preview shows the recovered level: {after:?}"
     );
 }
+
+// ---- commands -----------------------------------------------------------------------------------------------
+
+/// The menu, the shortcut and the F1 list are one command each: the menu's Duplicate says what it did, as
+/// Ctrl+D always has.
+#[test]
+fn a_menu_item_and_its_shortcut_run_the_same_command() {
+    let mut h = house();
+    key(&mut h, Modifiers::COMMAND, Key::A);
+    // A menu entry's accessible label is its name and its shortcut.
+    click_label(&mut h, "Edit");
+    click_label(&mut h, "Duplicate Ctrl+D");
+    assert_eq!(h.state().doc.level().walls.len(), 18);
+    assert_eq!(h.state().status, "duplicated 10 objects");
+    key(&mut h, Modifiers::COMMAND, Key::D);
+    assert_eq!(h.state().doc.level().walls.len(), 27);
+    assert_eq!(h.state().status, "duplicated 10 objects");
+    // Undo from the menu, redo with the key.
+    click_label(&mut h, "Edit");
+    click_label(&mut h, "Undo Ctrl+Z");
+    assert_eq!(h.state().doc.level().walls.len(), 18);
+    key(&mut h, Modifiers::COMMAND, Key::Y);
+    assert_eq!(h.state().doc.level().walls.len(), 27);
+}
+
+#[test]
+fn the_shortcut_list_shows_every_command_with_a_key() {
+    use collidoscope::editor::Command;
+    let mut h = house();
+    key(&mut h, Modifiers::NONE, Key::F1);
+    // A new window takes some frames to find its size and settle in place.
+    h.run_steps(20);
+    assert!(h.query_by_label("Keyboard shortcuts").is_some());
+    for c in Command::ALL {
+        let spec = c.spec();
+        let line = match c {
+            Command::SetTool(_) => format!("{} tool: {}", spec.name, spec.help),
+            _ => spec.help.to_owned(),
+        };
+        assert!(
+            spec.keys.is_empty() || h.query_all_by_label(&line).next().is_some(),
+            "{line}"
+        );
+    }
+    assert!(
+        h.query_all_by_label("Ctrl+Shift+Z / Ctrl+Y")
+            .next()
+            .is_some()
+    );
+    click_label(&mut h, "Close");
+    assert!(h.query_by_label("Keyboard shortcuts").is_none());
+}

@@ -31,6 +31,81 @@ pub struct Overlays {
     pub wall_radii: bool,
 }
 
+/// A debugger overlay that View → Debugger overlays toggles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    /// Contact points of the current step.
+    Contacts,
+    /// Contact normals.
+    Normals,
+    /// Ball velocities.
+    Velocities,
+    /// Trails and time-of-impact markers.
+    Trails,
+    /// A flash at each contact.
+    Flashes,
+    /// Broadphase bounds.
+    Bounds,
+    /// Wall collision radii.
+    WallRadii,
+}
+
+impl Overlay {
+    /// Every overlay, in the menu's order.
+    pub const ALL: &[Overlay] = &[
+        Overlay::Contacts,
+        Overlay::Normals,
+        Overlay::Velocities,
+        Overlay::Trails,
+        Overlay::Flashes,
+        Overlay::Bounds,
+        Overlay::WallRadii,
+    ];
+
+    /// As the menu shows it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Overlay::Contacts => "Contact points",
+            Overlay::Normals => "Contact normals",
+            Overlay::Velocities => "Velocities",
+            Overlay::Trails => "Trails and time-of-impact markers",
+            Overlay::Flashes => "Contact flashes",
+            Overlay::Bounds => "Broadphase bounds",
+            Overlay::WallRadii => "Wall collision radii",
+        }
+    }
+}
+
+impl Overlays {
+    /// One overlay's switch.
+    #[must_use]
+    pub fn flag(&self, o: Overlay) -> &bool {
+        match o {
+            Overlay::Contacts => &self.contacts,
+            Overlay::Normals => &self.normals,
+            Overlay::Velocities => &self.velocities,
+            Overlay::Trails => &self.trails,
+            Overlay::Flashes => &self.flashes,
+            Overlay::Bounds => &self.bounds,
+            Overlay::WallRadii => &self.wall_radii,
+        }
+    }
+
+    /// One overlay's switch, to flip.
+    pub fn flag_mut(&mut self, o: Overlay) -> &mut bool {
+        match o {
+            Overlay::Contacts => &mut self.contacts,
+            Overlay::Normals => &mut self.normals,
+            Overlay::Velocities => &mut self.velocities,
+            Overlay::Trails => &mut self.trails,
+            Overlay::Flashes => &mut self.flashes,
+            Overlay::Bounds => &mut self.bounds,
+            Overlay::WallRadii => &mut self.wall_radii,
+        }
+    }
+}
+
 impl Default for Overlays {
     fn default() -> Self {
         Self {
@@ -252,25 +327,19 @@ impl DebugPanel {
         stepped
     }
 
-    /// The controls, timeline and readouts. Returns an object to select when an event was clicked.
-    pub fn controls(&mut self, ui: &mut Ui, doc: &Document) {
+    /// Back to frame 0 of the recording.
+    pub fn restart(&mut self, doc: &Document) {
+        self.playing = false;
+        if let Some(d) = self.ensure(doc) {
+            d.restart();
+        }
+    }
+
+    /// The controls, timeline and readouts; `transport` draws the play / step buttons (the editor's
+    /// commands) at the start of the first row.
+    pub fn controls(&mut self, ui: &mut Ui, doc: &Document, transport: &mut dyn FnMut(&mut Ui)) {
         ui.horizontal(|ui| {
-            let play = if self.playing { "Pause" } else { "Play" };
-            if ui.button(play).on_hover_text("Space").clicked() {
-                self.toggle_play(doc);
-            }
-            if ui.button("Step back").on_hover_text(",").clicked() {
-                self.step_back(doc);
-            }
-            if ui.button("Step").on_hover_text(".").clicked() {
-                self.step(doc);
-            }
-            if ui.button("Restart").clicked() {
-                self.playing = false;
-                if let Some(d) = self.ensure(doc) {
-                    d.restart();
-                }
-            }
+            transport(ui);
             let l = ui.label("speed");
             ui.add(
                 egui::DragValue::new(&mut self.speed)
@@ -580,18 +649,6 @@ impl DebugPanel {
                 }
             }
         }
-    }
-
-    /// The overlay toggles.
-    pub fn overlay_menu(&mut self, ui: &mut Ui) {
-        let o = &mut self.overlays;
-        ui.checkbox(&mut o.contacts, "Contact points");
-        ui.checkbox(&mut o.normals, "Contact normals");
-        ui.checkbox(&mut o.velocities, "Velocities");
-        ui.checkbox(&mut o.trails, "Trails and time-of-impact markers");
-        ui.checkbox(&mut o.flashes, "Contact flashes");
-        ui.checkbox(&mut o.bounds, "Broadphase bounds");
-        ui.checkbox(&mut o.wall_radii, "Wall collision radii");
     }
 }
 

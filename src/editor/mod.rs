@@ -20,7 +20,7 @@ pub mod view3d;
 
 use std::path::Path;
 
-pub use app::{EditorApp, EditorOptions, Tool};
+pub use app::{Command, EditorApp, EditorOptions, Tool};
 
 /// Whether a graphical session is reachable (X11 or Wayland on Unix; always on other systems).
 #[must_use]

@@ -1,10 +1,15 @@
 //! The editor window: menus, tool palette, top-down view, inspector, history, problems and status bar, plus
 //! files (open, save, export, recent, drag and drop, autosave and recovery).
 
+mod command;
+mod menus;
+
+pub use command::{Command, Dir, Spec};
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use egui::{Color32, Key, KeyboardShortcut, Modifiers, Pos2, Rect, RichText, Sense, Ui};
+use egui::{Color32, Key, Pos2, Rect, RichText, Sense, Ui};
 use glam::{Vec2, Vec3};
 
 use super::compare::{SweepCompare, TriangleCompare};
@@ -21,7 +26,7 @@ use crate::level::{
 use crate::shape::Ray;
 
 /// The level the editor opens when no file is given, built into the binary.
-pub const EMBEDDED_LEVEL: &str = include_str!("../../levels/house.ron");
+pub const EMBEDDED_LEVEL: &str = include_str!("../../../levels/house.ron");
 /// Its display name.
 pub const EMBEDDED_NAME: &str = "house.ron (built-in)";
 /// The app id eframe stores settings (recent files) under.
@@ -78,68 +83,23 @@ pub enum Tool {
 }
 
 impl Tool {
-    /// Every tool with its key and help.
-    pub const ALL: &[(Tool, Key, &str, &str)] = &[
-        (
-            Tool::Select,
-            Key::S,
-            "Select",
-            "Click, box-select (Shift adds, Ctrl removes), drag to move",
-        ),
-        (
-            Tool::Wall,
-            Key::W,
-            "Wall",
-            "Click-click a chain; Enter, right-click or double-click ends; Backspace removes the last vertex; Esc cancels",
-        ),
-        (
-            Tool::Ball,
-            Key::B,
-            "Ball",
-            "Click to place; drag to set its velocity (the arrow is one second of motion)",
-        ),
-        (
-            Tool::Triangle,
-            Key::T,
-            "Triangle",
-            "Three clicks on the floor; set heights in the inspector",
-        ),
-        (
-            Tool::Plane,
-            Key::P,
-            "Plane",
-            "Click: the floor plane y = 0; drag: a vertical plane through the line",
-        ),
-        (
-            Tool::Cylinder,
-            Key::C,
-            "Cylinder",
-            "Click the centre and drag the radius; as tall as the default wall height",
-        ),
-        (
-            Tool::Box,
-            Key::X,
-            "Box",
-            "Drag a rectangle, 1 m tall (AABB, or OBB with a rotation handle)",
-        ),
-        (
-            Tool::Walker,
-            Key::K,
-            "Walker",
-            "Click to place the walker's start; drag to set its facing",
-        ),
-        (
-            Tool::Probe,
-            Key::R,
-            "Probe",
-            "Drag a ray at the probe height: every hit and each box's slab intervals (Probe tab)",
-        ),
+    /// Every tool, in the palette's order.
+    pub const ALL: &[Tool] = &[
+        Tool::Select,
+        Tool::Wall,
+        Tool::Ball,
+        Tool::Triangle,
+        Tool::Plane,
+        Tool::Cylinder,
+        Tool::Box,
+        Tool::Walker,
+        Tool::Probe,
     ];
 
     /// The palette's name.
     #[must_use]
     pub fn name(self) -> &'static str {
-        Self::ALL.iter().find(|t| t.0 == self).map_or("?", |t| t.2)
+        self.spec().name
     }
 }
 
@@ -880,6 +840,33 @@ impl EditorApp {
         }
     }
 
+    /// Esc: cancel a drawing or a drag; with neither, clear the selection.
+    fn cancel(&mut self) {
+        if !self.chain.is_empty() || self.gesture.is_some() {
+            self.chain.clear();
+            self.cancel_gesture();
+        } else {
+            self.doc.selection.clear();
+            self.doc.walker_selected = false;
+        }
+    }
+
+    /// Add the probe ray to the level as a probe object.
+    fn keep_probe(&mut self) {
+        if let Some((ray, max_t)) = self.probe {
+            self.add_object(
+                "Add probe",
+                Object::Probe(crate::level::Probe {
+                    id: ObjectId(0),
+                    name: None,
+                    origin: ray.origin,
+                    dir: ray.dir,
+                    max_t,
+                }),
+            );
+        }
+    }
+
     // ---- derived data -----------------------------------------------------------------------------------
 
     fn refresh_scene(&mut self) {
@@ -1358,7 +1345,7 @@ impl EditorApp {
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        egui::Panel::bottom("debugger").show(ui, |ui| self.debug.controls(ui, &self.doc));
+        egui::Panel::bottom("debugger").show(ui, |ui| self.debugger_bar(ui));
         if self.show_problems {
             egui::Panel::bottom("problems")
                 .resizable(true)
@@ -1472,317 +1459,7 @@ impl EditorApp {
         }
     }
 
-    fn shortcuts(&mut self, ctx: &egui::Context) {
-        let cmd = Modifiers::COMMAND;
-        let shift_cmd = Modifiers::COMMAND | Modifiers::SHIFT;
-        let typing = ctx.egui_wants_keyboard_input();
-        let press = |m: Modifiers, k: Key| {
-            ctx.input_mut(|i| i.consume_shortcut(&KeyboardShortcut::new(m, k)))
-        };
-
-        if press(cmd, Key::N) {
-            self.guard(ctx, Pending::New);
-        }
-        if press(cmd, Key::O) {
-            self.guard(ctx, Pending::Open(None));
-        }
-        if press(shift_cmd, Key::S) {
-            self.choose_path(PathPurpose::SaveAs);
-        } else if press(cmd, Key::S) {
-            self.save();
-        }
-        if press(cmd, Key::E) {
-            self.choose_path(PathPurpose::Export);
-        }
-        if press(cmd, Key::I) {
-            self.choose_path(PathPurpose::ImportObj);
-        }
-        if press(cmd, Key::Q) {
-            self.guard(ctx, Pending::Quit);
-        }
-        if press(Modifiers::NONE, Key::F1) {
-            self.dialog = Some(Dialog::Shortcuts);
-        }
-        if typing {
-            return;
-        }
-        if press(shift_cmd, Key::Z) || press(cmd, Key::Y) {
-            self.redo();
-        } else if press(cmd, Key::Z) {
-            self.undo();
-        }
-        if press(cmd, Key::D) {
-            let n = self
-                .doc
-                .duplicate_selection(Vec2::splat(self.snap_step.max(0.1)));
-            self.status = format!("duplicated {}", count_noun(n, "object"));
-        }
-        if press(cmd, Key::A) {
-            self.doc.select_all();
-        }
-        // The system clipboard arrives as events; the keys themselves only in tests (no clipboard there).
-        let events = ctx.input(|i| i.events.clone());
-        for e in events {
-            match e {
-                egui::Event::Copy => self.copy(ctx, false),
-                egui::Event::Cut => self.copy(ctx, true),
-                egui::Event::Paste(text) => self.paste(&text),
-                _ => {}
-            }
-        }
-        if press(cmd, Key::C) {
-            self.copy(ctx, false);
-        }
-        if press(cmd, Key::X) {
-            self.copy(ctx, true);
-        }
-        if press(cmd, Key::V) {
-            match self.clipboard.clone() {
-                Some(text) => self.paste(&text),
-                None => self.status = "nothing copied yet".into(),
-            }
-        }
-        if press(Modifiers::NONE, Key::F3) {
-            self.view3d.open = !self.view3d.open;
-        }
-        // Walking in the 3D preview owns W A S D and the arrows while the pointer is over it.
-        let walking = self
-            .view3d
-            .captures_keys(ctx.input(|i| i.pointer.hover_pos()));
-        for &(tool, key, _, _) in Tool::ALL {
-            if !walking && press(Modifiers::NONE, key) {
-                self.set_tool(tool);
-            }
-        }
-        if press(Modifiers::NONE, Key::Period) {
-            self.debug.step(&self.doc);
-        }
-        if press(Modifiers::NONE, Key::Comma) {
-            self.debug.step_back(&self.doc);
-        }
-        // Space plays and pauses when it was not held to pan.
-        if ctx.input(|i| i.key_released(Key::Space)) {
-            if !self.space_panned {
-                self.debug.toggle_play(&self.doc);
-            }
-            self.space_panned = false;
-        }
-        if press(Modifiers::NONE, Key::G) {
-            self.snap = !self.snap;
-            self.status = format!("snap {}", if self.snap { "on" } else { "off" });
-        }
-        if press(Modifiers::NONE, Key::OpenBracket) {
-            self.snap_step = (self.snap_step / 2.0).max(1.0 / 64.0);
-        }
-        if press(Modifiers::NONE, Key::CloseBracket) {
-            self.snap_step = (self.snap_step * 2.0).min(64.0);
-        }
-        if press(Modifiers::NONE, Key::Home) {
-            self.frame_all();
-        }
-        if press(Modifiers::NONE, Key::F) {
-            self.frame_selection = true;
-        }
-        if press(Modifiers::NONE, Key::Enter) {
-            self.finish_chain();
-        }
-        if press(Modifiers::NONE, Key::Escape) {
-            if !self.chain.is_empty() || self.gesture.is_some() {
-                self.chain.clear();
-                self.cancel_gesture();
-            } else {
-                self.doc.selection.clear();
-                self.doc.walker_selected = false;
-            }
-        }
-        if press(Modifiers::NONE, Key::Backspace) {
-            if self.chain.is_empty() {
-                self.delete();
-            } else {
-                self.chain.pop();
-            }
-        }
-        if press(Modifiers::NONE, Key::Delete) {
-            self.delete();
-        }
-        if walking {
-            return;
-        }
-        let step = self.snap_step.max(0.01);
-        for (key, d) in [
-            (Key::ArrowLeft, Vec2::NEG_X),
-            (Key::ArrowRight, Vec2::X),
-            (Key::ArrowUp, Vec2::NEG_Y),
-            (Key::ArrowDown, Vec2::Y),
-        ] {
-            if press(Modifiers::SHIFT, key) {
-                self.nudge(d * step * 10.0);
-            } else if press(Modifiers::NONE, key) {
-                self.nudge(d * step);
-            }
-        }
-    }
-
     // ---- panels -----------------------------------------------------------------------------------------
-
-    fn menu_bar(&mut self, ui: &mut Ui) {
-        let ctx = ui.ctx().clone();
-        egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui
-                    .add(egui::Button::new("New").shortcut_text("Ctrl+N"))
-                    .clicked()
-                {
-                    self.guard(&ctx, Pending::New);
-                }
-                if ui
-                    .add(egui::Button::new("Open…").shortcut_text("Ctrl+O"))
-                    .clicked()
-                {
-                    self.guard(&ctx, Pending::Open(None));
-                }
-                ui.menu_button("Open Recent", |ui| {
-                    if self.recent.is_empty() {
-                        ui.label("(none yet)");
-                    }
-                    for p in self.recent.clone() {
-                        if ui.button(p.display().to_string()).clicked() {
-                            self.guard(&ctx, Pending::Open(Some(p)));
-                        }
-                    }
-                    if !self.recent.is_empty() && ui.button("Clear the list").clicked() {
-                        self.recent.clear();
-                    }
-                });
-                ui.separator();
-                if ui
-                    .add(egui::Button::new("Save").shortcut_text("Ctrl+S"))
-                    .clicked()
-                {
-                    self.save();
-                }
-                if ui
-                    .add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S"))
-                    .clicked()
-                {
-                    self.choose_path(PathPurpose::SaveAs);
-                }
-                if ui
-                    .add(egui::Button::new("Export…").shortcut_text("Ctrl+E"))
-                    .clicked()
-                {
-                    self.choose_path(PathPurpose::Export);
-                }
-                ui.separator();
-                if ui
-                    .add(egui::Button::new("Import OBJ mesh…").shortcut_text("Ctrl+I"))
-                    .clicked()
-                {
-                    self.choose_path(PathPurpose::ImportObj);
-                }
-                ui.separator();
-                if ui
-                    .add(egui::Button::new("Quit").shortcut_text("Ctrl+Q"))
-                    .clicked()
-                {
-                    self.guard(&ctx, Pending::Quit);
-                }
-            });
-            ui.menu_button("Edit", |ui| {
-                let (can_undo, can_redo) = self.doc.can_undo_redo();
-                if ui
-                    .add_enabled(can_undo, egui::Button::new("Undo").shortcut_text("Ctrl+Z"))
-                    .clicked()
-                {
-                    self.undo();
-                }
-                if ui
-                    .add_enabled(
-                        can_redo,
-                        egui::Button::new("Redo").shortcut_text("Ctrl+Shift+Z"),
-                    )
-                    .clicked()
-                {
-                    self.redo();
-                }
-                ui.separator();
-                let some = !self.doc.selection.is_empty();
-                if ui
-                    .add_enabled(some, egui::Button::new("Cut").shortcut_text("Ctrl+X"))
-                    .clicked()
-                {
-                    self.copy(&ctx, true);
-                }
-                if ui
-                    .add_enabled(some, egui::Button::new("Copy").shortcut_text("Ctrl+C"))
-                    .clicked()
-                {
-                    self.copy(&ctx, false);
-                }
-                if ui
-                    .add_enabled(
-                        self.clipboard.is_some(),
-                        egui::Button::new("Paste").shortcut_text("Ctrl+V"),
-                    )
-                    .clicked()
-                    && let Some(text) = self.clipboard.clone()
-                {
-                    self.paste(&text);
-                }
-                if ui
-                    .add_enabled(some, egui::Button::new("Duplicate").shortcut_text("Ctrl+D"))
-                    .clicked()
-                {
-                    self.doc
-                        .duplicate_selection(Vec2::splat(self.snap_step.max(0.1)));
-                }
-                if ui
-                    .add_enabled(
-                        some || self.doc.walker_selected,
-                        egui::Button::new("Delete").shortcut_text("Del"),
-                    )
-                    .clicked()
-                {
-                    self.delete();
-                }
-                ui.separator();
-                if ui
-                    .add(egui::Button::new("Select All").shortcut_text("Ctrl+A"))
-                    .clicked()
-                {
-                    self.doc.select_all();
-                }
-            });
-            ui.menu_button("View", |ui| {
-                if ui
-                    .add(egui::Button::new("Frame All").shortcut_text("Home"))
-                    .clicked()
-                {
-                    self.frame_all();
-                }
-                if ui
-                    .add(egui::Button::new("Frame Selection").shortcut_text("F"))
-                    .clicked()
-                {
-                    self.frame_selection = true;
-                }
-                ui.separator();
-                ui.checkbox(&mut self.view3d.open, "3D preview (F3)");
-                ui.checkbox(&mut self.snap, "Snap to grid (G)");
-                ui.checkbox(&mut self.show_history, "History panel");
-                ui.checkbox(&mut self.show_problems, "Problems, events and plots panel");
-                ui.menu_button("Debugger overlays", |ui| self.debug.overlay_menu(ui));
-            });
-            ui.menu_button("Help", |ui| {
-                if ui
-                    .add(egui::Button::new("Keyboard shortcuts").shortcut_text("F1"))
-                    .clicked()
-                {
-                    self.dialog = Some(Dialog::Shortcuts);
-                }
-            });
-        });
-    }
 
     fn status_bar(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
@@ -1861,19 +1538,8 @@ impl EditorApp {
             Tab::Plots => self.debug.plots(ui),
             Tab::Probe => {
                 let max_t = self.probe.map_or(0.0, |(_, t)| t);
-                if let Some((ray, max_t)) = self.probe
-                    && ui.button("Keep this ray as a probe object").clicked()
-                {
-                    self.add_object(
-                        "Add probe",
-                        Object::Probe(crate::level::Probe {
-                            id: ObjectId(0),
-                            name: None,
-                            origin: ray.origin,
-                            dir: ray.dir,
-                            max_t,
-                        }),
-                    );
+                if self.probe.is_some() && ui.button(Command::KeepProbe.spec().name).clicked() {
+                    self.run_command(&ui.ctx().clone(), Command::KeepProbe);
                 }
                 let result = self.probe_result.as_ref().map(|(_, r)| r);
                 super::probe::probe_panel(ui, result, &mut self.probe_box, max_t);
@@ -1933,18 +1599,23 @@ impl EditorApp {
 
     fn tool_panel(&mut self, ui: &mut Ui) {
         ui.strong("Tools");
-        for &(tool, key, name, help) in Tool::ALL {
-            let text = format!("{name}  ({})", key.name());
+        let mut run = None;
+        for &tool in Tool::ALL {
+            let spec = tool.spec();
+            let key = spec.keys.first().map_or("", |k| k.logical_key.name());
             if ui
                 .add_sized(
                     [130.0, 22.0],
-                    egui::Button::selectable(self.tool == tool, text),
+                    egui::Button::selectable(self.tool == tool, format!("{}  ({key})", spec.name)),
                 )
-                .on_hover_text(help)
+                .on_hover_text(spec.help)
                 .clicked()
             {
-                self.set_tool(tool);
+                run = Some(Command::SetTool(tool));
             }
+        }
+        if let Some(c) = run {
+            self.run_command(&ui.ctx().clone(), c);
         }
         ui.separator();
         ui.checkbox(&mut self.snap, "Snap (G)");
@@ -2046,8 +1717,7 @@ impl EditorApp {
                     }
                 });
             if let Some(c) = go {
-                self.cancel_gesture();
-                self.doc.go_to(c);
+                self.run_command(&ui.ctx().clone(), Command::GoToHistory(c));
             }
         }
     }
@@ -2142,18 +1812,12 @@ impl EditorApp {
                 }
                 Dialog::Shortcuts => {
                     ui.heading("Keyboard shortcuts");
-                    egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                        for (k, what) in SHORTCUTS {
-                            ui.monospace(*k);
-                            ui.label(*what);
-                            ui.end_row();
-                        }
-                        for &(_, key, name, help) in Tool::ALL {
-                            ui.monospace(key.name());
-                            ui.label(format!("{name} tool: {help}"));
-                            ui.end_row();
-                        }
-                    });
+                    let height = (ctx.content_rect().height() - 160.0).max(120.0);
+                    // A fixed size, so the window does not move under the pointer as the list lays out.
+                    egui::ScrollArea::vertical()
+                        .max_height(height)
+                        .auto_shrink([false, false])
+                        .show(ui, Self::shortcut_list);
                     if ui.button("Close").clicked() {
                         keep = false;
                     }
@@ -2877,57 +2541,6 @@ fn base_color(kind: Kind) -> Color32 {
         Kind::Probe => palette::PROBE,
     }
 }
-
-/// Shortcuts besides the tools' keys, for the Help window.
-const SHORTCUTS: &[(&str, &str)] = &[
-    ("Ctrl+N / Ctrl+O", "New level / open a level"),
-    ("Ctrl+S / Ctrl+Shift+S", "Save / save as"),
-    (
-        "Ctrl+E",
-        "Export the game-ready level (refused while it has errors)",
-    ),
-    ("Ctrl+I", "Import a Wavefront OBJ file as a mesh"),
-    ("Ctrl+Q", "Quit (asks when there are unsaved changes)"),
-    ("Ctrl+Z", "Undo"),
-    ("Ctrl+Shift+Z / Ctrl+Y", "Redo"),
-    (
-        "Ctrl+X / C / V",
-        "Cut / copy / paste objects as RON (the system clipboard)",
-    ),
-    ("Ctrl+D", "Duplicate the selection"),
-    ("Delete", "Delete the selection"),
-    (
-        "Ctrl+A / Esc",
-        "Select all / clear the selection (or cancel a drawing)",
-    ),
-    ("Arrows (Shift ×10)", "Nudge the selection by the snap step"),
-    (
-        "G, [ and ]",
-        "Toggle grid snapping; halve / double the snap step",
-    ),
-    ("Shift (held)", "Suspend snapping while placing"),
-    (
-        "Wheel / middle or right drag / Space+drag",
-        "Zoom about the cursor / pan",
-    ),
-    ("Home / F", "Frame everything / frame the selection"),
-    (
-        "Enter / Backspace",
-        "Finish a wall chain / remove its last vertex",
-    ),
-    ("Space (tap)", "Play / pause the simulation"),
-    (". / ,", "Step forward / step back one frame"),
-    ("F3", "Show / hide the 3D preview"),
-    (
-        "3D: drag / right-drag / wheel",
-        "Orbit camera: rotate / pan / zoom; a click selects (Shift toggles), the Probe tool casts",
-    ),
-    (
-        "3D walk: W A S D or arrows, drag",
-        "Walk the walker (pointer over the preview; Shift runs) / look around",
-    ),
-    ("F1", "This list"),
-];
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,675 @@
+//! Every user action as a value: a [`Command`] with its name, shortcuts and help, run by
+//! [`EditorApp::run_command`]. The menus, the F1 shortcut list, the tool palette and the debugger's buttons
+//! are generated from [`Command::ALL`], so a menu item and its shortcut cannot drift apart (rerun's
+//! `UICommand`, the egui demo app's `Command`).
+
+use std::path::PathBuf;
+
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+use glam::Vec2;
+
+use super::{Dialog, EditorApp, PathPurpose, Pending, Tool};
+use crate::editor::debug_ui::Overlay;
+use crate::editor::document::count_noun;
+
+/// Which way a nudge moves the selection (screen directions in the top-down view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    /// −x.
+    Left,
+    /// +x.
+    Right,
+    /// −z (up the screen).
+    Up,
+    /// +z.
+    Down,
+}
+
+/// A user action: a menu item, a shortcut, a palette or toolbar button.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// File → New.
+    New,
+    /// File → Open….
+    Open,
+    /// File → Open Recent → a file.
+    OpenRecent(PathBuf),
+    /// File → Open Recent → Clear the list.
+    ClearRecent,
+    /// File → Save.
+    Save,
+    /// File → Save As….
+    SaveAs,
+    /// File → Export….
+    Export,
+    /// File → Import OBJ mesh….
+    ImportObj,
+    /// File → Quit.
+    Quit,
+    /// Edit → Undo.
+    Undo,
+    /// Edit → Redo.
+    Redo,
+    /// Go to a step of the history (0: as opened).
+    GoToHistory(usize),
+    /// Edit → Cut.
+    Cut,
+    /// Edit → Copy.
+    Copy,
+    /// Edit → Paste (what the editor copied last).
+    Paste,
+    /// Paste level RON text from the system clipboard.
+    PasteText(String),
+    /// Edit → Duplicate.
+    Duplicate,
+    /// Edit → Delete.
+    Delete,
+    /// Backspace: the last vertex of the wall chain, or the selection.
+    DeleteBack,
+    /// Edit → Select All.
+    SelectAll,
+    /// Esc: cancel the drawing or gesture, else clear the selection.
+    Cancel,
+    /// Move the selection by the snap step (×10 when `big`).
+    Nudge(Dir, bool),
+    /// Finish the wall chain.
+    FinishChain,
+    /// Keep the probe ray as a probe object of the level.
+    KeepProbe,
+    /// View → Frame All.
+    FrameAll,
+    /// View → Frame Selection.
+    FrameSelection,
+    /// View → 3D preview.
+    Toggle3d,
+    /// View → Snap to grid.
+    ToggleSnap,
+    /// Halve the snap step.
+    HalveSnap,
+    /// Double the snap step.
+    DoubleSnap,
+    /// View → History panel.
+    ToggleHistory,
+    /// View → the lower panel.
+    ToggleLowerPanel,
+    /// View → Debugger overlays → one overlay.
+    ToggleOverlay(Overlay),
+    /// Pick a tool.
+    SetTool(Tool),
+    /// Play or pause the simulation.
+    PlayPause,
+    /// One step forward.
+    Step,
+    /// One step back.
+    StepBack,
+    /// Back to frame 0.
+    Restart,
+    /// Help → Keyboard shortcuts.
+    Shortcuts,
+}
+
+/// A command's name, shortcuts (the first is the one shown) and help text.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// As menus and buttons show it.
+    pub name: &'static str,
+    /// The keys that run it; empty when none.
+    pub keys: &'static [KeyboardShortcut],
+    /// One line for tooltips and the F1 list.
+    pub help: &'static str,
+}
+
+const fn plain(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::NONE, key)
+}
+const fn ctrl(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND, key)
+}
+const fn ctrl_shift(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), key)
+}
+const fn shift(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::SHIFT, key)
+}
+
+const fn spec(name: &'static str, keys: &'static [KeyboardShortcut], help: &'static str) -> Spec {
+    Spec { name, keys, help }
+}
+
+impl Command {
+    /// Every command that the F1 list shows and the shortcut dispatcher knows, in the list's order.
+    pub const ALL: &[Command] = &[
+        Command::New,
+        Command::Open,
+        Command::Save,
+        Command::SaveAs,
+        Command::Export,
+        Command::ImportObj,
+        Command::Quit,
+        Command::Undo,
+        Command::Redo,
+        Command::Cut,
+        Command::Copy,
+        Command::Paste,
+        Command::Duplicate,
+        Command::Delete,
+        Command::DeleteBack,
+        Command::SelectAll,
+        Command::Cancel,
+        Command::Nudge(Dir::Left, false),
+        Command::Nudge(Dir::Right, false),
+        Command::Nudge(Dir::Up, false),
+        Command::Nudge(Dir::Down, false),
+        Command::Nudge(Dir::Left, true),
+        Command::Nudge(Dir::Right, true),
+        Command::Nudge(Dir::Up, true),
+        Command::Nudge(Dir::Down, true),
+        Command::FinishChain,
+        Command::ToggleSnap,
+        Command::HalveSnap,
+        Command::DoubleSnap,
+        Command::FrameAll,
+        Command::FrameSelection,
+        Command::Toggle3d,
+        Command::PlayPause,
+        Command::Step,
+        Command::StepBack,
+        Command::Restart,
+        Command::SetTool(Tool::Select),
+        Command::SetTool(Tool::Wall),
+        Command::SetTool(Tool::Ball),
+        Command::SetTool(Tool::Triangle),
+        Command::SetTool(Tool::Plane),
+        Command::SetTool(Tool::Cylinder),
+        Command::SetTool(Tool::Box),
+        Command::SetTool(Tool::Walker),
+        Command::SetTool(Tool::Probe),
+        Command::Shortcuts,
+    ];
+
+    /// Name, shortcuts and help.
+    #[must_use]
+    pub fn spec(&self) -> Spec {
+        match self {
+            Command::SetTool(t) => t.spec(),
+            Command::Nudge(d, big) => nudge_spec(*d, *big),
+            Command::ToggleOverlay(o) => spec(o.name(), &[], "Show or hide this overlay"),
+            _ => self.file_or_edit_spec().unwrap_or_else(|| self.view_spec()),
+        }
+    }
+
+    fn file_or_edit_spec(&self) -> Option<Spec> {
+        const N: &[KeyboardShortcut] = &[ctrl(Key::N)];
+        const O: &[KeyboardShortcut] = &[ctrl(Key::O)];
+        const S: &[KeyboardShortcut] = &[ctrl(Key::S)];
+        const SHIFT_S: &[KeyboardShortcut] = &[ctrl_shift(Key::S)];
+        const E: &[KeyboardShortcut] = &[ctrl(Key::E)];
+        const I: &[KeyboardShortcut] = &[ctrl(Key::I)];
+        const Q: &[KeyboardShortcut] = &[ctrl(Key::Q)];
+        const Z: &[KeyboardShortcut] = &[ctrl(Key::Z)];
+        const REDO: &[KeyboardShortcut] = &[ctrl_shift(Key::Z), ctrl(Key::Y)];
+        const X: &[KeyboardShortcut] = &[ctrl(Key::X)];
+        const C: &[KeyboardShortcut] = &[ctrl(Key::C)];
+        const V: &[KeyboardShortcut] = &[ctrl(Key::V)];
+        const D: &[KeyboardShortcut] = &[ctrl(Key::D)];
+        const A: &[KeyboardShortcut] = &[ctrl(Key::A)];
+        const DEL: &[KeyboardShortcut] = &[plain(Key::Delete)];
+        const BACK: &[KeyboardShortcut] = &[plain(Key::Backspace)];
+        const ESC: &[KeyboardShortcut] = &[plain(Key::Escape)];
+        const ENTER: &[KeyboardShortcut] = &[plain(Key::Enter)];
+        Some(match self {
+            Command::New => spec("New", N, "New level"),
+            Command::Open => spec("Open…", O, "Open a level"),
+            Command::OpenRecent(_) => spec("Open recent", &[], "Open this level again"),
+            Command::ClearRecent => spec("Clear the list", &[], "Forget the recent files"),
+            Command::Save => spec("Save", S, "Save the level (atomically)"),
+            Command::SaveAs => spec("Save As…", SHIFT_S, "Save the level under another name"),
+            Command::Export => spec(
+                "Export…",
+                E,
+                "Export the game-ready level (refused while it has errors)",
+            ),
+            Command::ImportObj => spec(
+                "Import OBJ mesh…",
+                I,
+                "Import a Wavefront OBJ file as a mesh",
+            ),
+            Command::Quit => spec("Quit", Q, "Quit (asks when there are unsaved changes)"),
+            Command::Undo => spec("Undo", Z, "Undo the last step"),
+            Command::Redo => spec("Redo", REDO, "Redo the step undone last"),
+            Command::GoToHistory(_) => spec("Go to step", &[], "Undo or redo up to this step"),
+            Command::Cut => spec("Cut", X, "Cut objects as RON (the system clipboard)"),
+            Command::Copy => spec("Copy", C, "Copy objects as RON (the system clipboard)"),
+            Command::Paste => spec("Paste", V, "Paste objects under the cursor"),
+            Command::PasteText(_) => spec("Paste", &[], "Paste objects from the clipboard"),
+            Command::Duplicate => spec("Duplicate", D, "Duplicate the selection"),
+            Command::Delete => spec("Delete", DEL, "Delete the selection"),
+            Command::DeleteBack => spec(
+                "Remove last vertex",
+                BACK,
+                "Remove the wall chain's last vertex; with no chain, delete the selection",
+            ),
+            Command::SelectAll => spec("Select All", A, "Select every object"),
+            Command::Cancel => spec(
+                "Cancel",
+                ESC,
+                "Cancel a drawing or drag; otherwise clear the selection",
+            ),
+            Command::FinishChain => spec("Finish chain", ENTER, "Finish a wall chain"),
+            Command::KeepProbe => spec(
+                "Keep this ray as a probe object",
+                &[],
+                "Add the probe ray to the level as a probe object",
+            ),
+            _ => return None,
+        })
+    }
+
+    fn view_spec(&self) -> Spec {
+        const HOME: &[KeyboardShortcut] = &[plain(Key::Home)];
+        const F: &[KeyboardShortcut] = &[plain(Key::F)];
+        const F3: &[KeyboardShortcut] = &[plain(Key::F3)];
+        const G: &[KeyboardShortcut] = &[plain(Key::G)];
+        const OPEN: &[KeyboardShortcut] = &[plain(Key::OpenBracket)];
+        const CLOSE: &[KeyboardShortcut] = &[plain(Key::CloseBracket)];
+        const SPACE: &[KeyboardShortcut] = &[plain(Key::Space)];
+        const PERIOD: &[KeyboardShortcut] = &[plain(Key::Period)];
+        const COMMA: &[KeyboardShortcut] = &[plain(Key::Comma)];
+        const F1: &[KeyboardShortcut] = &[plain(Key::F1)];
+        match self {
+            Command::FrameAll => spec("Frame All", HOME, "Frame everything"),
+            Command::FrameSelection => spec("Frame Selection", F, "Frame the selection"),
+            Command::Toggle3d => spec("3D preview", F3, "Show / hide the 3D preview"),
+            Command::ToggleSnap => spec("Snap to grid", G, "Toggle grid snapping"),
+            Command::HalveSnap => spec("Finer snap", OPEN, "Halve the snap step"),
+            Command::DoubleSnap => spec("Coarser snap", CLOSE, "Double the snap step"),
+            Command::ToggleHistory => spec("History panel", &[], "Show / hide the history"),
+            Command::ToggleLowerPanel => spec(
+                "Problems, events and plots panel",
+                &[],
+                "Show / hide the lower panel",
+            ),
+            Command::PlayPause => spec("Play", SPACE, "Play / pause the simulation (tap)"),
+            Command::Step => spec("Step", PERIOD, "Step forward one frame"),
+            Command::StepBack => spec("Step back", COMMA, "Step back one frame"),
+            Command::Restart => spec("Restart", &[], "Back to frame 0 of the recording"),
+            Command::Shortcuts => spec("Keyboard shortcuts", F1, "This list"),
+            _ => spec("?", &[], ""),
+        }
+    }
+
+    /// Whether the command runs while a text field has the keyboard (file commands and help do; editing
+    /// keys belong to the field).
+    #[must_use]
+    pub fn while_typing(&self) -> bool {
+        matches!(
+            self,
+            Command::New
+                | Command::Open
+                | Command::Save
+                | Command::SaveAs
+                | Command::Export
+                | Command::ImportObj
+                | Command::Quit
+                | Command::Shortcuts
+        )
+    }
+
+    /// Whether walking in the 3D preview takes this command's keys (W A S D and the arrows) while the
+    /// pointer is over it.
+    #[must_use]
+    pub fn yields_to_walking(&self) -> bool {
+        matches!(self, Command::SetTool(_) | Command::Nudge(..))
+    }
+}
+
+fn nudge_spec(d: Dir, big: bool) -> Spec {
+    const L: &[KeyboardShortcut] = &[plain(Key::ArrowLeft)];
+    const R: &[KeyboardShortcut] = &[plain(Key::ArrowRight)];
+    const U: &[KeyboardShortcut] = &[plain(Key::ArrowUp)];
+    const D: &[KeyboardShortcut] = &[plain(Key::ArrowDown)];
+    const BL: &[KeyboardShortcut] = &[shift(Key::ArrowLeft)];
+    const BR: &[KeyboardShortcut] = &[shift(Key::ArrowRight)];
+    const BU: &[KeyboardShortcut] = &[shift(Key::ArrowUp)];
+    const BD: &[KeyboardShortcut] = &[shift(Key::ArrowDown)];
+    let help = if big {
+        "Nudge the selection by ten snap steps"
+    } else {
+        "Nudge the selection by the snap step"
+    };
+    let (name, keys) = match (d, big) {
+        (Dir::Left, false) => ("Nudge left", L),
+        (Dir::Right, false) => ("Nudge right", R),
+        (Dir::Up, false) => ("Nudge up", U),
+        (Dir::Down, false) => ("Nudge down", D),
+        (Dir::Left, true) => ("Nudge left ×10", BL),
+        (Dir::Right, true) => ("Nudge right ×10", BR),
+        (Dir::Up, true) => ("Nudge up ×10", BU),
+        (Dir::Down, true) => ("Nudge down ×10", BD),
+    };
+    spec(name, keys, help)
+}
+
+impl Tool {
+    /// The tool's palette entry: name, key and help.
+    #[must_use]
+    pub fn spec(self) -> Spec {
+        const S: &[KeyboardShortcut] = &[plain(Key::S)];
+        const W: &[KeyboardShortcut] = &[plain(Key::W)];
+        const B: &[KeyboardShortcut] = &[plain(Key::B)];
+        const T: &[KeyboardShortcut] = &[plain(Key::T)];
+        const P: &[KeyboardShortcut] = &[plain(Key::P)];
+        const C: &[KeyboardShortcut] = &[plain(Key::C)];
+        const X: &[KeyboardShortcut] = &[plain(Key::X)];
+        const K: &[KeyboardShortcut] = &[plain(Key::K)];
+        const R: &[KeyboardShortcut] = &[plain(Key::R)];
+        match self {
+            Tool::Select => spec(
+                "Select",
+                S,
+                "Click, box-select (Shift adds, Ctrl removes), drag to move",
+            ),
+            Tool::Wall => spec(
+                "Wall",
+                W,
+                "Click-click a chain; Enter, right-click or double-click ends; Backspace removes the last vertex; Esc cancels",
+            ),
+            Tool::Ball => spec(
+                "Ball",
+                B,
+                "Click to place; drag to set its velocity (the arrow is one second of motion)",
+            ),
+            Tool::Triangle => spec(
+                "Triangle",
+                T,
+                "Three clicks on the floor; set heights in the inspector",
+            ),
+            Tool::Plane => spec(
+                "Plane",
+                P,
+                "Click: the floor plane y = 0; drag: a vertical plane through the line",
+            ),
+            Tool::Cylinder => spec(
+                "Cylinder",
+                C,
+                "Click the centre and drag the radius; as tall as the default wall height",
+            ),
+            Tool::Box => spec(
+                "Box",
+                X,
+                "Drag a rectangle, 1 m tall (AABB, or OBB with a rotation handle)",
+            ),
+            Tool::Walker => spec(
+                "Walker",
+                K,
+                "Click to place the walker's start; drag to set its facing",
+            ),
+            Tool::Probe => spec(
+                "Probe",
+                R,
+                "Drag a ray at the probe height: every hit and each box's slab intervals (Probe tab)",
+            ),
+        }
+    }
+}
+
+/// Pointer gestures for the F1 list: not commands (they depend on where the pointer is), listed with them.
+pub const POINTER_HELP: &[(&str, &str)] = &[
+    ("Shift (held)", "Suspend snapping while placing"),
+    (
+        "Wheel / middle or right drag / Space+drag",
+        "Zoom about the cursor / pan",
+    ),
+    (
+        "3D: drag / right-drag / wheel",
+        "Orbit camera: rotate / pan / zoom; a click selects (Shift toggles), the Probe tool casts",
+    ),
+    (
+        "3D walk: W A S D or arrows, drag",
+        "Walk the walker (pointer over the preview; Shift runs) / look around",
+    ),
+];
+
+impl EditorApp {
+    /// Run the commands whose shortcuts were pressed this frame, most specific first (Ctrl+Shift+S before
+    /// Ctrl+S: egui matches Shift loosely). Space plays and pauses on release, unless it was held to pan.
+    pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
+        let typing = ctx.egui_wants_keyboard_input();
+        // Walking in the 3D preview owns W A S D and the arrows while the pointer is over it.
+        let walking = self
+            .view3d
+            .captures_keys(ctx.input(|i| i.pointer.hover_pos()));
+        let mut bound: Vec<(KeyboardShortcut, &Command)> = Command::ALL
+            .iter()
+            .filter(|c| (c.while_typing() || !typing) && !(walking && c.yields_to_walking()))
+            .flat_map(|c| c.spec().keys.iter().map(move |k| (*k, c)))
+            .collect();
+        bound.sort_by_key(|(k, _)| {
+            std::cmp::Reverse(u8::from(k.modifiers.shift) + u8::from(k.modifiers.alt))
+        });
+        let mut pressed = Vec::new();
+        for (k, c) in bound {
+            let hit = if *c == Command::PlayPause {
+                self.space_released(ctx)
+            } else {
+                ctx.input_mut(|i| i.consume_shortcut(&k))
+            };
+            if hit {
+                pressed.push(c.clone());
+            }
+        }
+        if !typing {
+            // The system clipboard arrives as events; the keys themselves only in tests (no clipboard there).
+            for e in ctx.input(|i| i.events.clone()) {
+                match e {
+                    egui::Event::Copy => pressed.push(Command::Copy),
+                    egui::Event::Cut => pressed.push(Command::Cut),
+                    egui::Event::Paste(text) => pressed.push(Command::PasteText(text)),
+                    _ => {}
+                }
+            }
+        }
+        for c in pressed {
+            self.run_command(ctx, c);
+        }
+    }
+
+    /// Space was tapped (released without panning).
+    fn space_released(&mut self, ctx: &egui::Context) -> bool {
+        if !ctx.input(|i| i.key_released(Key::Space)) {
+            return false;
+        }
+        !std::mem::take(&mut self.space_panned)
+    }
+}
+
+impl EditorApp {
+    /// Run one command: the only way menus, shortcuts, buttons and dialogs change the document or the
+    /// editor's settings.
+    pub fn run_command(&mut self, ctx: &egui::Context, command: Command) {
+        match command {
+            Command::New
+            | Command::Open
+            | Command::OpenRecent(_)
+            | Command::ClearRecent
+            | Command::Save
+            | Command::SaveAs
+            | Command::Export
+            | Command::ImportObj
+            | Command::Quit => self.run_file_command(ctx, command),
+            Command::SetTool(t) => self.set_tool(t),
+            Command::PlayPause => self.debug.toggle_play(&self.doc),
+            Command::Step => self.debug.step(&self.doc),
+            Command::StepBack => self.debug.step_back(&self.doc),
+            Command::Restart => self.debug.restart(&self.doc),
+            Command::Shortcuts => self.dialog = Some(Dialog::Shortcuts),
+            Command::FrameAll
+            | Command::FrameSelection
+            | Command::Toggle3d
+            | Command::ToggleSnap
+            | Command::HalveSnap
+            | Command::DoubleSnap
+            | Command::ToggleHistory
+            | Command::ToggleLowerPanel
+            | Command::ToggleOverlay(_) => self.run_view_command(command),
+            _ => self.run_edit_command(ctx, command),
+        }
+    }
+
+    fn run_file_command(&mut self, ctx: &egui::Context, command: Command) {
+        match command {
+            Command::New => self.guard(ctx, Pending::New),
+            Command::Open => self.guard(ctx, Pending::Open(None)),
+            Command::OpenRecent(path) => self.guard(ctx, Pending::Open(Some(path))),
+            Command::ClearRecent => self.recent.clear(),
+            Command::Save => {
+                self.save();
+            }
+            Command::SaveAs => self.choose_path(PathPurpose::SaveAs),
+            Command::Export => self.choose_path(PathPurpose::Export),
+            Command::ImportObj => self.choose_path(PathPurpose::ImportObj),
+            Command::Quit => self.guard(ctx, Pending::Quit),
+            _ => {}
+        }
+    }
+
+    fn run_edit_command(&mut self, ctx: &egui::Context, command: Command) {
+        match command {
+            Command::Undo => self.undo(),
+            Command::Redo => self.redo(),
+            Command::GoToHistory(c) => {
+                self.cancel_gesture();
+                self.doc.go_to(c);
+            }
+            Command::Cut => self.copy(ctx, true),
+            Command::Copy => self.copy(ctx, false),
+            Command::Paste => match self.clipboard.clone() {
+                Some(text) => self.paste(&text),
+                None => self.status = "nothing copied yet".into(),
+            },
+            Command::PasteText(text) => self.paste(&text),
+            Command::Duplicate => {
+                let n = self
+                    .doc
+                    .duplicate_selection(Vec2::splat(self.snap_step.max(0.1)));
+                self.status = format!("duplicated {}", count_noun(n, "object"));
+            }
+            Command::Delete => self.delete(),
+            Command::DeleteBack => self.delete_back(),
+            Command::SelectAll => self.doc.select_all(),
+            Command::Cancel => self.cancel(),
+            Command::Nudge(d, big) => {
+                let v = match d {
+                    Dir::Left => Vec2::NEG_X,
+                    Dir::Right => Vec2::X,
+                    Dir::Up => Vec2::NEG_Y,
+                    Dir::Down => Vec2::Y,
+                };
+                let step = self.snap_step.max(0.01) * if big { 10.0 } else { 1.0 };
+                self.nudge(v * step);
+            }
+            Command::FinishChain => self.finish_chain(),
+            Command::KeepProbe => self.keep_probe(),
+            _ => {}
+        }
+    }
+
+    fn run_view_command(&mut self, command: Command) {
+        match command {
+            Command::FrameAll => self.frame_all(),
+            Command::FrameSelection => self.frame_selection = true,
+            Command::Toggle3d => self.view3d.open = !self.view3d.open,
+            Command::ToggleSnap => {
+                self.snap = !self.snap;
+                self.status = format!("snap {}", if self.snap { "on" } else { "off" });
+            }
+            Command::HalveSnap => self.snap_step = (self.snap_step / 2.0).max(1.0 / 64.0),
+            Command::DoubleSnap => self.snap_step = (self.snap_step * 2.0).min(64.0),
+            Command::ToggleHistory => self.show_history = !self.show_history,
+            Command::ToggleLowerPanel => self.show_problems = !self.show_problems,
+            Command::ToggleOverlay(o) => {
+                let flag = self.debug.overlays.flag_mut(o);
+                *flag = !*flag;
+            }
+            _ => {}
+        }
+    }
+
+    /// Backspace: the wall chain's last vertex, or with no chain the selection.
+    fn delete_back(&mut self) {
+        if self.chain.pop().is_none() {
+            self.delete();
+        }
+    }
+
+    /// Whether the command can run now (menus grey out the rest).
+    #[must_use]
+    pub fn can_run(&self, command: &Command) -> bool {
+        let some = !self.doc.selection.is_empty();
+        match command {
+            Command::Undo => self.doc.can_undo_redo().0,
+            Command::Redo => self.doc.can_undo_redo().1,
+            Command::Cut | Command::Copy | Command::Duplicate => some,
+            Command::Delete => some || self.doc.walker_selected,
+            Command::Paste => self.clipboard.is_some(),
+            Command::KeepProbe => self.probe.is_some(),
+            _ => true,
+        }
+    }
+
+    /// Whether a toggling command's setting is on (menus show a check box).
+    #[must_use]
+    pub fn is_checked(&self, command: &Command) -> Option<bool> {
+        Some(match command {
+            Command::Toggle3d => self.view3d.open,
+            Command::ToggleSnap => self.snap,
+            Command::ToggleHistory => self.show_history,
+            Command::ToggleLowerPanel => self.show_problems,
+            Command::ToggleOverlay(o) => *self.debug.overlays.flag(*o),
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_two_commands_share_a_shortcut() {
+        let mut seen: Vec<(KeyboardShortcut, &str)> = Vec::new();
+        for c in Command::ALL {
+            let s = c.spec();
+            for k in s.keys {
+                if let Some((_, other)) = seen.iter().find(|(o, _)| o == k) {
+                    panic!("{} and {} share {k:?}", s.name, other);
+                }
+                seen.push((*k, s.name));
+            }
+        }
+        assert!(
+            seen.len() >= Command::ALL.len() - 1,
+            "only Restart has no key"
+        );
+    }
+
+    #[test]
+    fn every_command_has_a_name_and_help() {
+        for c in Command::ALL
+            .iter()
+            .cloned()
+            .chain(Overlay::ALL.iter().map(|o| Command::ToggleOverlay(*o)))
+        {
+            let s = c.spec();
+            assert!(s.name != "?" && !s.help.is_empty(), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn every_tool_has_a_command() {
+        for t in Tool::ALL {
+            assert!(Command::ALL.contains(&Command::SetTool(*t)), "{t:?}");
+        }
+    }
+}
