@@ -97,9 +97,9 @@ fn bench(c: &mut Criterion) {
         );
     }
 
-    let mut d = collidoscope::editor::debugger::Debugger::new(
+    let mut d = collidoscope::editor::debugger::model::Debugger::new(
         &maze_level,
-        collidoscope::editor::debugger::DEFAULT_BUDGET_BYTES,
+        collidoscope::editor::debugger::model::DEFAULT_BUDGET_BYTES,
     )
     .unwrap();
     for _ in 0..10_000 {
@@ -112,7 +112,7 @@ fn bench(c: &mut Criterion) {
         "maze_large, 10000 recorded frames: {:.1} MB of snapshots (budget {} MB), keyframes every {every} frame(s); \
          {} frame records; mean simulation step {mean_step_ms:.2} ms",
         bytes as f64 / 1e6,
-        collidoscope::editor::debugger::DEFAULT_BUDGET_BYTES / (1024 * 1024),
+        collidoscope::editor::debugger::model::DEFAULT_BUDGET_BYTES / (1024 * 1024),
         d.recorded()
     );
 }

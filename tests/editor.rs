@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use collidoscope::editor::scene3d::CameraMode;
+use collidoscope::editor::view3d::scene::CameraMode;
 use collidoscope::editor::{EditorApp, EditorOptions, Tool};
 use collidoscope::level::{Level, ObjectId};
 use collidoscope::walker::WalkMode;

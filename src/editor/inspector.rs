@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use egui::{Color32, RichText, Ui};
 
-use super::document::{Document, Edit, Header, Kind, Object};
+use crate::editor::document::{Document, Edit, Header, Kind, Object};
 use crate::level::WalkerStart;
 
 /// What values a field accepts.

@@ -1,20 +1,23 @@
 //! The desktop level editor (feature `editor`): an eframe/egui app over the runtime's public API.
 //!
-//! State lives apart from drawing: [`document::Document`] holds the level, selection and undo history and
-//! takes every edit as an undoable [`document::Change`]; [`app::EditorApp`] is the window (menus, tools, the
-//! top-down view, inspector, history, problems, files); [`view2d`] draws and [`footprint`] projects objects
-//! onto the floor for drawing and picking.
+//! Where things live (ARCHITECTURE.md says why):
+//! - [`app`]: the window: [`app::EditorApp`], every user action as an [`app::Command`], menus, files,
+//!   autosave, dialogs and panels.
+//! - [`document`]: the edited level, its selection and undo history (no egui).
+//! - [`tools`]: what the pointer does in the top-down view for each tool of the palette.
+//! - [`view2d`]: the top-down view (camera, batched drawing, floor footprints, the drawn scene).
+//! - [`view3d`]: the 3D preview (panel, CPU scene and cameras, wgpu renderer).
+//! - [`debugger`]: the step debugger's recording (no egui), its panel, and its overlays for both views.
+//! - [`analysis`]: the probe ray, the SAT report and the seed texts' variants compared.
+//! - [`inspector`]: the selection's fields; [`theme`]: the editor's colours.
 
+pub mod analysis;
 pub mod app;
-pub mod compare;
-pub mod debug_ui;
 pub mod debugger;
 pub mod document;
-pub mod footprint;
 pub mod inspector;
-pub mod probe;
-pub mod render3d;
-pub mod scene3d;
+pub mod theme;
+pub mod tools;
 pub mod view2d;
 pub mod view3d;
 

@@ -10,7 +10,7 @@ use egui::{Key, KeyboardShortcut, Modifiers};
 use glam::Vec2;
 
 use super::{Dialog, EditorApp, PathPurpose, Pending, Tool};
-use crate::editor::debug_ui::Overlay;
+use crate::editor::debugger::panel::Overlay;
 use crate::editor::document::count_noun;
 
 /// Which way a nudge moves the selection (screen directions in the top-down view).

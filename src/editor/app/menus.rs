@@ -4,7 +4,7 @@ use egui::Ui;
 
 use super::EditorApp;
 use super::command::{Command, POINTER_HELP};
-use crate::editor::debug_ui::Overlay;
+use crate::editor::debugger::panel::Overlay;
 
 /// One entry of a menu.
 enum Item {

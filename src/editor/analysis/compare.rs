@@ -2,7 +2,8 @@
 //! point-in-triangle test against the robust one (for the probe ray), and NeHe's 150 time slices against
 //! the exact sweep (for every ball's next step). Disagreements are listed and flagged in the view.
 
-use egui::{Color32, RichText, Ui};
+use crate::editor::theme;
+use egui::{RichText, Ui};
 use glam::Vec3;
 
 use crate::level::{Level, ObjectId};
@@ -161,7 +162,7 @@ pub fn panel(
     tris: Option<&[TriangleCompare]>,
     sweeps: Option<&(usize, Vec<SweepCompare>)>,
 ) {
-    let red = Color32::from_rgb(255, 100, 100);
+    let red = theme::ERROR_TEXT;
     ui.columns(2, |cols| {
         let ui = &mut cols[0];
         ui.strong("Probe ray vs triangles: walk test (seed 000) and Möller–Trumbore; angle-sum vs robust point-in-triangle");

@@ -2,13 +2,14 @@
 //! plots) and its overlays in the top-down view (simulated balls, velocities, trails, contact points and
 //! normals, time-of-impact markers, broadphase bounds and a short flash at each contact).
 
+use crate::editor::theme;
 use egui::{Color32, Pos2, Rect, RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 use glam::{Vec2, Vec3};
 
-use super::debugger::{DEFAULT_BUDGET_BYTES, Debugger, Ghost};
-use super::document::{DocKey, Document};
-use super::view2d::{Batch, Camera, palette};
+use crate::editor::debugger::model::{DEFAULT_BUDGET_BYTES, Debugger, Ghost};
+use crate::editor::document::{DocKey, Document};
+use crate::editor::view2d::{Batch, Camera, palette};
 use crate::level::ObjectId;
 use crate::sim::Contact;
 
@@ -375,7 +376,7 @@ impl DebugPanel {
             }
         });
         if let Some(e) = &self.error {
-            ui.colored_label(Color32::from_rgb(255, 100, 100), e);
+            ui.colored_label(theme::ERROR_TEXT, e);
         }
         if let Some(g) = &self.ghost {
             let mut dismiss = false;
@@ -502,7 +503,7 @@ impl DebugPanel {
         let height = ((ui.available_height() - 10.0) / 1.0).max(80.0);
         let width = ui.available_width() / 3.0 - 8.0;
         ui.horizontal(|ui| {
-            let series = |f: &dyn Fn(&super::debugger::FrameRecord) -> f64| -> PlotPoints<'static> {
+            let series = |f: &dyn Fn(&crate::editor::debugger::model::FrameRecord) -> f64| -> PlotPoints<'static> {
                 frames.iter().map(|r| [r.time, f(r)]).collect()
             };
             Plot::new("energy")
@@ -603,11 +604,7 @@ impl DebugPanel {
             let c = s(b.center);
             let r = (b.radius * cam.scale).max(2.0);
             let sel = ids.get(i).copied().flatten().is_some_and(selected);
-            let line = if sel {
-                Color32::from_rgb(255, 160, 40)
-            } else {
-                palette::BALL
-            };
+            let line = if sel { theme::SELECTED } else { palette::BALL };
             batch.disc(c, r, line.gamma_multiply(0.3));
             batch.circle(c, r, if sel { 2.5 } else { 1.5 }, line);
             if o.velocities && b.velocity.length_squared() > 0.0 {

@@ -853,7 +853,7 @@ mod tests {
     }
 
     fn house() -> Document {
-        let level = Level::from_ron_str(include_str!("../../levels/house.ron")).unwrap();
+        let level = Level::from_ron_str(include_str!("../../../levels/house.ron")).unwrap();
         Document::new(level, None)
     }
 

@@ -2,11 +2,16 @@
 //! toward the viewer), an adaptive metric grid, and every object batched into a few meshes, with what is off
 //! screen culled and small details dropped when they would be under a pixel.
 
+pub mod footprint;
+mod paint;
+pub mod scene;
+
+use crate::editor::theme;
 use egui::epaint::{Mesh, Vertex, WHITE_UV};
 use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke};
 use glam::Vec2;
 
-use super::footprint::Footprint;
+use crate::editor::view2d::footprint::Footprint;
 
 /// Pan and zoom of the top-down view.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -356,36 +361,13 @@ fn colors(look: Look, base: Color32) -> (Color32, Color32) {
     let line = match look {
         Look::Normal => base,
         Look::Hovered => Color32::from_rgb(255, 240, 150),
-        Look::Selected => Color32::from_rgb(255, 160, 40),
+        Look::Selected => theme::SELECTED,
         Look::Faulty => Color32::from_rgb(240, 60, 60),
     };
     (line, line.gamma_multiply(0.25))
 }
 
-/// Base colours per kind.
-pub mod palette {
-    use egui::Color32;
-    /// Walls.
-    pub const WALL: Color32 = Color32::from_rgb(220, 220, 230);
-    /// Wall collision radius outlines.
-    pub const WALL_RADIUS: Color32 = Color32::from_rgb(90, 140, 220);
-    /// Triangles.
-    pub const TRIANGLE: Color32 = Color32::from_rgb(120, 200, 140);
-    /// Balls.
-    pub const BALL: Color32 = Color32::from_rgb(240, 200, 80);
-    /// Planes.
-    pub const PLANE: Color32 = Color32::from_rgb(170, 130, 220);
-    /// Cylinders.
-    pub const CYLINDER: Color32 = Color32::from_rgb(90, 200, 210);
-    /// Boxes.
-    pub const BOX: Color32 = Color32::from_rgb(220, 130, 90);
-    /// Meshes.
-    pub const MESH: Color32 = Color32::from_rgb(150, 160, 120);
-    /// Probes.
-    pub const PROBE: Color32 = Color32::from_rgb(230, 100, 200);
-    /// The walker.
-    pub const WALKER: Color32 = Color32::from_rgb(100, 230, 120);
-}
+pub use crate::editor::theme::palette;
 
 /// Extra per-object data the drawing needs beyond the footprint.
 #[derive(Clone, Copy, Debug, Default)]

@@ -285,7 +285,7 @@ mod tests {
     use super::*;
 
     fn magic_room() -> Level {
-        Level::from_ron_str(include_str!("../../levels/magic_room.ron")).unwrap()
+        Level::from_ron_str(include_str!("../../../levels/magic_room.ron")).unwrap()
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::document::Object;
+use crate::editor::document::Object;
 
 /// An object's top-down projection.
 #[derive(Clone, Debug, PartialEq)]

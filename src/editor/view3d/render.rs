@@ -18,7 +18,9 @@ use eframe::egui_wgpu::{self, CallbackResources, CallbackTrait, ScreenDescriptor
 use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
-use super::scene3d::{LINE_FLOATS, Lines, SOLID_FLOATS, SPHERE_FLOATS, Spheres, StaticScene};
+use crate::editor::view3d::scene::{
+    LINE_FLOATS, Lines, SOLID_FLOATS, SPHERE_FLOATS, Spheres, StaticScene,
+};
 
 /// Format of the offscreen colour target.
 const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -462,7 +464,7 @@ impl Renderer3d {
             label: Some("collidoscope 3d blit"),
             ..wgpu::SamplerDescriptor::default()
         });
-        let (verts, indices) = super::scene3d::unit_sphere(2);
+        let (verts, indices) = crate::editor::view3d::scene::unit_sphere(2);
         let flat: Vec<f32> = verts.iter().flat_map(|v| v.to_array()).collect();
         let sphere_vb = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("collidoscope 3d unit sphere"),

@@ -243,7 +243,7 @@ pub fn unit_sphere(levels: u32) -> (Vec<Vec3>, Vec<u32>) {
 }
 
 /// Colour of each object's geometry.
-pub type Paint<'a> = &'a dyn Fn(crate::level::ObjectId, super::document::Kind) -> [u8; 4];
+pub type Paint<'a> = &'a dyn Fn(crate::level::ObjectId, crate::editor::document::Kind) -> [u8; 4];
 
 /// The level's static geometry: walls, triangles, planes, cylinders, boxes, meshes and the walker, plus the
 /// floor grid. Balls and the debugger's overlays are dynamic and built per frame.
@@ -271,7 +271,7 @@ pub fn build_static(
     show_walker: bool,
     wall_radii: bool,
 ) -> StaticScene {
-    use super::document::Kind;
+    use crate::editor::document::Kind;
     let mut s = StaticScene::default();
     let bounds = scene_bounds(level);
     s.bounds = Some(bounds);
@@ -674,7 +674,7 @@ mod tests {
     use super::*;
     use crate::level::{ObjectId, TriangleObject, WallObject};
 
-    fn plain(_: ObjectId, _: super::super::document::Kind) -> [u8; 4] {
+    fn plain(_: ObjectId, _: crate::editor::document::Kind) -> [u8; 4] {
         [200, 200, 200, 255]
     }
 

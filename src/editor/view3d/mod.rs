@@ -1,9 +1,13 @@
 //! The 3D preview panel: camera controls, walking, following a ball, picking and the per-frame scene.
 //!
-//! The static geometry ([`super::scene3d::build_static`]) is rebuilt only when the level, the selection or
+//! The static geometry ([`crate::editor::view3d::scene::build_static`]) is rebuilt only when the level, the selection or
 //! the relevant toggles change; balls and the debugger's overlays are built every frame from the
 //! debugger's current frame, the same data the top-down view draws.
 
+pub mod render;
+pub mod scene;
+
+use crate::editor::theme;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -11,12 +15,12 @@ use std::sync::Arc;
 use egui::{Color32, Key, Rect, RichText, Sense, Ui};
 use glam::{Vec2, Vec3};
 
-use super::compare::TriangleCompare;
-use super::debug_ui::DebugPanel;
-use super::document::{DocId, DocKey, Document};
-use super::probe::ProbeResult;
-use super::render3d::{Callback3d, Frame3};
-use super::scene3d::{
+use crate::editor::analysis::compare::TriangleCompare;
+use crate::editor::analysis::probe::ProbeResult;
+use crate::editor::debugger::panel::DebugPanel;
+use crate::editor::document::{DocId, DocKey, Document};
+use crate::editor::view3d::render::{Callback3d, Frame3};
+use crate::editor::view3d::scene::{
     Camera3, CameraMode, Lines, Paint, Spheres, StaticScene, build_static, walk_motion,
 };
 use crate::level::ObjectId;
@@ -221,7 +225,7 @@ impl View3d {
         let len = motion.length();
         let compared = if len > 0.0 {
             let ray = Ray::new(from, Vec3::new(motion.x, 0.0, motion.y) / len);
-            super::compare::triangles(doc.level(), &ray, len)
+            crate::editor::analysis::compare::triangles(doc.level(), &ray, len)
                 .into_iter()
                 .filter(|c| c.moller_trumbore.is_some() || c.walk_test.is_some())
                 .collect()
@@ -344,7 +348,7 @@ impl View3d {
                 if input.probe_tool {
                     action = Some(Action3::Probe(ray, reach));
                 } else {
-                    let hits = super::probe::cast(input.doc.level(), &ray, reach);
+                    let hits = crate::editor::analysis::probe::cast(input.doc.level(), &ray, reach);
                     let add = ui.input(|i| i.modifiers.shift);
                     action = Some(Action3::Select {
                         hit: hits.hits.first().map(|h| h.object),
@@ -548,14 +552,14 @@ fn rgba(c: Color32) -> [u8; 4] {
 
 /// Balls and the debugger's overlays in world space: (balls, depth-tested lines, lines over everything).
 fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
-    use super::view2d::palette;
+    use crate::editor::view2d::palette;
     let mut spheres = Spheres::default();
     let mut lines = Lines::default();
     let mut overlay = Lines::default();
     let selected = |id: Option<ObjectId>| id.is_some_and(|id| input.doc.selection.contains(&id));
     let ball_color = |sel: bool| {
         if sel {
-            [255, 160, 40, 255]
+            theme::SELECTED.to_srgba_unmultiplied()
         } else {
             rgba(palette::BALL)
         }
@@ -592,7 +596,7 @@ fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
         }
     }
     if o.trails {
-        let (paths, markers) = super::debug_ui::trails(d);
+        let (paths, markers) = crate::editor::debugger::panel::trails(d);
         for path in &paths {
             lines.strip(path, [150, 130, 70, 255]);
         }
@@ -613,7 +617,7 @@ fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
         }
     }
     if o.flashes {
-        let flash = super::debug_ui::FLASH_FRAMES;
+        let flash = crate::editor::debugger::panel::FLASH_FRAMES;
         let first = d.cursor().saturating_sub(flash);
         for (age, f) in d.frames()[first..d.cursor()].iter().rev().enumerate() {
             let fade = 1.0 - age as f32 / flash as f32;

@@ -1,0 +1,96 @@
+//! Derived state of the document, each a cache keyed by [`DocKey`] (plus what else it depends on): the
+//! problems list, the probe's hits and the Compare tab's rows.
+
+use std::collections::HashSet;
+
+use glam::Vec3;
+
+use crate::editor::analysis::compare::{SweepCompare, TriangleCompare};
+use crate::editor::app::*;
+use crate::editor::document::DocKey;
+use crate::level::{ObjectId, Problem, Severity};
+
+#[derive(Default)]
+pub(crate) struct Problems {
+    pub(crate) key: Option<DocKey>,
+    pub(crate) list: Vec<Problem>,
+    pub(crate) faulty: HashSet<ObjectId>,
+    pub(crate) walker_faulty: bool,
+}
+
+/// What the Compare tab's results depend on: the level, the probe and the debugger's frame.
+pub(crate) type CompareKey = (DocKey, Option<(Vec3, Vec3, f32)>, Option<usize>);
+
+/// The Compare tab's results with their key: triangle rows for the probe, and the sweep disagreements
+/// (with the number of pairs tested).
+pub(crate) type CompareCache = (
+    CompareKey,
+    Option<Vec<TriangleCompare>>,
+    Option<(usize, Vec<SweepCompare>)>,
+);
+
+impl EditorApp {
+    pub(crate) fn refresh_problems(&mut self) {
+        // While dragging, the level changes every frame: validate when the gesture ends.
+        if self.problems.key == Some(self.doc.key())
+            || (self.problems.key.is_some() && self.gesture.is_some())
+        {
+            return;
+        }
+        let mut list = self.doc.level().validate();
+        list.sort_by_key(|p| p.severity);
+        self.problems.faulty = list
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .filter_map(|p| p.object)
+            .collect();
+        self.problems.walker_faulty = list
+            .iter()
+            .any(|p| p.severity == Severity::Error && p.field.starts_with("walker"));
+        self.problems.list = list;
+        self.problems.key = Some(self.doc.key());
+    }
+
+    pub(crate) fn refresh_compare(&mut self) {
+        let key: CompareKey = (
+            self.doc.key(),
+            self.probe.map(|(r, t)| (r.origin, r.dir, t)),
+            self.debug.debugger.as_ref().map(|d| d.cursor()),
+        );
+        if self.compare.as_ref().is_some_and(|(k, _, _)| *k == key) {
+            return;
+        }
+        let tris = self.probe.map(|(ray, max_t)| {
+            crate::editor::analysis::compare::triangles(self.doc.level(), &ray, max_t)
+        });
+        let dt = self.doc.level().simulation.dt;
+        let sweeps = match &self.debug.debugger {
+            Some(d) => Some(crate::editor::analysis::compare::sweeps(d.world(), dt)),
+            None => crate::sim::World::from_level(self.doc.level())
+                .ok()
+                .map(|w| crate::editor::analysis::compare::sweeps(&w, dt)),
+        };
+        self.compare = Some((key, tris, sweeps));
+    }
+
+    pub(crate) fn refresh_probe(&mut self) {
+        if self.probe_flat
+            && let Some((ray, _)) = &mut self.probe
+            && self.probe_height.is_finite()
+        {
+            ray.origin.y = self.probe_height;
+        }
+        let Some((ray, max_t)) = self.probe else {
+            self.probe_result = None;
+            return;
+        };
+        let key = (ray.origin, ray.dir, max_t, self.doc.key());
+        if self.probe_result.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        self.probe_result = Some((
+            key,
+            crate::editor::analysis::probe::cast(self.doc.level(), &ray, max_t),
+        ));
+    }
+}

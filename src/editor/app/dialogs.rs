@@ -1,0 +1,186 @@
+//! The modal dialogs: unsaved changes, wall splits, recovery, messages, the shortcut list and the path
+//! dialog.
+
+use std::path::PathBuf;
+
+use egui::Key;
+use glam::Vec2;
+
+use crate::editor::app::*;
+use crate::editor::document::count_noun;
+use crate::editor::tools::*;
+use crate::level::Level;
+
+/// The modal dialog on screen, if any.
+pub(crate) enum Dialog {
+    ConfirmDiscard(Pending),
+    Split {
+        walls: Vec<(Vec2, Vec2)>,
+        crossings: Vec<Crossing>,
+    },
+    Recover {
+        level: Box<Level>,
+        original: Option<PathBuf>,
+        age: String,
+    },
+    Message {
+        title: String,
+        text: String,
+    },
+    Shortcuts,
+    Path {
+        purpose: PathPurpose,
+        text: String,
+    },
+}
+
+impl EditorApp {
+    pub(crate) fn dialogs(&mut self, ctx: &egui::Context) {
+        let Some(dialog) = self.dialog.take() else {
+            return;
+        };
+        let mut keep = true;
+        let modal = egui::Modal::new(egui::Id::unique("dialog")).show(ctx, |ui| {
+            ui.set_max_width(520.0);
+            match &dialog {
+                Dialog::ConfirmDiscard(action) => {
+                    ui.heading("Unsaved changes");
+                    ui.label(format!("{} has changes that are not saved.", self.display_name));
+                    ui.horizontal(|ui| {
+                        if ui.button("Save").clicked() {
+                            keep = false;
+                            if self.save() {
+                                self.run_pending(ctx, action.clone());
+                            }
+                        }
+                        if ui.button("Discard changes").clicked() {
+                            keep = false;
+                            // The document stays until what replaces it has loaded: a failed open loses
+                            // nothing.
+                            self.run_pending(ctx, action.clone());
+                        }
+                        if ui.button("Cancel").clicked() {
+                            keep = false;
+                        }
+                    });
+                }
+                Dialog::Split { walls, crossings } => {
+                    ui.heading("The new walls cross existing ones");
+                    ui.label(format!(
+                        "{} meet {} at {}. Split them there (their ends weld), or keep the walls whole?",
+                        count_noun(walls.len(), "new wall"),
+                        count_noun(
+                            {
+                                let mut ids: Vec<_> = crossings.iter().map(|c| c.wall).collect();
+                                ids.dedup();
+                                ids.len()
+                            },
+                            "existing wall"
+                        ),
+                        count_noun(crossings.len(), "point")
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Split").clicked() {
+                            keep = false;
+                            self.add_walls(walls.clone(), crossings);
+                        }
+                        if ui.button("Don't split").clicked() {
+                            keep = false;
+                            self.add_walls(walls.clone(), &[]);
+                        }
+                        if ui.button("Cancel").clicked() {
+                            keep = false;
+                        }
+                    });
+                }
+                Dialog::Recover { level, original, age } => {
+                    ui.heading("Recover unsaved work?");
+                    ui.label(format!(
+                        "The editor closed with unsaved changes to {} (autosaved {age}).",
+                        original
+                            .as_ref()
+                            .map_or_else(|| "an unsaved level".into(), |p| p.display().to_string())
+                    ));
+                    ui.horizontal(|ui| {
+                        if ui.button("Recover").clicked() {
+                            keep = false;
+                            self.open_document(
+                                (**level).clone(),
+                                Source::Recovered(original.clone()),
+                            );
+                            self.status = "recovered the autosaved level: save it to keep it".into();
+                        }
+                        if ui.button("Discard it").clicked() {
+                            keep = false;
+                            self.clear_recovery();
+                        }
+                    });
+                }
+                Dialog::Message { title, text } => {
+                    ui.heading(title);
+                    ui.label(text);
+                    if ui.button("OK").clicked() {
+                        keep = false;
+                    }
+                }
+                Dialog::Shortcuts => {
+                    ui.heading("Keyboard shortcuts");
+                    let height = (ctx.content_rect().height() - 160.0).max(120.0);
+                    // A fixed size, so the window does not move under the pointer as the list lays out.
+                    egui::ScrollArea::vertical()
+                        .max_height(height)
+                        .auto_shrink([false, false])
+                        .show(ui, Self::shortcut_list);
+                    if ui.button("Close").clicked() {
+                        keep = false;
+                    }
+                }
+                Dialog::Path { .. } => {}
+            }
+        });
+        if let Dialog::Path { purpose, mut text } = dialog {
+            let title = match purpose {
+                PathPurpose::Open => "Open level",
+                PathPurpose::SaveAs => "Save level as",
+                PathPurpose::Export => "Export game-ready level",
+                PathPurpose::ImportObj => "Import an OBJ mesh",
+            };
+            let mut chosen = None;
+            egui::Modal::new(egui::Id::unique("path dialog")).show(ctx, |ui| {
+                ui.heading(title);
+                let l = ui.label(if purpose == PathPurpose::ImportObj {
+                    "File path (.obj):"
+                } else {
+                    "File path (.ron):"
+                });
+                let resp = ui
+                    .add(egui::TextEdit::singleline(&mut text).desired_width(400.0))
+                    .labelled_by(l.id);
+                let enter = resp.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+                ui.horizontal(|ui| {
+                    if (ui.button("OK").clicked() || enter) && !text.trim().is_empty() {
+                        chosen = Some(PathBuf::from(text.trim()));
+                    }
+                    if ui.button("Cancel").clicked() {
+                        keep = false;
+                    }
+                });
+            });
+            if let Some(path) = chosen {
+                self.use_path(purpose, &path);
+                keep = false;
+            }
+            if keep && self.dialog.is_none() {
+                self.dialog = Some(Dialog::Path { purpose, text });
+            }
+            return;
+        }
+        if modal.should_close() && !matches!(dialog, Dialog::Recover { .. } | Dialog::Split { .. })
+        {
+            keep = false;
+        }
+        if keep && self.dialog.is_none() {
+            self.dialog = Some(dialog);
+        }
+    }
+}

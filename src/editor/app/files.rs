@@ -1,0 +1,363 @@
+//! Files: the one way a document is opened ([`EditorApp::open_document`]), save, save as, export, import,
+//! recent files, and the path dialog used where the system has no file dialog.
+
+use std::path::{Path, PathBuf};
+
+use crate::editor::app::*;
+use crate::editor::document::{Document, Object};
+use crate::editor::inspector::InspectorState;
+use crate::level::{Level, MeshObject, ObjectId, Problem, Severity};
+
+/// Where an opened document comes from (see `EditorApp::open_document`).
+pub(crate) enum Source {
+    /// File → New.
+    New,
+    /// The level built into the binary, as the editor starts.
+    Embedded,
+    /// The level the editor starts on (a file from the command line, or a test's level).
+    Start(Option<PathBuf>),
+    /// A level file.
+    File(PathBuf),
+    /// The autosaved recovery copy, with the file it was a copy of.
+    Recovered(Option<PathBuf>),
+}
+
+/// A file action waiting on the unsaved-changes question.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Pending {
+    New,
+    Open(Option<PathBuf>),
+    Quit,
+}
+
+/// What a path typed into the editor's own dialog is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PathPurpose {
+    Open,
+    SaveAs,
+    Export,
+    ImportObj,
+}
+
+impl EditorApp {
+    pub(crate) fn remember(&mut self, path: &Path) {
+        let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(MAX_RECENT);
+    }
+
+    /// Ask before `action` when there are unsaved changes; otherwise do it now.
+    pub(crate) fn guard(&mut self, ctx: &egui::Context, action: Pending) {
+        if self.doc.is_dirty() {
+            self.dialog = Some(Dialog::ConfirmDiscard(action));
+        } else {
+            self.run_pending(ctx, action);
+        }
+    }
+
+    pub(crate) fn run_pending(&mut self, ctx: &egui::Context, action: Pending) {
+        match action {
+            Pending::New => {
+                self.open_document(Level::default(), Source::New);
+                self.status = "new level".into();
+            }
+            Pending::Open(Some(path)) => self.open_path(&path),
+            Pending::Open(None) => self.choose_path(PathPurpose::Open),
+            Pending::Quit => {
+                self.allow_close = true;
+                self.clear_recovery();
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// Make `level` the edited document: the one way a document is opened (file, new, recovery, the
+    /// built-in level). It gets a fresh [`DocKey`], so every derived cache (drawn scene, problems, 3D scene,
+    /// recording, probe and compare results) rebuilds by itself; only the editing session's own state (a
+    /// half-drawn chain, a gesture, the framing, the probe ray, typed field text) is reset here.
+    pub(crate) fn open_document(&mut self, level: Level, source: Source) {
+        let recovered = matches!(source, Source::Recovered(_));
+        let left_previous = matches!(source, Source::New | Source::File(_));
+        let (path, name) = match source {
+            Source::New => (None, "untitled.ron".to_owned()),
+            Source::Embedded => (None, EMBEDDED_NAME.to_owned()),
+            Source::Start(path) => {
+                let name = display_name(path.as_deref());
+                (path, name)
+            }
+            Source::File(path) | Source::Recovered(Some(path)) => {
+                let name = display_name(Some(&path));
+                (Some(path), name)
+            }
+            Source::Recovered(None) => (None, display_name(None)),
+        };
+        self.display_name = name;
+        self.doc = Document::new(level, path);
+        self.chain.clear();
+        self.gesture = None;
+        self.framed = false;
+        self.frame_selection = false;
+        self.probe = None;
+        self.probe_flat = false;
+        self.probe_box = None;
+        self.inspector = InspectorState::default();
+        match (recovered, left_previous) {
+            // The recovered work exists only in the recovery file until it is saved: keep that file.
+            (true, _) => self.doc.mark_unsaved(),
+            // The previous document was saved or its changes discarded: its recovery copy goes.
+            (false, true) => self.clear_recovery(),
+            // The editor is starting: the previous session's recovery copy is still to be offered.
+            (false, false) => {}
+        }
+    }
+
+    /// Open a level file, keeping the current document when it cannot be read.
+    pub fn open_path(&mut self, path: &Path) {
+        match Level::load(path) {
+            Ok(level) => {
+                self.open_document(level, Source::File(path.to_path_buf()));
+                self.remember(path);
+                self.status = format!("opened {}", path.display());
+            }
+            Err(e) => {
+                self.status = format!("could not open {}", path.display());
+                self.dialog = Some(Dialog::Message {
+                    title: "Cannot open the level".into(),
+                    text: format!("{e}\n\nThe level you were editing is unchanged."),
+                });
+            }
+        }
+    }
+
+    /// Save to the document's file (Save As when it has none). Returns whether it saved.
+    pub fn save(&mut self) -> bool {
+        match self.doc.path.clone() {
+            Some(p) => self.save_to(&p),
+            None => {
+                self.choose_path(PathPurpose::SaveAs);
+                false
+            }
+        }
+    }
+
+    /// Save to `path` atomically.
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        let path = with_ron_extension(path);
+        match self.doc.level().save(&path) {
+            Ok(()) => {
+                self.doc.mark_saved(path.clone());
+                self.display_name = display_name(Some(&path));
+                self.remember(&path);
+                self.clear_recovery();
+                self.status = format!("saved {}", path.display());
+                true
+            }
+            Err(e) => {
+                self.dialog = Some(Dialog::Message {
+                    title: "Cannot save".into(),
+                    text: format!("{e}\n\nNothing was overwritten; your changes are still here."),
+                });
+                false
+            }
+        }
+    }
+
+    /// Export the game-ready level to `path`: validated (refused with errors), OBJ meshes inlined so the file
+    /// stands alone, and the debugger's probes left out.
+    pub fn export_to(&mut self, path: &Path) -> bool {
+        match export_level(self.doc.level()) {
+            Ok(level) => {
+                let path = with_ron_extension(path);
+                match level.save(&path) {
+                    Ok(()) => {
+                        self.status = format!("exported {}", path.display());
+                        true
+                    }
+                    Err(e) => {
+                        self.dialog = Some(Dialog::Message {
+                            title: "Cannot export".into(),
+                            text: e.to_string(),
+                        });
+                        false
+                    }
+                }
+            }
+            Err(problems) => {
+                let list: Vec<String> = problems.iter().take(10).map(ToString::to_string).collect();
+                self.dialog = Some(Dialog::Message {
+                    title: "Export refused".into(),
+                    text: format!(
+                        "The level has {} error(s); a game could not load it. Fix them first (Problems panel):\n\n{}",
+                        problems.len(),
+                        list.join("\n")
+                    ),
+                });
+                false
+            }
+        }
+    }
+
+    pub(crate) fn choose_path(&mut self, purpose: PathPurpose) {
+        if self.opts.native_dialogs {
+            let mut dialog = rfd::FileDialog::new().add_filter("Collidoscope level", &["ron"]);
+            if let Some(dir) = self.doc.path.as_ref().and_then(|p| p.parent()) {
+                dialog = dialog.set_directory(dir);
+            }
+            let chosen = match purpose {
+                PathPurpose::Open => dialog.set_title("Open level").pick_file(),
+                PathPurpose::SaveAs => dialog
+                    .set_title("Save level as")
+                    .set_file_name(self.suggested_name())
+                    .save_file(),
+                PathPurpose::Export => dialog
+                    .set_title("Export game-ready level")
+                    .set_file_name(self.suggested_name())
+                    .save_file(),
+                PathPurpose::ImportObj => rfd::FileDialog::new()
+                    .add_filter("Wavefront OBJ", &["obj"])
+                    .set_title("Import an OBJ mesh")
+                    .pick_file(),
+            };
+            match chosen {
+                Some(path) => self.use_path(purpose, &path),
+                None if native_dialog_available() => self.status = "cancelled".into(),
+                None => {
+                    // No portal and no zenity: ask in our own dialog instead.
+                    self.status = "no system file dialog (install xdg-desktop-portal or zenity); type a path instead".into();
+                    self.opts.native_dialogs = false;
+                    self.dialog = Some(Dialog::Path {
+                        purpose,
+                        text: self.suggested_path(),
+                    });
+                }
+            }
+        } else {
+            self.dialog = Some(Dialog::Path {
+                purpose,
+                text: self.suggested_path(),
+            });
+        }
+    }
+
+    pub(crate) fn suggested_name(&self) -> String {
+        self.doc
+            .path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or_else(|| "level.ron".into(), |n| n.to_string_lossy().into_owned())
+    }
+
+    pub(crate) fn suggested_path(&self) -> String {
+        self.doc
+            .path
+            .as_ref()
+            .map_or_else(String::new, |p| p.display().to_string())
+    }
+
+    pub(crate) fn use_path(&mut self, purpose: PathPurpose, path: &Path) {
+        match purpose {
+            PathPurpose::Open => self.open_path(path),
+            PathPurpose::SaveAs => {
+                self.save_to(path);
+            }
+            PathPurpose::Export => {
+                self.export_to(path);
+            }
+            PathPurpose::ImportObj => {
+                self.import_obj(path);
+            }
+        }
+    }
+
+    /// Add the triangles of a Wavefront OBJ file as a mesh object (one undo step). A file inside the level's
+    /// folder is referenced by its relative path, as levels store it; any other file is inlined, since a
+    /// level may only reference files in its own folder.
+    pub fn import_obj(&mut self, path: &Path) -> bool {
+        let mesh = match crate::mesh::TriMesh::from_obj(path) {
+            Ok(m) => m,
+            Err(e) => {
+                self.dialog = Some(Dialog::Message {
+                    title: "Cannot import the OBJ file".into(),
+                    text: format!("{}: {e}", path.display()),
+                });
+                return false;
+            }
+        };
+        let relative = self
+            .doc
+            .path
+            .as_ref()
+            .and_then(|level| level.parent())
+            .and_then(|dir| Some((dir.canonicalize().ok()?, path.canonicalize().ok()?)))
+            .and_then(|(dir, file)| {
+                let rel = file.strip_prefix(&dir).ok()?.to_string_lossy().into_owned();
+                crate::level::obj_path_problem(&rel)
+                    .is_none()
+                    .then_some(rel)
+            });
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+        let how = if relative.is_some() {
+            "referenced"
+        } else {
+            "inlined: outside the level's folder"
+        };
+        let n = mesh.triangle_count();
+        self.add_object(
+            "Import OBJ mesh",
+            Object::Mesh(MeshObject {
+                id: ObjectId(0),
+                name,
+                obj: relative,
+                vertices: mesh.vertices().to_vec(),
+                indices: mesh.indices().to_vec(),
+            }),
+        );
+        self.status = format!("imported {} ({n} triangles, {how})", path.display());
+        self.frame_selection = true;
+        true
+    }
+}
+
+pub(crate) fn display_name(path: Option<&Path>) -> String {
+    path.and_then(|p| p.file_name()).map_or_else(
+        || "untitled.ron".into(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+pub(crate) fn with_ron_extension(path: &Path) -> PathBuf {
+    if path.extension().is_none() {
+        path.with_extension("ron")
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// Whether rfd can show a dialog here: an XDG desktop portal on the session bus or zenity on the PATH.
+pub(crate) fn native_dialog_available() -> bool {
+    let zenity = std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join("zenity").is_file()));
+    zenity || std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some()
+}
+
+/// The game-ready form of `level`: validated, OBJ meshes inlined, probes (debugger data) left out.
+///
+/// # Errors
+/// The level's errors when it has any.
+pub fn export_level(level: &Level) -> Result<Level, Vec<Problem>> {
+    let errors: Vec<Problem> = level
+        .validate()
+        .into_iter()
+        .filter(|p| p.severity == Severity::Error)
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut out = level.clone();
+    for m in &mut out.meshes {
+        m.obj = None;
+    }
+    out.probes.clear();
+    Ok(out)
+}

@@ -1,0 +1,327 @@
+//! The panels around the view: status bar, lower panel (problems, events, plots, probe, SAT, compare), tool
+//! palette with the object list, inspector with history, and the 3D preview's panel.
+
+use crate::editor::theme;
+
+use egui::{RichText, Sense, Ui};
+
+use crate::editor::app::*;
+use crate::editor::debugger::panel::Tab;
+use crate::editor::document::{Kind, count_noun};
+use crate::editor::inspector::{self};
+use crate::editor::tools::*;
+use crate::editor::view2d::{self};
+use crate::editor::view3d::Action3;
+use crate::level::{ObjectId, Problem, Severity};
+
+impl EditorApp {
+    pub(crate) fn preview3d(&mut self, ui: &mut Ui) {
+        let faulty = &self.problems.faulty;
+        let selection = &self.doc.selection;
+        let paint = |id: ObjectId, kind: Kind| -> [u8; 4] {
+            let c = if faulty.contains(&id) {
+                theme::FAULTY
+            } else if selection.contains(&id) {
+                theme::SELECTED
+            } else {
+                theme::base_color(kind)
+            };
+            c.to_srgba_unmultiplied()
+        };
+        let input = crate::editor::view3d::Input3 {
+            doc: &self.doc,
+            debug: &self.debug,
+            paint: &paint,
+            probe: self.probe,
+            probe_result: self.probe_result.as_ref().map(|(_, r)| r),
+            probe_tool: self.tool == Tool::Probe,
+            wall_radii: self.debug.overlays.wall_radii,
+        };
+        match self.view3d.ui(ui, &input) {
+            None => {}
+            Some(Action3::Probe(ray, max_t)) => {
+                self.probe = Some((ray, max_t));
+                self.probe_flat = false;
+                self.tab = Tab::Probe;
+                self.show_problems = true;
+            }
+            Some(Action3::Select { hit, add }) => {
+                match hit {
+                    Some(id) if add => toggle(&mut self.doc.selection, id),
+                    Some(id) => self.doc.selection = [id].into(),
+                    None if add => {}
+                    None => self.doc.selection.clear(),
+                }
+                if !add {
+                    self.doc.walker_selected = false;
+                }
+                self.status = match hit.and_then(|id| self.doc.object(id)) {
+                    Some(o) => format!("3D: picked {}", o.label()),
+                    None => "3D: nothing under the pointer".into(),
+                };
+            }
+        }
+    }
+
+    pub(crate) fn status_bar(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            match self.cursor_world {
+                Some(p) => ui.monospace(format!("x {:>9.3} m  z {:>9.3} m", p.x, p.y)),
+                None => ui.monospace("x         – m  z         – m"),
+            };
+            ui.separator();
+            ui.label(if self.snap {
+                format!("snap {} m", view2d::trim_number(self.snap_step))
+            } else {
+                "snap off".into()
+            });
+            ui.separator();
+            let n = self.doc.selection.len() + usize::from(self.doc.walker_selected);
+            ui.label(format!("{n} selected"));
+            ui.separator();
+            let errors = self
+                .problems
+                .list
+                .iter()
+                .filter(|p| p.severity == Severity::Error)
+                .count();
+            let warnings = self.problems.list.len() - errors;
+            let text = format!(
+                "{} · {}",
+                count_noun(errors, "error"),
+                count_noun(warnings, "warning")
+            );
+            let color = if errors > 0 {
+                theme::ERROR_TEXT
+            } else if warnings > 0 {
+                theme::WARNING_TEXT
+            } else {
+                ui.visuals().text_color()
+            };
+            if ui
+                .add(egui::Button::new(RichText::new(text).color(color)).frame(false))
+                .clicked()
+            {
+                self.show_problems = !self.show_problems;
+            }
+            ui.separator();
+            ui.label(self.tool.name());
+            ui.separator();
+            ui.label(&self.status);
+        });
+    }
+
+    pub(crate) fn lower_panel(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            let problems = format!("Problems ({})", self.problems.list.len());
+            ui.selectable_value(&mut self.tab, Tab::Problems, problems);
+            ui.selectable_value(&mut self.tab, Tab::Events, "Events");
+            ui.selectable_value(&mut self.tab, Tab::Plots, "Plots");
+            ui.selectable_value(&mut self.tab, Tab::Probe, "Probe");
+            ui.selectable_value(&mut self.tab, Tab::Sat, "SAT");
+            ui.selectable_value(&mut self.tab, Tab::Compare, "Compare");
+        });
+        ui.separator();
+        // The tab's content gets exactly the panel's remaining room (clipped), so switching tabs or a tall plot
+        // never resizes the panel and moves the view.
+        let rect = ui.available_rect_before_wrap();
+        ui.allocate_rect(rect, Sense::hover());
+        let mut content = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+        content.set_clip_rect(rect.intersect(ui.clip_rect()));
+        let ui = &mut content;
+        match self.tab {
+            Tab::Problems => self.problems_panel(ui),
+            Tab::Events => {
+                if let Some(id) = self.debug.events(ui) {
+                    self.doc.selection = [id].into();
+                    self.doc.walker_selected = false;
+                }
+            }
+            Tab::Plots => self.debug.plots(ui),
+            Tab::Probe => {
+                let max_t = self.probe.map_or(0.0, |(_, t)| t);
+                if self.probe.is_some() && ui.button(Command::KeepProbe.spec().name).clicked() {
+                    self.run_command(&ui.ctx().clone(), Command::KeepProbe);
+                }
+                let result = self.probe_result.as_ref().map(|(_, r)| r);
+                crate::editor::analysis::probe::probe_panel(ui, result, &mut self.probe_box, max_t);
+            }
+            Tab::Compare => {
+                self.refresh_compare();
+                let (tris, sweeps) = match &self.compare {
+                    Some((_, tris, sweeps)) => (tris.as_deref(), sweeps.as_ref()),
+                    None => (None, None),
+                };
+                crate::editor::analysis::compare::panel(ui, tris, sweeps);
+            }
+            Tab::Sat => {
+                let selected = self.doc.selected_objects();
+                let report = match selected.as_slice() {
+                    [a, b] => crate::editor::analysis::sat::sat_of(a, b)
+                        .map(|r| (a.label(), b.label(), r)),
+                    _ => None,
+                };
+                crate::editor::analysis::sat::sat_panel(ui, report.as_ref());
+            }
+        }
+    }
+
+    pub(crate) fn problems_panel(&mut self, ui: &mut Ui) {
+        if self.problems.list.is_empty() {
+            ui.label("No problems: the level is ready to simulate and export.");
+            return;
+        }
+        let mut clicked: Option<Problem> = None;
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show_rows(ui, 18.0, self.problems.list.len(), |ui, rows| {
+                for p in &self.problems.list[rows] {
+                    let color = match p.severity {
+                        Severity::Error => theme::ERROR_TEXT,
+                        Severity::Warning => theme::WARNING_TEXT,
+                    };
+                    let text = RichText::new(p.to_string()).color(color);
+                    if ui.add(egui::Button::new(text).frame(false)).clicked() {
+                        clicked = Some(p.clone());
+                    }
+                }
+            });
+        if let Some(p) = clicked {
+            self.doc.walker_selected = p.field.starts_with("walker");
+            self.doc.selection = p.object.into_iter().collect();
+            self.frame_selection = true;
+            if p.field.starts_with("walker")
+                && let Some(w) = &self.doc.level().walker
+            {
+                let c = w.position;
+                self.cam.center = c;
+                self.frame_selection = false;
+            }
+        }
+    }
+
+    pub(crate) fn tool_panel(&mut self, ui: &mut Ui) {
+        ui.strong("Tools");
+        let mut run = None;
+        for &tool in Tool::ALL {
+            let spec = tool.spec();
+            let key = spec.keys.first().map_or("", |k| k.logical_key.name());
+            if ui
+                .add_sized(
+                    [130.0, 22.0],
+                    egui::Button::selectable(self.tool == tool, format!("{}  ({key})", spec.name)),
+                )
+                .on_hover_text(spec.help)
+                .clicked()
+            {
+                run = Some(Command::SetTool(tool));
+            }
+        }
+        if let Some(c) = run {
+            self.run_command(&ui.ctx().clone(), c);
+        }
+        ui.separator();
+        ui.checkbox(&mut self.snap, "Snap (G)");
+        ui.horizontal(|ui| {
+            let l = ui.label("step");
+            ui.add(
+                egui::DragValue::new(&mut self.snap_step)
+                    .range(1.0 / 64.0..=64.0)
+                    .speed(0.05)
+                    .suffix(" m"),
+            )
+            .labelled_by(l.id);
+        });
+        if self.tool == Tool::Probe {
+            ui.separator();
+            ui.horizontal(|ui| {
+                let l = ui.label("height");
+                ui.add(
+                    egui::DragValue::new(&mut self.probe_height)
+                        .range(-1e4..=1e4)
+                        .speed(0.05)
+                        .suffix(" m"),
+                )
+                .labelled_by(l.id);
+            });
+        }
+        if self.tool == Tool::Box {
+            ui.separator();
+            ui.radio_value(&mut self.box_obb, false, "AABB");
+            ui.radio_value(&mut self.box_obb, true, "OBB");
+        }
+        ui.separator();
+        ui.strong("Objects");
+        let mut clicked = None;
+        let n = self.scene.entries.len();
+        egui::ScrollArea::vertical()
+            .id_salt("objects")
+            .auto_shrink([false, false])
+            .show_rows(ui, 18.0, n, |ui, rows| {
+                for e in &self.scene.entries[rows] {
+                    let selected = self.doc.selection.contains(&e.id);
+                    if ui
+                        .add(egui::Button::selectable(selected, e.label.as_str()))
+                        .clicked()
+                    {
+                        clicked = Some(e.id);
+                    }
+                }
+            });
+        if let Some(id) = clicked {
+            let shift = ui.input(|i| i.modifiers.shift);
+            if shift {
+                self.doc.selection.insert(id);
+            } else {
+                self.doc.selection = [id].into();
+                self.doc.walker_selected = false;
+            }
+            self.frame_selection = true;
+        }
+    }
+
+    pub(crate) fn right_panel(&mut self, ui: &mut Ui) {
+        let history_height = if self.show_history { 170.0 } else { 0.0 };
+        egui::ScrollArea::vertical()
+            .id_salt("inspector")
+            .max_height((ui.available_height() - history_height).max(100.0))
+            .show(ui, |ui| {
+                inspector::show(ui, &mut self.doc, &mut self.inspector);
+            });
+        if self.show_history {
+            ui.separator();
+            ui.strong("History");
+            let (labels, cursor) = self.doc.history();
+            let labels: Vec<String> = labels.into_iter().map(str::to_owned).collect();
+            let mut go = None;
+            egui::ScrollArea::vertical()
+                .id_salt("history")
+                .stick_to_bottom(true)
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    if ui
+                        .add(egui::Button::selectable(cursor == 0, "(opened)"))
+                        .clicked()
+                    {
+                        go = Some(0);
+                    }
+                    for (i, l) in labels.iter().enumerate() {
+                        let text = if i < cursor {
+                            RichText::new(l)
+                        } else {
+                            RichText::new(l).weak().italics()
+                        };
+                        if ui
+                            .add(egui::Button::selectable(cursor == i + 1, text))
+                            .clicked()
+                        {
+                            go = Some(i + 1);
+                        }
+                    }
+                });
+            if let Some(c) = go {
+                self.run_command(&ui.ctx().clone(), Command::GoToHistory(c));
+            }
+        }
+    }
+}

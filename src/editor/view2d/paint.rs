@@ -1,0 +1,229 @@
+//! Painting the top-down view: the level in two batched meshes, the debugger's overlays, the probe and the
+//! active tool's marks.
+
+use crate::editor::theme;
+
+use egui::{Color32, Pos2, Rect, Ui};
+use glam::{Vec2, Vec3};
+
+use crate::editor::app::*;
+use crate::editor::debugger::panel::Tab;
+use crate::editor::document::Kind;
+use crate::editor::tools::*;
+use crate::editor::view2d::{self, Batch, Drawer, Look};
+
+impl EditorApp {
+    pub(crate) fn paint(&mut self, ui: &Ui, rect: Rect, hover: Option<Pos2>, shift: bool) {
+        let painter = ui.painter_at(rect);
+        let dark = ui.visuals().dark_mode;
+        painter.rect_filled(
+            rect,
+            0.0,
+            if dark {
+                Color32::from_gray(24)
+            } else {
+                Color32::from_gray(245)
+            },
+        );
+        view2d::draw_grid(&painter, rect, &self.cam, dark);
+
+        let (vis_lo, vis_hi) = self.cam.visible(rect);
+        let hovered = match (&self.gesture, self.tool, hover) {
+            (None, Tool::Select, Some(p)) => self.pick(self.cam.world_from_screen(rect, p)),
+            _ => None,
+        };
+        let mut drawer = Drawer {
+            rect,
+            cam: &self.cam,
+            fills: Batch::default(),
+            lines: Batch::default(),
+            wall_radii: self.debug.overlays.wall_radii,
+        };
+        // Selected objects last, so they draw on top.
+        let mut later = Vec::new();
+        let simulated = self.debug.active();
+        for (i, e) in self.scene.entries.iter().enumerate() {
+            if simulated && e.kind == Kind::Ball {
+                continue;
+            }
+            if let Some((lo, hi)) = e.bounds
+                && (hi.x < vis_lo.x || hi.y < vis_lo.y || lo.x > vis_hi.x || lo.y > vis_hi.y)
+            {
+                continue;
+            }
+            let look = if self.doc.selection.contains(&e.id) {
+                later.push(i);
+                continue;
+            } else if hovered == Some(Some(e.id)) {
+                Look::Hovered
+            } else if self.problems.faulty.contains(&e.id) {
+                Look::Faulty
+            } else {
+                Look::Normal
+            };
+            drawer.draw(&e.fp, theme::base_color(e.kind), look, e.extras);
+        }
+        for i in later {
+            let e = &self.scene.entries[i];
+            drawer.draw(&e.fp, theme::base_color(e.kind), Look::Selected, e.extras);
+        }
+        let Drawer {
+            fills, mut lines, ..
+        } = drawer;
+        if let Some(w) = &self.doc.level().walker {
+            let look = if self.doc.walker_selected {
+                Look::Selected
+            } else if hovered == Some(None) {
+                Look::Hovered
+            } else if self.problems.walker_faulty {
+                Look::Faulty
+            } else {
+                Look::Normal
+            };
+            view2d::draw_walker(
+                &mut lines,
+                rect,
+                &self.cam,
+                w.position,
+                w.facing_deg,
+                w.radius,
+                look,
+            );
+        }
+        if let Some((ray, max_t)) = self.probe {
+            let result = self.probe_result.as_ref().map(|(_, r)| r);
+            let end = ray.at(max_t);
+            let flat = (
+                Vec2::new(ray.origin.x, ray.origin.z),
+                Vec2::new(end.x, end.z),
+            );
+            crate::editor::analysis::probe::paint(
+                &mut lines,
+                rect,
+                &self.cam,
+                flat,
+                result,
+                self.probe_box,
+            );
+        }
+        if self.tab == Tab::Compare
+            && self.show_problems
+            && let Some((_, tris, sweeps)) = &self.compare
+        {
+            let red = Color32::from_rgb(255, 60, 60);
+            let cross = |lines: &mut Batch, p: Vec3| {
+                let c = self.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+                let d = egui::vec2(7.0, 7.0);
+                lines.line(c - d, c + d, 2.5, red);
+                lines.line(
+                    c + egui::vec2(-7.0, 7.0),
+                    c + egui::vec2(7.0, -7.0),
+                    2.5,
+                    red,
+                );
+            };
+            for t in tris.iter().flatten().filter(|t| t.disagrees()) {
+                for p in [t.moller_trumbore, t.walk_test, t.plane_point.map(|p| p.0)]
+                    .into_iter()
+                    .flatten()
+                {
+                    cross(&mut lines, p);
+                }
+            }
+            for sw in sweeps.iter().flat_map(|s| &s.1) {
+                cross(&mut lines, sw.center);
+            }
+        }
+        let selection = &self.doc.selection;
+        self.debug
+            .paint(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
+        painter.add(fills.finish());
+        painter.add(lines.finish());
+
+        // Tool overlays.
+        let accent = theme::SELECTED;
+        if let Some((h, _, c)) = self.rotation_handle(rect) {
+            painter.line_segment([c, h], egui::Stroke::new(1.0, accent));
+            painter.circle_filled(h, 6.0, accent);
+        }
+        let cursor = hover.map(|p| self.cam.world_from_screen(rect, p));
+        match self.tool {
+            Tool::Wall => {
+                let snap = cursor.map(|w| self.snap_vertex(w, shift));
+                let mut pts: Vec<Pos2> = self
+                    .chain
+                    .iter()
+                    .map(|p| self.cam.screen_from_world(rect, *p))
+                    .collect();
+                if let Some((v, _)) = snap
+                    && !self.chain.is_empty()
+                {
+                    pts.push(self.cam.screen_from_world(rect, v));
+                }
+                let mut b = Batch::default();
+                b.polyline(&pts, false, 2.0, accent);
+                for p in &pts {
+                    b.disc(*p, 3.5, accent);
+                }
+                if let Some((v, welded)) = snap {
+                    let s = self.cam.screen_from_world(rect, v);
+                    if welded {
+                        b.circle(s, 8.0, 2.0, Color32::from_rgb(80, 220, 120));
+                    } else {
+                        b.circle(s, 4.0, 1.5, accent);
+                    }
+                }
+                painter.add(b.finish());
+            }
+            Tool::Triangle => {
+                let mut pts: Vec<Pos2> = self
+                    .chain
+                    .iter()
+                    .map(|p| self.cam.screen_from_world(rect, *p))
+                    .collect();
+                if let Some(c) = cursor {
+                    pts.push(self.cam.screen_from_world(rect, self.snapped(c, shift)));
+                }
+                let mut b = Batch::default();
+                b.polyline(&pts, pts.len() == 3, 2.0, accent);
+                painter.add(b.finish());
+            }
+            _ => {}
+        }
+        if let (Some(Gesture::Place { start }), Some(c)) = (&self.gesture, cursor)
+            && self.tool != Tool::Probe
+        {
+            let a = self.cam.screen_from_world(rect, *start);
+            let e = self.cam.screen_from_world(rect, self.snapped(c, shift));
+            let stroke = egui::Stroke::new(1.5, accent);
+            match self.tool {
+                Tool::Box => {
+                    painter.rect_stroke(
+                        Rect::from_two_pos(a, e),
+                        0.0,
+                        stroke,
+                        egui::StrokeKind::Inside,
+                    );
+                }
+                Tool::Cylinder => {
+                    painter.circle_stroke(a, a.distance(e), stroke);
+                }
+                _ => {
+                    painter.arrow(a, e - a, stroke);
+                }
+            }
+        }
+        if let (Some(Gesture::BoxSelect { start }), Some(h)) = (&self.gesture, hover) {
+            view2d::selection_rect(&painter, *start, h);
+        }
+        if self.scene.entries.is_empty() && self.doc.level().walker.is_none() {
+            painter.text(
+                rect.center() - egui::vec2(0.0, 40.0),
+                egui::Align2::CENTER_CENTER,
+                "An empty level. Draw walls with W, place balls with B — F1 lists every shortcut.",
+                egui::FontId::proportional(15.0),
+                ui.visuals().weak_text_color(),
+            );
+        }
+    }
+}
