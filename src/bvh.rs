@@ -144,12 +144,17 @@ impl AabbTree {
             }
             Some(t0)
         };
-        // Stack of (node, entry t); depth is bounded by log2 of the item count (median splits).
-        let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
+        // Stack of (node, entry t) on the stack frame: median splits bound the depth by log2 of the item count,
+        // and each level leaves at most one sibling waiting.
+        let mut stack = [(0u32, 0.0f32); 64];
+        let mut sp = 0usize;
         if let Some(t) = entry(self.nodes[0].min, self.nodes[0].max, bound) {
-            stack.push((0, t));
+            stack[0] = (0, t);
+            sp = 1;
         }
-        while let Some((node, t_in)) = stack.pop() {
+        while sp > 0 {
+            sp -= 1;
+            let (node, t_in) = stack[sp];
             if t_in > bound {
                 continue;
             }
@@ -165,7 +170,7 @@ impl AabbTree {
                         bound = t;
                     }
                 }
-            } else {
+            } else if sp + 2 <= stack.len() {
                 let (l, r) = (n.first, n.first + 1);
                 let tl = entry(
                     self.nodes[l as usize].min,
@@ -177,18 +182,22 @@ impl AabbTree {
                     self.nodes[r as usize].max,
                     bound,
                 );
+                // Nearer child on top.
+                let mut push = |node: u32, t: Option<f32>| {
+                    if let Some(t) = t {
+                        stack[sp] = (node, t);
+                        sp += 1;
+                    }
+                };
                 match (tl, tr) {
                     (Some(a), Some(b)) if a <= b => {
-                        stack.push((r, b));
-                        stack.push((l, a));
+                        push(r, tr);
+                        push(l, tl);
                     }
-                    (Some(a), Some(b)) => {
-                        stack.push((l, a));
-                        stack.push((r, b));
+                    _ => {
+                        push(l, tl);
+                        push(r, tr);
                     }
-                    (Some(a), None) => stack.push((l, a)),
-                    (None, Some(b)) => stack.push((r, b)),
-                    (None, None) => {}
                 }
             }
         }
