@@ -134,6 +134,8 @@ pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Prob
                 message: "the OBJ file was not read: load the level with Level::load, or call \
                           Level::resolve_meshes with its folder"
                     .into(),
+                line: None,
+                col: None,
             });
             continue;
         }
@@ -144,6 +146,8 @@ pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Prob
                 object: Some(m.id),
                 field: format!("meshes[{i}]"),
                 message: e.to_string(),
+                line: None,
+                col: None,
             }),
         }
     }

@@ -98,6 +98,8 @@ fn corpus() -> Vec<(String, Expect)> {
                         .then(|| ObjectId(object.trim_start_matches('#').parse().unwrap())),
                     field: dash(field),
                     message: (*message).to_owned(),
+                    line: None,
+                    col: None,
                 };
                 let exit: u8 = exit.parse().unwrap();
                 match out.last_mut() {
@@ -584,9 +586,9 @@ fn v0_migrates_to_v1() {
     };
     assert_eq!(level, expected);
     assert!(level.validate().is_empty(), "{:?}", level.validate());
-    // Saved, it is a v1 file that reads back the same.
+    // Saved, it is a file of the current version that reads back the same.
     let text = level.to_ron_string();
-    assert!(text.contains("version: 1,"), "{text}");
+    assert!(text.contains("version: 2,"), "{text}");
     assert!(!text.contains("collision_distance"), "{text}");
     assert_eq!(Level::from_ron_str(&text).unwrap(), level);
 

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::shape::{Aabb, Cylinder, Obb, Plane, Triangle, Wall};
 
 /// The version [`Level::to_ron_string`] writes.
-pub const LEVEL_VERSION: u32 = 1;
+pub const LEVEL_VERSION: u32 = 2;
 
 /// Largest level file [`Level::load`] reads, in bytes: a bigger one is refused before it is read.
 pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
@@ -403,6 +403,12 @@ pub struct Level {
     pub simulation: SimulationConfig,
     /// Saved probe rays.
     pub probes: Vec<Probe>,
+    /// Entity types: typed field definitions (format version 2).
+    pub entity_types: Vec<EntityType>,
+    /// Entities: typed, placed game objects.
+    pub entities: Vec<EntityObject>,
+    /// Trigger volumes.
+    pub triggers: Vec<TriggerObject>,
 }
 
 impl Default for Level {
@@ -423,6 +429,9 @@ impl Default for Level {
             walker: None,
             simulation: SimulationConfig::default(),
             probes: Vec::new(),
+            entity_types: Vec::new(),
+            entities: Vec::new(),
+            triggers: Vec::new(),
         }
     }
 }
@@ -541,6 +550,12 @@ pub struct Problem {
     pub field: String,
     /// What is wrong.
     pub message: String,
+    /// 1-based line of the object or field at fault, for a level read from text (when known).
+    #[serde(default)]
+    pub line: Option<u32>,
+    /// 1-based column of the object or field at fault, for a level read from text (when known).
+    #[serde(default)]
+    pub col: Option<u32>,
 }
 
 impl fmt::Display for Problem {
@@ -597,6 +612,49 @@ struct LevelV1 {
     probes: Vec<Probe>,
 }
 
+/// Version 2, as it is on disk: version 1 and the game data.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Level")]
+struct LevelV2 {
+    version: u32,
+    #[serde(default)]
+    name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    description: String,
+    #[serde(default)]
+    units: Units,
+    #[serde(default = "default_wall_height")]
+    default_wall_height: f32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    walls: Vec<WallObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    triangles: Vec<TriangleObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    balls: Vec<BallObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    planes: Vec<PlaneObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    cylinders: Vec<CylinderObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    aabbs: Vec<AabbObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    obbs: Vec<ObbObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    meshes: Vec<MeshObject>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    walker: Option<WalkerStart>,
+    #[serde(default)]
+    simulation: SimulationConfig,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    probes: Vec<Probe>,
+    #[serde(default)]
+    entity_types: Vec<EntityType>,
+    #[serde(default)]
+    entities: Vec<EntityObject>,
+    #[serde(default)]
+    triggers: Vec<TriggerObject>,
+}
+
 fn default_wall_height() -> f32 {
     2.5
 }
@@ -619,6 +677,34 @@ impl From<LevelV1> for Level {
             walker: v.walker,
             simulation: v.simulation,
             probes: v.probes,
+            entity_types: Vec::new(),
+            entities: Vec::new(),
+            triggers: Vec::new(),
+        }
+    }
+}
+
+impl From<LevelV2> for Level {
+    fn from(v: LevelV2) -> Self {
+        Self {
+            name: v.name,
+            description: v.description,
+            units: v.units,
+            default_wall_height: v.default_wall_height,
+            walls: v.walls,
+            triangles: v.triangles,
+            balls: v.balls,
+            planes: v.planes,
+            cylinders: v.cylinders,
+            aabbs: v.aabbs,
+            obbs: v.obbs,
+            meshes: v.meshes,
+            walker: v.walker,
+            simulation: v.simulation,
+            probes: v.probes,
+            entity_types: v.entity_types,
+            entities: v.entities,
+            triggers: v.triggers,
         }
     }
 }
@@ -747,6 +833,9 @@ fn object_count(level: &Level) -> usize {
         + level.aabbs.len()
         + level.obbs.len()
         + level.probes.len()
+        + level.entity_types.len()
+        + level.entities.len()
+        + level.triggers.len()
         + level
             .meshes
             .iter()
@@ -785,6 +874,7 @@ impl Level {
         let level: Level = match version {
             0 => parse_with_path::<LevelV0>(text)?.into(),
             1 => parse_with_path::<LevelV1>(text)?.into(),
+            2 => parse_with_path::<LevelV2>(text)?.into(),
             v => {
                 return Err(LevelError::Parse {
                     file: None,
@@ -881,6 +971,8 @@ impl Level {
                     object: Some(m.id),
                     field: format!("meshes[{i}].obj"),
                     message,
+                    line: None,
+                    col: None,
                 }],
             };
             if let Some(why) = obj_path_problem(rel) {
@@ -909,7 +1001,7 @@ impl Level {
     /// lists left out. The same level always gives the same bytes.
     #[must_use]
     pub fn to_ron_string(&self) -> String {
-        let out = LevelV1Ref::from(self);
+        let out = LevelRef::from(self);
         let config = ron::ser::PrettyConfig::new()
             .depth_limit(2)
             .indentor("    ")
@@ -972,6 +1064,8 @@ impl Level {
             .chain(each("obbs", &self.obbs, |o| o.id))
             .chain(each("meshes", &self.meshes, |o| o.id))
             .chain(each("probes", &self.probes, |o| o.id))
+            .chain(each("entities", &self.entities, |o| o.id))
+            .chain(each("triggers", &self.triggers, |o| o.id))
     }
 
     /// Bounds of everything with a finite extent (walls from the floor to their height), or `None` for an
@@ -1033,7 +1127,7 @@ impl Level {
 /// The version-1 layout borrowing a level, for writing without a copy.
 #[derive(Serialize)]
 #[serde(rename = "Level")]
-struct LevelV1Ref<'a> {
+struct LevelRef<'a> {
     version: u32,
     name: &'a str,
     #[serde(skip_serializing_if = "str::is_empty")]
@@ -1061,9 +1155,15 @@ struct LevelV1Ref<'a> {
     simulation: &'a SimulationConfig,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     probes: &'a [Probe],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    entity_types: &'a [EntityType],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    entities: &'a [EntityObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    triggers: &'a [TriggerObject],
 }
 
-impl<'a> From<&'a Level> for LevelV1Ref<'a> {
+impl<'a> From<&'a Level> for LevelRef<'a> {
     fn from(l: &'a Level) -> Self {
         Self {
             version: LEVEL_VERSION,
@@ -1082,6 +1182,9 @@ impl<'a> From<&'a Level> for LevelV1Ref<'a> {
             walker: l.walker.as_ref(),
             simulation: &l.simulation,
             probes: &l.probes,
+            entity_types: &l.entity_types,
+            entities: &l.entities,
+            triggers: &l.triggers,
         }
     }
 }
@@ -1104,7 +1207,7 @@ fn parse_header(text: &str) -> Result<Header, LevelError> {
             } else {
                 // Syntax errors are better reported by the full parse, which knows the field path; if the
                 // full parse somehow succeeds (it cannot without a version), fall back to this error.
-                match parse_with_path::<LevelV1>(text) {
+                match parse_with_path::<LevelV2>(text) {
                     Err(full) => Err(full),
                     Ok(_) => Err(spanned_to_error(&e, "version".into())),
                 }
@@ -1326,7 +1429,10 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
     result
 }
 
+mod game;
 mod validate;
+mod validate_game;
 mod watch;
 
+pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};
 pub use watch::LevelWatcher;

@@ -25,6 +25,8 @@ impl Report {
             object,
             field,
             message,
+            line: None,
+            col: None,
         });
     }
     fn error(
@@ -271,6 +273,7 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
         }
     }
     overlaps(level, &mut r);
+    r.problems.extend(super::validate_game::problems(level));
     r.problems
 }
 
