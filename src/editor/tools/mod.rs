@@ -1,19 +1,19 @@
 //! The tools of the palette and what the pointer does in the top-down view with each.
 
 mod place;
+mod probe;
 mod select;
 mod wall;
 
 pub(crate) use wall::Crossing;
 
 use egui::{Key, Pos2, Rect, Sense, Ui};
-use glam::{Vec2, Vec3};
+use glam::Vec2;
 
 use crate::editor::app::*;
-use crate::editor::debugger::panel::Tab;
-use crate::editor::document::{Object, Preview, count_noun};
+use crate::editor::document::{Object, Preview};
 use crate::editor::view2d::Camera;
-use crate::level::{ObjectId, TriangleObject};
+use crate::level::ObjectId;
 
 /// The tools of the palette.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +56,28 @@ impl Tool {
     #[must_use]
     pub fn name(self) -> &'static str {
         self.spec().name
+    }
+}
+
+/// The pointer this frame, as every tool reads it.
+#[derive(Clone, Copy)]
+pub(crate) struct Pointer {
+    /// The view's rectangle.
+    pub rect: Rect,
+    /// The top-down camera.
+    pub cam: Camera,
+    /// Where the pointer is while it interacts with the view.
+    pub press: Option<Pos2>,
+    /// Shift held (suspends snapping; adds to the selection).
+    pub shift: bool,
+    /// Ctrl / Cmd held (removes from the selection).
+    pub ctrl: bool,
+}
+
+impl Pointer {
+    /// The world point under screen point `p`.
+    pub fn world(&self, p: Pos2) -> Vec2 {
+        self.cam.world_from_screen(self.rect, p)
     }
 }
 
@@ -123,225 +145,29 @@ impl EditorApp {
     }
 
     pub(crate) fn pointer(&mut self, ui: &Ui, resp: &egui::Response, rect: Rect, shift: bool) {
-        let ctrl = ui.input(|i| i.modifiers.command);
-        let press = resp.interact_pointer_pos();
-        let cam = self.cam;
-        let world = move |p: Pos2| cam.world_from_screen(rect, p);
+        let pt = Pointer {
+            rect,
+            cam: self.cam,
+            press: resp.interact_pointer_pos(),
+            shift,
+            ctrl: ui.input(|i| i.modifiers.command),
+        };
         if resp.clicked_by(egui::PointerButton::Secondary) && self.tool == Tool::Wall {
             self.finish_chain();
             return;
         }
         match self.tool {
             Tool::Select => {
-                if resp.drag_started_by(egui::PointerButton::Primary)
-                    && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(press)
-                {
-                    let w = world(p);
-                    if let Some(center) = self.rotation_handle_hit(rect, p) {
-                        self.gesture = Some(Gesture::Rotate {
-                            preview: self.doc.begin_preview(),
-                            center,
-                        });
-                    } else {
-                        match self.pick(w) {
-                            Some(hit) if !shift && !ctrl => {
-                                let selected = match hit {
-                                    Some(id) => self.doc.selection.contains(&id),
-                                    None => self.doc.walker_selected,
-                                };
-                                if !selected {
-                                    self.doc.selection = hit.into_iter().collect();
-                                    self.doc.walker_selected = hit.is_none();
-                                }
-                                self.gesture = Some(Gesture::Move {
-                                    preview: self.doc.begin_preview(),
-                                    grab: w,
-                                });
-                            }
-                            _ => self.gesture = Some(Gesture::BoxSelect { start: p }),
-                        }
-                    }
-                }
-                if let Some(now) = resp.interact_pointer_pos() {
-                    let w = world(now);
-                    match &self.gesture {
-                        Some(Gesture::Move { preview, grab }) => {
-                            let d = self.snapped(w - *grab, shift);
-                            let objects = preview
-                                .originals
-                                .iter()
-                                .cloned()
-                                .map(|mut o| {
-                                    o.translate(d);
-                                    o
-                                })
-                                .collect();
-                            let header = self.doc.walker_selected.then(|| {
-                                let mut h = preview.header.clone();
-                                if let Some(wk) = &mut h.walker {
-                                    wk.position += d;
-                                }
-                                h
-                            });
-                            self.doc.preview(objects, header);
-                        }
-                        Some(Gesture::Rotate { preview, center }) => {
-                            let v = w - *center;
-                            let mut yaw = (-v.y).atan2(v.x).to_degrees();
-                            if !shift {
-                                yaw = (yaw / 15.0).round() * 15.0;
-                            }
-                            let objects = preview
-                                .originals
-                                .iter()
-                                .cloned()
-                                .map(|mut o| {
-                                    if let Object::Obb(b) = &mut o {
-                                        b.rotation_deg.x = yaw;
-                                    }
-                                    o
-                                })
-                                .collect();
-                            self.doc.preview(objects, None);
-                        }
-                        _ => {}
-                    }
-                }
-                if resp.drag_stopped() {
-                    match self.gesture.take() {
-                        Some(Gesture::Move { preview, .. }) => {
-                            let n = preview.originals.len() + usize::from(self.doc.walker_selected);
-                            let label = format!("Move {}", count_noun(n, "object"));
-                            if self.doc.commit_preview(preview, label.clone()) {
-                                self.status = label.to_lowercase();
-                            }
-                        }
-                        Some(Gesture::Rotate { preview, .. }) => {
-                            self.doc.commit_preview(preview, "Rotate box");
-                        }
-                        Some(Gesture::BoxSelect { start }) => {
-                            if let Some(end) = resp
-                                .interact_pointer_pos()
-                                .or(ui.input(|i| i.pointer.latest_pos()))
-                            {
-                                self.box_select(world(start), world(end), shift, ctrl);
-                            }
-                        }
-                        other => self.gesture = other,
-                    }
-                }
-                if resp.clicked() {
-                    let hit = press.map(world).and_then(|w| self.pick(w));
-                    let walker = hit == Some(None);
-                    match (hit.flatten(), shift, ctrl) {
-                        (Some(id), true, _) => toggle(&mut self.doc.selection, id),
-                        (Some(id), false, true) => {
-                            self.doc.selection.remove(&id);
-                        }
-                        (Some(id), false, false) => {
-                            self.doc.selection = [id].into();
-                            self.doc.walker_selected = false;
-                        }
-                        (None, _, _) if walker => {
-                            if !shift {
-                                self.doc.selection.clear();
-                            }
-                            self.doc.walker_selected = !ctrl;
-                        }
-                        (None, false, false) => {
-                            self.doc.selection.clear();
-                            self.doc.walker_selected = false;
-                        }
-                        _ => {}
-                    }
-                }
+                self.select_drag_start(ui, resp, pt);
+                self.select_drag(ui, resp, pt);
+                self.select_drag_end(ui, resp, pt);
+                self.select_click(ui, resp, pt);
             }
-            Tool::Wall => {
-                if resp.double_clicked() {
-                    self.finish_chain();
-                } else if resp.clicked()
-                    && let Some(p) = press
-                {
-                    let (v, _) = self.snap_vertex(world(p), shift);
-                    if self.chain.last() != Some(&v) {
-                        self.chain.push(v);
-                    }
-                }
-            }
-            Tool::Triangle => {
-                if resp.clicked()
-                    && let Some(p) = press
-                {
-                    let v = self.snapped(world(p), shift);
-                    if self.chain.last() != Some(&v) {
-                        self.chain.push(v);
-                    }
-                    if self.chain.len() == 3 {
-                        let pts = std::mem::take(&mut self.chain);
-                        let at = |v: Vec2| Vec3::new(v.x, 0.0, v.y);
-                        self.add_object(
-                            "Add triangle",
-                            Object::Triangle(TriangleObject {
-                                id: ObjectId(0),
-                                name: None,
-                                a: at(pts[0]),
-                                b: at(pts[1]),
-                                c: at(pts[2]),
-                            }),
-                        );
-                    }
-                }
-            }
-            Tool::Probe => {
-                if resp.drag_started_by(egui::PointerButton::Primary)
-                    && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(press)
-                {
-                    self.gesture = Some(Gesture::Place {
-                        start: self.snapped(world(p), shift),
-                    });
-                }
-                if let (Some(Gesture::Place { start }), Some(now)) =
-                    (&self.gesture, resp.interact_pointer_pos())
-                {
-                    let end = self.snapped(world(now), shift);
-                    if end != *start {
-                        self.probe = crate::editor::analysis::probe::probe_ray(
-                            *start,
-                            end,
-                            self.probe_height,
-                        );
-                        self.probe_flat = true;
-                    }
-                }
-                if resp.drag_stopped() {
-                    self.gesture = None;
-                    // Show the results once the ray is down (not mid-drag: the panels must not move).
-                    self.tab = Tab::Probe;
-                    self.show_problems = true;
-                }
-            }
+            Tool::Wall => self.wall_pointer(ui, resp, pt),
+            Tool::Triangle => self.triangle_pointer(ui, resp, pt),
+            Tool::Probe => self.probe_pointer(ui, resp, pt),
             Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
-                if resp.drag_started_by(egui::PointerButton::Primary)
-                    && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(press)
-                {
-                    self.gesture = Some(Gesture::Place {
-                        start: self.snapped(world(p), shift),
-                    });
-                }
-                if resp.drag_stopped()
-                    && let Some(Gesture::Place { start }) = self.gesture.take()
-                {
-                    let end = resp
-                        .interact_pointer_pos()
-                        .or(ui.input(|i| i.pointer.latest_pos()))
-                        .map_or(start, |p| self.snapped(world(p), shift));
-                    self.place(start, Some(end));
-                } else if resp.clicked()
-                    && let Some(p) = press
-                {
-                    let at = self.snapped(world(p), shift);
-                    self.place(at, None);
-                }
+                self.place_pointer(ui, resp, pt);
             }
         }
     }

@@ -1,10 +1,11 @@
 //! The placing tools (Ball, Plane, Cylinder, Box, Walker): a click or a drag makes the object.
 
+use egui::{Pos2, Ui};
 use glam::{Vec2, Vec3};
 
-use crate::editor::app::*;
+use super::{Gesture, Pointer, Tool};
+use crate::editor::app::EditorApp;
 use crate::editor::document::{Edit, Header, Object};
-use crate::editor::tools::*;
 use crate::level::{AabbObject, BallObject, CylinderObject, ObbObject, ObjectId, PlaneObject};
 
 impl EditorApp {
@@ -110,6 +111,33 @@ impl EditorApp {
                 self.status = "placed the walker".into();
             }
             Tool::Select | Tool::Wall | Tool::Triangle | Tool::Probe => {}
+        }
+    }
+
+    /// Placing tools: a click places the object, a drag sizes or aims it.
+    pub(crate) fn place_pointer(&mut self, ui: &Ui, resp: &egui::Response, pt: Pointer) {
+        let Pointer { press, shift, .. } = pt;
+        let world = |p: Pos2| pt.world(p);
+        if resp.drag_started_by(egui::PointerButton::Primary)
+            && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(press)
+        {
+            self.gesture = Some(Gesture::Place {
+                start: self.snapped(world(p), shift),
+            });
+        }
+        if resp.drag_stopped()
+            && let Some(Gesture::Place { start }) = self.gesture.take()
+        {
+            let end = resp
+                .interact_pointer_pos()
+                .or(ui.input(|i| i.pointer.latest_pos()))
+                .map_or(start, |p| self.snapped(world(p), shift));
+            self.place(start, Some(end));
+        } else if resp.clicked()
+            && let Some(p) = press
+        {
+            let at = self.snapped(world(p), shift);
+            self.place(at, None);
         }
     }
 }

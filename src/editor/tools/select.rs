@@ -1,9 +1,11 @@
 //! The Select tool: picking, box selection, moving and rotating.
 
+use egui::{Pos2, Ui};
 use glam::Vec2;
 
-use crate::editor::app::*;
-use crate::editor::document::count_noun;
+use super::{Gesture, Pointer, toggle};
+use crate::editor::app::EditorApp;
+use crate::editor::document::{Object, count_noun};
 use crate::level::ObjectId;
 
 impl EditorApp {
@@ -42,5 +44,159 @@ impl EditorApp {
             "{} selected",
             count_noun(self.doc.selection.len(), "object")
         );
+    }
+
+    /// A drag starts: rotate with the handle, move what is under the pointer, or box-select.
+    pub(crate) fn select_drag_start(&mut self, ui: &Ui, resp: &egui::Response, pt: Pointer) {
+        let Pointer {
+            rect,
+            press,
+            shift,
+            ctrl,
+            ..
+        } = pt;
+        let world = |p: Pos2| pt.world(p);
+        if resp.drag_started_by(egui::PointerButton::Primary)
+            && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(press)
+        {
+            let w = world(p);
+            if let Some(center) = self.rotation_handle_hit(rect, p) {
+                self.gesture = Some(Gesture::Rotate {
+                    preview: self.doc.begin_preview(),
+                    center,
+                });
+            } else {
+                match self.pick(w) {
+                    Some(hit) if !shift && !ctrl => {
+                        let selected = match hit {
+                            Some(id) => self.doc.selection.contains(&id),
+                            None => self.doc.walker_selected,
+                        };
+                        if !selected {
+                            self.doc.selection = hit.into_iter().collect();
+                            self.doc.walker_selected = hit.is_none();
+                        }
+                        self.gesture = Some(Gesture::Move {
+                            preview: self.doc.begin_preview(),
+                            grab: w,
+                        });
+                    }
+                    _ => self.gesture = Some(Gesture::BoxSelect { start: p }),
+                }
+            }
+        }
+    }
+
+    /// While dragging: the live preview of a move or a rotation.
+    pub(crate) fn select_drag(&mut self, _ui: &Ui, resp: &egui::Response, pt: Pointer) {
+        let Pointer { shift, .. } = pt;
+        let world = |p: Pos2| pt.world(p);
+        if let Some(now) = resp.interact_pointer_pos() {
+            let w = world(now);
+            match &self.gesture {
+                Some(Gesture::Move { preview, grab }) => {
+                    let d = self.snapped(w - *grab, shift);
+                    let objects = preview
+                        .originals
+                        .iter()
+                        .cloned()
+                        .map(|mut o| {
+                            o.translate(d);
+                            o
+                        })
+                        .collect();
+                    let header = self.doc.walker_selected.then(|| {
+                        let mut h = preview.header.clone();
+                        if let Some(wk) = &mut h.walker {
+                            wk.position += d;
+                        }
+                        h
+                    });
+                    self.doc.preview(objects, header);
+                }
+                Some(Gesture::Rotate { preview, center }) => {
+                    let v = w - *center;
+                    let mut yaw = (-v.y).atan2(v.x).to_degrees();
+                    if !shift {
+                        yaw = (yaw / 15.0).round() * 15.0;
+                    }
+                    let objects = preview
+                        .originals
+                        .iter()
+                        .cloned()
+                        .map(|mut o| {
+                            if let Object::Obb(b) = &mut o {
+                                b.rotation_deg.x = yaw;
+                            }
+                            o
+                        })
+                        .collect();
+                    self.doc.preview(objects, None);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The drag ends: commit the move or rotation as one step, or select what the box holds.
+    pub(crate) fn select_drag_end(&mut self, ui: &Ui, resp: &egui::Response, pt: Pointer) {
+        let Pointer { shift, ctrl, .. } = pt;
+        let world = |p: Pos2| pt.world(p);
+        if resp.drag_stopped() {
+            match self.gesture.take() {
+                Some(Gesture::Move { preview, .. }) => {
+                    let n = preview.originals.len() + usize::from(self.doc.walker_selected);
+                    let label = format!("Move {}", count_noun(n, "object"));
+                    if self.doc.commit_preview(preview, label.clone()) {
+                        self.status = label.to_lowercase();
+                    }
+                }
+                Some(Gesture::Rotate { preview, .. }) => {
+                    self.doc.commit_preview(preview, "Rotate box");
+                }
+                Some(Gesture::BoxSelect { start }) => {
+                    if let Some(end) = resp
+                        .interact_pointer_pos()
+                        .or(ui.input(|i| i.pointer.latest_pos()))
+                    {
+                        self.box_select(world(start), world(end), shift, ctrl);
+                    }
+                }
+                other => self.gesture = other,
+            }
+        }
+    }
+
+    /// A click selects (Shift toggles, Ctrl removes).
+    pub(crate) fn select_click(&mut self, _ui: &Ui, resp: &egui::Response, pt: Pointer) {
+        let Pointer {
+            press, shift, ctrl, ..
+        } = pt;
+        let world = |p: Pos2| pt.world(p);
+        if resp.clicked() {
+            let hit = press.map(world).and_then(|w| self.pick(w));
+            let walker = hit == Some(None);
+            match (hit.flatten(), shift, ctrl) {
+                (Some(id), true, _) => toggle(&mut self.doc.selection, id),
+                (Some(id), false, true) => {
+                    self.doc.selection.remove(&id);
+                }
+                (Some(id), false, false) => {
+                    self.doc.selection = [id].into();
+                    self.doc.walker_selected = false;
+                }
+                (None, _, _) if walker => {
+                    if !shift {
+                        self.doc.selection.clear();
+                    }
+                    self.doc.walker_selected = !ctrl;
+                }
+                (None, false, false) => {
+                    self.doc.selection.clear();
+                    self.doc.walker_selected = false;
+                }
+                _ => {}
+            }
+        }
     }
 }

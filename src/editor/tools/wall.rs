@@ -1,11 +1,13 @@
 //! The Wall tool's chains: welding, crossings and splits.
 
-use glam::Vec2;
+use egui::{Pos2, Ui};
+use glam::{Vec2, Vec3};
 
-use crate::editor::app::*;
+use super::Pointer;
+use crate::editor::app::{Dialog, EditorApp};
 use crate::editor::document::{Edit, Object, count_noun};
 use crate::editor::view2d::footprint::{closest_on_segment, segments_cross};
-use crate::level::{ObjectId, WallObject};
+use crate::level::{ObjectId, TriangleObject, WallObject};
 
 /// Where a newly drawn wall meets an existing one.
 #[derive(Clone, Debug)]
@@ -131,5 +133,49 @@ impl EditorApp {
         };
         self.doc.apply(label.clone(), edit);
         self.status = label.to_lowercase();
+    }
+
+    /// Wall tool: clicks add chain vertices (welded or snapped); a double click ends the chain.
+    pub(crate) fn wall_pointer(&mut self, _ui: &Ui, resp: &egui::Response, pt: Pointer) {
+        let Pointer { press, shift, .. } = pt;
+        let world = |p: Pos2| pt.world(p);
+        if resp.double_clicked() {
+            self.finish_chain();
+        } else if resp.clicked()
+            && let Some(p) = press
+        {
+            let (v, _) = self.snap_vertex(world(p), shift);
+            if self.chain.last() != Some(&v) {
+                self.chain.push(v);
+            }
+        }
+    }
+
+    /// Triangle tool: three clicks make a triangle on the floor.
+    pub(crate) fn triangle_pointer(&mut self, _ui: &Ui, resp: &egui::Response, pt: Pointer) {
+        let Pointer { press, shift, .. } = pt;
+        let world = |p: Pos2| pt.world(p);
+        if resp.clicked()
+            && let Some(p) = press
+        {
+            let v = self.snapped(world(p), shift);
+            if self.chain.last() != Some(&v) {
+                self.chain.push(v);
+            }
+            if self.chain.len() == 3 {
+                let pts = std::mem::take(&mut self.chain);
+                let at = |v: Vec2| Vec3::new(v.x, 0.0, v.y);
+                self.add_object(
+                    "Add triangle",
+                    Object::Triangle(TriangleObject {
+                        id: ObjectId(0),
+                        name: None,
+                        a: at(pts[0]),
+                        b: at(pts[1]),
+                        c: at(pts[2]),
+                    }),
+                );
+            }
+        }
     }
 }
