@@ -18,7 +18,7 @@
 //!   ([`level::LevelWatcher`]); [`generate`]: stress levels.
 //! - [`scene`]: a whole level as a game queries it (ray casts, sweeps, overlaps, sliding), each answer naming
 //!   the object; [`record`]: the flight recorder a game keeps running, its file format and the live link to
-//!   the editor.
+//!   the editor; [`trigger`]: trigger volumes (enter and leave times of moving spheres).
 //!
 //! ```
 //! use collidoscope::glam::Vec3;
@@ -53,6 +53,7 @@ pub mod record;
 pub mod scene;
 pub mod shape;
 pub mod sim;
+pub mod trigger;
 pub mod walker;
 pub mod walls;
 

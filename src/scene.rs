@@ -42,6 +42,7 @@ use crate::mesh::TriMesh;
 use crate::query::{overlap, ray};
 use crate::shape::{Aabb, Ray, Sphere, Wall};
 use crate::sim::Static;
+use crate::trigger::TriggerVolume;
 use crate::walls::WallGrid;
 
 /// The nearest object a ray meets.
@@ -87,6 +88,8 @@ pub struct Scene {
     skipped: Vec<Problem>,
     /// Objects were added since the structures were built (the simulation adds them one by one).
     dirty: bool,
+    /// Trigger volumes (not obstacles: no ray, sweep or overlap query sees them).
+    triggers: Vec<TriggerVolume>,
 }
 
 /// The static objects of a level in the order the simulation numbers them (planes, cylinders, triangles,
@@ -195,7 +198,44 @@ impl Scene {
     #[must_use]
     pub fn build(level: &Level) -> Scene {
         let (statics, skipped) = level_statics(level);
-        Scene::from_statics(statics, skipped)
+        let mut scene = Scene::from_statics(statics, skipped);
+        scene.triggers = level
+            .triggers
+            .iter()
+            .filter_map(|t| TriggerVolume::new(t.id, &t.shape))
+            .collect();
+        scene
+    }
+
+    /// The triggers a game's own mover (a sphere) is in: every trigger volume it touches or overlaps, ids
+    /// ascending. Triggers are not obstacles: the other queries never see them.
+    ///
+    /// ```
+    /// use collidoscope::{glam::Vec3, level::{Level, ObjectId}, scene::Scene, shape::Sphere};
+    /// let level = Level::from_ron_str(r#"(version: 2, triggers: [
+    ///     (id: 13, name: "exit", shape: Aabb((min: (8.0, 0.0, -1.0), max: (10.0, 2.5, 1.0)))),
+    /// ])"#).unwrap();
+    /// let scene = Scene::from_level(&level).unwrap();
+    /// assert_eq!(scene.triggers_at(&Sphere::new(Vec3::new(7.5, 1.0, 0.0), 0.5)), vec![ObjectId(13)]);
+    /// assert!(scene.triggers_at(&Sphere::new(Vec3::new(7.4, 1.0, 0.0), 0.5)).is_empty());
+    /// ```
+    #[must_use]
+    pub fn triggers_at(&self, sphere: &Sphere) -> Vec<ObjectId> {
+        let mut out: Vec<ObjectId> = self
+            .triggers
+            .iter()
+            .filter(|t| t.overlaps(sphere))
+            .map(|t| t.id)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The trigger volumes.
+    #[must_use]
+    pub fn triggers(&self) -> &[TriggerVolume] {
+        &self.triggers
     }
 
     /// A scene of the given objects (ids need not be unique, but answers name only the id given).

@@ -41,7 +41,7 @@
 //! `(time, ball, other)`, candidate lists are sorted, and nothing depends on hash order or threads.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::time::{Duration, Instant};
 
 use glam::{Vec2, Vec3};
@@ -53,6 +53,7 @@ use crate::query::Toi;
 use crate::query::sweep;
 use crate::scene::Scene;
 use crate::shape::{Aabb, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
+use crate::trigger::TriggerVolume;
 
 /// Hits at one instant after which a ball's contacts in that instant are made inelastic.
 pub const WEDGE_HITS: u32 = 4;
@@ -311,6 +312,21 @@ pub struct StepReport {
     pub time_dropped: f32,
     /// The step length, seconds.
     pub dt: f32,
+    /// Balls entering and leaving trigger volumes, in time order.
+    pub triggers: Vec<TriggerEvent>,
+}
+
+/// A ball entering or leaving a trigger volume during a step.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TriggerEvent {
+    /// The trigger.
+    pub trigger: ObjectId,
+    /// The ball.
+    pub ball: BallId,
+    /// `true` when the ball's sphere starts to overlap the volume, `false` when it stops.
+    pub entered: bool,
+    /// Seconds into the step.
+    pub time: f32,
 }
 
 /// A copy of everything that changes while stepping, for stepping back and replaying.
@@ -319,6 +335,9 @@ pub struct WorldState {
     balls: Vec<Ball>,
     time: f64,
     steps: u64,
+    /// (trigger index, ball index) pairs overlapping at the end of the last step.
+    #[serde(default)]
+    inside: Vec<(u32, u32)>,
 }
 
 impl WorldState {
@@ -351,6 +370,9 @@ pub struct World {
     steps: u64,
     ball_ids: Vec<Option<ObjectId>>,
     static_ids: Vec<Option<ObjectId>>,
+    triggers: Vec<TriggerVolume>,
+    /// (trigger index, ball index) pairs overlapping now.
+    inside: BTreeSet<(u32, u32)>,
 }
 
 impl World {
@@ -365,7 +387,27 @@ impl World {
             steps: 0,
             ball_ids: Vec::new(),
             static_ids: Vec::new(),
+            triggers: Vec::new(),
+            inside: BTreeSet::new(),
         }
+    }
+
+    /// Add a trigger volume: [`StepReport::triggers`] reports balls entering and leaving it, with the exact
+    /// time inside the step. Returns `false` (and adds nothing) for an invalid shape.
+    pub fn add_trigger(&mut self, id: ObjectId, shape: &crate::level::TriggerShape) -> bool {
+        match TriggerVolume::new(id, shape) {
+            Some(v) => {
+                self.triggers.push(v);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The trigger volumes, in the order they were added.
+    #[must_use]
+    pub fn triggers(&self) -> &[TriggerVolume] {
+        &self.triggers
     }
 
     /// Add a ball; its id indexes [`World::balls`].
@@ -457,6 +499,7 @@ impl World {
             balls: self.balls.clone(),
             time: self.time,
             steps: self.steps,
+            inside: self.inside.iter().copied().collect(),
         }
     }
 
@@ -466,6 +509,7 @@ impl World {
         self.ball_ids.resize(self.balls.len(), None);
         self.time = state.time;
         self.steps = state.steps;
+        self.inside = state.inside.iter().copied().collect();
     }
 
     /// A 64-bit FNV-1a hash of the balls' exact bits, the time and the step count: equal hashes mean
@@ -523,6 +567,9 @@ impl World {
                 *last = Some(b.id);
             }
         }
+        for t in &level.triggers {
+            world.add_trigger(t.id, &t.shape);
+        }
         Ok(world)
     }
 
@@ -550,6 +597,16 @@ impl World {
         self.push_out(dt, &mut report);
         let mut run = Run::new(self, dt);
         run.simulate(self, &mut report);
+        if let Some(knots) = &run.knots {
+            crate::trigger::step_events(
+                &self.triggers,
+                &mut self.inside,
+                knots,
+                &self.balls,
+                dt,
+                &mut report.triggers,
+            );
+        }
         self.time += f64::from(dt);
         self.steps += 1;
         report.counters.elapsed = started.elapsed();
@@ -943,6 +1000,9 @@ struct Run {
     approach_floor: f32,
     /// The normal of each ball's previous contact at the current instant (for wedged balls).
     last_normal: Vec<Vec3>,
+    /// Each ball's path through the step as (time, centre) knots, straight between them: kept only when the
+    /// world has triggers, which need the exact times a ball enters and leaves them.
+    knots: Option<Vec<Vec<(f64, Vec3)>>>,
 }
 
 impl Run {
@@ -976,6 +1036,8 @@ impl Run {
             statics_scratch: Vec::new(),
             approach_floor: world.settings.approach_floor(dt),
             last_normal: vec![Vec3::ZERO; n],
+            knots: (!world.triggers.is_empty())
+                .then(|| world.balls.iter().map(|b| vec![(0.0, b.center)]).collect()),
         }
     }
 
@@ -1019,6 +1081,9 @@ impl Run {
                         let b = &mut world.balls[k];
                         b.center += b.velocity * (ev.time - self.local_t[k]) as f32;
                         self.local_t[k] = self.dt;
+                        if let Some(kn) = &mut self.knots {
+                            kn[k].push((ev.time, b.center));
+                        }
                     }
                 }
                 break;
@@ -1030,6 +1095,9 @@ impl Run {
             if self.valid[k] {
                 let b = &mut world.balls[k];
                 b.center += b.velocity * (self.dt - self.local_t[k]) as f32;
+                if let Some(kn) = &mut self.knots {
+                    kn[k].push((self.dt, b.center));
+                }
             }
         }
         report.counters.events = processed as u64;
@@ -1040,6 +1108,9 @@ impl Run {
         let b = &mut world.balls[i];
         b.center += b.velocity * (t - self.local_t[i]) as f32;
         self.local_t[i] = t;
+        if let Some(k) = &mut self.knots {
+            k[i].push((t, b.center));
+        }
     }
 
     /// Restitution for a contact: the policy of the module docs.

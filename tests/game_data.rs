@@ -407,3 +407,157 @@ fn game_data_survives_the_editor_style_round_trip() {
     assert_eq!(level.next_id(), ObjectId(2));
     assert!(level.validate().is_empty());
 }
+
+/// A world of one ball (no gravity) and the given triggers and planes, from RON.
+fn trigger_world(extra: &str, velocity: f32) -> collidoscope::sim::World {
+    let text = format!(
+        "(version: 2, simulation: (gravity: (0.0, 0.0, 0.0), dt: 0.1),
+          balls: [(id: 1, center: (0.0, 1.0, 0.0), velocity: ({velocity}, 0.0, 0.0), radius: 0.5, mass: 1.0, restitution: 1.0)],
+          {extra})"
+    );
+    collidoscope::sim::World::from_level(&Level::from_ron_str(&text).unwrap()).unwrap()
+}
+
+/// Every trigger event over `steps` steps of `dt`, as (absolute time, trigger id, entered).
+fn run_triggers(
+    world: &mut collidoscope::sim::World,
+    steps: usize,
+    dt: f32,
+) -> Vec<(f64, u32, bool)> {
+    let mut out = Vec::new();
+    for k in 0..steps {
+        let report = world.step(dt);
+        for e in &report.triggers {
+            assert!((0.0..=dt).contains(&e.time));
+            out.push((
+                k as f64 * f64::from(dt) + f64::from(e.time),
+                e.trigger.0,
+                e.entered,
+            ));
+        }
+    }
+    out
+}
+
+fn close(got: &[(f64, u32, bool)], want: &[(f64, u32, bool)]) {
+    assert_eq!(got.len(), want.len(), "{got:?}");
+    for (g, w) in got.iter().zip(want) {
+        assert!(
+            (g.0 - w.0).abs() < 1e-5 && g.1 == w.1 && g.2 == w.2,
+            "{got:?} vs {want:?}"
+        );
+    }
+}
+
+#[test]
+fn trigger_events_have_the_exact_times() {
+    // A ball of radius 0.5 at 10 m/s along x through a box x in [4, 6]: it touches from x = 3.5 to x = 6.5,
+    // so it enters at 0.35 s and leaves at 0.65 s (inside the 4th and 7th steps of 0.1 s).
+    let mut w = trigger_world(
+        "triggers: [(id: 7, shape: Aabb((min: (4.0, 0.0, -1.0), max: (6.0, 2.0, 1.0))))]",
+        10.0,
+    );
+    close(
+        &run_triggers(&mut w, 10, 0.1),
+        &[(0.35, 7, true), (0.65, 7, false)],
+    );
+
+    // A sphere trigger of radius 1 at x = 5: centres within 1.5, x from 3.5 to 6.5, the same times.
+    let mut w = trigger_world(
+        "triggers: [(id: 8, shape: Sphere((center: (5.0, 1.0, 0.0), radius: 1.0)))]",
+        10.0,
+    );
+    close(
+        &run_triggers(&mut w, 10, 0.1),
+        &[(0.35, 8, true), (0.65, 8, false)],
+    );
+
+    // A bounce inside one step: a wall plane at x = 10 sends the ball back; the trigger x in [8, 9.9] is
+    // entered at x = 7.5 (0.75 s), the ball touches the plane at x = 9.5 (0.95 s) and leaves the trigger
+    // going back through x = 7.5 at 0.95 + 0.2 = 1.15 s, all in one 2 s step.
+    let mut w = trigger_world(
+        "planes: [(id: 2, normal: (-1.0, 0.0, 0.0), d: -10.0)],
+         triggers: [(id: 9, shape: Aabb((min: (8.0, 0.0, -1.0), max: (9.9, 2.0, 1.0))))]",
+        10.0,
+    );
+    close(
+        &run_triggers(&mut w, 1, 2.0),
+        &[(0.75, 9, true), (1.15, 9, false)],
+    );
+
+    // A U-shaped prism (a non-convex outline, cut into triangles): crossed along its closed bottom it is one
+    // overlap; crossed through its two arms it is entered and left twice.
+    let mut w = trigger_world(
+        "triggers: [(id: 10, shape: Prism(points: [(1.0, -1.0), (4.0, -1.0), (4.0, 2.0), (3.0, 2.0), (3.0, 0.5), \
+         (2.0, 0.5), (2.0, 2.0), (1.0, 2.0)], bottom: 0.0, top: 2.0))]",
+        10.0,
+    );
+    // The ball's centre path z = 0 crosses the U's closed bottom (z in [-1, 0.5]) everywhere from x = 1 to 4:
+    // one long overlap, x from 0.5 to 4.5.
+    close(
+        &run_triggers(&mut w, 10, 0.1),
+        &[(0.05, 10, true), (0.45, 10, false)],
+    );
+    let mut w = collidoscope::sim::World::from_level(
+        &Level::from_ron_str(
+            "(version: 2, simulation: (gravity: (0.0, 0.0, 0.0), dt: 0.1),
+              balls: [(id: 1, center: (0.0, 1.0, 1.5), velocity: (10.0, 0.0, 0.0), radius: 0.25, mass: 1.0, restitution: 1.0)],
+              triggers: [(id: 10, shape: Prism(points: [(1.0, -1.0), (4.0, -1.0), (4.0, 2.0), (3.0, 2.0), (3.0, 0.5),
+                 (2.0, 0.5), (2.0, 2.0), (1.0, 2.0)], bottom: 0.0, top: 2.0))])",
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    // At z = 1.5 only the arms: x from 0.75 to 2.25 and from 2.75 to 4.25.
+    close(
+        &run_triggers(&mut w, 10, 0.1),
+        &[
+            (0.075, 10, true),
+            (0.225, 10, false),
+            (0.275, 10, true),
+            (0.425, 10, false),
+        ],
+    );
+}
+
+#[test]
+fn a_ball_that_starts_inside_enters_at_zero_and_step_back_keeps_the_state() {
+    let mut w = trigger_world(
+        "triggers: [(id: 7, shape: Aabb((min: (-1.0, 0.0, -1.0), max: (1.0, 2.0, 1.0))))]",
+        10.0,
+    );
+    let first = w.step(0.1);
+    assert_eq!(first.triggers.len(), 1);
+    assert!(first.triggers[0].entered && first.triggers[0].time == 0.0);
+    // Inside for x up to 1.5: leaves at 0.15 s, in the second step at 0.05.
+    let snap = w.snapshot();
+    let second = w.step(0.1);
+    assert_eq!(second.triggers.len(), 1);
+    assert!(!second.triggers[0].entered && (second.triggers[0].time - 0.05).abs() < 1e-6);
+    w.restore(&snap);
+    assert_eq!(w.step(0.1).triggers, second.triggers);
+}
+
+#[test]
+fn scene_reports_the_triggers_a_mover_is_in() {
+    let level = Level::from_ron_str(&golden("v2.ron")).unwrap();
+    let scene = collidoscope::scene::Scene::from_level(&level).unwrap();
+    let at = |x: f32, y: f32, z: f32, r: f32| {
+        scene.triggers_at(&collidoscope::shape::Sphere::new(Vec3::new(x, y, z), r))
+    };
+    assert_eq!(at(9.0, 1.0, 0.0, 0.1), vec![ObjectId(13)]);
+    assert_eq!(at(0.0, 1.0, 5.0, 0.1), vec![ObjectId(16)]);
+    assert_eq!(at(1.0, 1.0, 0.5, 0.1), vec![ObjectId(17)]); // inside the prism's triangle
+    assert_eq!(at(1.0, 3.2, 0.5, 0.25), vec![ObjectId(17)]); // touching its top from above
+    assert!(at(1.0, 3.3, 0.5, 0.25).is_empty());
+    assert!(at(20.0, 1.0, 0.0, 1.0).is_empty());
+    // Triggers are not obstacles.
+    assert!(
+        scene
+            .cast_ray(
+                &collidoscope::shape::Ray::new(Vec3::new(9.0, 1.0, -5.0), Vec3::Z),
+                10.0
+            )
+            .is_none()
+    );
+}
