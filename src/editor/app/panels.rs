@@ -16,6 +16,7 @@ use crate::level::{ObjectId, Problem, Severity};
 
 impl EditorApp {
     pub(crate) fn preview3d(&mut self, ui: &mut Ui) {
+        let marks = self.debug.marks();
         let faulty = &self.problems.faulty;
         let selection = &self.doc.selection;
         let paint = |id: ObjectId, kind: Kind| -> [u8; 4] {
@@ -31,6 +32,7 @@ impl EditorApp {
         let input = crate::editor::view3d::Input3 {
             doc: &self.doc,
             debug: &self.debug,
+            marks: &marks,
             paint: &paint,
             probe: self.probe,
             probe_result: self.probe_result.as_ref().map(|(_, r)| r),

@@ -1,1 +1,412 @@
-//! The debugger overlays as one list of world-space marks, drawn by both views.
+//! The debugger's overlays, decided once for both views: [`Marks`] lists, in world space, what the current
+//! recorded frame shows (simulated balls with their velocities, broadphase bounds, trails and time-of-impact
+//! markers, contacts with their normals, flashes, the what-if ghost). It is built once per recorded frame and
+//! overlay setting ([`MarksKey`]) and kept; the top-down view ([`Marks::paint_2d`]) and the 3D preview
+//! ([`Marks::lines_3d`]) only draw it, each in its own idiom (screen-sized marks from above, world-sized
+//! marks in 3D).
+
+use egui::{Color32, Pos2, Rect};
+use glam::{Vec2, Vec3};
+
+use super::model::{Debugger, Ghost};
+use super::panel::Overlays;
+use crate::editor::theme::{self, palette};
+use crate::editor::view2d::{Batch, Camera};
+use crate::editor::view3d::scene::Lines;
+use crate::level::ObjectId;
+use crate::shape::Aabb;
+
+/// Frames a flash lasts.
+pub const FLASH_FRAMES: usize = 12;
+/// Frames of trail drawn behind each ball, at most.
+const TRAIL_FRAMES: usize = 240;
+/// Trail points drawn in all (shared out among the balls).
+const TRAIL_POINTS: usize = 20_000;
+
+/// A simulated ball at the current frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BallMark {
+    /// Centre.
+    pub center: Vec3,
+    /// Radius.
+    pub radius: f32,
+    /// Velocity, when the velocity overlay is on and the ball moves.
+    pub velocity: Option<Vec3>,
+    /// The level object it came from.
+    pub id: Option<ObjectId>,
+}
+
+/// A contact of the current step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactMark {
+    /// Where.
+    pub point: Vec3,
+    /// The contact normal.
+    pub normal: Vec3,
+    /// The event chosen in the Events tab.
+    pub highlighted: bool,
+}
+
+/// A contact of a recent step, fading.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlashMark {
+    /// Where.
+    pub point: Vec3,
+    /// The contact normal.
+    pub normal: Vec3,
+    /// 1 at the contact's frame, down to 0 after [`FLASH_FRAMES`].
+    pub fade: f32,
+}
+
+/// What the overlays show at one recorded frame, in world space.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Marks {
+    /// Simulated balls (empty at frame 0: the views show the level's own balls then).
+    pub balls: Vec<BallMark>,
+    /// Broadphase bounds of the statics.
+    pub bounds: Vec<Aabb>,
+    /// Each ball's recent path, newest point first.
+    pub trails: Vec<Vec<Vec3>>,
+    /// Ball centres at each time of impact along the trails.
+    pub toi_markers: Vec<Vec3>,
+    /// Contact points (when shown).
+    pub contacts: Vec<ContactMark>,
+    /// Contact normals (when shown).
+    pub normals: Vec<ContactMark>,
+    /// Fading flashes.
+    pub flashes: Vec<FlashMark>,
+    /// The previous run's ball paths after a what-if edit.
+    pub ghost_paths: Vec<Vec<Vec3>>,
+    /// Balls at the first frame the new run leaves the ghost.
+    pub divergences: Vec<Vec3>,
+    /// A typical ball radius, for marker sizes in 3D.
+    pub ball_radius: f32,
+}
+
+/// What [`Marks`] are built from: the recording's frame and length, the toggles, the chosen event and the
+/// ghost's state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MarksKey {
+    cursor: usize,
+    recorded: usize,
+    overlays: Overlays,
+    highlighted: Option<(usize, usize)>,
+    ghost: Option<(usize, Option<usize>)>,
+}
+
+impl MarksKey {
+    /// The key of the marks for this state of the debugger.
+    #[must_use]
+    pub fn of(
+        d: Option<&Debugger>,
+        overlays: Overlays,
+        highlighted: Option<(usize, usize)>,
+        ghost: Option<&Ghost>,
+    ) -> Self {
+        Self {
+            cursor: d.map_or(0, Debugger::cursor),
+            recorded: d.map_or(0, Debugger::recorded),
+            overlays,
+            highlighted,
+            ghost: ghost.map(|g| (g.from, g.diverges_at)),
+        }
+    }
+}
+
+impl Marks {
+    /// The marks of the recording's current frame.
+    #[must_use]
+    pub fn build(
+        d: Option<&Debugger>,
+        o: Overlays,
+        highlighted: Option<(usize, usize)>,
+        ghost: Option<&Ghost>,
+    ) -> Self {
+        let mut m = Marks::default();
+        if let Some(g) = ghost {
+            m.ghost_paths = g.paths();
+            m.divergences = g.divergence_points();
+        }
+        let Some(d) = d else {
+            return m;
+        };
+        let world = d.world();
+        m.ball_radius = world.balls().first().map_or(0.17, |b| b.radius);
+        if o.bounds {
+            m.bounds = world.statics().iter().filter_map(|s| s.bounds()).collect();
+        }
+        if d.cursor() == 0 {
+            return m;
+        }
+        let ids = world.ball_object_ids();
+        m.balls = world
+            .balls()
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BallMark {
+                center: b.center,
+                radius: b.radius,
+                velocity: (o.velocities && b.velocity.length_squared() > 0.0).then_some(b.velocity),
+                id: ids.get(i).copied().flatten(),
+            })
+            .collect();
+        if o.trails {
+            (m.trails, m.toi_markers) = trails(d);
+        }
+        m.contacts_of(d, o, highlighted);
+        m
+    }
+
+    fn contacts_of(&mut self, d: &Debugger, o: Overlays, highlighted: Option<(usize, usize)>) {
+        if let Some(f) = d.frames().get(d.cursor() - 1) {
+            for (k, e) in f.events.iter().enumerate() {
+                let c = ContactMark {
+                    point: e.point,
+                    normal: e.normal,
+                    highlighted: highlighted == Some((d.cursor(), k)),
+                };
+                if o.contacts {
+                    self.contacts.push(c);
+                }
+                if o.normals {
+                    self.normals.push(c);
+                }
+            }
+        }
+        if o.flashes {
+            let first = d.cursor().saturating_sub(FLASH_FRAMES);
+            for (age, f) in d.frames()[first..d.cursor()].iter().rev().enumerate() {
+                let fade = 1.0 - age as f32 / FLASH_FRAMES as f32;
+                self.flashes.extend(f.events.iter().map(|e| FlashMark {
+                    point: e.point,
+                    normal: e.normal,
+                    fade,
+                }));
+            }
+        }
+    }
+
+    /// Draw the marks into the top-down view, culling what lies outside `rect`.
+    pub fn paint_2d(
+        &self,
+        batch: &mut Batch,
+        rect: Rect,
+        cam: &Camera,
+        selected: &dyn Fn(ObjectId) -> bool,
+    ) {
+        let s = |p: Vec3| cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+        let seen = rect.expand(40.0);
+        for b in &self.bounds {
+            let r = Rect::from_two_pos(s(b.min), s(b.max));
+            if seen.intersects(r) {
+                let corners = [
+                    r.left_top(),
+                    r.right_top(),
+                    r.right_bottom(),
+                    r.left_bottom(),
+                ];
+                let color = Color32::from_rgba_unmultiplied(120, 200, 255, 90);
+                batch.polyline(&corners, true, 1.0, color);
+            }
+        }
+        let ghost_color = Color32::from_rgba_unmultiplied(220, 220, 255, 110);
+        for path in &self.ghost_paths {
+            polyline_2d(batch, path, &s, seen, ghost_color);
+        }
+        for p in &self.divergences {
+            batch.circle(s(*p), 9.0, 2.0, Color32::from_rgb(255, 60, 60));
+        }
+        for path in &self.trails {
+            polyline_2d(batch, path, &s, seen, palette::BALL.gamma_multiply(0.35));
+        }
+        for m in self
+            .toi_markers
+            .iter()
+            .map(|m| s(*m))
+            .filter(|m| seen.contains(*m))
+        {
+            batch.circle(m, 2.5, 1.0, Color32::from_rgb(255, 120, 200));
+        }
+        self.balls_2d(batch, cam, &s, seen, selected);
+        self.contacts_2d(batch, &s, seen);
+    }
+
+    fn balls_2d(
+        &self,
+        batch: &mut Batch,
+        cam: &Camera,
+        s: &dyn Fn(Vec3) -> Pos2,
+        seen: Rect,
+        selected: &dyn Fn(ObjectId) -> bool,
+    ) {
+        for b in &self.balls {
+            let c = s(b.center);
+            let r = (b.radius * cam.scale).max(2.0);
+            if !seen.expand(r).contains(c) {
+                continue;
+            }
+            let sel = b.id.is_some_and(selected);
+            let line = if sel { theme::SELECTED } else { palette::BALL };
+            batch.disc(c, r, line.gamma_multiply(0.3));
+            batch.circle(c, r, if sel { 2.5 } else { 1.5 }, line);
+            if let Some(v) = b.velocity {
+                let tip = s(b.center + v * 0.25);
+                batch.arrow(c, tip, 1.5, 7.0, Color32::from_rgb(120, 220, 255));
+            }
+        }
+    }
+
+    fn contacts_2d(&self, batch: &mut Batch, s: &dyn Fn(Vec3) -> Pos2, seen: Rect) {
+        for c in &self.contacts {
+            let p = s(c.point);
+            if seen.contains(p) {
+                let r = if c.highlighted { 6.0 } else { 3.5 };
+                batch.disc(p, r, Color32::from_rgb(255, 80, 80));
+            }
+        }
+        for c in &self.normals {
+            let p = s(c.point);
+            if seen.contains(p) {
+                let tip = p + egui::vec2(c.normal.x, c.normal.z) * 28.0;
+                batch.arrow(p, tip, 1.5, 7.0, Color32::from_rgb(255, 230, 80));
+            }
+        }
+        for f in &self.flashes {
+            let p = s(f.point);
+            if seen.contains(p) {
+                let r = 6.0 + 18.0 * (1.0 - f.fade);
+                let color = Color32::from_rgb(255, 200, 80).gamma_multiply(f.fade);
+                batch.circle(p, r, 2.0, color);
+            }
+        }
+    }
+
+    /// The marks as 3D lines: `lines` are depth-tested (bounds, trails, ghost), `over` are drawn over
+    /// everything (velocities, contacts, normals, flashes). The simulated balls are spheres, added by the
+    /// preview.
+    pub fn lines_3d(&self, lines: &mut Lines, over: &mut Lines) {
+        for b in &self.balls {
+            if let Some(v) = b.velocity {
+                over.arrow(b.center, b.center + v * 0.25, [120, 220, 255, 255]);
+            }
+        }
+        for b in &self.bounds {
+            lines.aabb(b, [120, 200, 255, 255]);
+        }
+        for path in &self.trails {
+            lines.strip(path, [150, 130, 70, 255]);
+        }
+        for m in &self.toi_markers {
+            lines.cross(*m, self.ball_radius * 0.3, [255, 120, 200, 255]);
+        }
+        for c in &self.contacts {
+            let size = if c.highlighted { 0.25 } else { 0.12 };
+            over.cross(c.point, size, [255, 80, 80, 255]);
+        }
+        for c in &self.normals {
+            over.arrow(c.point, c.point + c.normal, [255, 230, 80, 255]);
+        }
+        for f in &self.flashes {
+            let a = (f.fade * 255.0) as u8;
+            over.circle(
+                f.point,
+                f.normal,
+                0.15 + 0.6 * (1.0 - f.fade),
+                [255, 200, 80, a],
+            );
+        }
+        for path in &self.ghost_paths {
+            lines.strip(path, [200, 200, 240, 255]);
+        }
+        for p in &self.divergences {
+            lines.circle(*p, Vec3::Y, 0.5, [255, 60, 60, 255]);
+        }
+    }
+}
+
+/// A world path as a screen polyline, skipped when none of it is near the view.
+fn polyline_2d(batch: &mut Batch, path: &[Vec3], s: &dyn Fn(Vec3) -> Pos2, seen: Rect, c: Color32) {
+    let pts: Vec<Pos2> = path.iter().map(|p| s(*p)).collect();
+    if pts.iter().any(|p| seen.contains(*p)) {
+        batch.polyline(&pts, false, 1.0, c);
+    }
+}
+
+/// The balls' recent paths for the trails (each from its current centre back one point per recorded frame)
+/// and the time-of-impact markers (each contact's ball centre in those frames). At most `TRAIL_POINTS`
+/// points in all: many balls get shorter trails.
+#[must_use]
+pub fn trails(d: &Debugger) -> (Vec<Vec<Vec3>>, Vec<Vec3>) {
+    let world = d.world();
+    let n = world.balls().len().max(1);
+    let trail_frames = (TRAIL_POINTS / n).clamp(2, TRAIL_FRAMES);
+    let states: Vec<_> = d
+        .states_before(d.cursor())
+        .rev()
+        .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
+        .map(|(_, st)| st)
+        .collect();
+    let paths = world
+        .balls()
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let mut pts = vec![b.center];
+            pts.extend(
+                states
+                    .iter()
+                    .filter_map(|st| st.balls().get(i))
+                    .map(|b| b.center),
+            );
+            pts
+        })
+        .collect();
+    let first = d.cursor().saturating_sub(trail_frames);
+    let markers = d.frames()[first..d.cursor()]
+        .iter()
+        .flat_map(|f| &f.events)
+        .filter_map(|e| {
+            world
+                .balls()
+                .get(e.ball.0)
+                .map(|b| e.point + e.normal * b.radius)
+        })
+        .collect();
+    (paths, markers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    #[test]
+    fn marks_follow_the_frame_and_the_toggles() {
+        let level = Level::from_ron_str(include_str!("../../../levels/magic_room.ron")).unwrap();
+        let mut d = Debugger::new(&level, 1 << 26).unwrap();
+        let o = Overlays::default();
+        let at0 = Marks::build(Some(&d), o, None, None);
+        assert!(at0.balls.is_empty(), "frame 0 shows the level's own balls");
+        for _ in 0..120 {
+            d.step();
+        }
+        let m = Marks::build(Some(&d), o, None, None);
+        assert_eq!(m.balls.len(), d.world().balls().len());
+        assert_eq!(m.trails.len(), m.balls.len());
+        assert!(
+            !m.toi_markers.is_empty(),
+            "the magic room's balls hit the walls in two seconds"
+        );
+        let off = Overlays {
+            trails: false,
+            velocities: false,
+            ..o
+        };
+        let m = Marks::build(Some(&d), off, None, None);
+        assert!(m.trails.is_empty() && m.balls.iter().all(|b| b.velocity.is_none()));
+        assert_ne!(
+            MarksKey::of(Some(&d), o, None, None),
+            MarksKey::of(Some(&d), off, None, None)
+        );
+    }
+}

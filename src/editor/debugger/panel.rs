@@ -2,14 +2,15 @@
 //! plots) and its overlays in the top-down view (simulated balls, velocities, trails, contact points and
 //! normals, time-of-impact markers, broadphase bounds and a short flash at each contact).
 
+use std::sync::Arc;
+
+use super::overlay::{Marks, MarksKey};
 use crate::editor::theme;
-use egui::{Color32, Pos2, Rect, RichText, Ui};
+use egui::{Color32, RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
-use glam::{Vec2, Vec3};
 
 use crate::editor::debugger::model::{DEFAULT_BUDGET_BYTES, Debugger, Ghost};
 use crate::editor::document::{DocKey, Document};
-use crate::editor::view2d::{Batch, Camera, palette};
 use crate::level::ObjectId;
 use crate::sim::Contact;
 
@@ -138,13 +139,6 @@ pub enum Tab {
     Compare,
 }
 
-/// Frames a flash lasts.
-pub(crate) const FLASH_FRAMES: usize = 12;
-/// Frames of trail drawn behind each ball, at most.
-const TRAIL_FRAMES: usize = 240;
-/// Trail points drawn in all (shared out among the balls).
-const TRAIL_POINTS: usize = 20_000;
-
 /// The debugger as the editor shows it.
 pub struct DebugPanel {
     /// The recording, built from the level on first use and dropped when the level changes.
@@ -165,6 +159,8 @@ pub struct DebugPanel {
     pub ghost: Option<Ghost>,
     /// The document and revision the recording was made from.
     recorded_from: Option<DocKey>,
+    /// The overlays of the current frame, built once for both views.
+    marks: Option<(MarksKey, Arc<Marks>)>,
     owed: f64,
 }
 
@@ -193,6 +189,7 @@ impl Default for DebugPanel {
             highlighted: None,
             ghost: None,
             recorded_from: None,
+            marks: None,
             owed: 0.0,
         }
     }
@@ -326,6 +323,30 @@ impl DebugPanel {
             }
         }
         stepped
+    }
+
+    /// The overlays of the current frame (rebuilt only when the frame, the toggles, the chosen event or the
+    /// ghost changed), for both views.
+    pub fn marks(&mut self) -> Arc<Marks> {
+        let key = MarksKey::of(
+            self.debugger.as_ref(),
+            self.overlays,
+            self.highlighted,
+            self.ghost.as_ref(),
+        );
+        match &self.marks {
+            Some((k, m)) if *k == key => m.clone(),
+            _ => {
+                let m = Arc::new(Marks::build(
+                    self.debugger.as_ref(),
+                    self.overlays,
+                    self.highlighted,
+                    self.ghost.as_ref(),
+                ));
+                self.marks = Some((key, m.clone()));
+                m
+            }
+        }
     }
 
     /// Back to frame 0 of the recording.
@@ -538,158 +559,6 @@ impl DebugPanel {
                 });
         });
     }
-
-    /// Draw the simulated balls and the overlays into the top-down view.
-    pub fn paint(
-        &self,
-        batch: &mut Batch,
-        rect: Rect,
-        cam: &Camera,
-        selected: &dyn Fn(ObjectId) -> bool,
-    ) {
-        let Some(d) = &self.debugger else {
-            return;
-        };
-        if d.cursor() == 0 && !self.overlays.bounds {
-            return;
-        }
-        let s = |p: Vec3| cam.screen_from_world(rect, Vec2::new(p.x, p.z));
-        let world = d.world();
-        let ids = world.ball_object_ids();
-        let o = self.overlays;
-        if o.bounds {
-            for st in world.statics() {
-                if let Some(b) = st.bounds() {
-                    let a = s(b.min);
-                    let c = s(b.max);
-                    let r = Rect::from_two_pos(a, c);
-                    batch.polyline(
-                        &[
-                            r.left_top(),
-                            r.right_top(),
-                            r.right_bottom(),
-                            r.left_bottom(),
-                        ],
-                        true,
-                        1.0,
-                        Color32::from_rgba_unmultiplied(120, 200, 255, 90),
-                    );
-                }
-            }
-        }
-        if let Some(g) = &self.ghost {
-            let ghost_color = Color32::from_rgba_unmultiplied(220, 220, 255, 110);
-            for path in g.paths() {
-                let pts: Vec<Pos2> = path.iter().map(|p| s(*p)).collect();
-                batch.polyline(&pts, false, 1.0, ghost_color);
-            }
-            for p in g.divergence_points() {
-                batch.circle(s(p), 9.0, 2.0, Color32::from_rgb(255, 60, 60));
-            }
-        }
-        if d.cursor() == 0 {
-            return;
-        }
-        if o.trails {
-            let (paths, markers) = trails(d);
-            for path in &paths {
-                let pts: Vec<Pos2> = path.iter().map(|p| s(*p)).collect();
-                batch.polyline(&pts, false, 1.0, palette::BALL.gamma_multiply(0.35));
-            }
-            for m in markers {
-                batch.circle(s(m), 2.5, 1.0, Color32::from_rgb(255, 120, 200));
-            }
-        }
-        for (i, b) in world.balls().iter().enumerate() {
-            let c = s(b.center);
-            let r = (b.radius * cam.scale).max(2.0);
-            let sel = ids.get(i).copied().flatten().is_some_and(selected);
-            let line = if sel { theme::SELECTED } else { palette::BALL };
-            batch.disc(c, r, line.gamma_multiply(0.3));
-            batch.circle(c, r, if sel { 2.5 } else { 1.5 }, line);
-            if o.velocities && b.velocity.length_squared() > 0.0 {
-                batch.arrow(
-                    c,
-                    s(b.center + b.velocity * 0.25),
-                    1.5,
-                    7.0,
-                    Color32::from_rgb(120, 220, 255),
-                );
-            }
-        }
-        let contact_color = Color32::from_rgb(255, 80, 80);
-        if let Some(f) = d.frames().get(d.cursor() - 1) {
-            for (k, e) in f.events.iter().enumerate() {
-                let p = s(e.point);
-                let hl = self.highlighted == Some((d.cursor(), k));
-                if o.contacts {
-                    batch.disc(p, if hl { 6.0 } else { 3.5 }, contact_color);
-                }
-                if o.normals {
-                    let tip = p + egui::vec2(e.normal.x, e.normal.z) * 28.0;
-                    batch.arrow(p, tip, 1.5, 7.0, Color32::from_rgb(255, 230, 80));
-                }
-            }
-        }
-        if o.flashes {
-            let first = d.cursor().saturating_sub(FLASH_FRAMES);
-            for (age, f) in d.frames()[first..d.cursor()].iter().rev().enumerate() {
-                let fade = 1.0 - age as f32 / FLASH_FRAMES as f32;
-                for e in &f.events {
-                    let r = 6.0 + 18.0 * (1.0 - fade);
-                    batch.circle(
-                        s(e.point),
-                        r,
-                        2.0,
-                        Color32::from_rgb(255, 200, 80).gamma_multiply(fade),
-                    );
-                }
-            }
-        }
-    }
-}
-
-/// The balls' recent paths for the trails (each from its current centre back one point per recorded frame)
-/// and the time-of-impact markers (each contact's ball centre in those frames). At most `TRAIL_POINTS`
-/// points in all: many balls get shorter trails.
-#[must_use]
-pub fn trails(d: &Debugger) -> (Vec<Vec<Vec3>>, Vec<Vec3>) {
-    let world = d.world();
-    let n = world.balls().len().max(1);
-    let trail_frames = (TRAIL_POINTS / n).clamp(2, TRAIL_FRAMES);
-    let states: Vec<_> = d
-        .states_before(d.cursor())
-        .rev()
-        .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
-        .map(|(_, st)| st)
-        .collect();
-    let paths = world
-        .balls()
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let mut pts = vec![b.center];
-            pts.extend(
-                states
-                    .iter()
-                    .filter_map(|st| st.balls().get(i))
-                    .map(|b| b.center),
-            );
-            pts
-        })
-        .collect();
-    let first = d.cursor().saturating_sub(trail_frames);
-    let markers = d.frames()[first..d.cursor()]
-        .iter()
-        .flat_map(|f| &f.events)
-        .filter_map(|e| {
-            world
-                .balls()
-                .get(e.ball.0)
-                .map(|b| e.point + e.normal * b.radius)
-        })
-        .collect();
-    (paths, markers)
 }
 
 /// `12.3 KB`, `4.5 MB`, `1.2 GB`.

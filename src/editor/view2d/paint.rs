@@ -134,9 +134,9 @@ impl EditorApp {
                 cross(&mut lines, sw.center);
             }
         }
+        let marks = self.debug.marks();
         let selection = &self.doc.selection;
-        self.debug
-            .paint(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
+        marks.paint_2d(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
         painter.add(fills.finish());
         painter.add(lines.finish());
 

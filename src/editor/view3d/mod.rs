@@ -7,6 +7,7 @@
 pub mod render;
 pub mod scene;
 
+use crate::editor::debugger::overlay::Marks;
 use crate::editor::theme;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -51,6 +52,8 @@ pub struct Input3<'a> {
     pub doc: &'a Document,
     /// The debugger (balls and overlays of the current frame).
     pub debug: &'a DebugPanel,
+    /// The debugger's overlays at its current frame.
+    pub marks: &'a Marks,
     /// Each object's colour.
     pub paint: Paint<'a>,
     /// The probe ray and length.
@@ -551,8 +554,8 @@ fn rgba(c: Color32) -> [u8; 4] {
 }
 
 /// Balls and the debugger's overlays in world space: (balls, depth-tested lines, lines over everything).
+/// The overlays come from the debugger's [`Marks`], built once per frame for both views.
 fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
-    use crate::editor::view2d::palette;
     let mut spheres = Spheres::default();
     let mut lines = Lines::default();
     let mut overlay = Lines::default();
@@ -561,92 +564,23 @@ fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
         if sel {
             theme::SELECTED.to_srgba_unmultiplied()
         } else {
-            rgba(palette::BALL)
+            rgba(theme::palette::BALL)
         }
     };
-    let debug = input.debug;
-    let o = debug.overlays;
-    let Some(d) = debug.debugger.as_ref().filter(|d| d.cursor() > 0) else {
+    if input.debug.active() {
+        for b in &input.marks.balls {
+            spheres.push(b.center, b.radius, ball_color(selected(b.id)));
+        }
+    } else {
         for b in &input.doc.level().balls {
             spheres.push(b.center, b.radius, ball_color(selected(Some(b.id))));
-            if o.velocities && b.velocity.length_squared() > 0.0 {
+            if input.debug.overlays.velocities && b.velocity.length_squared() > 0.0 {
                 overlay.arrow(b.center, b.center + b.velocity * 0.25, [120, 220, 255, 255]);
             }
         }
-        ghost_lines(debug, &mut lines);
-        return (spheres, lines, overlay);
-    };
-    let world = d.world();
-    let ids = world.ball_object_ids();
-    for (k, b) in world.balls().iter().enumerate() {
-        spheres.push(
-            b.center,
-            b.radius,
-            ball_color(selected(ids.get(k).copied().flatten())),
-        );
-        if o.velocities && b.velocity.length_squared() > 0.0 {
-            overlay.arrow(b.center, b.center + b.velocity * 0.25, [120, 220, 255, 255]);
-        }
     }
-    if o.bounds {
-        for st in world.statics() {
-            if let Some(b) = st.bounds() {
-                lines.aabb(&b, [120, 200, 255, 255]);
-            }
-        }
-    }
-    if o.trails {
-        let (paths, markers) = crate::editor::debugger::panel::trails(d);
-        for path in &paths {
-            lines.strip(path, [150, 130, 70, 255]);
-        }
-        let size = world.balls().first().map_or(0.05, |b| b.radius * 0.3);
-        for m in markers {
-            lines.cross(m, size, [255, 120, 200, 255]);
-        }
-    }
-    if let Some(f) = d.frames().get(d.cursor() - 1) {
-        for (k, e) in f.events.iter().enumerate() {
-            let hl = debug.highlighted == Some((d.cursor(), k));
-            if o.contacts {
-                overlay.cross(e.point, if hl { 0.25 } else { 0.12 }, [255, 80, 80, 255]);
-            }
-            if o.normals {
-                overlay.arrow(e.point, e.point + e.normal * 1.0, [255, 230, 80, 255]);
-            }
-        }
-    }
-    if o.flashes {
-        let flash = crate::editor::debugger::panel::FLASH_FRAMES;
-        let first = d.cursor().saturating_sub(flash);
-        for (age, f) in d.frames()[first..d.cursor()].iter().rev().enumerate() {
-            let fade = 1.0 - age as f32 / flash as f32;
-            for e in &f.events {
-                let a = (fade * 255.0) as u8;
-                overlay.circle(
-                    e.point,
-                    e.normal,
-                    0.15 + 0.6 * (1.0 - fade),
-                    [255, 200, 80, a],
-                );
-            }
-        }
-    }
-    ghost_lines(debug, &mut lines);
+    input.marks.lines_3d(&mut lines, &mut overlay);
     (spheres, lines, overlay)
-}
-
-/// The what-if ghost's paths and the balls that diverged.
-fn ghost_lines(debug: &DebugPanel, lines: &mut Lines) {
-    let Some(g) = &debug.ghost else {
-        return;
-    };
-    for path in g.paths() {
-        lines.strip(&path, [200, 200, 240, 255]);
-    }
-    for p in g.divergence_points() {
-        lines.circle(p, Vec3::Y, 0.5, [255, 60, 60, 255]);
-    }
 }
 
 /// The probe ray, its hits with their normals, and the chosen box's entry and exit.
