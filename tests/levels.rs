@@ -1170,3 +1170,27 @@ fn regression_level_wide_problems_name_no_object() {
         assert_eq!(p.object, None, "{p}");
     }
 }
+
+#[test]
+fn stale_temp_files_of_killed_saves_are_removed_on_the_next_save_or_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("room.ron");
+    Level::default().save(&path).unwrap();
+    // A save killed mid-write by a process that is gone (a pid above Linux's pid_max), one of this process
+    // still writing, and another level's temporary file.
+    let dead = dir.path().join(".room.ron.tmp-4194305-0-123");
+    let live = dir
+        .path()
+        .join(format!(".room.ron.tmp-{}-99-456", std::process::id()));
+    let other = dir.path().join(".other.ron.tmp-4194305-0-123");
+    for f in [&dead, &live, &other] {
+        std::fs::write(f, "partial").unwrap();
+    }
+    Level::load(&path).unwrap();
+    assert!(!dead.exists() && live.exists() && other.exists());
+    std::fs::write(&dead, "partial").unwrap();
+    Level::default().save(&path).unwrap();
+    assert!(!dead.exists() && live.exists() && other.exists());
+    // Only the level and the two kept temporary files remain (the save left none of its own).
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+}

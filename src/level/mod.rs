@@ -947,6 +947,7 @@ impl Level {
                 message: "the file is not UTF-8 text (is it a level file?)".into(),
             }
         })?;
+        remove_stale_temp_files(path);
         let mut level = Self::from_ron_str(&text).map_err(|e| e.in_file(path))?;
         let folder = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -1376,6 +1377,7 @@ fn peek_version(text: &str) -> Option<(u64, usize, usize)> {
 /// # Errors
 /// [`LevelError::Io`] naming the step that failed; `path` is untouched then.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
+    remove_stale_temp_files(path);
     let io = |action, source| LevelError::Io {
         path: path.to_path_buf(),
         action,
@@ -1427,6 +1429,53 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Remove the temporary files that saves of `path` left behind when they were killed mid-write
+/// (`.NAME.tmp-PID-…` in the same folder, up to the whole level's size each). A temporary file is stale when
+/// the process that wrote it no longer runs (Linux: no `/proc/PID`) or, wherever that cannot be told, when it
+/// was last written over an hour ago; a save in progress in a running process is never touched. Called by
+/// every save ([`atomic_write`]) and load ([`Level::load`]); returns how many files were removed.
+pub fn remove_stale_temp_files(path: &Path) -> usize {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return 0;
+    };
+    let prefix = format!(".{name}.tmp-");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return 0;
+    };
+    let own = std::process::id();
+    let proc_known = Path::new("/proc/self").exists();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = file.strip_prefix(&prefix) else {
+            continue;
+        };
+        let pid: Option<u32> = rest.split('-').next().and_then(|p| p.parse().ok());
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > std::time::Duration::from_secs(3600));
+        let dead = match pid {
+            Some(p) if p == own => false,
+            Some(p) if proc_known => !Path::new("/proc").join(p.to_string()).exists(),
+            _ => false,
+        };
+        if (dead || old)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 mod game;
