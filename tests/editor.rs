@@ -186,7 +186,7 @@ fn place_a_ball_then_set_its_radius_in_the_inspector() {
     let ball = h.state().doc.level().balls[0].clone();
     assert_eq!((ball.center.x, ball.center.z), (4.0, 10.0));
     assert!((ball.velocity.x - 2.0).abs() < 1e-4 && ball.velocity.z.abs() < 1e-4);
-    assert_eq!(h.state().doc.selection.len(), 1);
+    assert_eq!(h.state().doc.selection().len(), 1);
 
     type_into(&mut h, "radius", "-1");
     // Invalid: shown with the reason, not applied.
@@ -204,13 +204,13 @@ fn place_a_ball_then_set_its_radius_in_the_inspector() {
 fn box_select_then_delete() {
     let mut h = house();
     drag(&mut h, (-21.0, -1.0), (-4.0, 12.0), Modifiers::NONE);
-    let selected: Vec<u32> = h.state().doc.selection.iter().map(|i| i.0).collect();
+    let selected: Vec<u32> = h.state().doc.selection().iter().map(|i| i.0).collect();
     assert_eq!(selected, vec![3, 7]);
     // Shift adds, Ctrl removes.
     drag(&mut h, (-1.5, -10.0), (0.5, 1.5), Modifiers::SHIFT);
-    assert_eq!(h.state().doc.selection.len(), 3);
+    assert_eq!(h.state().doc.selection().len(), 3);
     drag(&mut h, (-21.0, -1.0), (-16.0, 12.0), Modifiers::COMMAND);
-    let selected: Vec<u32> = h.state().doc.selection.iter().map(|i| i.0).collect();
+    let selected: Vec<u32> = h.state().doc.selection().iter().map(|i| i.0).collect();
     assert_eq!(selected, vec![3, 4]);
     key(&mut h, Modifiers::NONE, Key::Delete);
     let ids: Vec<u32> = h.state().doc.level().walls.iter().map(|w| w.id.0).collect();
@@ -222,7 +222,7 @@ fn box_select_then_delete() {
 fn drag_moves_the_selection_in_one_snapped_step() {
     let mut h = house();
     click(&mut h, 15.0, -0.15);
-    assert_eq!(h.state().doc.selection.iter().next(), Some(&ObjectId(8)));
+    assert_eq!(h.state().doc.selection().iter().next(), Some(&ObjectId(8)));
     drag(&mut h, (15.0, -0.15), (17.1, 2.9), Modifiers::NONE);
     let porch = h.state().doc.level().walls[7].clone();
     assert!(
@@ -246,7 +246,7 @@ fn drag_moves_the_selection_in_one_snapped_step() {
 fn copy_and_paste_through_the_clipboard_into_another_level() {
     let mut h = house();
     click(&mut h, -10.0, -0.1);
-    assert_eq!(h.state().doc.selection.len(), 1);
+    assert_eq!(h.state().doc.selection().len(), 1);
     h.event(Event::Copy);
     h.step();
     let copied = h
@@ -286,11 +286,11 @@ fn copy_and_paste_through_the_clipboard_into_another_level() {
 fn duplicate_and_select_all() {
     let mut h = house();
     key(&mut h, Modifiers::COMMAND, Key::A);
-    assert_eq!(h.state().doc.selection.len(), 10);
+    assert_eq!(h.state().doc.selection().len(), 10);
     key(&mut h, Modifiers::COMMAND, Key::D);
     assert_eq!(h.state().doc.level().walls.len(), 18);
     assert_eq!(h.state().doc.level().probes.len(), 2);
-    assert_eq!(h.state().doc.selection.len(), 10);
+    assert_eq!(h.state().doc.selection().len(), 10);
 }
 
 #[test]
@@ -401,7 +401,7 @@ fn problems_panel_selects_the_object() {
     assert!(h.query_by_label("1 error · 0 warnings").is_some());
     h.get_by_label_contains("walls[4].radius").click();
     h.run_steps(4);
-    let selected: Vec<u32> = h.state().doc.selection.iter().map(|i| i.0).collect();
+    let selected: Vec<u32> = h.state().doc.selection().iter().map(|i| i.0).collect();
     assert_eq!(selected, vec![5]);
 }
 
@@ -599,7 +599,7 @@ fn clicking_an_event_jumps_to_its_frame() {
     assert_eq!(d.cursor(), frame);
     assert_eq!(h.state().debug.highlighted, Some((frame, 0)));
     let ball = d.world().ball_object_ids()[event.ball.0].unwrap();
-    assert_eq!(h.state().doc.selection.iter().next(), Some(&ball));
+    assert_eq!(h.state().doc.selection().iter().next(), Some(&ball));
 }
 
 #[test]
@@ -676,11 +676,11 @@ fn the_sat_panel_names_the_separating_axis() {
     assert!(h.query_all_by_label("[2.000, 4.000]").next().is_some());
     assert!(h.query_all_by_label("[7.000, 8.000]").next().is_some());
     // Move box 2 onto box 1: they overlap.
-    h.state_mut().doc.selection = [ObjectId(2)].into();
+    h.state_mut().doc.select_only([ObjectId(2)]);
     for _ in 0..8 {
         key(&mut h, Modifiers::NONE, Key::ArrowLeft);
     }
-    h.state_mut().doc.selection = [ObjectId(1), ObjectId(2)].into();
+    h.state_mut().doc.select_only([ObjectId(1), ObjectId(2)]);
     h.run_steps(3);
     assert!(
         h.query_by_label_contains("overlap (no axis separates them)")
@@ -699,7 +699,7 @@ fn editing_while_paused_branches_a_what_if_with_a_ghost() {
     h.run_steps(3);
     // Move the east wall (plane #3, x = 4) in by two nudges of 0.5 m: the balls keep their state at frame
     // 60, and the ghost stays the run before the first edit (frames 60 to 200).
-    h.state_mut().doc.selection = [ObjectId(3)].into();
+    h.state_mut().doc.select_only([ObjectId(3)]);
     key(&mut h, Modifiers::NONE, Key::ArrowLeft);
     key(&mut h, Modifiers::NONE, Key::ArrowLeft);
     assert_eq!(h.state().doc.level().planes[2].d, -3.0);
@@ -798,12 +798,12 @@ fn clicking_in_the_3d_preview_selects_what_is_under_the_pointer() {
     look_from_front(&mut h, Vec3::new(0.0, 1.0, 0.0), 8.0);
     let on_box = screen3(&h, Vec3::new(0.0, 1.0, 1.0));
     click_at(&mut h, on_box, Modifiers::NONE);
-    assert_eq!(h.state().doc.selection, [ObjectId(1)].into());
+    assert!(h.state().doc.selection().iter().eq([ObjectId(1)].iter()));
     assert!(h.state().status.contains("picked box (AABB) #1"));
     // The sky above the box: nothing there, the selection clears.
     let sky = screen3(&h, Vec3::new(0.0, 3.5, 0.0));
     click_at(&mut h, sky, Modifiers::NONE);
-    assert!(h.state().doc.selection.is_empty());
+    assert!(h.state().doc.selection().is_empty());
     // F3 hides the preview (and gives the top-down view the room).
     let narrow = h.state().view3d.rect.width();
     key(&mut h, Modifiers::NONE, Key::F3);
@@ -932,7 +932,7 @@ fn follow_ball_tracks_the_selected_ball() {
     let level = Level::from_ron_str(include_str!("../levels/magic_room.ron")).unwrap();
     let mut h = harness3d(EditorApp::new(level, None, options(None)));
     let id = h.state().doc.level().balls[1].id;
-    h.state_mut().doc.selection = [id].into();
+    h.state_mut().doc.select_only([id]);
     click_label(&mut h, "Follow ball");
     assert_eq!(h.state().view3d.cam.mode, CameraMode::Follow);
     assert_eq!(h.state().view3d.follow, Some(id));

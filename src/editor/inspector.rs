@@ -325,11 +325,11 @@ fn number_field(
 /// steps on `doc`.
 pub fn show(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
     let selected = doc.selected_objects();
-    if selected.is_empty() && !doc.walker_selected {
+    if selected.is_empty() && !doc.walker_selected() {
         level_fields(ui, doc, state);
         return;
     }
-    if doc.walker_selected {
+    if doc.walker_selected() {
         ui.heading("Walker start");
         header_number_fields(ui, doc, state, &walker_fields());
         ui.separator();

@@ -606,12 +606,12 @@ impl EditorApp {
     /// Whether the command can run now (menus grey out the rest).
     #[must_use]
     pub fn can_run(&self, command: &Command) -> bool {
-        let some = !self.doc.selection.is_empty();
+        let some = !self.doc.selection().is_empty();
         match command {
             Command::Undo => self.doc.can_undo_redo().0,
             Command::Redo => self.doc.can_undo_redo().1,
             Command::Cut | Command::Copy | Command::Duplicate => some,
-            Command::Delete => some || self.doc.walker_selected,
+            Command::Delete => some || self.doc.walker_selected(),
             Command::Paste => self.clipboard.is_some(),
             Command::KeepProbe => self.probe.is_some(),
             _ => true,

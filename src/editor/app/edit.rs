@@ -39,7 +39,7 @@ impl EditorApp {
             Some(text) => {
                 ctx.copy_text(text.clone());
                 self.clipboard = Some(text);
-                let n = self.doc.selection.len();
+                let n = self.doc.selection().len();
                 if cut {
                     self.doc.delete_selection();
                     self.status = format!("cut {}", count_noun(n, "object"));
@@ -62,7 +62,7 @@ impl EditorApp {
 
     pub(crate) fn delete(&mut self) {
         let mut n = self.doc.delete_selection();
-        if self.doc.walker_selected {
+        if self.doc.walker_selected() {
             let mut h = Header::of(self.doc.level());
             h.walker = None;
             self.doc.apply(
@@ -80,14 +80,19 @@ impl EditorApp {
     pub(crate) fn nudge(&mut self, d: Vec2) {
         let mut objects = self.doc.selected_objects();
         objects.iter_mut().for_each(|o| o.translate(d));
-        let header = self.doc.walker_selected.then(|| {
+        let header = self.doc.walker_selected().then(|| {
             let mut h = Header::of(self.doc.level());
             if let Some(w) = &mut h.walker {
                 w.position += d;
             }
             h
         });
-        let ids: Vec<String> = self.doc.selection.iter().map(|i| i.0.to_string()).collect();
+        let ids: Vec<String> = self
+            .doc
+            .selection()
+            .iter()
+            .map(|i| i.0.to_string())
+            .collect();
         self.doc.apply_merging(
             "Nudge",
             Edit {
@@ -113,8 +118,7 @@ impl EditorApp {
             self.chain.clear();
             self.cancel_gesture();
         } else {
-            self.doc.selection.clear();
-            self.doc.walker_selected = false;
+            self.doc.clear_selection();
         }
     }
 

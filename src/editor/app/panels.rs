@@ -18,7 +18,7 @@ impl EditorApp {
     pub(crate) fn preview3d(&mut self, ui: &mut Ui) {
         let marks = self.debug.marks();
         let faulty = &self.problems.faulty;
-        let selection = &self.doc.selection;
+        let selection = &self.doc.selection();
         let paint = |id: ObjectId, kind: Kind| -> [u8; 4] {
             let c = if faulty.contains(&id) {
                 theme::FAULTY
@@ -49,13 +49,10 @@ impl EditorApp {
             }
             Some(Action3::Select { hit, add }) => {
                 match hit {
-                    Some(id) if add => toggle(&mut self.doc.selection, id),
-                    Some(id) => self.doc.selection = [id].into(),
+                    Some(id) if add => self.doc.toggle_selected(id),
+                    Some(id) => self.doc.select_only([id]),
                     None if add => {}
-                    None => self.doc.selection.clear(),
-                }
-                if !add {
-                    self.doc.walker_selected = false;
+                    None => self.doc.clear_selection(),
                 }
                 self.status = match hit.and_then(|id| self.doc.object(id)) {
                     Some(o) => format!("3D: picked {}", o.label()),
@@ -78,7 +75,7 @@ impl EditorApp {
                 "snap off".into()
             });
             ui.separator();
-            let n = self.doc.selection.len() + usize::from(self.doc.walker_selected);
+            let n = self.doc.selection().len() + usize::from(self.doc.walker_selected());
             ui.label(format!("{n} selected"));
             ui.separator();
             let errors = self
@@ -135,8 +132,7 @@ impl EditorApp {
             Tab::Problems => self.problems_panel(ui),
             Tab::Events => {
                 if let Some(id) = self.debug.events(ui) {
-                    self.doc.selection = [id].into();
-                    self.doc.walker_selected = false;
+                    self.doc.select_only([id]);
                 }
             }
             Tab::Plots => self.debug.plots(ui),
@@ -189,8 +185,8 @@ impl EditorApp {
                 }
             });
         if let Some(p) = clicked {
-            self.doc.walker_selected = p.field.starts_with("walker");
-            self.doc.selection = p.object.into_iter().collect();
+            self.doc.select_only(p.object);
+            self.doc.set_walker_selected(p.field.starts_with("walker"));
             self.frame_selection = true;
             if p.field.starts_with("walker")
                 && let Some(w) = &self.doc.level().walker
@@ -261,7 +257,7 @@ impl EditorApp {
             .auto_shrink([false, false])
             .show_rows(ui, 18.0, n, |ui, rows| {
                 for e in &self.scene.entries[rows] {
-                    let selected = self.doc.selection.contains(&e.id);
+                    let selected = self.doc.selection().contains(&e.id);
                     if ui
                         .add(egui::Button::selectable(selected, e.label.as_str()))
                         .clicked()
@@ -273,10 +269,9 @@ impl EditorApp {
         if let Some(id) = clicked {
             let shift = ui.input(|i| i.modifiers.shift);
             if shift {
-                self.doc.selection.insert(id);
+                self.doc.add_to_selection([id], false);
             } else {
-                self.doc.selection = [id].into();
-                self.doc.walker_selected = false;
+                self.doc.select_only([id]);
             }
             self.frame_selection = true;
         }

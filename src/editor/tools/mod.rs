@@ -13,7 +13,6 @@ use glam::Vec2;
 use crate::editor::app::*;
 use crate::editor::document::{Object, Preview};
 use crate::editor::view2d::Camera;
-use crate::level::ObjectId;
 
 /// The tools of the palette.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,10 +204,10 @@ impl EditorApp {
 
     /// The rotation handle of a single selected OBB: its screen position and the box's centre.
     pub(crate) fn rotation_handle(&self, rect: Rect) -> Option<(Pos2, Vec2, Pos2)> {
-        if self.doc.selection.len() != 1 {
+        if self.doc.selection().len() != 1 {
             return None;
         }
-        let id = *self.doc.selection.first()?;
+        let id = *self.doc.selection().first()?;
         let Some(Object::Obb(b)) = self.doc.object(id) else {
             return None;
         };
@@ -227,12 +226,5 @@ impl EditorApp {
     pub(crate) fn rotation_handle_hit(&self, rect: Rect, p: Pos2) -> Option<Vec2> {
         let (h, c, _) = self.rotation_handle(rect)?;
         (h.distance(p) <= 8.0).then_some(c)
-    }
-}
-
-/// Add `id` to the set, or remove it when it is there (Shift+click).
-pub(crate) fn toggle(set: &mut std::collections::BTreeSet<ObjectId>, id: ObjectId) {
-    if !set.remove(&id) {
-        set.insert(id);
     }
 }

@@ -106,8 +106,7 @@ impl EditorApp {
                         ..Edit::default()
                     },
                 );
-                self.doc.selection.clear();
-                self.doc.walker_selected = true;
+                self.doc.select_walker_only();
                 self.status = "placed the walker".into();
             }
             Tool::Select | Tool::Wall | Tool::Triangle | Tool::Probe => {}

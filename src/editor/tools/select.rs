@@ -3,7 +3,7 @@
 use egui::{Pos2, Ui};
 use glam::Vec2;
 
-use super::{Gesture, Pointer, toggle};
+use super::{Gesture, Pointer};
 use crate::editor::app::EditorApp;
 use crate::editor::document::{Object, count_noun};
 use crate::level::ObjectId;
@@ -28,21 +28,16 @@ impl EditorApp {
             .as_ref()
             .is_some_and(|w| w.position.cmpge(lo).all() && w.position.cmple(hi).all());
         if remove {
-            for id in &inside {
-                self.doc.selection.remove(id);
-            }
-            self.doc.walker_selected &= !walker_inside;
+            self.doc.remove_from_selection(inside, walker_inside);
         } else {
             if !add {
-                self.doc.selection.clear();
-                self.doc.walker_selected = false;
+                self.doc.clear_selection();
             }
-            self.doc.selection.extend(inside);
-            self.doc.walker_selected |= walker_inside;
+            self.doc.add_to_selection(inside, walker_inside);
         }
         self.status = format!(
             "{} selected",
-            count_noun(self.doc.selection.len(), "object")
+            count_noun(self.doc.selection().len(), "object")
         );
     }
 
@@ -69,12 +64,14 @@ impl EditorApp {
                 match self.pick(w) {
                     Some(hit) if !shift && !ctrl => {
                         let selected = match hit {
-                            Some(id) => self.doc.selection.contains(&id),
-                            None => self.doc.walker_selected,
+                            Some(id) => self.doc.selection().contains(&id),
+                            None => self.doc.walker_selected(),
                         };
                         if !selected {
-                            self.doc.selection = hit.into_iter().collect();
-                            self.doc.walker_selected = hit.is_none();
+                            match hit {
+                                Some(id) => self.doc.select_only([id]),
+                                None => self.doc.select_walker_only(),
+                            }
                         }
                         self.gesture = Some(Gesture::Move {
                             preview: self.doc.begin_preview(),
@@ -105,7 +102,7 @@ impl EditorApp {
                             o
                         })
                         .collect();
-                    let header = self.doc.walker_selected.then(|| {
+                    let header = self.doc.walker_selected().then(|| {
                         let mut h = preview.header.clone();
                         if let Some(wk) = &mut h.walker {
                             wk.position += d;
@@ -145,7 +142,7 @@ impl EditorApp {
         if resp.drag_stopped() {
             match self.gesture.take() {
                 Some(Gesture::Move { preview, .. }) => {
-                    let n = preview.originals.len() + usize::from(self.doc.walker_selected);
+                    let n = preview.originals.len() + usize::from(self.doc.walker_selected());
                     let label = format!("Move {}", count_noun(n, "object"));
                     if self.doc.commit_preview(preview, label.clone()) {
                         self.status = label.to_lowercase();
@@ -177,23 +174,21 @@ impl EditorApp {
             let hit = press.map(world).and_then(|w| self.pick(w));
             let walker = hit == Some(None);
             match (hit.flatten(), shift, ctrl) {
-                (Some(id), true, _) => toggle(&mut self.doc.selection, id),
+                (Some(id), true, _) => self.doc.toggle_selected(id),
                 (Some(id), false, true) => {
-                    self.doc.selection.remove(&id);
+                    self.doc.remove_from_selection([id], false);
                 }
                 (Some(id), false, false) => {
-                    self.doc.selection = [id].into();
-                    self.doc.walker_selected = false;
+                    self.doc.select_only([id]);
                 }
                 (None, _, _) if walker => {
                     if !shift {
-                        self.doc.selection.clear();
+                        self.doc.clear_selection();
                     }
-                    self.doc.walker_selected = !ctrl;
+                    self.doc.set_walker_selected(!ctrl);
                 }
                 (None, false, false) => {
-                    self.doc.selection.clear();
-                    self.doc.walker_selected = false;
+                    self.doc.clear_selection();
                 }
                 _ => {}
             }

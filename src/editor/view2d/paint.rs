@@ -51,7 +51,7 @@ impl EditorApp {
             {
                 continue;
             }
-            let look = if self.doc.selection.contains(&e.id) {
+            let look = if self.doc.selection().contains(&e.id) {
                 later.push(i);
                 continue;
             } else if hovered == Some(Some(e.id)) {
@@ -71,7 +71,7 @@ impl EditorApp {
             fills, mut lines, ..
         } = drawer;
         if let Some(w) = &self.doc.level().walker {
-            let look = if self.doc.walker_selected {
+            let look = if self.doc.walker_selected() {
                 Look::Selected
             } else if hovered == Some(None) {
                 Look::Hovered
@@ -135,7 +135,7 @@ impl EditorApp {
             }
         }
         let marks = self.debug.marks();
-        let selection = &self.doc.selection;
+        let selection = &self.doc.selection();
         marks.paint_2d(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
         painter.add(fills.finish());
         painter.add(lines.finish());

@@ -126,7 +126,7 @@ impl EditorApp {
     pub(crate) fn selection_bounds(&self) -> Option<(Vec2, Vec2)> {
         let mut acc: Option<(Vec2, Vec2)> = None;
         for e in &self.scene.entries {
-            if self.doc.selection.contains(&e.id)
+            if self.doc.selection().contains(&e.id)
                 && let Some(b) = e.bounds
             {
                 acc = Some(match acc {

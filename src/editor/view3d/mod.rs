@@ -245,8 +245,8 @@ impl View3d {
 
     fn static_scene(&mut self, input: &Input3<'_>) -> (u64, Arc<StaticScene>) {
         let mut h = DefaultHasher::new();
-        input.doc.selection.hash(&mut h);
-        input.doc.walker_selected.hash(&mut h);
+        input.doc.selection().hash(&mut h);
+        input.doc.walker_selected().hash(&mut h);
         let key = (
             input.doc.key(),
             h.finish(),
@@ -535,7 +535,7 @@ fn selected_ball(doc: &Document) -> Option<ObjectId> {
     doc.level()
         .balls
         .iter()
-        .find(|b| doc.selection.contains(&b.id))
+        .find(|b| doc.selection().contains(&b.id))
         .map(|b| b.id)
 }
 
@@ -559,7 +559,7 @@ fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
     let mut spheres = Spheres::default();
     let mut lines = Lines::default();
     let mut overlay = Lines::default();
-    let selected = |id: Option<ObjectId>| id.is_some_and(|id| input.doc.selection.contains(&id));
+    let selected = |id: Option<ObjectId>| id.is_some_and(|id| input.doc.selection().contains(&id));
     let ball_color = |sel: bool| {
         if sel {
             theme::SELECTED.to_srgba_unmultiplied()
