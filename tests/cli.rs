@@ -173,13 +173,22 @@ fn check_every_bad_file() {
                 failures.push(format!("{}: expected stderr {want:?}\n{r:?}", case.file));
             }
         } else {
-            // One stdout line per problem, `PATH: PROBLEM`, then the summary line.
+            // One stdout line per problem, `PATH:LINE:COL: PROBLEM` (the position the library gives, checked in
+            // tests/levels.rs; `PATH: PROBLEM` without one), then the summary line.
             let errors = case.lines.iter().filter(|l| l.starts_with("error")).count();
             let warnings = case.lines.len() - errors;
+            let positions: Vec<(Option<u32>, Option<u32>)> =
+                collidoscope::level::Level::load(path.as_ref())
+                    .map(|l| l.validate().iter().map(|p| (p.line, p.col)).collect())
+                    .unwrap_or_default();
             let mut want: String = case
                 .lines
                 .iter()
-                .map(|l| format!("{path}: {l}\n"))
+                .enumerate()
+                .map(|(k, l)| match positions.get(k) {
+                    Some((Some(line), Some(col))) => format!("{path}:{line}:{col}: {l}\n"),
+                    _ => format!("{path}: {l}\n"),
+                })
                 .collect();
             want.push_str(&format!(
                 "{path}: {} ({errors} error(s), {warnings} warning(s))\n",

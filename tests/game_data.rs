@@ -561,3 +561,34 @@ fn scene_reports_the_triggers_a_mover_is_in() {
             .is_none()
     );
 }
+
+#[test]
+fn problems_carry_the_line_and_column_of_their_field() {
+    let text = golden("v2.ron").replace(r#""team": Enum("red")"#, r#""team": Enum("green")"#);
+    let level = Level::from_ron_str(&text).unwrap();
+    let problems = level.validate();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let p = &problems[0];
+    assert_eq!(p.field, "entities[0].fields.team");
+    let (line, col) = (p.line.unwrap() as usize, p.col.unwrap() as usize);
+    let at: String = text
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .chars()
+        .skip(col - 1)
+        .collect();
+    assert!(at.starts_with(r#""team": Enum("green")"#), "{at}");
+    // A level built in code has no positions; an edited one keeps them only where the object is unchanged.
+    let mut edited = level.clone();
+    edited.entities.swap(0, 1);
+    let moved = edited.validate();
+    assert_eq!(moved.len(), 1);
+    assert_eq!(moved[0].field, "entities[1].fields.team");
+    assert_eq!((moved[0].line, moved[0].col), (None, None));
+    let built = Level {
+        source: collidoscope::level::Source::none(),
+        ..level
+    };
+    assert!(built.validate().iter().all(|p| p.line.is_none()));
+}

@@ -218,8 +218,12 @@ fn check(args: &CheckArgs) -> ExitCode {
                     worst = worst.max(1);
                 }
                 if matches!(args.format, Format::Human) {
+                    // `PATH:LINE:COL: PROBLEM` where the position is known (the form editors and CI logs link).
                     for p in &problems {
-                        println!("{}: {p}", file.display());
+                        match (p.line, p.col) {
+                            (Some(l), Some(c)) => println!("{}:{l}:{c}: {p}", file.display()),
+                            _ => println!("{}: {p}", file.display()),
+                        }
                     }
                     println!(
                         "{}: {} ({errors} error(s), {warnings} warning(s))",

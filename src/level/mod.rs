@@ -409,6 +409,9 @@ pub struct Level {
     pub entities: Vec<EntityObject>,
     /// Trigger volumes.
     pub triggers: Vec<TriggerObject>,
+    /// The text the level was read from, so [`Level::validate`] can give each problem its line and column
+    /// (metadata: levels compare equal whatever their sources). [`Source::none`] for a level built in code.
+    pub source: Source,
 }
 
 impl Default for Level {
@@ -432,6 +435,7 @@ impl Default for Level {
             entity_types: Vec::new(),
             entities: Vec::new(),
             triggers: Vec::new(),
+            source: Source::none(),
         }
     }
 }
@@ -680,6 +684,7 @@ impl From<LevelV1> for Level {
             entity_types: Vec::new(),
             entities: Vec::new(),
             triggers: Vec::new(),
+            source: Source::none(),
         }
     }
 }
@@ -705,6 +710,7 @@ impl From<LevelV2> for Level {
             entity_types: v.entity_types,
             entities: v.entities,
             triggers: v.triggers,
+            source: Source::none(),
         }
     }
 }
@@ -871,7 +877,7 @@ impl Level {
                 (u64::from(header.version), line, col)
             }
         };
-        let level: Level = match version {
+        let mut level: Level = match version {
             0 => parse_with_path::<LevelV0>(text)?.into(),
             1 => parse_with_path::<LevelV1>(text)?.into(),
             2 => parse_with_path::<LevelV2>(text)?.into(),
@@ -893,6 +899,10 @@ impl Level {
                 file: None,
                 message: format!("{count} objects is more than the limit of {MAX_OBJECTS}"),
             });
+        }
+        // Field paths name the current layout, which version 0 files do not have: no positions for them.
+        if version >= 1 {
+            level.source = Source(Some(std::sync::Arc::from(text)));
         }
         Ok(level)
     }
@@ -1026,7 +1036,26 @@ impl Level {
     /// Every validation problem: errors (which stop simulation and export) and warnings.
     #[must_use]
     pub fn validate(&self) -> Vec<Problem> {
-        validate::validate(self)
+        let mut problems = validate::validate(self);
+        if let Some(text) = &self.source.0 {
+            for p in &mut problems {
+                if p.field.is_empty() {
+                    continue;
+                }
+                let Some(((line, col), element)) = spans::locate(text, &p.field) else {
+                    continue;
+                };
+                // A level edited since it was read: the text's object at that index must still be this one.
+                let same = match (element, p.object) {
+                    (Some(range), Some(id)) => spans::element_has_id(text, range, id.0),
+                    _ => true,
+                };
+                if same {
+                    (p.line, p.col) = (Some(line), Some(col));
+                }
+            }
+        }
+        problems
     }
 
     /// Whether [`Level::validate`] finds no errors (warnings allowed).
@@ -1479,9 +1508,11 @@ pub fn remove_stale_temp_files(path: &Path) -> usize {
 }
 
 mod game;
+mod spans;
 mod validate;
 mod validate_game;
 mod watch;
 
 pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};
+pub use spans::Source;
 pub use watch::LevelWatcher;
