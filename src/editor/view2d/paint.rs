@@ -11,27 +11,49 @@ use crate::editor::debugger::panel::Tab;
 use crate::editor::document::Kind;
 use crate::editor::tools::*;
 use crate::editor::view2d::{self, Batch, Drawer, Look};
+use crate::level::ObjectId;
 
 impl EditorApp {
+    /// Paint the top-down view: grid, level, walker, probe, compare marks, debugger overlays, tool marks.
     pub(crate) fn paint(&mut self, ui: &Ui, rect: Rect, hover: Option<Pos2>, shift: bool) {
         let painter = ui.painter_at(rect);
         let dark = ui.visuals().dark_mode;
-        painter.rect_filled(
-            rect,
-            0.0,
-            if dark {
-                Color32::from_gray(24)
-            } else {
-                Color32::from_gray(245)
-            },
-        );
+        let background = if dark {
+            Color32::from_gray(24)
+        } else {
+            Color32::from_gray(245)
+        };
+        painter.rect_filled(rect, 0.0, background);
         view2d::draw_grid(&painter, rect, &self.cam, dark);
-
-        let (vis_lo, vis_hi) = self.cam.visible(rect);
         let hovered = match (&self.gesture, self.tool, hover) {
             (None, Tool::Select, Some(p)) => self.pick(self.cam.world_from_screen(rect, p)),
             _ => None,
         };
+        let (fills, mut lines) = self.paint_level(rect, hovered);
+        self.paint_walker(&mut lines, rect, hovered);
+        self.paint_probe(&mut lines, rect);
+        self.paint_compare(&mut lines, rect);
+        let marks = self.debug.marks();
+        let selection = self.doc.selection();
+        marks.paint_2d(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
+        painter.add(fills.finish());
+        painter.add(lines.finish());
+        self.paint_tool(&painter, rect, hover, shift);
+        self.paint_gesture(&painter, rect, hover, shift);
+        if self.scene.entries.is_empty() && self.doc.level().walker.is_none() {
+            painter.text(
+                rect.center() - egui::vec2(0.0, 40.0),
+                egui::Align2::CENTER_CENTER,
+                "An empty level. Draw walls with W, place balls with B — F1 lists every shortcut.",
+                egui::FontId::proportional(15.0),
+                ui.visuals().weak_text_color(),
+            );
+        }
+    }
+
+    /// The level's objects (selected ones last, on top), culled to the view: fills and lines.
+    fn paint_level(&self, rect: Rect, hovered: Option<Option<ObjectId>>) -> (Batch, Batch) {
+        let (vis_lo, vis_hi) = self.cam.visible(rect);
         let mut drawer = Drawer {
             rect,
             cam: &self.cam,
@@ -67,9 +89,12 @@ impl EditorApp {
             let e = &self.scene.entries[i];
             drawer.draw(&e.fp, theme::base_color(e.kind), Look::Selected, e.extras);
         }
-        let Drawer {
-            fills, mut lines, ..
-        } = drawer;
+        let Drawer { fills, lines, .. } = drawer;
+        (fills, lines)
+    }
+
+    /// The walker's start.
+    fn paint_walker(&self, lines: &mut Batch, rect: Rect, hovered: Option<Option<ObjectId>>) {
         if let Some(w) = &self.doc.level().walker {
             let look = if self.doc.walker_selected() {
                 Look::Selected
@@ -81,7 +106,7 @@ impl EditorApp {
                 Look::Normal
             };
             view2d::draw_walker(
-                &mut lines,
+                lines,
                 rect,
                 &self.cam,
                 w.position,
@@ -90,6 +115,10 @@ impl EditorApp {
                 look,
             );
         }
+    }
+
+    /// The probe ray and its hits.
+    fn paint_probe(&self, lines: &mut Batch, rect: Rect) {
         if let Some((ray, max_t)) = self.probe {
             let result = self.probe_result.as_ref().map(|(_, r)| r);
             let end = ray.at(max_t);
@@ -98,7 +127,7 @@ impl EditorApp {
                 Vec2::new(end.x, end.z),
             );
             crate::editor::analysis::probe::paint(
-                &mut lines,
+                lines,
                 rect,
                 &self.cam,
                 flat,
@@ -106,6 +135,10 @@ impl EditorApp {
                 self.probe_box,
             );
         }
+    }
+
+    /// Crosses where the Compare tab's variants disagree.
+    fn paint_compare(&self, lines: &mut Batch, rect: Rect) {
         if self.tab == Tab::Compare
             && self.show_problems
             && let Some((_, tris, sweeps)) = &self.compare
@@ -127,20 +160,17 @@ impl EditorApp {
                     .into_iter()
                     .flatten()
                 {
-                    cross(&mut lines, p);
+                    cross(lines, p);
                 }
             }
             for sw in sweeps.iter().flat_map(|s| &s.1) {
-                cross(&mut lines, sw.center);
+                cross(lines, sw.center);
             }
         }
-        let marks = self.debug.marks();
-        let selection = &self.doc.selection();
-        marks.paint_2d(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
-        painter.add(fills.finish());
-        painter.add(lines.finish());
+    }
 
-        // Tool overlays.
+    /// The active tool's marks: the rotation handle, the wall chain with its snap target, the triangle.
+    fn paint_tool(&self, painter: &egui::Painter, rect: Rect, hover: Option<Pos2>, shift: bool) {
         let accent = theme::SELECTED;
         if let Some((h, _, c)) = self.rotation_handle(rect) {
             painter.line_segment([c, h], egui::Stroke::new(1.0, accent));
@@ -190,6 +220,12 @@ impl EditorApp {
             }
             _ => {}
         }
+    }
+
+    /// The outline of the object being placed, and the selection rectangle.
+    fn paint_gesture(&self, painter: &egui::Painter, rect: Rect, hover: Option<Pos2>, shift: bool) {
+        let accent = theme::SELECTED;
+        let cursor = hover.map(|p| self.cam.world_from_screen(rect, p));
         if let (Some(Gesture::Place { start }), Some(c)) = (&self.gesture, cursor)
             && self.tool != Tool::Probe
         {
@@ -214,16 +250,7 @@ impl EditorApp {
             }
         }
         if let (Some(Gesture::BoxSelect { start }), Some(h)) = (&self.gesture, hover) {
-            view2d::selection_rect(&painter, *start, h);
-        }
-        if self.scene.entries.is_empty() && self.doc.level().walker.is_none() {
-            painter.text(
-                rect.center() - egui::vec2(0.0, 40.0),
-                egui::Align2::CENTER_CENTER,
-                "An empty level. Draw walls with W, place balls with B — F1 lists every shortcut.",
-                egui::FontId::proportional(15.0),
-                ui.visuals().weak_text_color(),
-            );
+            view2d::selection_rect(painter, *start, h);
         }
     }
 }
