@@ -277,10 +277,36 @@ impl View3d {
             }
             self.framed = true;
         }
-        let hover = resp.hovered();
         self.keys_captured = self.walking_keys(ui);
+        self.camera_input(ui, &resp, rect, input);
+        let ball = self.followed(input);
+        if self.cam.mode == CameraMode::Follow
+            && let Some((_, v, _)) = ball
+        {
+            self.cam.track(v);
+        }
+        let action = self.click(ui, &resp, rect, input, ball);
+        let frame = self.frame(rect, input, ball, (generation, statics));
+        if self.gpu {
+            ui.painter().add(egui_wgpu_callback(rect, frame));
+        } else {
+            ui.painter()
+                .rect_filled(rect, 0.0, Color32::from_rgb(30, 32, 38));
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "The 3D preview needs the wgpu renderer (not available here).",
+                egui::FontId::proportional(14.0),
+                Color32::GRAY,
+            );
+        }
+        self.hud(ui, rect);
+        action
+    }
 
-        // Camera input.
+    /// Drags orbit, pan or look; the wheel zooms; in walk mode the keys walk.
+    fn camera_input(&mut self, ui: &Ui, resp: &egui::Response, rect: Rect, input: &Input3<'_>) {
+        let hover = resp.hovered();
         let drag = resp.drag_delta();
         let drag = Vec2::new(drag.x, drag.y);
         let primary = resp.dragged_by(egui::PointerButton::Primary);
@@ -306,38 +332,46 @@ impl View3d {
                     self.cam.look_by(drag);
                 }
                 if self.keys_captured {
-                    let (fwd, right, run, dt) = ui.input(|i| {
-                        let axis = |p: [Key; 2], n: [Key; 2]| {
-                            f32::from(u8::from(p.iter().any(|k| i.key_down(*k))))
-                                - f32::from(u8::from(n.iter().any(|k| i.key_down(*k))))
-                        };
-                        (
-                            axis([Key::W, Key::ArrowUp], [Key::S, Key::ArrowDown]),
-                            axis([Key::D, Key::ArrowRight], [Key::A, Key::ArrowLeft]),
-                            i.modifiers.shift,
-                            i.stable_dt,
-                        )
-                    });
-                    let speed = if run { WALK_SPEED * 3.0 } else { WALK_SPEED };
-                    let motion = walk_motion(&self.cam.walker, fwd, right, speed, dt);
-                    if motion != Vec2::ZERO {
-                        self.walk_by(input.doc, motion);
-                    }
-                    if fwd != 0.0 || right != 0.0 {
-                        ui.ctx().request_repaint();
-                    }
+                    self.walk_keys(ui, input);
                 }
             }
         }
-        let ball = self.followed(input);
-        if self.cam.mode == CameraMode::Follow
-            && let Some((_, v, _)) = ball
-        {
-            self.cam.track(v);
-        }
-        let aspect = rect.width() / rect.height().max(1.0);
+    }
 
-        // Clicks: select, or set the probe.
+    /// Walk by the keys held (W A S D or the arrows; Shift runs).
+    fn walk_keys(&mut self, ui: &Ui, input: &Input3<'_>) {
+        let (fwd, right, run, dt) = ui.input(|i| {
+            let axis = |p: [Key; 2], n: [Key; 2]| {
+                f32::from(u8::from(p.iter().any(|k| i.key_down(*k))))
+                    - f32::from(u8::from(n.iter().any(|k| i.key_down(*k))))
+            };
+            (
+                axis([Key::W, Key::ArrowUp], [Key::S, Key::ArrowDown]),
+                axis([Key::D, Key::ArrowRight], [Key::A, Key::ArrowLeft]),
+                i.modifiers.shift,
+                i.stable_dt,
+            )
+        });
+        let speed = if run { WALK_SPEED * 3.0 } else { WALK_SPEED };
+        let motion = walk_motion(&self.cam.walker, fwd, right, speed, dt);
+        if motion != Vec2::ZERO {
+            self.walk_by(input.doc, motion);
+        }
+        if fwd != 0.0 || right != 0.0 {
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// A click selects what is under the pointer, or casts the probe with the Probe tool.
+    fn click(
+        &self,
+        ui: &Ui,
+        resp: &egui::Response,
+        rect: Rect,
+        input: &Input3<'_>,
+        ball: Option<(Vec3, Vec3, f32)>,
+    ) -> Option<Action3> {
+        let aspect = rect.width() / rect.height().max(1.0);
         let mut action = None;
         if resp.clicked()
             && let Some(p) = resp.interact_pointer_pos()
@@ -361,7 +395,18 @@ impl View3d {
             }
         }
 
-        // The frame.
+        action
+    }
+
+    /// This frame's scene for the renderer: the statics, the balls and every line.
+    fn frame(
+        &self,
+        rect: Rect,
+        input: &Input3<'_>,
+        ball: Option<(Vec3, Vec3, f32)>,
+        statics: (u64, Arc<StaticScene>),
+    ) -> Frame3 {
+        let aspect = rect.width() / rect.height().max(1.0);
         let (spheres, mut lines, mut overlay) = dynamic(input);
         if self.cam.mode == CameraMode::Walk
             && let Some(p) = self.walk.outcome.and_then(|o| o.crossing)
@@ -383,30 +428,15 @@ impl View3d {
         }
         let (eye, _) = self.cam.eye_forward(ball);
         let reach = self.cam.clip.1;
-        let frame = Frame3 {
+        Frame3 {
             view_proj: self.cam.projection(aspect) * self.cam.view(ball),
             eye,
             fog: (reach * 0.25, reach),
-            statics: (generation, statics),
+            statics,
             spheres,
             lines,
             overlay,
-        };
-        if self.gpu {
-            ui.painter().add(egui_wgpu_callback(rect, frame));
-        } else {
-            ui.painter()
-                .rect_filled(rect, 0.0, Color32::from_rgb(30, 32, 38));
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                "The 3D preview needs the wgpu renderer (not available here).",
-                egui::FontId::proportional(14.0),
-                Color32::GRAY,
-            );
         }
-        self.hud(ui, rect);
-        action
     }
 
     fn toolbar(&mut self, ui: &mut Ui, input: &Input3<'_>) {
