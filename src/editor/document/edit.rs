@@ -112,8 +112,53 @@ impl Document {
             add,
             header,
         } = edit;
-        let mut before = Vec::new();
         let remove: BTreeSet<ObjectId> = remove.into_iter().collect();
+        let (before, replaced) = self.touched_before(&remove, replace);
+        let header = header
+            .map(|h| (Header::of(&self.level), h))
+            .filter(|(old, new)| old != new);
+        if before.is_empty() && add.is_empty() && header.is_none() {
+            return false;
+        }
+
+        let added_ids = self.write_edit(&replaced, &remove, add, header.as_ref().map(|h| &h.1));
+        let after: Vec<Placed> = replaced
+            .into_iter()
+            .map(|(_, o)| o.id())
+            .chain(added_ids.iter().copied())
+            .filter_map(|id| {
+                let (kind, index) = self.slot(id)?;
+                Some(Placed {
+                    index,
+                    object: Object::get(&self.level, kind, index)?,
+                })
+            })
+            .collect();
+        let change = Change {
+            label: label.into(),
+            before,
+            after,
+            header: header.map(Box::new),
+            merge_key,
+            serial: self.next_serial,
+        };
+        self.next_serial += 1;
+        self.record(change);
+        // Added objects become the selection, so a new thing can be edited at once.
+        if !added_ids.is_empty() {
+            self.selection = added_ids.into_iter().collect();
+        }
+        true
+    }
+
+    /// The objects an edit touches as they are now (with their positions), and the replacements that
+    /// change something.
+    fn touched_before(
+        &self,
+        remove: &BTreeSet<ObjectId>,
+        replace: Vec<Object>,
+    ) -> (Vec<Placed>, Vec<(usize, Object)>) {
+        let mut before = Vec::new();
         let mut replaced = Vec::new();
         for o in replace {
             let Some((kind, index)) = self.slot(o.id()) else {
@@ -131,20 +176,25 @@ impl Document {
             }
             replaced.push((index, o));
         }
-        for &id in &remove {
+        for &id in remove {
             if let Some((kind, index)) = self.slot(id)
                 && let Some(object) = Object::get(&self.level, kind, index)
             {
                 before.push(Placed { index, object });
             }
         }
-        let header = header
-            .map(|h| (Header::of(&self.level), h))
-            .filter(|(old, new)| old != new);
-        if before.is_empty() && add.is_empty() && header.is_none() {
-            return false;
-        }
+        (before, replaced)
+    }
 
+    /// Write an edit into the level: replacements in place, removals, additions (renumbered when their id is
+    /// taken) and the header. Returns the added objects' ids.
+    fn write_edit(
+        &mut self,
+        replaced: &[(usize, Object)],
+        remove: &BTreeSet<ObjectId>,
+        add: Vec<Object>,
+        header: Option<&Header>,
+    ) -> Vec<ObjectId> {
         // Apply directly: replacements in place, removals from the back, additions at the end.
         for (index, o) in replaced.iter().cloned() {
             o.replace_in(&mut self.level, index);
@@ -166,32 +216,17 @@ impl Document {
             added_ids.push(o.id());
             o.push_into(&mut self.level);
         }
-        if let Some((_, new)) = &header {
+        if let Some(new) = header {
             new.write_to(&mut self.level);
         }
         self.reindex();
 
-        let after: Vec<Placed> = replaced
-            .into_iter()
-            .map(|(_, o)| o.id())
-            .chain(added_ids.iter().copied())
-            .filter_map(|id| {
-                let (kind, index) = self.slot(id)?;
-                Some(Placed {
-                    index,
-                    object: Object::get(&self.level, kind, index)?,
-                })
-            })
-            .collect();
-        let mut change = Change {
-            label: label.into(),
-            before,
-            after,
-            header: header.map(Box::new),
-            merge_key,
-            serial: self.next_serial,
-        };
-        self.next_serial += 1;
+        added_ids
+    }
+
+    /// Push a step onto the history (dropping what was undone), merged into the last one when they share a
+    /// merge key and objects and no save lies between.
+    fn record(&mut self, mut change: Change) {
         self.history.truncate(self.cursor);
         if let Some(last) = self.history.last_mut()
             && change.merge_key.is_some()
@@ -210,11 +245,6 @@ impl Document {
             self.history.push(change);
             self.cursor += 1;
         }
-        // Added objects become the selection, so a new thing can be edited at once.
-        if !added_ids.is_empty() {
-            self.selection = added_ids.into_iter().collect();
-        }
-        true
     }
 
     /// Start editing live (dragging): changes made through [`Document::preview`] show at once and become one

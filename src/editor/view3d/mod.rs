@@ -4,6 +4,7 @@
 //! the relevant toggles change; balls and the debugger's overlays are built every frame from the
 //! debugger's current frame, the same data the top-down view draws.
 
+pub mod camera;
 pub mod render;
 pub mod scene;
 
