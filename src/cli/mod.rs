@@ -2,6 +2,7 @@
 //! editor.
 
 mod recording;
+mod vcs;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,6 +40,12 @@ enum Command {
     /// Ask every query of a game's recording again, of its own level or of LEVEL (edited since), and list
     /// those whose answer changed. Exit 0 when none changed, 1 when some did, 2 on errors.
     Replay(recording::ReplayArgs),
+    /// Compare two levels object by object (by id) and field by field. Exit 0 same, 1 different, 2 error.
+    /// With --textconv, print one level as one line per object (for git diff's textconv).
+    Diff(vcs::DiffArgs),
+    /// Three-way merge of levels by object id (a git merge driver: `collidoscope merge %O %A %B`). Exit 0
+    /// merged (written to OUT, default OURS), 1 conflicts (named on stderr, OURS untouched), 2 error.
+    Merge(vcs::MergeArgs),
     /// Rewrite level files in the canonical layout (the one the editor saves), migrating old versions.
     Fmt(FmtArgs),
 }
@@ -138,6 +145,8 @@ pub fn run() -> ExitCode {
         Some(Command::Info(args)) => info(&args),
         Some(Command::Fmt(args)) => fmt(&args),
         Some(Command::Replay(args)) => recording::replay(&args),
+        Some(Command::Diff(args)) => vcs::diff(&args),
+        Some(Command::Merge(args)) => vcs::merge(&args),
     }
 }
 

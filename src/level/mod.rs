@@ -1511,6 +1511,8 @@ mod game;
 mod spans;
 mod validate;
 mod validate_game;
+#[cfg(feature = "cli")]
+pub mod vcs;
 mod watch;
 
 pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};
