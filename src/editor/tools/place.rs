@@ -14,103 +14,35 @@ impl EditorApp {
         let drag = end.filter(|e| e.distance(start) > 1e-4);
         let h = self.doc.level().default_wall_height;
         match self.tool {
-            Tool::Ball => {
-                let v = drag.map_or(Vec2::ZERO, |e| e - start);
-                let radius = 0.5;
-                self.add_object(
-                    "Add ball",
-                    Object::Ball(BallObject {
-                        id: ObjectId(0),
-                        name: None,
-                        center: Vec3::new(start.x, radius, start.y),
-                        velocity: Vec3::new(v.x, 0.0, v.y),
-                        radius,
-                        mass: 1.0,
-                        restitution: 0.9,
-                    }),
-                );
-            }
-            Tool::Plane => {
-                let (normal, d) = match drag {
-                    Some(e) => {
-                        let dir = (e - start).normalize();
-                        let n = Vec3::new(-dir.y, 0.0, dir.x);
-                        (n, n.x * start.x + n.z * start.y)
-                    }
-                    None => (Vec3::Y, 0.0),
-                };
-                self.add_object(
-                    "Add plane",
-                    Object::Plane(PlaneObject {
-                        id: ObjectId(0),
-                        name: None,
-                        normal,
-                        d,
-                    }),
-                );
-            }
-            Tool::Cylinder => {
-                let r = drag.map_or(0.5, |e| e.distance(start));
-                self.add_object(
-                    "Add cylinder",
-                    Object::Cylinder(CylinderObject {
-                        id: ObjectId(0),
-                        name: None,
-                        a: Vec3::new(start.x, 0.0, start.y),
-                        b: Vec3::new(start.x, h, start.y),
-                        radius: r,
-                    }),
-                );
-            }
-            Tool::Box => {
-                let e = drag.unwrap_or(start + Vec2::ONE);
-                let (lo, hi) = (start.min(e), start.max(e));
-                let (lo, hi) = (
-                    Vec2::new(lo.x, lo.y),
-                    Vec2::new(hi.x.max(lo.x + 0.01), hi.y.max(lo.y + 0.01)),
-                );
-                let o = if self.box_obb {
-                    let c = (lo + hi) * 0.5;
-                    let half = (hi - lo) * 0.5;
-                    Object::Obb(ObbObject {
-                        id: ObjectId(0),
-                        name: None,
-                        center: Vec3::new(c.x, 0.5, c.y),
-                        half_extents: Vec3::new(half.x, 0.5, half.y),
-                        rotation_deg: Vec3::ZERO,
-                    })
-                } else {
-                    Object::Aabb(AabbObject {
-                        id: ObjectId(0),
-                        name: None,
-                        min: Vec3::new(lo.x, 0.0, lo.y),
-                        max: Vec3::new(hi.x, 1.0, hi.y),
-                    })
-                };
-                self.add_object("Add box", o);
-            }
-            Tool::Walker => {
-                let mut h = Header::of(self.doc.level());
-                let mut w = h.walker.clone().unwrap_or_default();
-                w.position = start;
-                if let Some(e) = drag {
-                    let d = e - start;
-                    // Facing 0 looks down -z, 90 down -x.
-                    w.facing_deg = (-d.x).atan2(-d.y).to_degrees();
-                }
-                h.walker = Some(w);
-                self.doc.apply(
-                    "Place walker",
-                    Edit {
-                        header: Some(h),
-                        ..Edit::default()
-                    },
-                );
-                self.doc.select_walker_only();
-                self.status = "placed the walker".into();
-            }
+            Tool::Ball => self.add_object("Add ball", ball_at(start, drag)),
+            Tool::Plane => self.add_object("Add plane", plane_at(start, drag)),
+            Tool::Cylinder => self.add_object("Add cylinder", cylinder_at(start, drag, h)),
+            Tool::Box => self.add_object("Add box", box_at(start, drag, self.box_obb)),
+            Tool::Walker => self.place_walker(start, drag),
             Tool::Select | Tool::Wall | Tool::Triangle | Tool::Probe => {}
         }
+    }
+
+    /// Put the walker's start at `start`, facing along the drag.
+    fn place_walker(&mut self, start: Vec2, drag: Option<Vec2>) {
+        let mut h = Header::of(self.doc.level());
+        let mut w = h.walker.clone().unwrap_or_default();
+        w.position = start;
+        if let Some(e) = drag {
+            let d = e - start;
+            // Facing 0 looks down -z, 90 down -x.
+            w.facing_deg = (-d.x).atan2(-d.y).to_degrees();
+        }
+        h.walker = Some(w);
+        self.doc.apply(
+            "Place walker",
+            Edit {
+                header: Some(h),
+                ..Edit::default()
+            },
+        );
+        self.doc.select_walker_only();
+        self.status = "placed the walker".into();
     }
 
     /// Placing tools: a click places the object, a drag sizes or aims it.
@@ -138,5 +70,74 @@ impl EditorApp {
             let at = self.snapped(world(p), shift);
             self.place(at, None);
         }
+    }
+}
+
+/// A ball resting on the floor at `start`; a drag sets its velocity (one second of motion).
+fn ball_at(start: Vec2, drag: Option<Vec2>) -> Object {
+    let v = drag.map_or(Vec2::ZERO, |e| e - start);
+    let radius = 0.5;
+    Object::Ball(BallObject {
+        id: ObjectId(0),
+        name: None,
+        center: Vec3::new(start.x, radius, start.y),
+        velocity: Vec3::new(v.x, 0.0, v.y),
+        radius,
+        mass: 1.0,
+        restitution: 0.9,
+    })
+}
+
+/// A click: the floor plane; a drag: the vertical plane through the dragged line.
+fn plane_at(start: Vec2, drag: Option<Vec2>) -> Object {
+    let (normal, d) = match drag {
+        Some(e) => {
+            let dir = (e - start).normalize();
+            let n = Vec3::new(-dir.y, 0.0, dir.x);
+            (n, n.x * start.x + n.z * start.y)
+        }
+        None => (Vec3::Y, 0.0),
+    };
+    Object::Plane(PlaneObject {
+        id: ObjectId(0),
+        name: None,
+        normal,
+        d,
+    })
+}
+
+/// An upright cylinder `height` tall centred at `start`; the drag sets its radius.
+fn cylinder_at(start: Vec2, drag: Option<Vec2>, height: f32) -> Object {
+    Object::Cylinder(CylinderObject {
+        id: ObjectId(0),
+        name: None,
+        a: Vec3::new(start.x, 0.0, start.y),
+        b: Vec3::new(start.x, height, start.y),
+        radius: drag.map_or(0.5, |e| e.distance(start)),
+    })
+}
+
+/// A 1 m tall box over the dragged rectangle (1 m square for a click), axis-aligned or oriented.
+fn box_at(start: Vec2, drag: Option<Vec2>, obb: bool) -> Object {
+    let e = drag.unwrap_or(start + Vec2::ONE);
+    let lo = start.min(e);
+    let hi = start.max(e).max(lo + Vec2::splat(0.01));
+    if obb {
+        let c = (lo + hi) * 0.5;
+        let half = (hi - lo) * 0.5;
+        Object::Obb(ObbObject {
+            id: ObjectId(0),
+            name: None,
+            center: Vec3::new(c.x, 0.5, c.y),
+            half_extents: Vec3::new(half.x, 0.5, half.y),
+            rotation_deg: Vec3::ZERO,
+        })
+    } else {
+        Object::Aabb(AabbObject {
+            id: ObjectId(0),
+            name: None,
+            min: Vec3::new(lo.x, 0.0, lo.y),
+            max: Vec3::new(hi.x, 1.0, hi.y),
+        })
     }
 }
