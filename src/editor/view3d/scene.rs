@@ -277,52 +277,12 @@ pub fn build_static(
     s.bounds = Some(bounds);
     let extent = (bounds.max - bounds.min).length().max(10.0);
     let center = bounds.center();
-    for w in &level.walls {
-        let h = w.height.unwrap_or(level.default_wall_height);
-        let d = w.b - w.a;
-        let len = d.length();
-        let col = paint(w.id, Kind::Wall);
-        if !(len > 1e-6) || !len.is_finite() || !(h > 0.0) || !h.is_finite() {
-            continue;
-        }
-        let dir = d / len;
-        let mid = (w.a + w.b) * 0.5;
-        let along = Vec3::new(dir.x, 0.0, dir.y);
-        s.solids.cuboid(
-            Vec3::new(mid.x, h * 0.5, mid.y),
-            [along, Vec3::Y, along.cross(Vec3::Y)],
-            Vec3::new(len * 0.5, h * 0.5, WALL_THICKNESS * 0.5),
-            col,
-        );
-        if wall_radii && w.radius > 0.0 {
-            capsule_outline(&mut s.lines, w.a, w.b, w.radius, [90, 140, 220, 255]);
-        }
-    }
+    walls(&mut s, level, paint, wall_radii);
     for t in &level.triangles {
         s.solids
             .tri_as_wound(t.a, t.b, t.c, paint(t.id, Kind::Triangle));
     }
-    for p in &level.planes {
-        let n = p.normal.normalize_or_zero();
-        let len = p.normal.length();
-        if n == Vec3::ZERO || !p.d.is_finite() {
-            continue;
-        }
-        // The plane holds points with normal · p = d; centre the quad on the level's centre.
-        let origin = center - n * (p.normal.dot(center) - p.d) / len;
-        let (u, v) = n.any_orthonormal_pair();
-        let (u, v) = (u * extent * 0.6, v * extent * 0.6);
-        let col = paint(p.id, Kind::Plane);
-        s.planes.quad(
-            origin - u - v,
-            origin + u - v,
-            origin + u + v,
-            origin - u + v,
-            n,
-            col,
-        );
-        s.lines.arrow(origin, origin + n * 1.0, col);
-    }
+    planes(&mut s, level, paint, center, extent);
     for c in &level.cylinders {
         s.solids
             .cylinder(c.a, c.b, c.radius, 32, paint(c.id, Kind::Cylinder));
@@ -344,6 +304,69 @@ pub fn build_static(
             paint(b.id, Kind::Obb),
         );
     }
+    meshes_and_probes(&mut s, level, paint, extent);
+    if show_walker && let Some(w) = &level.walker {
+        walker_body(&mut s, w);
+    }
+    floor_grid(&mut s.lines, &bounds);
+    s
+}
+
+/// Walls as thin panels to their height; their collision radii as outlines on the floor when asked.
+fn walls(s: &mut StaticScene, level: &Level, paint: Paint<'_>, wall_radii: bool) {
+    use crate::editor::document::Kind;
+    for w in &level.walls {
+        let h = w.height.unwrap_or(level.default_wall_height);
+        let d = w.b - w.a;
+        let len = d.length();
+        let col = paint(w.id, Kind::Wall);
+        if !(len > 1e-6) || !len.is_finite() || !(h > 0.0) || !h.is_finite() {
+            continue;
+        }
+        let dir = d / len;
+        let mid = (w.a + w.b) * 0.5;
+        let along = Vec3::new(dir.x, 0.0, dir.y);
+        s.solids.cuboid(
+            Vec3::new(mid.x, h * 0.5, mid.y),
+            [along, Vec3::Y, along.cross(Vec3::Y)],
+            Vec3::new(len * 0.5, h * 0.5, WALL_THICKNESS * 0.5),
+            col,
+        );
+        if wall_radii && w.radius > 0.0 {
+            capsule_outline(&mut s.lines, w.a, w.b, w.radius, [90, 140, 220, 255]);
+        }
+    }
+}
+
+/// Planes as quads about the level's centre (seen from the front), with their normal.
+fn planes(s: &mut StaticScene, level: &Level, paint: Paint<'_>, center: Vec3, extent: f32) {
+    use crate::editor::document::Kind;
+    for p in &level.planes {
+        let n = p.normal.normalize_or_zero();
+        let len = p.normal.length();
+        if n == Vec3::ZERO || !p.d.is_finite() {
+            continue;
+        }
+        // The plane holds points with normal · p = d; centre the quad on the level's centre.
+        let origin = center - n * (p.normal.dot(center) - p.d) / len;
+        let (u, v) = n.any_orthonormal_pair();
+        let (u, v) = (u * extent * 0.6, v * extent * 0.6);
+        let col = paint(p.id, Kind::Plane);
+        s.planes.quad(
+            origin - u - v,
+            origin + u - v,
+            origin + u + v,
+            origin - u + v,
+            n,
+            col,
+        );
+        s.lines.arrow(origin, origin + n * 1.0, col);
+    }
+}
+
+/// Mesh triangles, and probes as arrows.
+fn meshes_and_probes(s: &mut StaticScene, level: &Level, paint: Paint<'_>, extent: f32) {
+    use crate::editor::document::Kind;
     for m in &level.meshes {
         let col = paint(m.id, Kind::Mesh);
         for [i, j, k] in &m.indices {
@@ -368,24 +391,24 @@ pub fn build_static(
                 .arrow(p.origin, p.origin + dir * len, paint(p.id, Kind::Probe));
         }
     }
-    if show_walker && let Some(w) = &level.walker {
-        let p = Vec3::new(w.position.x, 0.0, w.position.y);
-        let col = [100, 230, 120, 255];
-        s.solids.cylinder(
-            p,
-            p + Vec3::Y * w.eye_height.max(0.1),
-            w.radius.max(0.05),
-            16,
-            col,
-        );
-        let wk = Walker::from_start(w, WalkMode::Ghost);
-        let f = wk.forward();
-        let eye = wk.eye();
-        s.lines
-            .arrow(eye, eye + Vec3::new(f.x, 0.0, f.y) * 1.0, col);
-    }
-    floor_grid(&mut s.lines, &bounds);
-    s
+}
+
+/// The walker's body and facing.
+fn walker_body(s: &mut StaticScene, w: &crate::level::WalkerStart) {
+    let p = Vec3::new(w.position.x, 0.0, w.position.y);
+    let col = [100, 230, 120, 255];
+    s.solids.cylinder(
+        p,
+        p + Vec3::Y * w.eye_height.max(0.1),
+        w.radius.max(0.05),
+        16,
+        col,
+    );
+    let wk = Walker::from_start(w, WalkMode::Ghost);
+    let f = wk.forward();
+    let eye = wk.eye();
+    s.lines
+        .arrow(eye, eye + Vec3::new(f.x, 0.0, f.y) * 1.0, col);
 }
 
 /// Every object's bounds joined with a floor patch about the origin (so an empty level has a size).
