@@ -39,6 +39,13 @@ pub struct Options {
     pub connect: Option<SocketAddr>,
 }
 
+/// A pickup's typed fields (the level's `pickup` entity type), read with `fields_as`.
+#[derive(Debug, serde::Deserialize)]
+struct Pickup {
+    kind: String,
+    amount: i64,
+}
+
 /// What a run did.
 #[derive(Debug)]
 pub struct Summary {
@@ -54,6 +61,10 @@ pub struct Summary {
     pub position: Vec2,
     /// Encoded bytes the recorder held at the end.
     pub recorded_bytes: usize,
+    /// Pickups collected: (entity id, kind, amount).
+    pub picked: Vec<(u32, String, i64)>,
+    /// Triggers the character entered, by name (or id), in order.
+    pub entered: Vec<String>,
 }
 
 /// Parse `args` (without the program name).
@@ -128,7 +139,12 @@ pub fn run(o: &Options) -> Result<Summary, String> {
     }
     let walker = level.walker.clone().unwrap_or_default();
     let (radius, eye) = (walker.radius, walker.eye_height);
-    let mut pos = walker.position;
+    // The level's game data: start at its spawn entity, if it has one.
+    let mut pos = level
+        .entities_of("spawn")
+        .next()
+        .map_or(walker.position, |s| Vec2::new(s.position.x, s.position.z));
+    let mut inside: Vec<collidoscope::level::ObjectId> = Vec::new();
     let dt = level.simulation.dt;
     let frames = o.frames.unwrap_or(if o.headless { 600 } else { u64::MAX });
     let mut summary = Summary {
@@ -138,6 +154,8 @@ pub fn run(o: &Options) -> Result<Summary, String> {
         reloads: 0,
         position: pos,
         recorded_bytes: 0,
+        picked: Vec::new(),
+        entered: Vec::new(),
     };
     let start = Instant::now();
     for f in 0..frames {
@@ -175,6 +193,33 @@ pub fn run(o: &Options) -> Result<Summary, String> {
             &Sphere::new(Vec3::new(pos.x, radius, pos.y), radius * 1.5),
         );
         summary.queries += 4;
+        // Pickups within reach are collected (their typed fields say what they give).
+        for p in level.entities_of("pickup") {
+            let near = Vec2::new(p.position.x, p.position.z).distance(pos) <= radius + 0.5;
+            if near && !summary.picked.iter().any(|(id, ..)| *id == p.id.0) {
+                match p.fields_as::<Pickup>(&level) {
+                    Ok(got) => {
+                        rec.mark(&format!("picked up {} ({} {})", p.id, got.amount, got.kind));
+                        summary.picked.push((p.id.0, got.kind, got.amount));
+                    }
+                    Err(e) => eprintln!("{e}"),
+                }
+            }
+        }
+        // Triggers the character's body is in: report the ones it just entered.
+        let body = Sphere::new(Vec3::new(pos.x, radius, pos.y), radius);
+        let now = scene.triggers_at(&body);
+        for id in now.iter().filter(|id| !inside.contains(id)) {
+            let name = level
+                .triggers
+                .iter()
+                .find(|t| t.id == *id)
+                .and_then(|t| t.name.clone())
+                .unwrap_or_else(|| id.to_string());
+            rec.mark(&format!("entered trigger {name}"));
+            summary.entered.push(name);
+        }
+        inside = now;
         // The level's balls.
         if !world.balls().is_empty() {
             let report = world.step(dt);

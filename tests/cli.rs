@@ -9,12 +9,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The sample levels shipped in `levels/`.
-const SAMPLES: [&str; 5] = [
+const SAMPLES: [&str; 6] = [
     "house",
     "triangle_walk",
     "magic_room",
     "cookbook_gallery",
     "maze_large",
+    "courtyard",
 ];
 
 fn root() -> PathBuf {

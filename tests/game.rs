@@ -149,6 +149,23 @@ fn example_game_runs_headless_and_its_recording_replays() {
 }
 
 #[test]
+fn example_game_reads_the_courtyard_game_data() {
+    // The courtyard's spawn is at (-6, -6); the first run goes +x along z = -6 over the pickup at (0, -6)
+    // (amount 5, kind coin by default) and stops at the east wall.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/courtyard.ron");
+    let args: Vec<String> = vec![
+        "--headless".into(),
+        "--frames".into(),
+        "200".into(),
+        "--level".into(),
+        path.display().to_string(),
+    ];
+    let s = game::run(&game::parse(&args).unwrap()).unwrap();
+    assert_eq!(s.picked.first(), Some(&(32, "coin".to_owned(), 5)), "{s:?}");
+    assert!(s.position.x < 10.0 - 0.25 - 0.3 + 1e-3, "{s:?}");
+}
+
+#[test]
 fn example_game_plays_every_sample_level_with_balls() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/magic_room.ron");
     let args: Vec<String> = vec![

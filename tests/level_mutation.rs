@@ -24,7 +24,13 @@ const TOTAL_LIMIT: Duration = Duration::from_secs(60);
 /// Upper bound on one case (a parse of a ~2 KB text, plus validation and a round trip).
 const CASE_LIMIT: Duration = Duration::from_millis(500);
 
-const SAMPLES: [&str; 4] = ["house", "triangle_walk", "magic_room", "cookbook_gallery"];
+const SAMPLES: [&str; 5] = [
+    "house",
+    "triangle_walk",
+    "magic_room",
+    "cookbook_gallery",
+    "courtyard",
+];
 
 struct SplitMix64(u64);
 

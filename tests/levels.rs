@@ -21,12 +21,13 @@ use collidoscope::query::overlap;
 use glam::{Quat, Vec2, Vec3};
 
 /// Every committed sample level.
-const SAMPLES: [&str; 5] = [
+const SAMPLES: [&str; 6] = [
     "house",
     "triangle_walk",
     "magic_room",
     "cookbook_gallery",
     "maze_large",
+    "courtyard",
 ];
 
 fn root() -> PathBuf {
