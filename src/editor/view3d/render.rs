@@ -246,236 +246,19 @@ impl Renderer3d {
     /// Pipelines for egui's output format `target_format` (egui's pass has one sample and no depth).
     #[must_use]
     pub fn new(device: &wgpu::Device, target_format: wgpu::TextureFormat) -> Self {
-        use wgpu::VertexFormat as F;
         let scene = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("collidoscope 3d"),
             source: wgpu::ShaderSource::Wgsl(SCENE_SHADER.into()),
         });
-        let blit_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("collidoscope 3d blit"),
-            source: wgpu::ShaderSource::Wgsl(BLIT_SHADER.into()),
-        });
-        let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("collidoscope 3d globals"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
-        });
-        let globals = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("collidoscope 3d globals"),
-            size: 112,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let globals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("collidoscope 3d globals"),
-            layout: &globals_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: globals.as_entire_binding(),
-            }],
-        });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("collidoscope 3d"),
-            bind_group_layouts: &[Some(&globals_layout)],
-            immediate_size: 0,
-        });
-        let depth = |write: bool, compare: wgpu::CompareFunction| wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(write),
-            depth_compare: Some(compare),
-            stencil: wgpu::StencilState::default(),
-            bias: wgpu::DepthBiasState::default(),
-        };
-        let solid_attrs = attrs([F::Float32x3, F::Float32x3, F::Unorm8x4], 0);
-        let line_attrs = attrs([F::Float32x3, F::Unorm8x4], 0);
-        let unit_attrs = attrs([F::Float32x3], 0);
-        let inst_attrs = attrs([F::Float32x4, F::Unorm8x4], 1);
-        let color_target = [Some(wgpu::ColorTargetState {
-            format: COLOR_FORMAT,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let pipeline = |label: &str,
-                        vs: &str,
-                        fs: &str,
-                        buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
-                        topology: wgpu::PrimitiveTopology,
-                        cull_mode: Option<wgpu::Face>,
-                        depth_stencil: wgpu::DepthStencilState| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&layout),
-                vertex: wgpu::VertexState {
-                    module: &scene,
-                    entry_point: Some(vs),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    buffers,
-                },
-                primitive: wgpu::PrimitiveState {
-                    topology,
-                    front_face: wgpu::FrontFace::Ccw,
-                    cull_mode,
-                    ..wgpu::PrimitiveState::default()
-                },
-                depth_stencil: Some(depth_stencil),
-                multisample: wgpu::MultisampleState::default(),
-                fragment: Some(wgpu::FragmentState {
-                    module: &scene,
-                    entry_point: Some(fs),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    targets: &color_target,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let float = std::mem::size_of::<f32>() as u64;
-        let solid_layout = [Some(wgpu::VertexBufferLayout {
-            array_stride: SOLID_FLOATS as u64 * float,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &solid_attrs,
-        })];
-        let solid = pipeline(
-            "collidoscope 3d solids",
-            "vs_solid",
-            "fs_lit",
-            &solid_layout,
-            wgpu::PrimitiveTopology::TriangleList,
-            None,
-            depth(true, wgpu::CompareFunction::Less),
-        );
-        let front_only = pipeline(
-            "collidoscope 3d planes",
-            "vs_solid",
-            "fs_lit",
-            &solid_layout,
-            wgpu::PrimitiveTopology::TriangleList,
-            Some(wgpu::Face::Back),
-            depth(true, wgpu::CompareFunction::Less),
-        );
-        let sphere = pipeline(
-            "collidoscope 3d spheres",
-            "vs_sphere",
-            "fs_lit",
-            &[
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: 3 * float,
-                    step_mode: wgpu::VertexStepMode::Vertex,
-                    attributes: &unit_attrs,
-                }),
-                Some(wgpu::VertexBufferLayout {
-                    array_stride: SPHERE_FLOATS as u64 * float,
-                    step_mode: wgpu::VertexStepMode::Instance,
-                    attributes: &inst_attrs,
-                }),
-            ],
-            wgpu::PrimitiveTopology::TriangleList,
-            None,
-            depth(true, wgpu::CompareFunction::Less),
-        );
-        let line_layout = [Some(wgpu::VertexBufferLayout {
-            array_stride: LINE_FLOATS as u64 * float,
-            step_mode: wgpu::VertexStepMode::Vertex,
-            attributes: &line_attrs,
-        })];
-        let lines = pipeline(
-            "collidoscope 3d lines",
-            "vs_line",
-            "fs_line",
-            &line_layout,
-            wgpu::PrimitiveTopology::LineList,
-            None,
-            depth(true, wgpu::CompareFunction::LessEqual),
-        );
-        let overlay = pipeline(
-            "collidoscope 3d overlay",
-            "vs_line",
-            "fs_line",
-            &line_layout,
-            wgpu::PrimitiveTopology::LineList,
-            None,
-            depth(false, wgpu::CompareFunction::Always),
-        );
-
-        let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("collidoscope 3d blit"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        });
-        let blit_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("collidoscope 3d blit"),
-            bind_group_layouts: &[Some(&blit_layout)],
-            immediate_size: 0,
-        });
-        let blit = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("collidoscope 3d blit"),
-            layout: Some(&blit_pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &blit_shader,
-                entry_point: Some("vs_blit"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers: &[],
-            },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: None,
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: &blit_shader,
-                entry_point: Some(if target_format.is_srgb() {
-                    "fs_linear"
-                } else {
-                    "fs_gamma"
-                }),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                targets: &[Some(wgpu::ColorTargetState {
-                    format: target_format,
-                    blend: None,
-                    write_mask: wgpu::ColorWrites::ALL,
-                })],
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
+        let (globals_layout, globals, globals_group) = globals(device);
+        let [solid, front_only, sphere, lines, overlay] =
+            scene_pipelines(device, &scene, &globals_layout);
+        let (blit, blit_layout) = blit_pipeline(device, target_format);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("collidoscope 3d blit"),
             ..wgpu::SamplerDescriptor::default()
         });
-        let (verts, indices) = crate::editor::view3d::scene::unit_sphere(2);
-        let flat: Vec<f32> = verts.iter().flat_map(|v| v.to_array()).collect();
-        let sphere_vb = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("collidoscope 3d unit sphere"),
-            contents: bytemuck::cast_slice(&flat),
-            usage: wgpu::BufferUsages::VERTEX,
-        });
-        let sphere_ib = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("collidoscope 3d unit sphere"),
-            contents: bytemuck::cast_slice(&indices),
-            usage: wgpu::BufferUsages::INDEX,
-        });
+        let (sphere_vb, sphere_ib, indices) = unit_sphere_mesh(device);
         Self {
             solid,
             front_only,
@@ -487,12 +270,78 @@ impl Renderer3d {
             sampler,
             globals,
             globals_group,
-            sphere_mesh: (sphere_vb, sphere_ib, indices.len() as u32),
+            sphere_mesh: (sphere_vb, sphere_ib, indices),
             target: None,
             statics: None,
             dynamic: Dynamic::default(),
             max_side: device.limits().max_texture_dimension_2d,
         }
+    }
+
+    /// Upload the frame: the static buffers when their generation changed, the balls and lines, the globals.
+    /// Returns the background colour in linear RGB.
+    fn upload_frame(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        frame: &Frame3,
+    ) -> [f32; 3] {
+        let (generation, statics) = &frame.statics;
+        if self
+            .statics
+            .as_ref()
+            .is_none_or(|s| s.generation != *generation)
+        {
+            self.statics = Some(Statics {
+                generation: *generation,
+                solids: Self::upload(
+                    device,
+                    &statics.solids.data,
+                    SOLID_FLOATS,
+                    "collidoscope 3d solids",
+                ),
+                planes: Self::upload(
+                    device,
+                    &statics.planes.data,
+                    SOLID_FLOATS,
+                    "collidoscope 3d planes",
+                ),
+                lines: Self::upload(
+                    device,
+                    &statics.lines.data,
+                    LINE_FLOATS,
+                    "collidoscope 3d lines",
+                ),
+            });
+        }
+        self.dynamic = Dynamic {
+            spheres: Self::upload(
+                device,
+                &frame.spheres.data,
+                SPHERE_FLOATS,
+                "collidoscope 3d balls",
+            ),
+            lines: Self::upload(
+                device,
+                &frame.lines.data,
+                LINE_FLOATS,
+                "collidoscope 3d trails",
+            ),
+            overlay: Self::upload(
+                device,
+                &frame.overlay.data,
+                LINE_FLOATS,
+                "collidoscope 3d overlay",
+            ),
+        };
+        let light = Vec3::new(0.45, 0.8, 0.35).normalize();
+        let bg = BACKGROUND.map(|c| (f32::from(c) / 255.0).powf(2.2));
+        let mut globals = frame.view_proj.to_cols_array().to_vec();
+        globals.extend_from_slice(&[frame.eye.x, frame.eye.y, frame.eye.z, 1.0]);
+        globals.extend_from_slice(&[light.x, light.y, light.z, 0.0]);
+        globals.extend_from_slice(&[frame.fog.0, frame.fog.1, bg[1], 0.0]);
+        queue.write_buffer(&self.globals, 0, bytemuck::cast_slice(&globals));
+        bg
     }
 
     fn ensure_target(&mut self, device: &wgpu::Device, size: [u32; 2]) {
@@ -572,61 +421,7 @@ impl Renderer3d {
         size: [u32; 2],
     ) {
         self.ensure_target(device, size);
-        let (generation, statics) = &frame.statics;
-        if self
-            .statics
-            .as_ref()
-            .is_none_or(|s| s.generation != *generation)
-        {
-            self.statics = Some(Statics {
-                generation: *generation,
-                solids: Self::upload(
-                    device,
-                    &statics.solids.data,
-                    SOLID_FLOATS,
-                    "collidoscope 3d solids",
-                ),
-                planes: Self::upload(
-                    device,
-                    &statics.planes.data,
-                    SOLID_FLOATS,
-                    "collidoscope 3d planes",
-                ),
-                lines: Self::upload(
-                    device,
-                    &statics.lines.data,
-                    LINE_FLOATS,
-                    "collidoscope 3d lines",
-                ),
-            });
-        }
-        self.dynamic = Dynamic {
-            spheres: Self::upload(
-                device,
-                &frame.spheres.data,
-                SPHERE_FLOATS,
-                "collidoscope 3d balls",
-            ),
-            lines: Self::upload(
-                device,
-                &frame.lines.data,
-                LINE_FLOATS,
-                "collidoscope 3d trails",
-            ),
-            overlay: Self::upload(
-                device,
-                &frame.overlay.data,
-                LINE_FLOATS,
-                "collidoscope 3d overlay",
-            ),
-        };
-        let light = Vec3::new(0.45, 0.8, 0.35).normalize();
-        let bg = BACKGROUND.map(|c| (f32::from(c) / 255.0).powf(2.2));
-        let mut globals = frame.view_proj.to_cols_array().to_vec();
-        globals.extend_from_slice(&[frame.eye.x, frame.eye.y, frame.eye.z, 1.0]);
-        globals.extend_from_slice(&[light.x, light.y, light.z, 0.0]);
-        globals.extend_from_slice(&[frame.fog.0, frame.fog.1, bg[1], 0.0]);
-        queue.write_buffer(&self.globals, 0, bytemuck::cast_slice(&globals));
+        let bg = self.upload_frame(device, queue, frame);
 
         let Some(target) = &self.target else {
             return;
@@ -749,4 +544,254 @@ impl CallbackTrait for Callback3d {
             pass.draw(0..3, 0..1);
         }
     }
+}
+
+/// The uniform buffer every scene pipeline reads (view-projection, eye, fog), with its layout and group.
+fn globals(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::Buffer, wgpu::BindGroup) {
+    let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("collidoscope 3d globals"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }],
+    });
+    let globals = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("collidoscope 3d globals"),
+        size: 112,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let globals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("collidoscope 3d globals"),
+        layout: &globals_layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: globals.as_entire_binding(),
+        }],
+    });
+    (globals_layout, globals, globals_group)
+}
+
+/// The scene's pipelines: solids (both sides), planes (front only), sphere instances, depth-tested lines
+/// and lines over everything.
+fn scene_pipelines(
+    device: &wgpu::Device,
+    scene: &wgpu::ShaderModule,
+    globals_layout: &wgpu::BindGroupLayout,
+) -> [wgpu::RenderPipeline; 5] {
+    use wgpu::VertexFormat as F;
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("collidoscope 3d"),
+        bind_group_layouts: &[Some(globals_layout)],
+        immediate_size: 0,
+    });
+    let depth = |write: bool, compare: wgpu::CompareFunction| wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(compare),
+        stencil: wgpu::StencilState::default(),
+        bias: wgpu::DepthBiasState::default(),
+    };
+    let solid_attrs = attrs([F::Float32x3, F::Float32x3, F::Unorm8x4], 0);
+    let line_attrs = attrs([F::Float32x3, F::Unorm8x4], 0);
+    let unit_attrs = attrs([F::Float32x3], 0);
+    let inst_attrs = attrs([F::Float32x4, F::Unorm8x4], 1);
+    let color_target = [Some(wgpu::ColorTargetState {
+        format: COLOR_FORMAT,
+        blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+        write_mask: wgpu::ColorWrites::ALL,
+    })];
+    let pipeline = |label: &str,
+                    vs: &str,
+                    fs: &str,
+                    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+                    topology: wgpu::PrimitiveTopology,
+                    cull_mode: Option<wgpu::Face>,
+                    depth_stencil: wgpu::DepthStencilState| {
+        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some(label),
+            layout: Some(&layout),
+            vertex: wgpu::VertexState {
+                module: scene,
+                entry_point: Some(vs),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                buffers,
+            },
+            primitive: wgpu::PrimitiveState {
+                topology,
+                front_face: wgpu::FrontFace::Ccw,
+                cull_mode,
+                ..wgpu::PrimitiveState::default()
+            },
+            depth_stencil: Some(depth_stencil),
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: scene,
+                entry_point: Some(fs),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                targets: &color_target,
+            }),
+            multiview_mask: None,
+            cache: None,
+        })
+    };
+    let float = std::mem::size_of::<f32>() as u64;
+    let solid_layout = [Some(wgpu::VertexBufferLayout {
+        array_stride: SOLID_FLOATS as u64 * float,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &solid_attrs,
+    })];
+    let solid = pipeline(
+        "collidoscope 3d solids",
+        "vs_solid",
+        "fs_lit",
+        &solid_layout,
+        wgpu::PrimitiveTopology::TriangleList,
+        None,
+        depth(true, wgpu::CompareFunction::Less),
+    );
+    let front_only = pipeline(
+        "collidoscope 3d planes",
+        "vs_solid",
+        "fs_lit",
+        &solid_layout,
+        wgpu::PrimitiveTopology::TriangleList,
+        Some(wgpu::Face::Back),
+        depth(true, wgpu::CompareFunction::Less),
+    );
+    let sphere = pipeline(
+        "collidoscope 3d spheres",
+        "vs_sphere",
+        "fs_lit",
+        &[
+            Some(wgpu::VertexBufferLayout {
+                array_stride: 3 * float,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &unit_attrs,
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: SPHERE_FLOATS as u64 * float,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &inst_attrs,
+            }),
+        ],
+        wgpu::PrimitiveTopology::TriangleList,
+        None,
+        depth(true, wgpu::CompareFunction::Less),
+    );
+    let line_layout = [Some(wgpu::VertexBufferLayout {
+        array_stride: LINE_FLOATS as u64 * float,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &line_attrs,
+    })];
+    let lines = pipeline(
+        "collidoscope 3d lines",
+        "vs_line",
+        "fs_line",
+        &line_layout,
+        wgpu::PrimitiveTopology::LineList,
+        None,
+        depth(true, wgpu::CompareFunction::LessEqual),
+    );
+    let overlay = pipeline(
+        "collidoscope 3d overlay",
+        "vs_line",
+        "fs_line",
+        &line_layout,
+        wgpu::PrimitiveTopology::LineList,
+        None,
+        depth(false, wgpu::CompareFunction::Always),
+    );
+
+    [solid, front_only, sphere, lines, overlay]
+}
+
+/// The pipeline that copies the offscreen colour target into egui's pass, with its bind group layout.
+fn blit_pipeline(
+    device: &wgpu::Device,
+    target_format: wgpu::TextureFormat,
+) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let blit_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("collidoscope 3d blit"),
+        source: wgpu::ShaderSource::Wgsl(BLIT_SHADER.into()),
+    });
+    let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("collidoscope 3d blit"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+        ],
+    });
+    let blit_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("collidoscope 3d blit"),
+        bind_group_layouts: &[Some(&blit_layout)],
+        immediate_size: 0,
+    });
+    let blit = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("collidoscope 3d blit"),
+        layout: Some(&blit_pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: &blit_shader,
+            entry_point: Some("vs_blit"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &blit_shader,
+            entry_point: Some(if target_format.is_srgb() {
+                "fs_linear"
+            } else {
+                "fs_gamma"
+            }),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: target_format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    (blit, blit_layout)
+}
+
+/// The unit sphere every ball instance scales: vertex buffer, index buffer, index count.
+fn unit_sphere_mesh(device: &wgpu::Device) -> (wgpu::Buffer, wgpu::Buffer, u32) {
+    let (verts, indices) = crate::editor::view3d::scene::unit_sphere(2);
+    let flat: Vec<f32> = verts.iter().flat_map(|v| v.to_array()).collect();
+    let sphere_vb = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("collidoscope 3d unit sphere"),
+        contents: bytemuck::cast_slice(&flat),
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    let sphere_ib = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("collidoscope 3d unit sphere"),
+        contents: bytemuck::cast_slice(&indices),
+        usage: wgpu::BufferUsages::INDEX,
+    });
+    (sphere_vb, sphere_ib, indices.len() as u32)
 }
