@@ -93,4 +93,25 @@ impl EditorApp {
             crate::editor::analysis::probe::cast(self.doc.level(), &ray, max_t),
         ));
     }
+
+    /// Follow the document with the drawn scene.
+    pub(crate) fn refresh_scene(&mut self) {
+        self.scene.refresh(&self.doc);
+    }
+
+    /// Bounds of everything in the level.
+    pub(crate) fn level_bounds(&self) -> Option<(Vec2, Vec2)> {
+        self.scene.level_bounds(self.doc.level())
+    }
+
+    /// Bounds of the selection.
+    pub(crate) fn selection_bounds(&self) -> Option<(Vec2, Vec2)> {
+        self.scene.selection_bounds(self.doc.selection())
+    }
+
+    /// The object (or the walker, as `None` inside `Some`) under world point `p`.
+    pub(crate) fn pick(&self, p: Vec2) -> Option<Option<ObjectId>> {
+        self.scene
+            .pick(p, self.cam.scale, self.doc.level().walker.as_ref())
+    }
 }

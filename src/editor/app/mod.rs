@@ -42,8 +42,6 @@ pub const APP_ID: &str = "Collidoscope";
 pub const AUTOSAVE_SECS: f64 = 30.0;
 /// Most recent files remembered.
 pub(crate) const MAX_RECENT: usize = 10;
-/// Pointer distance, in screen points, within which an object counts as under the pointer.
-pub(crate) const PICK_PX: f32 = 6.0;
 /// Distance in screen points within which a new wall vertex welds to an existing endpoint.
 pub(crate) const WELD_PX: f32 = 10.0;
 

@@ -9,7 +9,6 @@ use egui::{Color32, Pos2, Rect};
 use glam::{Vec2, Vec3};
 
 use super::model::{Debugger, Ghost};
-use super::panel::Overlays;
 use crate::editor::theme::{self, palette};
 use crate::editor::view2d::{Batch, Camera};
 use crate::editor::view3d::scene::Lines;
@@ -22,6 +21,114 @@ pub const FLASH_FRAMES: usize = 12;
 const TRAIL_FRAMES: usize = 240;
 /// Trail points drawn in all (shared out among the balls).
 const TRAIL_POINTS: usize = 20_000;
+
+/// Which overlays the views draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlays {
+    /// Contact points of the current step.
+    pub contacts: bool,
+    /// Contact normals as arrows.
+    pub normals: bool,
+    /// Ball velocities.
+    pub velocities: bool,
+    /// The path each ball took over the last recorded frames, with time-of-impact markers.
+    pub trails: bool,
+    /// Bounds of the static shapes (what the broadphase sees).
+    pub bounds: bool,
+    /// A short flash at each contact (seed 004's explosions).
+    pub flashes: bool,
+    /// Each wall's collision radius as an outline.
+    pub wall_radii: bool,
+}
+
+/// A debugger overlay that View → Debugger overlays toggles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    /// Contact points of the current step.
+    Contacts,
+    /// Contact normals.
+    Normals,
+    /// Ball velocities.
+    Velocities,
+    /// Trails and time-of-impact markers.
+    Trails,
+    /// A flash at each contact.
+    Flashes,
+    /// Broadphase bounds.
+    Bounds,
+    /// Wall collision radii.
+    WallRadii,
+}
+
+impl Overlay {
+    /// Every overlay, in the menu's order.
+    pub const ALL: &[Overlay] = &[
+        Overlay::Contacts,
+        Overlay::Normals,
+        Overlay::Velocities,
+        Overlay::Trails,
+        Overlay::Flashes,
+        Overlay::Bounds,
+        Overlay::WallRadii,
+    ];
+
+    /// As the menu shows it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Overlay::Contacts => "Contact points",
+            Overlay::Normals => "Contact normals",
+            Overlay::Velocities => "Velocities",
+            Overlay::Trails => "Trails and time-of-impact markers",
+            Overlay::Flashes => "Contact flashes",
+            Overlay::Bounds => "Broadphase bounds",
+            Overlay::WallRadii => "Wall collision radii",
+        }
+    }
+}
+
+impl Overlays {
+    /// One overlay's switch.
+    #[must_use]
+    pub fn flag(&self, o: Overlay) -> &bool {
+        match o {
+            Overlay::Contacts => &self.contacts,
+            Overlay::Normals => &self.normals,
+            Overlay::Velocities => &self.velocities,
+            Overlay::Trails => &self.trails,
+            Overlay::Flashes => &self.flashes,
+            Overlay::Bounds => &self.bounds,
+            Overlay::WallRadii => &self.wall_radii,
+        }
+    }
+
+    /// One overlay's switch, to flip.
+    pub fn flag_mut(&mut self, o: Overlay) -> &mut bool {
+        match o {
+            Overlay::Contacts => &mut self.contacts,
+            Overlay::Normals => &mut self.normals,
+            Overlay::Velocities => &mut self.velocities,
+            Overlay::Trails => &mut self.trails,
+            Overlay::Flashes => &mut self.flashes,
+            Overlay::Bounds => &mut self.bounds,
+            Overlay::WallRadii => &mut self.wall_radii,
+        }
+    }
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Self {
+            contacts: true,
+            normals: true,
+            velocities: true,
+            trails: true,
+            bounds: false,
+            flashes: true,
+            wall_radii: true,
+        }
+    }
+}
 
 /// A simulated ball at the current frame.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,11 +3,15 @@
 
 use glam::{Vec2, Vec3};
 
-use crate::editor::app::*;
-use crate::editor::document::{DocKey, Kind, Object};
+use std::collections::BTreeSet;
+
+use crate::editor::document::{DocKey, Document, Kind, Object};
 use crate::editor::view2d::Extras;
 use crate::editor::view2d::footprint::Footprint;
-use crate::level::{MeshObject, ObjectId};
+use crate::level::{Level, MeshObject, ObjectId, WalkerStart};
+
+/// Pointer distance, in screen points, within which an object counts as under the pointer.
+const PICK_PX: f32 = 6.0;
 
 /// A drawn object, precomputed for drawing and picking; rebuilt when the document changes.
 pub(crate) struct Entry {
@@ -27,12 +31,13 @@ pub(crate) struct Scene {
     pub(crate) hulls: Vec<(ObjectId, (usize, Vec3, Vec3), Footprint)>,
 }
 
-impl EditorApp {
-    pub(crate) fn refresh_scene(&mut self) {
-        if self.scene.key == Some(self.doc.key()) {
+impl Scene {
+    /// Rebuild the entries when the document changed (meshes keep their hull while their vertices do).
+    pub(crate) fn refresh(&mut self, doc: &Document) {
+        if self.key == Some(doc.key()) {
             return;
         }
-        let level = self.doc.level();
+        let level = doc.level();
         let mut entries = Vec::with_capacity(level.walls.len() + level.balls.len() + 16);
         for &kind in Kind::ALL {
             if kind == Kind::Mesh {
@@ -75,7 +80,6 @@ impl EditorApp {
                 m.vertices.last().copied().unwrap_or_default(),
             );
             let fp = self
-                .scene
                 .hulls
                 .iter()
                 .find(|(id, k, _)| *id == m.id && *k == key)
@@ -94,14 +98,15 @@ impl EditorApp {
             });
             hulls.push((m.id, key, fp));
         }
-        self.scene = Scene {
-            key: Some(self.doc.key()),
+        *self = Scene {
+            key: Some(doc.key()),
             entries,
             hulls,
         };
     }
 
-    pub(crate) fn level_bounds(&self) -> Option<(Vec2, Vec2)> {
+    /// Bounds of every object and the walker.
+    pub(crate) fn level_bounds(&self, level: &Level) -> Option<(Vec2, Vec2)> {
         let mut acc: Option<(Vec2, Vec2)> = None;
         let mut add = |b: (Vec2, Vec2)| {
             acc = Some(match acc {
@@ -109,12 +114,12 @@ impl EditorApp {
                 None => b,
             });
         };
-        for e in &self.scene.entries {
+        for e in &self.entries {
             if let Some(b) = e.bounds {
                 add(b);
             }
         }
-        if let Some(w) = &self.doc.level().walker {
+        if let Some(w) = &level.walker {
             add((
                 w.position - Vec2::splat(w.radius),
                 w.position + Vec2::splat(w.radius),
@@ -123,10 +128,11 @@ impl EditorApp {
         acc
     }
 
-    pub(crate) fn selection_bounds(&self) -> Option<(Vec2, Vec2)> {
+    /// Bounds of the selected objects.
+    pub(crate) fn selection_bounds(&self, selection: &BTreeSet<ObjectId>) -> Option<(Vec2, Vec2)> {
         let mut acc: Option<(Vec2, Vec2)> = None;
-        for e in &self.scene.entries {
-            if self.doc.selection().contains(&e.id)
+        for e in &self.entries {
+            if selection.contains(&e.id)
                 && let Some(b) = e.bounds
             {
                 acc = Some(match acc {
@@ -139,15 +145,22 @@ impl EditorApp {
     }
 
     /// The object (or walker, as `None` inside `Some`) under world point `p`.
-    pub(crate) fn pick(&self, p: Vec2) -> Option<Option<ObjectId>> {
-        let tol = PICK_PX / self.cam.scale;
+    /// The object (or the walker, as `None` inside `Some`) under world point `p`, seen at `scale` pixels
+    /// per metre.
+    pub(crate) fn pick(
+        &self,
+        p: Vec2,
+        scale: f32,
+        walker: Option<&WalkerStart>,
+    ) -> Option<Option<ObjectId>> {
+        let tol = PICK_PX / scale;
         let mut best: Option<(f32, f32, Option<ObjectId>)> = None;
         let mut consider = |d: f32, area: f32, id: Option<ObjectId>| {
             if d <= tol && best.is_none_or(|(bd, ba, _)| (d, area) < (bd, ba)) {
                 best = Some((d, area, id));
             }
         };
-        for e in &self.scene.entries {
+        for e in &self.entries {
             if let Some((lo, hi)) = e.bounds
                 && (p.x < lo.x - tol || p.y < lo.y - tol || p.x > hi.x + tol || p.y > hi.y + tol)
             {
@@ -160,8 +173,8 @@ impl EditorApp {
                 consider(d, area, Some(e.id));
             }
         }
-        if let Some(w) = &self.doc.level().walker {
-            let r = w.radius.max(5.0 / self.cam.scale);
+        if let Some(w) = walker {
+            let r = w.radius.max(5.0 / scale);
             consider((p.distance(w.position) - r).max(0.0), r * r * 4.0, None);
         }
         best.map(|b| b.2)
