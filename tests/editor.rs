@@ -1142,3 +1142,76 @@ fn the_shortcut_list_shows_every_command_with_a_key() {
     click_label(&mut h, "Close");
     assert!(h.query_by_label("Keyboard shortcuts").is_none());
 }
+
+// ---- panels and views as used -------------------------------------------------------------------------------
+
+#[test]
+fn a_levels_saved_probe_shows_in_the_probe_tab_when_it_opens() {
+    let mut h = house();
+    click_label(&mut h, "Probe");
+    assert!(
+        h.query_by_label_contains("hit(s) within 40.00 m").is_some(),
+        "the house's probe \"to the hall\" is cast at once"
+    );
+    assert!(
+        h.query_all_by_label_contains("  wall #3").next().is_some(),
+        "a hit row names the hall wall"
+    );
+}
+
+#[test]
+fn the_lower_panel_collapses_to_its_tabs_and_the_view_takes_the_room() {
+    let mut h = house();
+    let open = h.state().view_rect().height();
+    click_label(&mut h, "Hide panel");
+    let collapsed = h.state().view_rect().height();
+    assert!(collapsed > open + 100.0, "{open} -> {collapsed}");
+    assert!(
+        h.query_by_label("No problems: the level is ready to simulate and export.")
+            .is_none()
+    );
+    // A tab opens it again.
+    click_label(&mut h, "Events");
+    assert!((h.state().view_rect().height() - open).abs() < 1.0);
+    assert!(h.query_by_label("Hide panel").is_some());
+}
+
+#[test]
+fn the_status_bar_keeps_the_last_position_with_units() {
+    let mut h = house();
+    let p = screen(&h, 3.2, -1.05);
+    h.event(Event::PointerMoved(p));
+    h.run_steps(2);
+    assert!(h.query_by_label("x 3.20 m  z -1.05 m").is_some());
+    h.event(Event::PointerGone);
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("x 3.20 m  z -1.05 m").is_some(),
+        "the last position stays when the pointer leaves the view"
+    );
+}
+
+#[test]
+fn walking_shows_the_walker_live_in_the_top_down_view() {
+    let mut h = corridor();
+    assert_eq!(
+        h.state().live_walker(),
+        None,
+        "orbit mode: only the start marker"
+    );
+    click_label(&mut h, "Walk");
+    // Turn away from the triangle, toward the wall at z = -4, and walk into it.
+    h.state_mut().view3d.cam.walker.position = Vec2::new(3.0, 0.0);
+    hold(&mut h, Key::W, 80);
+    let live = h.state().live_walker().expect("walking");
+    assert_eq!(live.position, h.state().view3d.cam.walker.position);
+    assert!(live.position.y < -3.0, "{}", live.position);
+    assert_eq!((live.radius, live.facing_deg), (0.3, 0.0));
+    assert_eq!(
+        live.blocked_by,
+        Some(ObjectId(1)),
+        "the wall it walked into"
+    );
+    click_label(&mut h, "Orbit");
+    assert_eq!(h.state().live_walker(), None);
+}

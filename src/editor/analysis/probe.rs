@@ -3,7 +3,7 @@
 //! intervals of each box as a plot. [`cast`] is the whole-level cast.
 
 use egui::{Color32, Rect, RichText, Ui};
-use egui_plot::{Bar, BarChart, Legend, Plot, Span, VLine};
+use egui_plot::{Bar, BarChart, Plot, Span, VLine, uniform_grid_spacer};
 use glam::{Vec2, Vec3};
 
 use crate::editor::document::Object;
@@ -202,7 +202,7 @@ pub fn probe_panel(
     ui.columns(2, |cols| {
         let ui = &mut cols[0];
         ui.strong(format!("{} hit(s) within {max_t:.2} m", r.hits.len()));
-        egui::ScrollArea::vertical()
+        egui::ScrollArea::both()
             .id_salt("probe hits")
             .show(ui, |ui| {
                 for h in &r.hits {
@@ -220,7 +220,11 @@ pub fn probe_panel(
                     if let Some((u, v)) = h.uv {
                         text.push_str(&format!("  u {u:.4} v {v:.4}"));
                     }
-                    ui.label(RichText::new(text).monospace());
+                    // One line per hit: a long row scrolls sideways rather than breaking a number.
+                    ui.add(
+                        egui::Label::new(RichText::new(text).monospace())
+                            .wrap_mode(egui::TextWrapMode::Extend),
+                    );
                 }
             });
         let ui = &mut cols[1];
@@ -243,6 +247,19 @@ pub fn probe_panel(
         *chosen_box = Some(pick);
         slab_plot(ui, current, max_t);
     });
+}
+
+/// The slab plot's row names: `x slab` at 0, `y slab` at 1, `z slab` at 2, nothing between.
+fn axis_row_name(y: f64) -> &'static str {
+    if (y - y.round()).abs() > 1e-6 {
+        return "";
+    }
+    match y.round() as i64 {
+        0 => "x slab",
+        1 => "y slab",
+        2 => "z slab",
+        _ => "",
+    }
 }
 
 /// One horizontal bar per axis `[t_enter, t_exit]` on a shared `t` axis; the overlap highlighted, or the gap
@@ -309,11 +326,16 @@ pub fn slab_plot(ui: &mut Ui, s: &BoxSlabs, max_t: f32) {
         None => format!("no hit: the overlap [{enter:.3}, {exit:.3}] is behind the ray"),
     };
     ui.label(verdict);
+    // Each row is labelled by its axis on the y axis; no legend box to cover the bars (the verdict above
+    // names the overlap or the gap, hovering names each item).
     Plot::new("slabs")
-        .legend(Legend::default())
         .height(ui.available_height().max(40.0))
         .x_axis_label("t (m)")
-        .show_axes([true, false])
+        .show_axes([true, true])
+        .y_grid_spacer(uniform_grid_spacer(|_| [1.0, 1.0, 1.0]))
+        .y_axis_formatter(|mark, _| axis_row_name(mark.value).to_owned())
+        .include_y(-0.6)
+        .include_y(2.6)
         .allow_scroll(false)
         .show(ui, |p| {
             p.bar_chart(BarChart::new("slabs", bars).horizontal().width(0.6));

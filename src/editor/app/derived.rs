@@ -114,4 +114,38 @@ impl EditorApp {
         self.scene
             .pick(p, self.cam.scale, self.doc.level().walker.as_ref())
     }
+
+    /// The walker as it walks in the 3D preview's walk mode (`None` in the other modes or with the preview
+    /// closed): what the top-down view draws over the level.
+    #[must_use]
+    pub fn live_walker(&self) -> Option<LiveWalker> {
+        let v = &self.view3d;
+        if !v.open || v.cam.mode != crate::editor::view3d::scene::CameraMode::Walk {
+            return None;
+        }
+        let w = &v.cam.walker;
+        let blocked_by = match v.walk.outcome.and_then(|o| o.blocked_by) {
+            Some(crate::walker::Blocker::Wall(i)) => self.doc.level().walls.get(i).map(|w| w.id),
+            _ => None,
+        };
+        Some(LiveWalker {
+            position: w.position,
+            facing_deg: w.facing_deg,
+            radius: w.radius,
+            blocked_by,
+        })
+    }
+}
+
+/// The walker in walk mode, for the top-down view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LiveWalker {
+    /// Where it stands, `(x, z)`.
+    pub position: Vec2,
+    /// Facing, degrees (0 looks down `-z`).
+    pub facing_deg: f32,
+    /// Collision radius, metres.
+    pub radius: f32,
+    /// The wall that stopped or deflected its last step.
+    pub blocked_by: Option<ObjectId>,
 }

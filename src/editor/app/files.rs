@@ -98,7 +98,12 @@ impl EditorApp {
         self.gesture = None;
         self.framed = false;
         self.frame_selection = false;
-        self.probe = None;
+        // The level's first saved probe shows in the Probe tab (and the views) at once.
+        self.probe = self.doc.level().probes.first().and_then(|p| {
+            let dir = p.dir.normalize_or_zero();
+            (dir != glam::Vec3::ZERO && p.origin.is_finite() && p.max_t > 0.0)
+                .then(|| (crate::shape::Ray::new(p.origin, dir), p.max_t))
+        });
         self.probe_flat = false;
         self.probe_box = None;
         self.inspector = InspectorState::default();

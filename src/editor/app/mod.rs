@@ -12,6 +12,7 @@ mod panels;
 
 pub use crate::editor::tools::Tool;
 pub use command::{Command, Dir, Spec};
+pub use derived::LiveWalker;
 pub(crate) use derived::{CompareCache, Problems};
 pub(crate) use dialogs::Dialog;
 pub use files::export_level;
@@ -38,6 +39,8 @@ pub const EMBEDDED_LEVEL: &str = include_str!("../../../levels/house.ron");
 pub const EMBEDDED_NAME: &str = "house.ron (built-in)";
 /// The app id eframe stores settings (recent files) under.
 pub const APP_ID: &str = "Collidoscope";
+/// The lower panel's default height, points.
+pub(crate) const LOWER_PANEL_PX: f32 = 200.0;
 /// Seconds between autosaves of a changed level to the recovery file.
 pub const AUTOSAVE_SECS: f64 = 30.0;
 /// Most recent files remembered.
@@ -97,10 +100,14 @@ pub struct EditorApp {
     pub(crate) allow_close: bool,
     pub(crate) last_title: String,
     pub(crate) cursor_world: Option<Vec2>,
+    /// The last world point the pointer was over in the top-down view.
+    pub(crate) last_cursor_world: Option<Vec2>,
     pub(crate) view_rect: Rect,
     pub(crate) frame_selection: bool,
     pub(crate) show_history: bool,
     pub(crate) show_problems: bool,
+    /// The lower panel is collapsed to its tab row.
+    pub(crate) lower_collapsed: bool,
     /// The step debugger.
     pub debug: DebugPanel,
     /// The lower panel's tab.
@@ -174,10 +181,12 @@ impl EditorApp {
             allow_close: false,
             last_title: String::new(),
             cursor_world: None,
+            last_cursor_world: None,
             view_rect: Rect::NOTHING,
             frame_selection: false,
             show_history: true,
             show_problems: true,
+            lower_collapsed: false,
             debug: DebugPanel::default(),
             tab: Tab::Problems,
             space_panned: false,
@@ -256,6 +265,12 @@ impl EditorApp {
         self.cam.screen_from_world(self.view_rect, p)
     }
 
+    /// The top-down view's rectangle as last drawn.
+    #[must_use]
+    pub fn view_rect(&self) -> Rect {
+        self.view_rect
+    }
+
     /// Frame everything (Home).
     pub fn frame_all(&mut self) {
         self.framed = false;
@@ -313,10 +328,16 @@ impl EditorApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::Panel::bottom("debugger").show(ui, |ui| self.debugger_bar(ui));
-        if self.show_problems {
+        if self.show_problems && self.lower_collapsed {
+            egui::Panel::bottom("lower tabs")
+                .resizable(false)
+                .show(ui, |ui| self.lower_tabs(ui));
+        } else if self.show_problems {
+            // Resizable by its top edge; short by default so the top-down view gets the room.
             egui::Panel::bottom("problems")
                 .resizable(true)
-                .default_size(240.0)
+                .default_size(LOWER_PANEL_PX)
+                .min_size(90.0)
                 .show(ui, |ui| self.lower_panel(ui));
         }
         egui::Panel::left("tools")

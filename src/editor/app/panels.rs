@@ -46,6 +46,7 @@ impl EditorApp {
                 self.probe_flat = false;
                 self.tab = Tab::Probe;
                 self.show_problems = true;
+                self.lower_collapsed = false;
             }
             Some(Action3::Select { hit, add }) => {
                 match hit {
@@ -64,10 +65,12 @@ impl EditorApp {
 
     pub(crate) fn status_bar(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
-            match self.cursor_world {
-                Some(p) => ui.monospace(format!("x {:>9.3} m  z {:>9.3} m", p.x, p.y)),
-                None => ui.monospace("x         – m  z         – m"),
-            };
+            // Where the pointer is, or was last in the view (the view's centre before it ever was).
+            let p = self
+                .cursor_world
+                .or(self.last_cursor_world)
+                .unwrap_or(self.cam.center);
+            ui.monospace(format!("x {:.2} m  z {:.2} m", p.x, p.y));
             ui.separator();
             ui.label(if self.snap {
                 format!("snap {} m", view2d::trim_number(self.snap_step))
@@ -110,16 +113,42 @@ impl EditorApp {
         });
     }
 
-    pub(crate) fn lower_panel(&mut self, ui: &mut Ui) {
+    /// The lower panel's tab row, with the button that collapses the panel to this row (a tab click opens
+    /// it again).
+    pub(crate) fn lower_tabs(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             let problems = format!("Problems ({})", self.problems.list.len());
-            ui.selectable_value(&mut self.tab, Tab::Problems, problems);
-            ui.selectable_value(&mut self.tab, Tab::Events, "Events");
-            ui.selectable_value(&mut self.tab, Tab::Plots, "Plots");
-            ui.selectable_value(&mut self.tab, Tab::Probe, "Probe");
-            ui.selectable_value(&mut self.tab, Tab::Sat, "SAT");
-            ui.selectable_value(&mut self.tab, Tab::Compare, "Compare");
+            let tabs = [
+                (Tab::Problems, problems.as_str()),
+                (Tab::Events, "Events"),
+                (Tab::Plots, "Plots"),
+                (Tab::Probe, "Probe"),
+                (Tab::Sat, "SAT"),
+                (Tab::Compare, "Compare"),
+            ];
+            for (tab, name) in tabs {
+                if ui.selectable_value(&mut self.tab, tab, name).clicked() {
+                    self.lower_collapsed = false;
+                }
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let (text, help) = if self.lower_collapsed {
+                    ("Show panel", "Open the lower panel again")
+                } else {
+                    (
+                        "Hide panel",
+                        "Collapse the lower panel to its tabs: the view gets the room",
+                    )
+                };
+                if ui.small_button(text).on_hover_text(help).clicked() {
+                    self.lower_collapsed = !self.lower_collapsed;
+                }
+            });
         });
+    }
+
+    pub(crate) fn lower_panel(&mut self, ui: &mut Ui) {
+        self.lower_tabs(ui);
         ui.separator();
         // The tab's content gets exactly the panel's remaining room (clipped), so switching tabs or a tall plot
         // never resizes the panel and moves the view.

@@ -116,6 +116,9 @@ impl EditorApp {
         });
         let hover = hover.filter(|p| rect.contains(*p));
         self.cursor_world = hover.map(|p| self.cam.world_from_screen(rect, p));
+        if self.cursor_world.is_some() {
+            self.last_cursor_world = self.cursor_world;
+        }
 
         // Zoom about the pointer; pan with the middle or right button, or Space + drag.
         if let Some(p) = hover {

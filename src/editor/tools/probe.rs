@@ -33,6 +33,7 @@ impl EditorApp {
             // Show the results once the ray is down (not mid-drag: the panels must not move).
             self.tab = Tab::Probe;
             self.show_problems = true;
+            self.lower_collapsed = false;
         }
     }
 }

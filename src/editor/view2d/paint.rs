@@ -8,7 +8,7 @@ use glam::{Vec2, Vec3};
 
 use crate::editor::app::*;
 use crate::editor::debugger::panel::Tab;
-use crate::editor::document::Kind;
+use crate::editor::document::{Kind, Object};
 use crate::editor::tools::*;
 use crate::editor::view2d::{self, Batch, Drawer, Look};
 use crate::level::ObjectId;
@@ -115,6 +115,33 @@ impl EditorApp {
                 look,
             );
         }
+        self.paint_live_walker(lines, rect);
+    }
+
+    /// While walking in the 3D preview: the walker where it is now, with its facing and collision radius to
+    /// scale, and the wall that blocks it.
+    fn paint_live_walker(&self, lines: &mut Batch, rect: Rect) {
+        let Some(live) = self.live_walker() else {
+            return;
+        };
+        let s = |p: Vec2| self.cam.screen_from_world(rect, p);
+        if let Some(id) = live.blocked_by
+            && let Some(Object::Wall(w)) = self.doc.object(id)
+        {
+            lines.line(s(w.a), s(w.b), 4.0, Color32::from_rgb(255, 80, 80));
+        }
+        let c = s(live.position);
+        let r = (live.radius * self.cam.scale).max(3.0);
+        lines.disc(c, r, theme::palette::WALKER.gamma_multiply(0.35));
+        view2d::draw_walker(
+            lines,
+            rect,
+            &self.cam,
+            live.position,
+            live.facing_deg,
+            live.radius,
+            Look::Hovered,
+        );
     }
 
     /// The probe ray and its hits.
