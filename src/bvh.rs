@@ -1,8 +1,9 @@
 //! A static bounding-volume tree over boxes: the simulation's acceleration structure for everything that does
 //! not move (walls, triangles, cylinders, boxes, meshes).
 //!
-//! Built once by median splits along the longest axis (objects are few compared with mesh triangles, and a
-//! query only needs to prune), stored flat with children side by side.
+//! Built once with binned surface-area-heuristic splits (object medians past depth 40, which bounds the
+//! depth for the fixed traversal stacks), stored flat with children side by side. It serves box queries
+//! (the simulation's broad phase) and nearest-first ray and swept-sphere casts (the game's `Scene`).
 
 use glam::Vec3;
 
@@ -119,30 +120,26 @@ impl AabbTree {
         let inv = dir.recip();
         let grow = Vec3::splat(inflate.max(0.0));
         let mut bound = max_t;
+        let parallel = dir.cmpeq(Vec3::ZERO);
+        let any_parallel = parallel.any();
+        let slack = 4.0 * f32::EPSILON;
+        // Branch-light slab test (the hot loop of every cast): per-ray reciprocals, axes the ray runs parallel
+        // to (or whose product is 0 * inf, a subnormal direction on a face) count as inside when the origin is
+        // within the slab, and a miss otherwise.
         let entry = |min: Vec3, max: Vec3, bound: f32| -> Option<f32> {
             let (min, max) = (min - grow, max + grow);
-            let mut t0 = 0.0f32;
-            let mut t1 = bound;
-            for k in 0..3 {
-                if dir[k] == 0.0 {
-                    if origin[k] < min[k] || origin[k] > max[k] {
-                        return None;
-                    }
-                    continue;
-                }
-                let (mut a, mut b) = ((min[k] - origin[k]) * inv[k], (max[k] - origin[k]) * inv[k]);
-                if a.is_nan() || b.is_nan() {
-                    (a, b) = ((min[k] - origin[k]) / dir[k], (max[k] - origin[k]) / dir[k]);
-                }
-                let (lo, hi) = (a.min(b), a.max(b));
-                let slack = 4.0 * f32::EPSILON;
-                t0 = t0.max(lo - lo.abs() * slack);
-                t1 = t1.min(hi + hi.abs() * slack);
-                if !(t0 <= t1) {
-                    return None;
-                }
+            if any_parallel && ((origin.cmplt(min) | origin.cmpgt(max)) & parallel).any() {
+                return None;
             }
-            Some(t0)
+            let a = (min - origin) * inv;
+            let b = (max - origin) * inv;
+            let undefined = parallel | a.is_nan_mask() | b.is_nan_mask();
+            let lo = Vec3::select(undefined, Vec3::NEG_INFINITY, a.min(b));
+            let hi = Vec3::select(undefined, Vec3::INFINITY, a.max(b));
+            let (t0, t1) = (lo.max_element(), hi.min_element());
+            let t0 = (t0 - t0.abs() * slack).max(0.0);
+            let t1 = (t1 + t1.abs() * slack).min(bound);
+            (t0 <= t1).then_some(t0)
         };
         // Stack of (node, entry t) on the stack frame: median splits bound the depth by log2 of the item count,
         // and each level leaves at most one sibling waiting.
@@ -204,6 +201,24 @@ impl AabbTree {
     }
 }
 
+/// Bins per axis of the SAH split search.
+const BINS: usize = 16;
+/// Below this depth splits follow the surface-area heuristic; past it, object medians, which keep the depth
+/// within the traversal stacks (64 entries) whatever the input.
+const SAH_DEPTH: usize = 40;
+
+fn half_area(lo: Vec3, hi: Vec3) -> f32 {
+    let e = (hi - lo).max(Vec3::ZERO);
+    e.x * e.y + e.y * e.z + e.z * e.x
+}
+
+fn centre(b: &Aabb, axis: usize) -> f32 {
+    (b.min[axis] + b.max[axis]) * 0.5
+}
+
+/// Build the subtree of `items[start..end]` at `node`: binned SAH splits (16 bins on each axis, the
+/// cheapest of `area(left) * n_left + area(right) * n_right`), a leaf when no split beats testing every item,
+/// object-median splits past [`SAH_DEPTH`]. Ties are broken by item index, so the tree is deterministic.
 fn build(
     nodes: &mut Vec<Node>,
     node: usize,
@@ -212,34 +227,85 @@ fn build(
     end: usize,
     boxes: &[Aabb],
 ) {
+    build_at(nodes, node, items, start, end, boxes, 0);
+}
+
+fn build_at(
+    nodes: &mut Vec<Node>,
+    node: usize,
+    items: &mut [u32],
+    start: usize,
+    end: usize,
+    boxes: &[Aabb],
+    depth: usize,
+) {
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
+    let mut clo = Vec3::splat(f32::INFINITY);
+    let mut chi = Vec3::splat(f32::NEG_INFINITY);
     for &i in &items[start..end] {
-        lo = lo.min(boxes[i as usize].min);
-        hi = hi.max(boxes[i as usize].max);
+        let b = &boxes[i as usize];
+        lo = lo.min(b.min);
+        hi = hi.max(b.max);
+        let c = (b.min + b.max) * 0.5;
+        clo = clo.min(c);
+        chi = chi.max(c);
     }
     nodes[node].min = lo;
     nodes[node].max = hi;
     let count = end - start;
-    // Depth is bounded by log2 of the item count (median splits), far below the query stack's 64.
-    if count <= LEAF {
+    let leaf = |nodes: &mut Vec<Node>| {
         nodes[node].first = start as u32;
         nodes[node].count = count as u32;
+    };
+    if count <= LEAF {
+        leaf(nodes);
         return;
     }
-    let e = hi - lo;
-    let axis = if e.x >= e.y && e.x >= e.z {
-        0
-    } else if e.y >= e.z {
-        1
+    let mid = if depth < SAH_DEPTH {
+        match sah_split(&items[start..end], boxes, clo, chi, half_area(lo, hi)) {
+            Some((axis, split)) => {
+                let slice = &mut items[start..end];
+                // Partition by bin: items whose centre falls below the split plane go left.
+                let ext = chi[axis] - clo[axis];
+                let bin = |i: u32| {
+                    let c = centre(&boxes[i as usize], axis);
+                    (((c - clo[axis]) / ext * BINS as f32) as usize).min(BINS - 1)
+                };
+                slice.sort_unstable_by(|&a, &b| {
+                    (bin(a) >= split).cmp(&(bin(b) >= split)).then(a.cmp(&b))
+                });
+                let left = slice.iter().take_while(|&&i| bin(i) < split).count();
+                if left == 0 || left == count {
+                    None
+                } else {
+                    Some(start + left)
+                }
+            }
+            None if count <= 2 * LEAF => {
+                leaf(nodes);
+                return;
+            }
+            None => None,
+        }
     } else {
-        2
+        None
     };
-    let mid = start + count / 2;
-    items[start..end].select_nth_unstable_by(count / 2, |&a, &b| {
-        let ca = boxes[a as usize].min[axis] + boxes[a as usize].max[axis];
-        let cb = boxes[b as usize].min[axis] + boxes[b as usize].max[axis];
-        ca.total_cmp(&cb).then(a.cmp(&b))
+    let mid = mid.unwrap_or_else(|| {
+        let e = hi - lo;
+        let axis = if e.x >= e.y && e.x >= e.z {
+            0
+        } else if e.y >= e.z {
+            1
+        } else {
+            2
+        };
+        items[start..end].select_nth_unstable_by(count / 2, |&a, &b| {
+            centre(&boxes[a as usize], axis)
+                .total_cmp(&centre(&boxes[b as usize], axis))
+                .then(a.cmp(&b))
+        });
+        start + count / 2
     });
     let left = nodes.len();
     let blank = Node {
@@ -252,8 +318,74 @@ fn build(
     nodes.push(blank);
     nodes[node].first = left as u32;
     nodes[node].count = 0;
-    build(nodes, left, items, start, mid, boxes);
-    build(nodes, left + 1, items, mid, end, boxes);
+    build_at(nodes, left, items, start, mid, boxes, depth + 1);
+    build_at(nodes, left + 1, items, mid, end, boxes, depth + 1);
+}
+
+/// The best binned SAH split of `items`: (axis, first bin of the right side), or `None` when testing every
+/// item (cost `n`) is cheaper than any split (cost `1 + (area_l n_l + area_r n_r) / area`).
+fn sah_split(
+    items: &[u32],
+    boxes: &[Aabb],
+    clo: Vec3,
+    chi: Vec3,
+    area: f32,
+) -> Option<(usize, usize)> {
+    let mut best: Option<(f32, usize, usize)> = None;
+    for axis in 0..3 {
+        let ext = chi[axis] - clo[axis];
+        if !(ext > 0.0) {
+            continue;
+        }
+        let mut bins = [(
+            0u32,
+            Vec3::splat(f32::INFINITY),
+            Vec3::splat(f32::NEG_INFINITY),
+        ); BINS];
+        for &i in items {
+            let b = &boxes[i as usize];
+            let k = (((centre(b, axis) - clo[axis]) / ext * BINS as f32) as usize).min(BINS - 1);
+            bins[k].0 += 1;
+            bins[k].1 = bins[k].1.min(b.min);
+            bins[k].2 = bins[k].2.max(b.max);
+        }
+        // Sweep from the right: the right side's count and area for each split.
+        let mut right = [(0u32, 0.0f32); BINS];
+        let (mut n, mut rlo, mut rhi) = (
+            0u32,
+            Vec3::splat(f32::INFINITY),
+            Vec3::splat(f32::NEG_INFINITY),
+        );
+        for k in (1..BINS).rev() {
+            n += bins[k].0;
+            rlo = rlo.min(bins[k].1);
+            rhi = rhi.max(bins[k].2);
+            right[k] = (n, half_area(rlo, rhi));
+        }
+        let (mut nl, mut llo, mut lhi) = (
+            0u32,
+            Vec3::splat(f32::INFINITY),
+            Vec3::splat(f32::NEG_INFINITY),
+        );
+        for k in 1..BINS {
+            nl += bins[k - 1].0;
+            llo = llo.min(bins[k - 1].1);
+            lhi = lhi.max(bins[k - 1].2);
+            let (nr, ar) = right[k];
+            if nl == 0 || nr == 0 {
+                continue;
+            }
+            let cost = half_area(llo, lhi) * nl as f32 + ar * nr as f32;
+            if best.is_none_or(|b| cost < b.0) {
+                best = Some((cost, axis, k));
+            }
+        }
+    }
+    let (cost, axis, split) = best?;
+    let n = items.len() as f32;
+    // A flat (zero-area) node always splits: the heuristic cannot rank it.
+    let worth = if area > 0.0 { 1.0 + cost / area < n } else { true };
+    worth.then_some((axis, split))
 }
 
 #[cfg(test)]

@@ -372,7 +372,16 @@ impl Scene {
         let mut consider = |i: usize| -> Option<f32> {
             let (id, shape) = (self.ids[i], &self.shapes[i]);
             let bound = best.map_or(max_t, |b| b.t);
-            let h = cast_one(shape, ray, bound)?;
+            // Walls (most of a large level): the entry `t` first, the normal only for a possible winner.
+            let h = if let Static::Wall { wall, height } = shape {
+                let e = ray::wall_entry(ray, wall, *height, bound)?;
+                if !better(e.t(), id, best.map(|b| (b.t, b.object))) {
+                    return Some(e.t());
+                }
+                ray::wall_hit(ray, wall, &e)?
+            } else {
+                cast_one(shape, ray, bound)?
+            };
             if better(h.t, id, best.map(|b| (b.t, b.object))) {
                 best = Some(SceneHit {
                     object: id,

@@ -594,36 +594,44 @@ fn stadium_interval(o: DVec2, d: DVec2, a: DVec2, b: DVec2, r: f64) -> Option<(f
         let half = disc.sqrt() / qa;
         Some((mid - half, mid + half))
     };
-    let mut lo = f64::INFINITY;
-    let mut hi = f64::NEG_INFINITY;
-    let mut take = |iv: Option<(f64, f64)>| {
-        if let Some((t0, t1)) = iv {
-            lo = lo.min(t0);
-            hi = hi.max(t1);
+    let slab1 = |o: f64, d: f64, min: f64, max: f64| -> Option<(f64, f64)> {
+        if d == 0.0 {
+            (o >= min && o <= max).then_some((f64::NEG_INFINITY, f64::INFINITY))
+        } else {
+            let (t1, t2) = ((min - o) / d, (max - o) / d);
+            Some((t1.min(t2), t1.max(t2)))
         }
     };
-    take(disc(a));
-    take(disc(b));
     let ab = b - a;
     let len = ab.length();
+    // The rectangle (along the segment 0..len, across it -r..r), and which of its slabs bound the interval.
+    let mut rect = None;
+    let mut ends_bind = true;
     if len > 0.0 {
         let e = ab / len;
         let n = e.perp();
         let rel = o - a;
-        let slab1 = |o: f64, d: f64, min: f64, max: f64| -> Option<(f64, f64)> {
-            if d == 0.0 {
-                (o >= min && o <= max).then_some((f64::NEG_INFINITY, f64::INFINITY))
-            } else {
-                let (t1, t2) = ((min - o) / d, (max - o) / d);
-                Some((t1.min(t2), t1.max(t2)))
-            }
-        };
-        let rect = slab1(rel.dot(e), d.dot(e), 0.0, len).and_then(|(u0, u1)| {
-            let (v0, v1) = slab1(rel.dot(n), d.dot(n), -r, r)?;
+        if let (Some((u0, u1)), Some((v0, v1))) = (
+            slab1(rel.dot(e), d.dot(e), 0.0, len),
+            slab1(rel.dot(n), d.dot(n), -r, r),
+        ) {
             let (t0, t1) = (u0.max(v0), u1.min(v1));
-            (t0 <= t1).then_some((t0, t1))
-        });
-        take(rect);
+            if t0 <= t1 {
+                rect = Some((t0, t1));
+                // Entered and left through the long sides: the end discs lie inside the band |v| <= r, so
+                // they cannot be entered earlier or left later.
+                ends_bind = u0 > v0 || u1 < v1;
+            }
+        }
+    }
+    if !ends_bind {
+        return rect;
+    }
+    let mut lo = f64::INFINITY;
+    let mut hi = f64::NEG_INFINITY;
+    for (t0, t1) in [disc(a), disc(b), rect].into_iter().flatten() {
+        lo = lo.min(t0);
+        hi = hi.max(t1);
     }
     (lo <= hi).then_some((lo, hi))
 }
@@ -654,6 +662,27 @@ fn stadium_interval(o: DVec2, d: DVec2, a: DVec2, b: DVec2, r: f64) -> Option<(f
 /// ```
 #[must_use]
 pub fn ray_wall(ray: &Ray, wall: &Wall, height: f32, max_t: f32) -> Option<RayHit> {
+    wall_entry(ray, wall, height, max_t).and_then(|e| wall_hit(ray, wall, &e))
+}
+
+/// Where a ray enters a wall's solid: the first half of [`ray_wall`], without the normal (the scene asks
+/// many walls and completes only the nearest).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WallEntry {
+    /// Entry parameter in f64 (negative when the origin is inside).
+    t0: f64,
+    /// Whether the top or bottom face is entered (else the side).
+    y_face: bool,
+}
+
+impl WallEntry {
+    /// The answer's `t`.
+    pub(crate) fn t(&self) -> f32 {
+        if self.t0 < 0.0 { 0.0 } else { self.t0 as f32 }
+    }
+}
+
+pub(crate) fn wall_entry(ray: &Ray, wall: &Wall, height: f32, max_t: f32) -> Option<WallEntry> {
     if !max_t_ok(max_t)
         || !ray.is_valid()
         || !wall.is_valid()
@@ -682,7 +711,15 @@ pub fn ray_wall(ray: &Ray, wall: &Wall, height: f32, max_t: f32) -> Option<RayHi
     if t0 > t1 || t1 < 0.0 || t0 as f32 > max_t {
         return None;
     }
-    if t0 < 0.0 {
+    Some(WallEntry {
+        t0,
+        y_face: ty0 > ts0,
+    })
+}
+
+/// The hit of a [`wall_entry`]: point and normal.
+pub(crate) fn wall_hit(ray: &Ray, wall: &Wall, e: &WallEntry) -> Option<RayHit> {
+    if e.t0 < 0.0 {
         // Inside (or on the surface heading out).
         return finite_hit(RayHit {
             t: 0.0,
@@ -690,9 +727,14 @@ pub fn ray_wall(ray: &Ray, wall: &Wall, height: f32, max_t: f32) -> Option<RayHi
             normal: -unit(ray.dir),
         });
     }
-    let normal = if ty0 > ts0 {
+    let o = d3(ray.origin);
+    let d = d3(ray.dir);
+    let t0 = e.t0;
+    let normal = if e.y_face {
         DVec3::new(0.0, -d.y.signum(), 0.0)
     } else {
+        let (a, b) = (wall.a.as_dvec2(), wall.b.as_dvec2());
+        let (o2, d2) = (DVec2::new(o.x, o.z), DVec2::new(d.x, d.z));
         let p = o2 + d2 * t0;
         let ab = b - a;
         let len2 = ab.length_squared();
@@ -713,12 +755,8 @@ pub fn ray_wall(ray: &Ray, wall: &Wall, height: f32, max_t: f32) -> Option<RayHi
             .unwrap_or(DVec2::Y);
         DVec3::new(n2.x, 0.0, n2.y)
     };
-    let t = t0 as f32;
-    if t > max_t {
-        return None;
-    }
     finite_hit(RayHit {
-        t,
+        t: t0 as f32,
         point: f3(o + d * t0),
         normal: f3(normal),
     })
