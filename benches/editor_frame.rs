@@ -2,7 +2,8 @@
 //! output) on `levels/maze_large.ron` (10,000 walls, 1,000 balls), with everything in view and zoomed in,
 //! beside the same frame on the small house level and on an empty level (budget 8 ms); and the same maze
 //! with the debugger playing — one simulation step, its recording and the UI per frame (budget 16 ms). The
-//! setup also reports the memory 10,000 recorded frames of the maze take.
+//! setup also reports the memory 10,000 recorded frames of the maze take. `maze_100k_all_in_view` and
+//! `maze_100k_playing` do the same on a generated maze of 100,000 walls and 1,000 balls.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use collidoscope::editor::{EditorApp, EditorOptions};
@@ -52,11 +53,17 @@ fn bench(c: &mut Criterion) {
     let house = Level::from_ron_str(collidoscope::editor::app::EMBEDDED_LEVEL).unwrap();
     let mut group = c.benchmark_group("editor_frame");
     group.sample_size(30);
+    let maze_100k = collidoscope::generate::maze(&collidoscope::generate::MazeParams {
+        walls: 100_000,
+        balls: 1_000,
+        ..collidoscope::generate::MazeParams::default()
+    });
     for (name, level, zoom) in [
         ("empty", Level::default(), 1.0),
         ("house", house, 1.0),
         ("maze_large_all_in_view", maze.clone(), 1.0),
         ("maze_large_zoomed_8x", maze, 8.0),
+        ("maze_100k_all_in_view", maze_100k.clone(), 1.0),
     ] {
         let mut h = harness(level);
         if zoom != 1.0 {
@@ -72,30 +79,34 @@ fn bench(c: &mut Criterion) {
         });
     }
 
-    // Playing: every frame steps the simulation once (the harness advances 1/60 s per frame) and records it.
     // Playing on a 60 Hz display: each frame advances the clock by 1/60 s, one simulation step of the
     // maze's dt (kittest's default of 0.25 s per frame would be a 4 fps display catching up six steps a frame).
-    let mut h = harness_at(maze_level.clone(), 1.0 / 60.0);
-    {
-        let app = h.state_mut();
-        app.debug.toggle_play(&app.doc);
-    }
-    let mut x = 600.0;
-    group.bench_function("maze_large_playing", |b| {
-        b.iter(|| {
-            x = if x > 900.0 { 600.0 } else { x + 7.0 };
-            frame(&mut h, x);
+    for (name, level) in [
+        ("maze_large_playing", maze_level.clone()),
+        ("maze_100k_playing", maze_100k),
+    ] {
+        let mut h = harness_at(level, 1.0 / 60.0);
+        {
+            let app = h.state_mut();
+            app.debug.toggle_play(&app.doc);
+        }
+        let mut x = 600.0;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                x = if x > 900.0 { 600.0 } else { x + 7.0 };
+                frame(&mut h, x);
+            });
         });
-    });
-    group.finish();
-    if let Some(d) = &h.state().debug.debugger {
-        let n = d.recorded().max(1);
-        let mean_ms = d.frames().iter().map(|f| f.step_micros).sum::<f64>() / n as f64 / 1e3;
-        eprintln!(
-            "maze_large_playing: {n} frames simulated while measured, mean simulation step {mean_ms:.2} ms \
-             (the rest of each frame is recording, the 2D and 3D overlays and the UI)"
-        );
+        if let Some(d) = &h.state().debug.debugger {
+            let n = d.recorded().max(1);
+            let mean_ms = d.frames().iter().map(|f| f.step_micros).sum::<f64>() / n as f64 / 1e3;
+            eprintln!(
+                "{name}: {n} frames simulated while measured, mean simulation step {mean_ms:.2} ms \
+                 (the rest of each frame is recording, the 2D and 3D overlays and the UI)"
+            );
+        }
     }
+    group.finish();
 
     let mut d = collidoscope::editor::debugger::model::Debugger::new(
         &maze_level,

@@ -1215,3 +1215,46 @@ fn walking_shows_the_walker_live_in_the_top_down_view() {
     click_label(&mut h, "Orbit");
     assert_eq!(h.state().live_walker(), None);
 }
+
+/// How many vertices are drawn in the selection colour this frame, and how wide they spread on screen.
+fn selected_vertices(h: &Harness<'_, EditorApp>) -> (usize, f32) {
+    use collidoscope::editor::theme::SELECTED;
+    let xs: Vec<f32> = h
+        .output()
+        .shapes
+        .iter()
+        .filter_map(|c| match &c.shape {
+            egui::Shape::Mesh(m) => Some(m.vertices.clone()),
+            _ => None,
+        })
+        .flatten()
+        .filter(|v| v.color == SELECTED)
+        .map(|v| v.pos.x)
+        .collect();
+    let width =
+        xs.iter().copied().fold(f32::MIN, f32::max) - xs.iter().copied().fold(f32::MAX, f32::min);
+    (xs.len(), width.max(0.0))
+}
+
+/// The level's meshes are kept between frames: they must still follow the selection and the camera.
+#[test]
+fn the_kept_level_meshes_follow_the_selection_and_the_camera() {
+    let mut h = house();
+    h.run_steps(2);
+    assert_eq!(selected_vertices(&h).0, 0);
+    click(&mut h, -10.0, -0.1);
+    assert!(h.state().doc.selection().contains(&ObjectId(3)));
+    let (n, width) = selected_vertices(&h);
+    assert!(n > 0, "the hall wall is drawn selected");
+    // Zoomed in twice, the wall is drawn again for the new camera: twice as wide on screen.
+    h.state_mut().cam.scale *= 2.0;
+    h.run_steps(2);
+    let (n2, width2) = selected_vertices(&h);
+    assert_eq!(n2, n);
+    assert!(
+        (width2 - 2.0 * width).abs() < 0.05 * width,
+        "{width} -> {width2}"
+    );
+    key(&mut h, Modifiers::NONE, Key::Escape);
+    assert_eq!(selected_vertices(&h).0, 0, "deselected");
+}

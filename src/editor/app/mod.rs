@@ -88,6 +88,12 @@ pub struct EditorApp {
     /// The last message for the status bar.
     pub status: String,
     pub(crate) scene: Scene,
+    /// The level's meshes in the top-down view as last drawn, with what they were drawn for.
+    pub(crate) level_paint: Option<(
+        crate::editor::view2d::paint::LevelPaintKey,
+        egui::Shape,
+        egui::Shape,
+    )>,
     pub(crate) problems: Problems,
     pub(crate) dialog: Option<Dialog>,
     /// Recently opened or saved files, newest first.
@@ -170,6 +176,7 @@ impl EditorApp {
             gesture: None,
             status: String::new(),
             scene: Scene::default(),
+            level_paint: None,
             problems: Problems::default(),
             dialog: None,
             recent: Vec::new(),

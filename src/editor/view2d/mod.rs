@@ -3,7 +3,7 @@
 //! screen culled and small details dropped when they would be under a pixel.
 
 pub mod footprint;
-mod paint;
+pub(crate) mod paint;
 pub mod scene;
 
 use crate::editor::theme;

@@ -8,10 +8,32 @@ use glam::{Vec2, Vec3};
 
 use crate::editor::app::*;
 use crate::editor::debugger::panel::Tab;
-use crate::editor::document::{Kind, Object};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use crate::editor::document::{DocKey, Kind, Object};
 use crate::editor::tools::*;
 use crate::editor::view2d::{self, Batch, Drawer, Look};
 use crate::level::ObjectId;
+
+/// What the kept meshes of the level were drawn for (see [`EditorApp::paint_level`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LevelPaintKey {
+    doc: DocKey,
+    problems: Option<DocKey>,
+    /// Camera centre and scale, then the view's rectangle, as bits.
+    view: [u32; 7],
+    selection: u64,
+    wall_radii: bool,
+    simulated: bool,
+}
+
+/// Whether bounds (none: unbounded) reach into the visible world rectangle.
+fn in_view(bounds: Option<(Vec2, Vec2)>, vis_lo: Vec2, vis_hi: Vec2) -> bool {
+    bounds.is_none_or(|(lo, hi)| {
+        hi.x >= vis_lo.x && hi.y >= vis_lo.y && lo.x <= vis_hi.x && lo.y <= vis_hi.y
+    })
+}
 
 impl EditorApp {
     /// Paint the top-down view: grid, level, walker, probe, compare marks, debugger overlays, tool marks.
@@ -29,7 +51,10 @@ impl EditorApp {
             (None, Tool::Select, Some(p)) => self.pick(self.cam.world_from_screen(rect, p)),
             _ => None,
         };
-        let (fills, mut lines) = self.paint_level(rect, hovered);
+        let (level_fills, level_lines) = self.paint_level(rect);
+        painter.add(level_fills);
+        painter.add(level_lines);
+        let (fills, mut lines) = self.paint_hovered(rect, hovered);
         self.paint_walker(&mut lines, rect, hovered);
         self.paint_probe(&mut lines, rect);
         self.paint_compare(&mut lines, rect);
@@ -51,8 +76,17 @@ impl EditorApp {
         }
     }
 
-    /// The level's objects (selected ones last, on top), culled to the view: fills and lines.
-    fn paint_level(&self, rect: Rect, hovered: Option<Option<ObjectId>>) -> (Batch, Batch) {
+    /// The level's objects (selected ones last, on top), culled to the view, as a fills mesh and a lines
+    /// mesh. They are built once and kept while the document, problems, selection, camera, view and
+    /// settings stay the same (a still view of 100,000 walls costs two mesh clones a frame); the hovered
+    /// object is drawn over them by [`EditorApp::paint_hovered`].
+    fn paint_level(&mut self, rect: Rect) -> (egui::Shape, egui::Shape) {
+        let key = self.level_paint_key(rect);
+        if let Some((k, fills, lines)) = &self.level_paint
+            && *k == key
+        {
+            return (fills.clone(), lines.clone());
+        }
         let (vis_lo, vis_hi) = self.cam.visible(rect);
         let mut drawer = Drawer {
             rect,
@@ -65,19 +99,12 @@ impl EditorApp {
         let mut later = Vec::new();
         let simulated = self.debug.active();
         for (i, e) in self.scene.entries.iter().enumerate() {
-            if simulated && e.kind == Kind::Ball {
-                continue;
-            }
-            if let Some((lo, hi)) = e.bounds
-                && (hi.x < vis_lo.x || hi.y < vis_lo.y || lo.x > vis_hi.x || lo.y > vis_hi.y)
-            {
+            if (simulated && e.kind == Kind::Ball) || !in_view(e.bounds, vis_lo, vis_hi) {
                 continue;
             }
             let look = if self.doc.selection().contains(&e.id) {
                 later.push(i);
                 continue;
-            } else if hovered == Some(Some(e.id)) {
-                Look::Hovered
             } else if self.problems.faulty.contains(&e.id) {
                 Look::Faulty
             } else {
@@ -89,8 +116,54 @@ impl EditorApp {
             let e = &self.scene.entries[i];
             drawer.draw(&e.fp, theme::base_color(e.kind), Look::Selected, e.extras);
         }
-        let Drawer { fills, lines, .. } = drawer;
+        let (fills, lines) = (drawer.fills.finish(), drawer.lines.finish());
+        self.level_paint = Some((key, fills.clone(), lines.clone()));
         (fills, lines)
+    }
+
+    /// What the level's meshes depend on.
+    fn level_paint_key(&self, rect: Rect) -> LevelPaintKey {
+        let mut h = DefaultHasher::new();
+        self.doc.selection().hash(&mut h);
+        LevelPaintKey {
+            doc: self.doc.key(),
+            problems: self.problems.key,
+            view: [
+                self.cam.center.x,
+                self.cam.center.y,
+                self.cam.scale,
+                rect.min.x,
+                rect.min.y,
+                rect.max.x,
+                rect.max.y,
+            ]
+            .map(f32::to_bits),
+            selection: h.finish(),
+            wall_radii: self.debug.overlays.wall_radii,
+            simulated: self.debug.active(),
+        }
+    }
+
+    /// The object under the pointer, over the kept level meshes (unless it is selected: that look wins).
+    fn paint_hovered(&self, rect: Rect, hovered: Option<Option<ObjectId>>) -> (Batch, Batch) {
+        let mut drawer = Drawer {
+            rect,
+            cam: &self.cam,
+            fills: Batch::default(),
+            lines: Batch::default(),
+            wall_radii: self.debug.overlays.wall_radii,
+        };
+        let (vis_lo, vis_hi) = self.cam.visible(rect);
+        let simulated = self.debug.active();
+        if let Some(Some(id)) = hovered
+            && !self.doc.selection().contains(&id)
+            && let Some(e) = self.scene.entries.iter().find(|e| e.id == id)
+            && !(simulated && e.kind == Kind::Ball)
+            && in_view(e.bounds, vis_lo, vis_hi)
+        {
+            drawer.draw(&e.fp, theme::base_color(e.kind), Look::Hovered, e.extras);
+        }
+        (drawer.fills, drawer.lines)
     }
 
     /// The walker's start.
