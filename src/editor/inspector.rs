@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use egui::{Color32, RichText, Ui};
 
-use crate::editor::document::{Document, Edit, Header, Kind, Object};
+use crate::editor::document::{Document, Edit, Header, Kind, LabelledEdit, Object};
 use crate::level::WalkerStart;
 
 /// What values a field accepts.
@@ -323,20 +323,27 @@ fn number_field(
 
 /// The inspector for the document's selection (or the level when nothing is selected). Edits become undo
 /// steps on `doc`.
-pub fn show(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
+pub fn show(ui: &mut Ui, doc: &Document, state: &mut InspectorState) -> Vec<LabelledEdit> {
+    let mut out = Vec::new();
+    fields(ui, doc, state, &mut out);
+    out
+}
+
+/// The fields of the selection (or of the level), pushing the edits they ask for to `out`.
+fn fields(ui: &mut Ui, doc: &Document, state: &mut InspectorState, out: &mut Vec<LabelledEdit>) {
     let selected = doc.selected_objects();
     if selected.is_empty() && !doc.walker_selected() {
-        level_fields(ui, doc, state);
+        level_fields(ui, doc, state, out);
         return;
     }
     if doc.walker_selected() {
         ui.heading("Walker start");
-        header_number_fields(ui, doc, state, &walker_fields());
+        header_number_fields(ui, doc, state, &walker_fields(), out);
         ui.separator();
     }
     if let [one] = selected.as_slice() {
         ui.heading(one.label());
-        name_field(ui, doc, state, one);
+        name_field(ui, state, one, out);
     } else if !selected.is_empty() {
         ui.heading(format!("{} objects", selected.len()));
     }
@@ -369,13 +376,14 @@ pub fn show(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
             let len = q.normal.length();
             q.normal /= len;
             q.d /= len;
-            doc.apply(
+            out.push(LabelledEdit::new(
                 "Normalise plane",
                 Edit {
                     replace: vec![Object::Plane(q)],
                     ..Edit::default()
                 },
-            );
+                None,
+            ));
         }
         for f in object_fields(kind) {
             let values: Vec<Option<f32>> = of_kind.iter().map(|o| (f.get)(o)).collect();
@@ -405,14 +413,14 @@ pub fn show(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
                         o
                     })
                     .collect();
-                doc.apply_merging(
+                out.push(LabelledEdit::new(
                     format!("Set {} of {}", f.label, count(of_kind.len(), kind)),
                     Edit {
                         replace,
                         ..Edit::default()
                     },
                     Some(format!("{key}#{}", state.session)),
-                );
+                ));
             }
         }
     }
@@ -426,7 +434,7 @@ fn count(n: usize, kind: Kind) -> String {
     }
 }
 
-fn name_field(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState, one: &Object) {
+fn name_field(ui: &mut Ui, state: &mut InspectorState, one: &Object, out: &mut Vec<LabelledEdit>) {
     ui.horizontal(|ui| {
         let l = ui.add_sized([110.0, 18.0], egui::Label::new("name"));
         let key = format!("name:{}", one.id().0);
@@ -442,14 +450,14 @@ fn name_field(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState, one: 
             let mut o = one.clone();
             let name = text.trim();
             o.set_name((!name.is_empty()).then(|| name.to_owned()));
-            doc.apply_merging(
+            out.push(LabelledEdit::new(
                 format!("Rename {}", one.kind().noun()),
                 Edit {
                     replace: vec![o],
                     ..Edit::default()
                 },
                 Some(format!("{key}#{}", state.session)),
-            );
+            ));
             state.buffers.insert(key.clone(), text);
         }
         if resp.lost_focus() {
@@ -461,9 +469,10 @@ fn name_field(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState, one: 
 
 fn header_number_fields(
     ui: &mut Ui,
-    doc: &mut Document,
+    doc: &Document,
     state: &mut InspectorState,
     fields: &[Field<Header>],
+    out: &mut Vec<LabelledEdit>,
 ) {
     let header = Header::of(doc.level());
     for f in fields {
@@ -479,19 +488,24 @@ fn header_number_fields(
         if let Some(FieldEdit::Set(v)) = number_field(ui, state, &spec) {
             let mut h = header.clone();
             (f.set)(&mut h, v);
-            doc.apply_merging(
+            out.push(LabelledEdit::new(
                 format!("Set {}", f.label),
                 Edit {
                     header: Some(h),
                     ..Edit::default()
                 },
                 Some(format!("{key}#{}", state.session)),
-            );
+            ));
         }
     }
 }
 
-fn level_fields(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
+fn level_fields(
+    ui: &mut Ui,
+    doc: &Document,
+    state: &mut InspectorState,
+    out: &mut Vec<LabelledEdit>,
+) {
     ui.heading("Level");
     let header = Header::of(doc.level());
     for (label, multiline) in [("name", false), ("description", true)] {
@@ -521,14 +535,14 @@ fn level_fields(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
                 } else {
                     h.name.clone_from(&text);
                 }
-                doc.apply_merging(
+                out.push(LabelledEdit::new(
                     format!("Set level {label}"),
                     Edit {
                         header: Some(h),
                         ..Edit::default()
                     },
                     Some(format!("{key}#{}", state.session)),
-                );
+                ));
                 state.buffers.insert(key.clone(), text);
             }
             if resp.lost_focus() {
@@ -537,31 +551,33 @@ fn level_fields(ui: &mut Ui, doc: &mut Document, state: &mut InspectorState) {
             }
         });
     }
-    header_number_fields(ui, doc, state, &header_fields());
+    header_number_fields(ui, doc, state, &header_fields(), out);
     ui.separator();
     if header.walker.is_some() {
-        header_number_fields(ui, doc, state, &walker_fields());
+        header_number_fields(ui, doc, state, &walker_fields(), out);
         if ui.button("Remove the walker").clicked() {
             let mut h = header;
             h.walker = None;
-            doc.apply(
+            out.push(LabelledEdit::new(
                 "Remove walker",
                 Edit {
                     header: Some(h),
                     ..Edit::default()
                 },
-            );
+                None,
+            ));
         }
     } else if ui.button("Add a walker start at the origin").clicked() {
         let mut h = header;
         h.walker = Some(WalkerStart::default());
-        doc.apply(
+        out.push(LabelledEdit::new(
             "Place walker",
             Edit {
                 header: Some(h),
                 ..Edit::default()
             },
-        );
+            None,
+        ));
     }
 }
 

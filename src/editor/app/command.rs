@@ -11,7 +11,7 @@ use glam::Vec2;
 
 use super::{Dialog, EditorApp, PathPurpose, Pending, Tool};
 use crate::editor::debugger::panel::Overlay;
-use crate::editor::document::count_noun;
+use crate::editor::document::{LabelledEdit, count_noun};
 
 /// Which way a nudge moves the selection (screen directions in the top-down view).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +53,8 @@ pub enum Command {
     Redo,
     /// Go to a step of the history (0: as opened).
     GoToHistory(usize),
+    /// Apply an edit as one undo step (what the inspector's fields and the tools ask for).
+    Apply(Box<LabelledEdit>),
     /// Edit → Cut.
     Cut,
     /// Edit → Copy.
@@ -239,6 +241,7 @@ impl Command {
             Command::Undo => spec("Undo", Z, "Undo the last step"),
             Command::Redo => spec("Redo", REDO, "Redo the step undone last"),
             Command::GoToHistory(_) => spec("Go to step", &[], "Undo or redo up to this step"),
+            Command::Apply(_) => spec("Edit", &[], "Apply an edit as one undo step"),
             Command::Cut => spec("Cut", X, "Cut objects as RON (the system clipboard)"),
             Command::Copy => spec("Copy", C, "Copy objects as RON (the system clipboard)"),
             Command::Paste => spec("Paste", V, "Paste objects under the cursor"),
@@ -541,6 +544,9 @@ impl EditorApp {
             Command::GoToHistory(c) => {
                 self.cancel_gesture();
                 self.doc.go_to(c);
+            }
+            Command::Apply(e) => {
+                self.apply_edit(*e);
             }
             Command::Cut => self.copy(ctx, true),
             Command::Copy => self.copy(ctx, false),

@@ -3,7 +3,7 @@
 use glam::Vec2;
 
 use crate::editor::app::*;
-use crate::editor::document::{Edit, Header, Object, count_noun};
+use crate::editor::document::{Edit, Header, LabelledEdit, Object, count_noun};
 use crate::editor::tools::*;
 use crate::level::ObjectId;
 
@@ -65,13 +65,14 @@ impl EditorApp {
         if self.doc.walker_selected() {
             let mut h = Header::of(self.doc.level());
             h.walker = None;
-            self.doc.apply(
+            self.apply_edit(LabelledEdit::new(
                 "Delete walker",
                 Edit {
                     header: Some(h),
                     ..Edit::default()
                 },
-            );
+                None,
+            ));
             n += 1;
         }
         self.status = format!("deleted {}", count_noun(n, "object"));
@@ -93,7 +94,7 @@ impl EditorApp {
             .iter()
             .map(|i| i.0.to_string())
             .collect();
-        self.doc.apply_merging(
+        self.apply_edit(LabelledEdit::new(
             "Nudge",
             Edit {
                 replace: objects,
@@ -101,7 +102,7 @@ impl EditorApp {
                 ..Edit::default()
             },
             Some(format!("nudge:{}", ids.join(","))),
-        );
+        ));
     }
 
     pub(crate) fn set_tool(&mut self, tool: Tool) {
@@ -139,13 +140,20 @@ impl EditorApp {
     }
 
     pub(crate) fn add_object(&mut self, label: &str, o: Object) {
-        self.doc.apply(
+        self.apply_edit(LabelledEdit::new(
             label,
             Edit {
                 add: vec![o],
                 ..Edit::default()
             },
-        );
+            None,
+        ));
         self.status = label.to_lowercase();
+    }
+
+    /// Apply an edit as one undo step: the one way the tools and panels change the level (previews of a live
+    /// drag aside). Returns whether it changed anything.
+    pub(crate) fn apply_edit(&mut self, e: LabelledEdit) -> bool {
+        self.doc.apply_merging(e.label, e.edit, e.merge_key)
     }
 }

@@ -308,12 +308,15 @@ impl EditorApp {
 
     pub(crate) fn right_panel(&mut self, ui: &mut Ui) {
         let history_height = if self.show_history { 170.0 } else { 0.0 };
-        egui::ScrollArea::vertical()
+        let edits = egui::ScrollArea::vertical()
             .id_salt("inspector")
             .max_height((ui.available_height() - history_height).max(100.0))
-            .show(ui, |ui| {
-                inspector::show(ui, &mut self.doc, &mut self.inspector);
-            });
+            .show(ui, |ui| inspector::show(ui, &self.doc, &mut self.inspector))
+            .inner;
+        let ctx = ui.ctx().clone();
+        for e in edits {
+            self.run_command(&ctx, Command::Apply(Box::new(e)));
+        }
         if self.show_history {
             ui.separator();
             ui.strong("History");

@@ -70,7 +70,7 @@ impl Change {
 
 /// What an edit does: objects to remove (by id), objects to replace (same id, same place), objects to add
 /// (at the end of their lists), and an optional new header.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Edit {
     /// Ids to remove.
     pub remove: Vec<ObjectId>,
@@ -80,6 +80,30 @@ pub struct Edit {
     pub add: Vec<Object>,
     /// The new header.
     pub header: Option<Header>,
+}
+
+/// An edit with its undo step's label and merge key: what a panel hands to the editor, which applies it as
+/// a command (`Command::Apply`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelledEdit {
+    /// The undo step's name.
+    pub label: String,
+    /// What changes.
+    pub edit: Edit,
+    /// Steps with the same key made one after another merge (see [`Document::apply_merging`]).
+    pub merge_key: Option<String>,
+}
+
+impl LabelledEdit {
+    /// An edit named `label`, merging with the previous step of the same `merge_key`.
+    #[must_use]
+    pub fn new(label: impl Into<String>, edit: Edit, merge_key: Option<String>) -> Self {
+        Self {
+            label: label.into(),
+            edit,
+            merge_key,
+        }
+    }
 }
 
 /// The state a live edit started from (see [`Document::begin_preview`]).

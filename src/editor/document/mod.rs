@@ -9,7 +9,7 @@ mod edit;
 mod object;
 mod selection;
 
-pub use edit::{Change, Edit, Preview};
+pub use edit::{Change, Edit, LabelledEdit, Preview};
 pub use object::{Header, Kind, Object};
 
 use crate::level::{Level, ObjectId};

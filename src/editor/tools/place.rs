@@ -5,7 +5,7 @@ use glam::{Vec2, Vec3};
 
 use super::{Gesture, Pointer, Tool};
 use crate::editor::app::EditorApp;
-use crate::editor::document::{Edit, Header, Object};
+use crate::editor::document::{Edit, Header, LabelledEdit, Object};
 use crate::level::{AabbObject, BallObject, CylinderObject, ObbObject, ObjectId, PlaneObject};
 
 impl EditorApp {
@@ -34,13 +34,14 @@ impl EditorApp {
             w.facing_deg = (-d.x).atan2(-d.y).to_degrees();
         }
         h.walker = Some(w);
-        self.doc.apply(
+        self.apply_edit(LabelledEdit::new(
             "Place walker",
             Edit {
                 header: Some(h),
                 ..Edit::default()
             },
-        );
+            None,
+        ));
         self.doc.select_walker_only();
         self.status = "placed the walker".into();
     }

@@ -5,7 +5,7 @@ use glam::{Vec2, Vec3};
 
 use super::Pointer;
 use crate::editor::app::{Dialog, EditorApp};
-use crate::editor::document::{Edit, Object, count_noun};
+use crate::editor::document::{Edit, LabelledEdit, Object, count_noun};
 use crate::editor::view2d::footprint::{closest_on_segment, segments_cross};
 use crate::level::{ObjectId, TriangleObject, WallObject};
 
@@ -131,7 +131,7 @@ impl EditorApp {
                 count_noun(split_ids.len(), "wall")
             )
         };
-        self.doc.apply(label.clone(), edit);
+        self.apply_edit(LabelledEdit::new(label.clone(), edit, None));
         self.status = label.to_lowercase();
     }
 
