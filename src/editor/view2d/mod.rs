@@ -110,7 +110,6 @@ pub fn grid_step(scale: f32, min_px: f32) -> f32 {
 /// Draw the adaptive grid with its axes and metre labels along the view's left and bottom edges.
 pub fn draw_grid(painter: &Painter, rect: Rect, cam: &Camera, dark: bool) {
     let minor = grid_step(cam.scale, 12.0);
-    let major = minor * 5.0;
     let (min, max) = cam.visible(rect);
     let minor_c = if dark {
         Color32::from_gray(38)
@@ -133,13 +132,7 @@ pub fn draw_grid(painter: &Painter, rect: Rect, cam: &Camera, dark: bool) {
         Color32::from_gray(90)
     };
     let mut batch = Batch::default();
-    let lines = |lo: f32, hi: f32, step: f32| {
-        let first = (lo / step).floor() as i64;
-        let last = (hi / step).ceil() as i64;
-        // Never more lines than a screen can show (guards against an extreme zoom).
-        (first..=last.min(first + 2000)).map(move |i| (i, i as f32 * step))
-    };
-    for (i, x) in lines(min.x, max.x, minor) {
+    for (i, x) in grid_lines(min.x, max.x, minor) {
         let c = if i % 5 == 0 { major_c } else { minor_c };
         let sx = cam.screen_from_world(rect, Vec2::new(x, 0.0)).x;
         batch.line(
@@ -149,7 +142,7 @@ pub fn draw_grid(painter: &Painter, rect: Rect, cam: &Camera, dark: bool) {
             c,
         );
     }
-    for (i, z) in lines(min.y, max.y, minor) {
+    for (i, z) in grid_lines(min.y, max.y, minor) {
         let c = if i % 5 == 0 { major_c } else { minor_c };
         let sy = cam.screen_from_world(rect, Vec2::new(0.0, z)).y;
         batch.line(
@@ -174,8 +167,23 @@ pub fn draw_grid(painter: &Painter, rect: Rect, cam: &Camera, dark: bool) {
     );
     painter.add(batch.finish());
 
+    grid_labels(painter, rect, cam, minor, text_c);
+}
+
+/// Grid line indices and positions from `lo` to `hi`, `step` apart.
+fn grid_lines(lo: f32, hi: f32, step: f32) -> impl Iterator<Item = (i64, f32)> {
+    let first = (lo / step).floor() as i64;
+    let last = (hi / step).ceil() as i64;
+    // Never more lines than a screen can show (guards against an extreme zoom).
+    (first..=last.min(first + 2000)).map(move |i| (i, i as f32 * step))
+}
+
+/// The major lines' metre labels along the bottom and left edges, and the axes' legend.
+fn grid_labels(painter: &Painter, rect: Rect, cam: &Camera, minor: f32, text_c: Color32) {
+    let major = minor * 5.0;
+    let (min, max) = cam.visible(rect);
     let font = FontId::monospace(10.0);
-    for (_, x) in lines(min.x, max.x, major) {
+    for (_, x) in grid_lines(min.x, max.x, major) {
         let sx = cam.screen_from_world(rect, Vec2::new(x, 0.0)).x;
         painter.text(
             Pos2::new(sx + 2.0, rect.bottom() - 2.0),
@@ -185,7 +193,7 @@ pub fn draw_grid(painter: &Painter, rect: Rect, cam: &Camera, dark: bool) {
             text_c,
         );
     }
-    for (_, z) in lines(min.y, max.y, major) {
+    for (_, z) in grid_lines(min.y, max.y, major) {
         let sy = cam.screen_from_world(rect, Vec2::new(0.0, z)).y;
         painter.text(
             Pos2::new(rect.left() + 2.0, sy - 1.0),
