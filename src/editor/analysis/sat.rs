@@ -70,74 +70,82 @@ pub fn sat_panel(ui: &mut Ui, report: Option<&(String, String, SatReport)>) {
     ui.columns(2, |cols| {
         egui::ScrollArea::vertical()
             .id_salt("sat axes")
-            .show(&mut cols[0], |ui| {
-                egui::Grid::new("sat").striped(true).show(ui, |ui| {
-                    ui.strong("axis");
-                    ui.strong("direction");
-                    ui.strong("A");
-                    ui.strong("B");
-                    ui.end_row();
-                    for (i, ax) in r.axes.iter().enumerate() {
-                        let name = if r.separating == Some(i) {
-                            RichText::new(sat_axis_name(i))
-                                .color(theme::SELECTED)
-                                .strong()
-                        } else {
-                            RichText::new(sat_axis_name(i))
-                        };
-                        ui.label(name);
-                        ui.monospace(format!(
-                            "({:.3}, {:.3}, {:.3})",
-                            ax.axis.x, ax.axis.y, ax.axis.z
-                        ));
-                        ui.monospace(format!("[{:.3}, {:.3}]", ax.a.min, ax.a.max));
-                        ui.monospace(format!("[{:.3}, {:.3}]", ax.b.min, ax.b.max));
-                        ui.end_row();
-                    }
-                });
-            });
-        let bars = |which: usize| -> Vec<Bar> {
-            r.axes
-                .iter()
-                .enumerate()
-                .map(|(i, ax)| {
-                    let iv = if which == 0 { ax.a } else { ax.b };
-                    let y = i as f64 + if which == 0 { -0.17 } else { 0.17 };
-                    Bar::new(y, f64::from(iv.max - iv.min))
-                        .base_offset(f64::from(iv.min))
-                        .name(sat_axis_name(i))
-                })
-                .collect()
-        };
-        let height = cols[1].available_height().max(40.0);
-        Plot::new("sat plot")
-            .legend(Legend::default())
-            .height(height)
-            .x_axis_label("projection (m)")
-            .y_axis_label("axis")
-            .allow_scroll(false)
-            .show(&mut cols[1], |p| {
-                p.bar_chart(
-                    BarChart::new("A", bars(0))
-                        .horizontal()
-                        .width(0.3)
-                        .color(Color32::from_rgb(90, 140, 240)),
-                );
-                p.bar_chart(
-                    BarChart::new("B", bars(1))
-                        .horizontal()
-                        .width(0.3)
-                        .color(Color32::from_rgb(240, 150, 60)),
-                );
-                if let Some(i) = r.separating {
-                    p.span(
-                        Span::new("separating axis", (i as f64 - 0.45)..=(i as f64 + 0.45))
-                            .axis(egui_plot::Axis::Y)
-                            .fill(theme::SELECTED.gamma_multiply(0.2)),
-                    );
-                }
-            });
+            .show(&mut cols[0], |ui| axis_table(ui, r));
+        axis_plot(&mut cols[1], r);
     });
+}
+
+/// Every tested axis: its name (the separating one highlighted), direction and both projection intervals.
+fn axis_table(ui: &mut Ui, r: &SatReport) {
+    egui::Grid::new("sat").striped(true).show(ui, |ui| {
+        ui.strong("axis");
+        ui.strong("direction");
+        ui.strong("A");
+        ui.strong("B");
+        ui.end_row();
+        for (i, ax) in r.axes.iter().enumerate() {
+            let name = if r.separating == Some(i) {
+                RichText::new(sat_axis_name(i))
+                    .color(theme::SELECTED)
+                    .strong()
+            } else {
+                RichText::new(sat_axis_name(i))
+            };
+            ui.label(name);
+            ui.monospace(format!(
+                "({:.3}, {:.3}, {:.3})",
+                ax.axis.x, ax.axis.y, ax.axis.z
+            ));
+            ui.monospace(format!("[{:.3}, {:.3}]", ax.a.min, ax.a.max));
+            ui.monospace(format!("[{:.3}, {:.3}]", ax.b.min, ax.b.max));
+            ui.end_row();
+        }
+    });
+}
+
+/// Both boxes' projection intervals on every axis as bars, the separating axis shaded.
+fn axis_plot(ui: &mut Ui, r: &SatReport) {
+    let bars = |which: usize| -> Vec<Bar> {
+        r.axes
+            .iter()
+            .enumerate()
+            .map(|(i, ax)| {
+                let iv = if which == 0 { ax.a } else { ax.b };
+                let y = i as f64 + if which == 0 { -0.17 } else { 0.17 };
+                Bar::new(y, f64::from(iv.max - iv.min))
+                    .base_offset(f64::from(iv.min))
+                    .name(sat_axis_name(i))
+            })
+            .collect()
+    };
+    let height = ui.available_height().max(40.0);
+    Plot::new("sat plot")
+        .legend(Legend::default())
+        .height(height)
+        .x_axis_label("projection (m)")
+        .y_axis_label("axis")
+        .allow_scroll(false)
+        .show(ui, |p| {
+            p.bar_chart(
+                BarChart::new("A", bars(0))
+                    .horizontal()
+                    .width(0.3)
+                    .color(Color32::from_rgb(90, 140, 240)),
+            );
+            p.bar_chart(
+                BarChart::new("B", bars(1))
+                    .horizontal()
+                    .width(0.3)
+                    .color(Color32::from_rgb(240, 150, 60)),
+            );
+            if let Some(i) = r.separating {
+                p.span(
+                    Span::new("separating axis", (i as f64 - 0.45)..=(i as f64 + 0.45))
+                        .axis(egui_plot::Axis::Y)
+                        .fill(theme::SELECTED.gamma_multiply(0.2)),
+                );
+            }
+        });
 }
 
 #[cfg(test)]
