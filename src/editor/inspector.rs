@@ -355,73 +355,89 @@ fn fields(ui: &mut Ui, doc: &Document, state: &mut InspectorState, out: &mut Vec
             ui.separator();
             ui.strong(format!("{} ({})", kind.noun(), of_kind.len()));
         }
-        if let [Object::Mesh(m)] = of_kind.as_slice() {
+        kind_notes(ui, &of_kind, out);
+        kind_fields(ui, state, kind, &of_kind, out);
+    }
+}
+
+/// What one object of a kind shows besides its numbers: a mesh's size and source, a plane's Normalise.
+fn kind_notes(ui: &mut Ui, of_kind: &[&Object], out: &mut Vec<LabelledEdit>) {
+    if let [Object::Mesh(m)] = of_kind {
+        ui.label(format!(
+            "{} vertices, {} triangles",
+            m.vertices.len(),
+            m.indices.len()
+        ));
+        if let Some(obj) = &m.obj {
             ui.label(format!(
-                "{} vertices, {} triangles",
-                m.vertices.len(),
-                m.indices.len()
+                "geometry from {obj} (cannot be moved in the editor)"
             ));
-            if let Some(obj) = &m.obj {
-                ui.label(format!(
-                    "geometry from {obj} (cannot be moved in the editor)"
-                ));
-            }
         }
-        if let [Object::Plane(p)] = of_kind.as_slice()
-            && (p.normal.length() - 1.0).abs() > 1e-5
-            && p.normal.length() > 0.0
-            && ui.button("Normalise the normal").clicked()
-        {
-            let mut q = p.clone();
-            let len = q.normal.length();
-            q.normal /= len;
-            q.d /= len;
+    }
+    if let [Object::Plane(p)] = of_kind
+        && (p.normal.length() - 1.0).abs() > 1e-5
+        && p.normal.length() > 0.0
+        && ui.button("Normalise the normal").clicked()
+    {
+        let mut q = p.clone();
+        let len = q.normal.length();
+        q.normal /= len;
+        q.d /= len;
+        out.push(LabelledEdit::new(
+            "Normalise plane",
+            Edit {
+                replace: vec![Object::Plane(q)],
+                ..Edit::default()
+            },
+            None,
+        ));
+    }
+}
+
+/// The number fields of the selected objects of one kind (several edit together).
+fn kind_fields(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    kind: Kind,
+    of_kind: &[&Object],
+    out: &mut Vec<LabelledEdit>,
+) {
+    for f in object_fields(kind) {
+        let values: Vec<Option<f32>> = of_kind.iter().map(|o| (f.get)(o)).collect();
+        let first = values.first().copied().flatten();
+        let same = values.iter().all(|v| *v == values[0]);
+        let (current, hint) = if same {
+            (first, if f.optional { "default" } else { "" })
+        } else {
+            (None, "mixed")
+        };
+        let ids: Vec<String> = of_kind.iter().map(|o| o.id().0.to_string()).collect();
+        let key = format!("{}:{}:{}", kind.field(), f.label, ids.join(","));
+        let spec = FieldSpec {
+            key: &key,
+            label: f.label,
+            current,
+            hint,
+            rule: f.rule,
+            optional: f.optional,
+        };
+        if let Some(FieldEdit::Set(v)) = number_field(ui, state, &spec) {
+            let replace = of_kind
+                .iter()
+                .map(|o| {
+                    let mut o = (*o).clone();
+                    (f.set)(&mut o, v);
+                    o
+                })
+                .collect();
             out.push(LabelledEdit::new(
-                "Normalise plane",
+                format!("Set {} of {}", f.label, count(of_kind.len(), kind)),
                 Edit {
-                    replace: vec![Object::Plane(q)],
+                    replace,
                     ..Edit::default()
                 },
-                None,
+                Some(format!("{key}#{}", state.session)),
             ));
-        }
-        for f in object_fields(kind) {
-            let values: Vec<Option<f32>> = of_kind.iter().map(|o| (f.get)(o)).collect();
-            let first = values.first().copied().flatten();
-            let same = values.iter().all(|v| *v == values[0]);
-            let (current, hint) = if same {
-                (first, if f.optional { "default" } else { "" })
-            } else {
-                (None, "mixed")
-            };
-            let ids: Vec<String> = of_kind.iter().map(|o| o.id().0.to_string()).collect();
-            let key = format!("{}:{}:{}", kind.field(), f.label, ids.join(","));
-            let spec = FieldSpec {
-                key: &key,
-                label: f.label,
-                current,
-                hint,
-                rule: f.rule,
-                optional: f.optional,
-            };
-            if let Some(FieldEdit::Set(v)) = number_field(ui, state, &spec) {
-                let replace = of_kind
-                    .iter()
-                    .map(|o| {
-                        let mut o = (*o).clone();
-                        (f.set)(&mut o, v);
-                        o
-                    })
-                    .collect();
-                out.push(LabelledEdit::new(
-                    format!("Set {} of {}", f.label, count(of_kind.len(), kind)),
-                    Edit {
-                        replace,
-                        ..Edit::default()
-                    },
-                    Some(format!("{key}#{}", state.session)),
-                ));
-            }
         }
     }
 }
