@@ -795,6 +795,11 @@ fn ron_options() -> ron::Options {
 /// Parse `text` as `T`, turning failures into [`LevelError::Parse`] with the field path.
 fn parse_with_path<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, LevelError> {
     let options = ron_options();
+    // Fast path: a level that parses needs no field-path tracking (about a fifth of the parse time on a
+    // large level); only a failing parse is redone with it, for the precise error.
+    if let Ok(value) = options.from_str::<T>(text) {
+        return Ok(value);
+    }
     let mut de = ron::Deserializer::from_str_with_options(text, &options)
         .map_err(|e| spanned_to_error(&e, String::new()))?;
     let value = match serde_path_to_error::deserialize::<_, T>(&mut de) {
@@ -1069,8 +1074,25 @@ impl Level {
     /// The next id not used by any object.
     #[must_use]
     pub fn next_id(&self) -> ObjectId {
-        let max = self.ids().map(|(_, id)| id.0).max().unwrap_or(0);
+        let max = self.object_ids().map(|id| id.0).max().unwrap_or(0);
         ObjectId(max.saturating_add(1))
+    }
+
+    /// Every object's id, in file order (as [`Level::ids`], without formatting the paths).
+    pub fn object_ids(&self) -> impl Iterator<Item = ObjectId> + '_ {
+        self.walls
+            .iter()
+            .map(|o| o.id)
+            .chain(self.triangles.iter().map(|o| o.id))
+            .chain(self.balls.iter().map(|o| o.id))
+            .chain(self.planes.iter().map(|o| o.id))
+            .chain(self.cylinders.iter().map(|o| o.id))
+            .chain(self.aabbs.iter().map(|o| o.id))
+            .chain(self.obbs.iter().map(|o| o.id))
+            .chain(self.meshes.iter().map(|o| o.id))
+            .chain(self.probes.iter().map(|o| o.id))
+            .chain(self.entities.iter().map(|o| o.id))
+            .chain(self.triggers.iter().map(|o| o.id))
     }
 
     /// Every object's field path and id, in file order.

@@ -8,6 +8,16 @@ use glam::{Vec2, Vec3};
 /// Relative tolerance on a plane normal's length.
 const UNIT_TOLERANCE: f32 = 1e-3;
 
+/// An object's path (`walls[3]`), formatted only when a problem is reported.
+#[derive(Clone, Copy)]
+struct At(&'static str, usize);
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
 struct Report {
     problems: Vec<Problem>,
 }
@@ -45,11 +55,11 @@ impl Report {
     ) {
         self.push(Severity::Warning, object.into(), field, message.into());
     }
-    /// Error unless every number is finite.
+    /// Error unless every number is finite (the field path is only formatted for an error).
     fn finite(
         &mut self,
         object: impl Into<Option<ObjectId>>,
-        field: String,
+        field: impl FnOnce() -> String,
         values: &[f32],
     ) -> bool {
         if values.iter().all(|v| v.is_finite()) {
@@ -57,16 +67,21 @@ impl Report {
         } else {
             self.error(
                 object,
-                field,
+                field(),
                 "must be a finite number (not NaN or infinite)",
             );
             false
         }
     }
-    fn positive(&mut self, object: impl Into<Option<ObjectId>>, field: String, v: f32) {
+    fn positive(
+        &mut self,
+        object: impl Into<Option<ObjectId>>,
+        field: impl Fn() -> String,
+        v: f32,
+    ) {
         let object = object.into();
-        if self.finite(object, field.clone(), &[v]) && v <= 0.0 {
-            self.error(object, field, format!("must be greater than 0 (is {v})"));
+        if self.finite(object, &field, &[v]) && v <= 0.0 {
+            self.error(object, field(), format!("must be greater than 0 (is {v})"));
         }
     }
 }
@@ -96,7 +111,7 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
         );
     }
     let sim = &level.simulation;
-    r.finite(no_id, "simulation.gravity".into(), &v3(sim.gravity));
+    r.finite(no_id, || "simulation.gravity".into(), &v3(sim.gravity));
     if !(sim.dt.is_finite() && sim.dt > 0.0 && sim.dt <= 1.0) {
         r.push(
             Severity::Error,
@@ -105,31 +120,35 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             format!("must be in (0, 1] seconds (is {})", sim.dt),
         );
     }
-    // Duplicate ids.
-    let mut seen: HashMap<ObjectId, String> = HashMap::new();
-    for (path, id) in level.ids() {
-        if let Some(first) = seen.get(&id) {
-            r.error(
-                id,
-                format!("{path}.id"),
-                format!("duplicate id {id}, also used by {first}"),
-            );
-        } else {
-            seen.insert(id, path);
+    // Duplicate ids: a set of ids first; the paths are formatted only when one repeats.
+    let mut ids =
+        std::collections::HashSet::with_capacity(level.walls.len() + level.balls.len() + 64);
+    if !level.object_ids().all(|id| ids.insert(id)) {
+        let mut seen: HashMap<ObjectId, String> = HashMap::new();
+        for (path, id) in level.ids() {
+            if let Some(first) = seen.get(&id) {
+                r.error(
+                    id,
+                    format!("{path}.id"),
+                    format!("duplicate id {id}, also used by {first}"),
+                );
+            } else {
+                seen.insert(id, path);
+            }
         }
     }
     for (i, w) in level.walls.iter().enumerate() {
-        let p = format!("walls[{i}]");
-        let ok =
-            r.finite(w.id, format!("{p}.a"), &v2(w.a)) & r.finite(w.id, format!("{p}.b"), &v2(w.b));
+        let p = At("walls", i);
+        let ok = r.finite(w.id, || format!("{p}.a"), &v2(w.a))
+            & r.finite(w.id, || format!("{p}.b"), &v2(w.b));
         if ok && w.a == w.b {
             r.error(
                 w.id,
-                p.clone(),
+                p.to_string(),
                 "zero-length wall: a and b are the same point",
             );
         }
-        if r.finite(w.id, format!("{p}.radius"), &[w.radius]) && w.radius < 0.0 {
+        if r.finite(w.id, || format!("{p}.radius"), &[w.radius]) && w.radius < 0.0 {
             r.error(
                 w.id,
                 format!("{p}.radius"),
@@ -137,29 +156,29 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             );
         }
         if let Some(h) = w.height {
-            r.positive(w.id, format!("{p}.height"), h);
+            r.positive(w.id, || format!("{p}.height"), h);
         }
     }
     for (i, t) in level.triangles.iter().enumerate() {
-        let p = format!("triangles[{i}]");
-        let ok = r.finite(t.id, format!("{p}.a"), &v3(t.a))
-            & r.finite(t.id, format!("{p}.b"), &v3(t.b))
-            & r.finite(t.id, format!("{p}.c"), &v3(t.c));
+        let p = At("triangles", i);
+        let ok = r.finite(t.id, || format!("{p}.a"), &v3(t.a))
+            & r.finite(t.id, || format!("{p}.b"), &v3(t.b))
+            & r.finite(t.id, || format!("{p}.c"), &v3(t.c));
         if ok && !Triangle::new(t.a, t.b, t.c).is_valid() {
             r.error(
                 t.id,
-                p,
+                p.to_string(),
                 "degenerate triangle: its vertices are (nearly) on one line",
             );
         }
     }
     for (i, b) in level.balls.iter().enumerate() {
-        let p = format!("balls[{i}]");
-        r.finite(b.id, format!("{p}.center"), &v3(b.center));
-        r.finite(b.id, format!("{p}.velocity"), &v3(b.velocity));
-        r.positive(b.id, format!("{p}.radius"), b.radius);
-        r.positive(b.id, format!("{p}.mass"), b.mass);
-        if r.finite(b.id, format!("{p}.restitution"), &[b.restitution])
+        let p = At("balls", i);
+        r.finite(b.id, || format!("{p}.center"), &v3(b.center));
+        r.finite(b.id, || format!("{p}.velocity"), &v3(b.velocity));
+        r.positive(b.id, || format!("{p}.radius"), b.radius);
+        r.positive(b.id, || format!("{p}.mass"), b.mass);
+        if r.finite(b.id, || format!("{p}.restitution"), &[b.restitution])
             && !(0.0..=1.0).contains(&b.restitution)
         {
             r.error(
@@ -170,8 +189,8 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
         }
     }
     for (i, pl) in level.planes.iter().enumerate() {
-        let p = format!("planes[{i}]");
-        if r.finite(pl.id, format!("{p}.normal"), &v3(pl.normal)) {
+        let p = At("planes", i);
+        if r.finite(pl.id, || format!("{p}.normal"), &v3(pl.normal)) {
             let len = pl.normal.length();
             if (len - 1.0).abs() > UNIT_TOLERANCE {
                 r.error(
@@ -181,41 +200,41 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
                 );
             }
         }
-        r.finite(pl.id, format!("{p}.d"), &[pl.d]);
+        r.finite(pl.id, || format!("{p}.d"), &[pl.d]);
     }
     for (i, c) in level.cylinders.iter().enumerate() {
-        let p = format!("cylinders[{i}]");
-        let ok =
-            r.finite(c.id, format!("{p}.a"), &v3(c.a)) & r.finite(c.id, format!("{p}.b"), &v3(c.b));
+        let p = At("cylinders", i);
+        let ok = r.finite(c.id, || format!("{p}.a"), &v3(c.a))
+            & r.finite(c.id, || format!("{p}.b"), &v3(c.b));
         if ok && c.a == c.b {
             r.error(
                 c.id,
-                p.clone(),
+                p.to_string(),
                 "zero-length cylinder: a and b are the same point",
             );
         }
-        r.positive(c.id, format!("{p}.radius"), c.radius);
+        r.positive(c.id, || format!("{p}.radius"), c.radius);
     }
     for (i, a) in level.aabbs.iter().enumerate() {
-        let p = format!("aabbs[{i}]");
-        let ok = r.finite(a.id, format!("{p}.min"), &v3(a.min))
-            & r.finite(a.id, format!("{p}.max"), &v3(a.max));
+        let p = At("aabbs", i);
+        let ok = r.finite(a.id, || format!("{p}.min"), &v3(a.min))
+            & r.finite(a.id, || format!("{p}.max"), &v3(a.max));
         if ok && !a.min.cmple(a.max).all() {
-            r.error(a.id, p, "min must not exceed max on any axis");
+            r.error(a.id, p.to_string(), "min must not exceed max on any axis");
         }
     }
     for (i, o) in level.obbs.iter().enumerate() {
-        let p = format!("obbs[{i}]");
-        r.finite(o.id, format!("{p}.center"), &v3(o.center));
-        if r.finite(o.id, format!("{p}.half_extents"), &v3(o.half_extents))
+        let p = At("obbs", i);
+        r.finite(o.id, || format!("{p}.center"), &v3(o.center));
+        if r.finite(o.id, || format!("{p}.half_extents"), &v3(o.half_extents))
             && !o.half_extents.cmpge(Vec3::ZERO).all()
         {
             r.error(o.id, format!("{p}.half_extents"), "must not be negative");
         }
-        r.finite(o.id, format!("{p}.rotation_deg"), &v3(o.rotation_deg));
+        r.finite(o.id, || format!("{p}.rotation_deg"), &v3(o.rotation_deg));
     }
     for (i, m) in level.meshes.iter().enumerate() {
-        let p = format!("meshes[{i}]");
+        let p = At("meshes", i);
         if m.vertices.iter().any(|v| !v.is_finite()) {
             r.error(m.id, format!("{p}.vertices"), "every vertex must be finite");
         }
@@ -241,9 +260,9 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
         }
     }
     for (i, pr) in level.probes.iter().enumerate() {
-        let p = format!("probes[{i}]");
-        let ok = r.finite(pr.id, format!("{p}.origin"), &v3(pr.origin))
-            & r.finite(pr.id, format!("{p}.dir"), &v3(pr.dir));
+        let p = At("probes", i);
+        let ok = r.finite(pr.id, || format!("{p}.origin"), &v3(pr.origin))
+            & r.finite(pr.id, || format!("{p}.dir"), &v3(pr.dir));
         if ok && pr.dir == Vec3::ZERO {
             r.error(pr.id, format!("{p}.dir"), "must not be zero");
         }
@@ -256,8 +275,8 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
         }
     }
     if let Some(w) = &level.walker {
-        r.finite(no_id, "walker.position".into(), &v2(w.position));
-        r.finite(no_id, "walker.facing_deg".into(), &[w.facing_deg]);
+        r.finite(no_id, || "walker.position".into(), &v2(w.position));
+        r.finite(no_id, || "walker.facing_deg".into(), &[w.facing_deg]);
         for (name, v) in [
             ("walker.eye_height", w.eye_height),
             ("walker.radius", w.radius),

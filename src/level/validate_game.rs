@@ -79,7 +79,11 @@ fn value_problem(
 /// Every problem of the level's game data.
 pub(super) fn problems(level: &Level) -> Vec<Problem> {
     let mut out = Out(Vec::new());
-    let mut ids: HashMap<ObjectId, Option<&str>> = level.ids().map(|(_, id)| (id, None)).collect();
+    if level.entity_types.is_empty() && level.entities.is_empty() && level.triggers.is_empty() {
+        return out.0;
+    }
+    let mut ids: HashMap<ObjectId, Option<&str>> =
+        level.object_ids().map(|id| (id, None)).collect();
     for e in &level.entities {
         ids.insert(e.id, Some(e.entity_type.as_str()));
     }
