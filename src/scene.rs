@@ -90,6 +90,9 @@ pub struct Scene {
     dirty: bool,
     /// Trigger volumes (not obstacles: no ray, sweep or overlap query sees them).
     triggers: Vec<TriggerVolume>,
+    /// For each object, its position among the triangles (`u32::MAX` for other kinds): the walker's
+    /// `Blocker::Triangle` numbering.
+    triangle_ordinal: Vec<u32>,
 }
 
 /// The static objects of a level in the order the simulation numbers them (planes, cylinders, triangles,
@@ -291,6 +294,19 @@ impl Scene {
             Static::Wall { wall, .. } => Some(*wall),
             _ => None,
         }));
+        let mut next = 0u32;
+        self.triangle_ordinal = self
+            .shapes
+            .iter()
+            .map(|s| {
+                if matches!(s, Static::Triangle(_)) {
+                    next += 1;
+                    next - 1
+                } else {
+                    u32::MAX
+                }
+            })
+            .collect();
         self.by_id = self
             .ids
             .iter()
@@ -308,6 +324,20 @@ impl Scene {
             f(i as usize);
         }
         self.tree.query(lo, hi, f);
+    }
+
+    /// The triangles whose bounds touch the box `lo..=hi`, as (position among the scene's triangles, triangle),
+    /// in that order.
+    #[must_use]
+    pub fn triangles_near(&self, lo: Vec3, hi: Vec3) -> Vec<(usize, crate::shape::Triangle)> {
+        let mut out = Vec::new();
+        self.tree.query(lo, hi, |i| {
+            if let Static::Triangle(t) = &self.shapes[i] {
+                out.push((self.triangle_ordinal[i] as usize, *t));
+            }
+        });
+        out.sort_unstable_by_key(|(k, _)| *k);
+        out
     }
 
     /// The objects' shapes, in order (the simulation's static indices).

@@ -179,6 +179,27 @@ impl Walker {
         }
     }
 
+    /// [`Walker::walk`] against a level's [`Scene`](crate::scene::Scene): its walls, and only the triangles
+    /// near the move (the same answer as walking against all of them, found without scanning them all).
+    /// `Blocker::Wall(k)` is the `k`-th wall and `Blocker::Triangle(k)` the `k`-th triangle of the level.
+    pub fn walk_in(&mut self, motion: Vec2, scene: &crate::scene::Scene) -> WalkOutcome {
+        if !(motion.is_finite() && self.position.is_finite()) {
+            return self.walk(motion, scene.walls(), &[]);
+        }
+        // A slide (and its retry) stays within |motion| of the start; the eye is at one height.
+        let reach = motion.length() + self.radius.max(0.0) + 1e-3;
+        let (p, y) = (self.position, self.eye_height);
+        let lo = Vec3::new(p.x - reach, y, p.y - reach);
+        let hi = Vec3::new(p.x + reach, y, p.y + reach);
+        let near = scene.triangles_near(lo, hi);
+        let tris: Vec<Triangle> = near.iter().map(|(_, t)| *t).collect();
+        let mut out = self.walk(motion, scene.walls(), &tris);
+        if let Some(Blocker::Triangle(k)) = out.blocked_by {
+            out.blocked_by = Some(Blocker::Triangle(near[k].0));
+        }
+        out
+    }
+
     /// The wall the walker's circle would touch first on `from + motion`.
     fn first_wall_contact(&self, from: Vec2, motion: Vec2, walls: &WallGrid) -> Option<usize> {
         let end = from + motion;

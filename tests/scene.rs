@@ -562,3 +562,42 @@ proptest! {
         prop_assert_eq!(scene.sweep_sphere(&s, m), brute_sweep(&objects, &s, m));
     }
 }
+
+#[test]
+fn walker_in_a_scene_walks_as_against_every_wall_and_triangle() {
+    use collidoscope::walker::{WalkMode, Walker};
+    let mut rng = Rng(404);
+    for seed in 0..10 {
+        let mut lrng = Rng(seed + 100);
+        let mut level = random_level(&mut lrng, 30);
+        // Triangles standing on the floor at eye height, so the walk test meets them.
+        for t in &mut level.triangles {
+            t.a.y = 0.0;
+            t.b.y = 3.0;
+            t.c.y = 3.0;
+        }
+        let scene = Scene::build(&level);
+        let grid = WallGrid::new(level.walls.iter().map(|w| w.wall()));
+        let tris: Vec<_> = level.triangles.iter().map(|t| t.triangle()).collect();
+        let mut blocked = 0;
+        for _ in 0..300 {
+            let mode = [WalkMode::Stop, WalkMode::Slide, WalkMode::Ghost][rng.below(3)];
+            let mut a = Walker {
+                position: Vec2::new(rng.f(-20.0, 20.0), rng.f(-20.0, 20.0)),
+                facing_deg: 0.0,
+                eye_height: 1.7,
+                radius: rng.f(0.1, 0.5),
+                mode,
+            };
+            let mut b = a;
+            for _ in 0..5 {
+                let motion = Vec2::new(rng.f(-3.0, 3.0), rng.f(-3.0, 3.0));
+                let x = a.walk_in(motion, &scene);
+                let y = b.walk(motion, &grid, &tris);
+                assert_eq!(x, y, "{mode:?} from {:?}", b.position);
+                blocked += usize::from(x.blocked_by.is_some());
+            }
+        }
+        assert!(blocked > 50, "{blocked}");
+    }
+}
