@@ -22,7 +22,7 @@ fn text(o: &Output) -> (String, String) {
 }
 
 fn base_level() -> Level {
-    Level::from_ron_str(include_str!("golden/v2.ron")).unwrap()
+    Level::from_ron_str(include_str!("../golden/v2.ron")).unwrap()
 }
 
 fn wall(id: u32, x: f32) -> WallObject {

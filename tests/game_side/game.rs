@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 #[allow(dead_code)]
-#[path = "../examples/game.rs"]
+#[path = "../../examples/game.rs"]
 mod game;
 
 use std::path::Path;
@@ -34,7 +34,7 @@ fn example_game_runs_headless_and_its_recording_replays() {
     let recording = Recording::load(&rec_path).unwrap();
     assert!(!recording.truncated);
     assert_eq!(recording.frames.len(), 300);
-    let house = Level::from_ron_str(include_str!("../levels/house.ron")).unwrap();
+    let house = Level::from_ron_str(include_str!("../../levels/house.ron")).unwrap();
     assert_eq!(recording.level, house);
     // The character met the house's walls: some frames are marked.
     assert!(
