@@ -431,12 +431,30 @@ impl Marks {
     }
 }
 
-/// A world path as a screen polyline, skipped when none of it is near the view.
+/// A world path as a screen polyline, skipped when none of it is near the view, without the points that
+/// fall within a pixel of the last one kept (a trail seen from afar is mostly sub-pixel steps).
 fn polyline_2d(batch: &mut Batch, path: &[Vec3], s: &dyn Fn(Vec3) -> Pos2, seen: Rect, c: Color32) {
-    let pts: Vec<Pos2> = path.iter().map(|p| s(*p)).collect();
+    let pts = decimate(path.iter().map(|p| s(*p)), 1.0);
     if pts.iter().any(|p| seen.contains(*p)) {
         batch.polyline(&pts, false, 1.0, c);
     }
+}
+
+/// The points at least `min_px` from the previous one kept; the first and the last are always kept.
+fn decimate(pts: impl Iterator<Item = Pos2>, min_px: f32) -> Vec<Pos2> {
+    let mut out: Vec<Pos2> = Vec::new();
+    let mut last_skipped = None;
+    for p in pts {
+        match out.last() {
+            Some(q) if q.distance(p) < min_px => last_skipped = Some(p),
+            _ => {
+                out.push(p);
+                last_skipped = None;
+            }
+        }
+    }
+    out.extend(last_skipped);
+    out
 }
 
 /// The balls' recent paths for the trails (each from its current centre back one point per recorded frame)
@@ -486,6 +504,14 @@ pub fn trails(d: &Debugger) -> (Vec<Vec<Vec3>>, Vec<Vec3>) {
 mod tests {
     use super::*;
     use crate::level::Level;
+
+    #[test]
+    fn decimating_keeps_the_ends_and_drops_sub_pixel_steps() {
+        let pts = [0.0, 0.3, 0.6, 1.2, 1.4, 5.0, 5.2].map(|x| Pos2::new(x, 0.0));
+        let kept: Vec<f32> = decimate(pts.into_iter(), 1.0).iter().map(|p| p.x).collect();
+        assert_eq!(kept, [0.0, 1.2, 5.0, 5.2]);
+        assert!(decimate(std::iter::empty(), 1.0).is_empty());
+    }
 
     #[test]
     fn marks_follow_the_frame_and_the_toggles() {
