@@ -5,7 +5,7 @@
 
 #[allow(dead_code)]
 #[path = "../../examples/game.rs"]
-mod game;
+mod example;
 
 use std::path::Path;
 use std::process::Command;
@@ -27,7 +27,7 @@ fn example_game_runs_headless_and_its_recording_replays() {
         .map(ToString::to_string)
         .chain([rec_path.display().to_string()])
         .collect();
-    let summary = game::run(&game::parse(&args).unwrap()).unwrap();
+    let summary = example::run(&example::parse(&args).unwrap()).unwrap();
     assert_eq!(summary.frames, 300);
     assert_eq!(summary.queries, 1200);
 
@@ -160,7 +160,7 @@ fn example_game_reads_the_courtyard_game_data() {
         "--level".into(),
         path.display().to_string(),
     ];
-    let s = game::run(&game::parse(&args).unwrap()).unwrap();
+    let s = example::run(&example::parse(&args).unwrap()).unwrap();
     assert_eq!(s.picked.first(), Some(&(32, "coin".to_owned(), 5)), "{s:?}");
     assert!(s.position.x < 10.0 - 0.25 - 0.3 + 1e-3, "{s:?}");
 }
@@ -175,8 +175,8 @@ fn example_game_plays_every_sample_level_with_balls() {
         "--level".into(),
         dir.display().to_string(),
     ];
-    let s = game::run(&game::parse(&args).unwrap()).unwrap();
+    let s = example::run(&example::parse(&args).unwrap()).unwrap();
     assert_eq!((s.frames, s.steps), (120, 120));
-    assert!(game::parse(&["--frames".to_string(), "x".to_string()]).is_err());
-    assert!(game::parse(&["--bogus".to_string()]).is_err());
+    assert!(example::parse(&["--frames".to_string(), "x".to_string()]).is_err());
+    assert!(example::parse(&["--bogus".to_string()]).is_err());
 }
