@@ -14,6 +14,7 @@ use crate::level::{Level, MeshObject, ObjectId, WalkerStart};
 const PICK_PX: f32 = 6.0;
 
 /// A drawn object, precomputed for drawing and picking; rebuilt when the document changes.
+#[cfg_attr(test, derive(Clone))]
 pub(crate) struct Entry {
     pub(crate) id: ObjectId,
     pub(crate) label: String,
@@ -29,6 +30,114 @@ pub(crate) struct Scene {
     pub(crate) entries: Vec<Entry>,
     /// Mesh hulls by id with the key they were computed for (vertex count, first and last vertex).
     pub(crate) hulls: Vec<(ObjectId, (usize, Vec3, Vec3), Footprint)>,
+    /// The entries by where they are, for picking.
+    pub(crate) grid: PickGrid,
+}
+
+/// A uniform grid over the entries' bounds (CSR: `starts[cell]..starts[cell + 1]` in `items`), so a pick
+/// looks at the few entries near the pointer instead of all of them (100,000 walls). Entries without
+/// bounds (vertical planes) or spanning many cells are always looked at.
+#[derive(Default)]
+pub(crate) struct PickGrid {
+    origin: Vec2,
+    cell: f32,
+    dims: (usize, usize),
+    starts: Vec<u32>,
+    items: Vec<u32>,
+    always: Vec<u32>,
+}
+
+/// Cells an entry may span before it goes to the always-checked list.
+const MAX_CELLS_PER_ENTRY: usize = 64;
+
+impl PickGrid {
+    fn new(entries: &[Entry]) -> Self {
+        let mut lo = Vec2::splat(f32::INFINITY);
+        let mut hi = Vec2::splat(f32::NEG_INFINITY);
+        for (l, h) in entries.iter().filter_map(|e| e.bounds) {
+            lo = lo.min(l);
+            hi = hi.max(h);
+        }
+        let mut grid = PickGrid::default();
+        if !(lo.is_finite() && hi.is_finite()) {
+            grid.always = (0..entries.len() as u32).collect();
+            return grid;
+        }
+        let extent = (hi - lo).max(Vec2::splat(1e-3));
+        // About two entries per cell, at most 2048 cells a side.
+        let cell = (extent.x * extent.y / (entries.len().max(1) as f32 * 0.5))
+            .sqrt()
+            .max(extent.max_element() / 2048.0)
+            .max(1e-3);
+        let dims = (
+            ((extent.x / cell) as usize + 1).min(2048),
+            ((extent.y / cell) as usize + 1).min(2048),
+        );
+        grid.origin = lo;
+        grid.cell = cell;
+        grid.dims = dims;
+        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); dims.0 * dims.1];
+        for (i, e) in entries.iter().enumerate() {
+            let Some((l, h)) = e.bounds else {
+                grid.always.push(i as u32);
+                continue;
+            };
+            let (x0, y0, x1, y1) = grid.span(l, h);
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > MAX_CELLS_PER_ENTRY {
+                grid.always.push(i as u32);
+                continue;
+            }
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    per_cell[y * dims.0 + x].push(i as u32);
+                }
+            }
+        }
+        grid.starts.push(0);
+        for c in per_cell {
+            grid.items.extend(c);
+            grid.starts.push(grid.items.len() as u32);
+        }
+        grid
+    }
+
+    /// The cells a world box overlaps, clamped to the grid: `(x0, y0, x1, y1)` inclusive.
+    fn span(&self, l: Vec2, h: Vec2) -> (usize, usize, usize, usize) {
+        let c = |v: f32, n: usize| (((v / self.cell).floor()).max(0.0) as usize).min(n - 1);
+        let (l, h) = (l - self.origin, h - self.origin);
+        (
+            c(l.x, self.dims.0),
+            c(l.y, self.dims.1),
+            c(h.x, self.dims.0),
+            c(h.y, self.dims.1),
+        )
+    }
+
+    /// Entries whose cells meet the box `p ± tol`, in entry order, each once.
+    fn near(&self, p: Vec2, tol: f32) -> Vec<u32> {
+        let mut out = self.always.clone();
+        if self.dims.0 > 0 {
+            let (l, h) = (p - Vec2::splat(tol), p + Vec2::splat(tol));
+            let outside = h.x < self.origin.x
+                || h.y < self.origin.y
+                || l.x > self.origin.x + self.cell * self.dims.0 as f32
+                || l.y > self.origin.y + self.cell * self.dims.1 as f32;
+            if !outside {
+                let (x0, y0, x1, y1) = self.span(l, h);
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        let c = y * self.dims.0 + x;
+                        out.extend_from_slice(
+                            &self.items[self.starts[c] as usize..self.starts[c + 1] as usize],
+                        );
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 impl Scene {
@@ -100,6 +209,7 @@ impl Scene {
         }
         *self = Scene {
             key: Some(doc.key()),
+            grid: PickGrid::new(&entries),
             entries,
             hulls,
         };
@@ -160,7 +270,9 @@ impl Scene {
                 best = Some((d, area, id));
             }
         };
-        for e in &self.entries {
+        // Entry order, as a scan of all entries would go: ties go to the first, whatever the grid.
+        for i in self.grid.near(p, tol) {
+            let e = &self.entries[i as usize];
             if let Some((lo, hi)) = e.bounds
                 && (p.x < lo.x - tol || p.y < lo.y - tol || p.x > hi.x + tol || p.y > hi.y + tol)
             {
@@ -189,5 +301,40 @@ pub(crate) fn mesh_outline(m: &MeshObject) -> MeshObject {
         obj: None,
         vertices: m.vertices.clone(),
         indices: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Picking through the grid gives what a scan of every entry gives, everywhere.
+    #[test]
+    fn the_pick_grid_finds_what_a_full_scan_finds() {
+        let level = crate::generate::maze(&crate::generate::MazeParams {
+            walls: 2_000,
+            balls: 50,
+            ..crate::generate::MazeParams::default()
+        });
+        let mut scene = Scene::default();
+        scene.refresh(&Document::new(level, None));
+        assert!(!scene.grid.items.is_empty());
+        // The same entries with every one always looked at: a scan of all of them.
+        let full = Scene {
+            grid: PickGrid {
+                always: (0..scene.entries.len() as u32).collect(),
+                ..PickGrid::default()
+            },
+            entries: scene.entries.clone(),
+            ..Scene::default()
+        };
+        let mut hits = 0;
+        for i in 0..4000 {
+            let p = Vec2::new((i % 80) as f32 * 0.77 - 5.0, (i / 80) as f32 * 1.91 - 5.0);
+            let a = scene.pick(p, 8.0, None);
+            assert_eq!(a, full.pick(p, 8.0, None), "at {p}");
+            hits += usize::from(a.is_some());
+        }
+        assert!(hits > 500, "the probe points meet walls: {hits}");
     }
 }
