@@ -433,6 +433,35 @@ impl Scene {
         best
     }
 
+    /// Every object `ray` hits with `t <= max_t` (each object's own query, as [`Scene::cast_ray`]), nearest
+    /// first, equal `t` by id: what the editor's probe lists.
+    #[must_use]
+    pub fn cast_ray_all(&self, ray: &Ray, max_t: f32) -> Vec<SceneHit> {
+        let mut out = Vec::new();
+        if !ray.is_valid() || !(max_t >= 0.0) {
+            return out;
+        }
+        let mut consider = |i: usize| -> Option<f32> {
+            if let Some(h) = cast_one(&self.shapes[i], ray, max_t) {
+                out.push(SceneHit {
+                    object: self.ids[i],
+                    t: h.t,
+                    point: h.point,
+                    normal: h.normal,
+                });
+            }
+            // Never lower the tree's bound: every hit up to max_t is wanted.
+            None
+        };
+        for &i in &self.unbounded {
+            let _ = consider(i as usize);
+        }
+        self.tree
+            .cast(ray.origin, ray.dir, 0.0, max_t, &mut consider);
+        out.sort_by(|a, b| a.t.total_cmp(&b.t).then(a.object.cmp(&b.object)));
+        out
+    }
+
     /// The first object a sphere moving by `motion` touches: the smallest time of impact of the objects' own
     /// sweeps ([`Static::sweep_sphere`]); equal times go to the lower id. Already touching at the start gives
     /// `t = 0` (unless the motion separates them, as every sweep). An invalid sphere or non-finite motion gives
