@@ -384,7 +384,11 @@ fn sah_split(
     let (cost, axis, split) = best?;
     let n = items.len() as f32;
     // A flat (zero-area) node always splits: the heuristic cannot rank it.
-    let worth = if area > 0.0 { 1.0 + cost / area < n } else { true };
+    let worth = if area > 0.0 {
+        1.0 + cost / area < n
+    } else {
+        true
+    };
     worth.then_some((axis, split))
 }
 
