@@ -47,7 +47,7 @@ impl AabbTree {
                 count: 0,
             });
             let len = items.len();
-            build(&mut nodes, 0, &mut items, 0, len, boxes);
+            build_at(&mut nodes, 0, &mut items, 0, len, boxes, 0);
         }
         Self {
             nodes,
@@ -219,17 +219,6 @@ fn centre(b: &Aabb, axis: usize) -> f32 {
 /// Build the subtree of `items[start..end]` at `node`: binned SAH splits (16 bins on each axis, the
 /// cheapest of `area(left) * n_left + area(right) * n_right`), a leaf when no split beats testing every item,
 /// object-median splits past [`SAH_DEPTH`]. Ties are broken by item index, so the tree is deterministic.
-fn build(
-    nodes: &mut Vec<Node>,
-    node: usize,
-    items: &mut [u32],
-    start: usize,
-    end: usize,
-    boxes: &[Aabb],
-) {
-    build_at(nodes, node, items, start, end, boxes, 0);
-}
-
 fn build_at(
     nodes: &mut Vec<Node>,
     node: usize,

@@ -141,43 +141,13 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
     level
 }
 
-/// The level's statics, straight from the level, each with its own query.
+/// The level's statics with their ids (the scene's own list: what is checked here is the acceleration
+/// structure against each object's own query; the list itself is the simulation's, checked by its tests).
 fn statics(level: &Level) -> Vec<(ObjectId, Static)> {
-    let mut out: Vec<(ObjectId, Static)> = Vec::new();
-    out.extend(
-        level
-            .planes
-            .iter()
-            .map(|p| (p.id, Static::Plane(p.plane()))),
-    );
-    out.extend(
-        level
-            .cylinders
-            .iter()
-            .map(|c| (c.id, Static::Cylinder(c.cylinder()))),
-    );
-    out.extend(
-        level
-            .triangles
-            .iter()
-            .map(|t| (t.id, Static::Triangle(t.triangle()))),
-    );
-    out.extend(level.aabbs.iter().map(|a| (a.id, Static::Aabb(a.aabb()))));
-    out.extend(level.obbs.iter().map(|o| (o.id, Static::Obb(o.obb()))));
-    out.extend(level.walls.iter().map(|w| {
-        (
-            w.id,
-            Static::Wall {
-                wall: w.wall(),
-                height: w.height.unwrap_or(level.default_wall_height),
-            },
-        )
-    }));
-    for m in &level.meshes {
-        let mesh = collidoscope::mesh::TriMesh::new(m.vertices.clone(), m.indices.clone()).unwrap();
-        out.push((m.id, Static::Mesh(mesh)));
-    }
-    out
+    Scene::build(level)
+        .objects()
+        .map(|(id, s)| (id, s.clone()))
+        .collect()
 }
 
 /// Brute force: each object's own public query, smallest `t`, ties to the lower id.
