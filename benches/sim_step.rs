@@ -2,6 +2,8 @@
 //!
 //! # Scenes
 //! - `magic_room`: `levels/magic_room.ron` (5 planes, 3 cylinders, 10 balls).
+//! - `box_100`, `box_1000`: issue 18's sparse scene, 100 or 1,000 balls (radius 0.15 to 0.4 m, restitution 1)
+//!   on a lattice in a closed 40 m box of six planes, random directions at 0 to 20 m/s, gravity, dt 1/60.
 //! - `maze_1k`, `maze_4k`, `maze_16k`: the walls of `levels/maze_large.ron` (10,000 walls) and its floor, with
 //!   1,000 / 4,000 / 16,000 balls: `generate::maze(&MazeParams { walls: 10_000, balls: N, seed: 1, cell: 2.0 })`
 //!   (the report checks that its walls are those of `levels/maze_large.ron`).
@@ -81,6 +83,8 @@ const WARMUP_STEPS: usize = 30;
 const REPORT_STEPS: usize = 300;
 /// Ball counts of the maze scenes.
 const MAZE_BALLS: [usize; 3] = [1_000, 4_000, 16_000];
+/// Balls of the sparse box scenes (issue 18).
+const BOX_BALLS: [usize; 2] = [100, 1_000];
 /// Walls of the maze scenes (those of `levels/maze_large.ron`).
 const MAZE_WALLS: usize = 10_000;
 /// Cell side of the maze, metres.
@@ -120,6 +124,64 @@ fn maze_scene(balls: usize) -> Scene {
     Scene {
         name: format!("maze_{}k", balls / 1000),
         level: maze(&maze_params(balls)),
+    }
+}
+
+/// Issue 18's sparse scene: `n` balls (radius 0.15 to 0.4 m, mass 1, restitution 1) on a lattice inside a
+/// closed 40 m box of six planes, moving in random directions at 0 to 20 m/s, under gravity, dt 1/60.
+fn box_scene(n: usize) -> Scene {
+    use collidoscope::level::{BallObject, ObjectId, PlaneObject};
+    let mut rng = collidoscope::generate::SplitMix64::new(18);
+    let half = 20.0f32;
+    let mut level = Level {
+        name: format!("box_{n}"),
+        ..Level::default()
+    };
+    let walls = [
+        (Vec3::Y, 0.0),
+        (-Vec3::Y, -2.0 * half),
+        (Vec3::X, -half),
+        (-Vec3::X, -half),
+        (Vec3::Z, -half),
+        (-Vec3::Z, -half),
+    ];
+    for (k, (normal, d)) in walls.into_iter().enumerate() {
+        level.planes.push(PlaneObject {
+            id: ObjectId(k as u32 + 1),
+            name: None,
+            normal,
+            d,
+        });
+    }
+    // A cubic lattice with spacing 1 m (room for the largest balls), centred in the box.
+    let side = (n as f32).cbrt().ceil() as usize;
+    let spacing = (2.0 * half - 2.0) / side as f32;
+    for i in 0..n {
+        let (x, y, z) = (i % side, (i / side) % side, i / (side * side));
+        let center = Vec3::new(
+            -half + 1.0 + (x as f32 + 0.5) * spacing,
+            1.0 + (y as f32 + 0.5) * spacing,
+            -half + 1.0 + (z as f32 + 0.5) * spacing,
+        );
+        let dir = Vec3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        )
+        .normalize_or(Vec3::X);
+        level.balls.push(BallObject {
+            id: ObjectId(100 + i as u32),
+            name: None,
+            center,
+            velocity: dir * rng.range(0.0, 20.0),
+            radius: rng.range(0.15, 0.4),
+            mass: 1.0,
+            restitution: 1.0,
+        });
+    }
+    Scene {
+        name: format!("box_{n}"),
+        level,
     }
 }
 
@@ -282,6 +344,9 @@ fn bench_scene(c: &mut Criterion, scene: &Scene) {
 
 fn benches(c: &mut Criterion) {
     bench_scene(c, &magic_room());
+    for n in BOX_BALLS {
+        bench_scene(c, &box_scene(n));
+    }
     for n in MAZE_BALLS {
         bench_scene(c, &maze_scene(n));
     }
@@ -620,6 +685,7 @@ fn tunnelling_report() {
         Err(e) => eprintln!("levels/maze_large.ron does not load: {e}"),
     }
     let mut scenes = vec![magic_room()];
+    scenes.extend(BOX_BALLS.iter().map(|&n| box_scene(n)));
     scenes.extend(MAZE_BALLS.iter().map(|&n| maze_scene(n)));
     let mut rows = Vec::new();
     let mut counter_rows = Vec::new();
