@@ -3,7 +3,7 @@
 //! intervals of each box as a plot. [`cast`] is the whole-level cast.
 
 use egui::{Color32, Rect, RichText, Ui};
-use egui_plot::{Bar, BarChart, Plot, Span, VLine, uniform_grid_spacer};
+use egui_plot::{Bar, BarChart, Plot, PlotPoint, Span, Text, VLine, uniform_grid_spacer};
 use glam::{Vec2, Vec3};
 
 use crate::editor::document::Object;
@@ -336,9 +336,23 @@ pub fn slab_plot(ui: &mut Ui, s: &BoxSlabs, max_t: f32) {
         .y_axis_formatter(|mark, _| axis_row_name(mark.value).to_owned())
         .include_y(-0.6)
         .include_y(2.6)
+        .include_x(f64::from(lo - pad * 3.0))
         .allow_scroll(false)
         .show(ui, |p| {
             p.bar_chart(BarChart::new("slabs", bars).horizontal().width(0.6));
+            // Each row named at its left end, in its bar's colour.
+            for (i, iv) in s.trace.axes.iter().enumerate() {
+                let name = axis_row_name(i as f64);
+                p.text(
+                    Text::new(
+                        name,
+                        PlotPoint::new(finite(iv.min), i as f64),
+                        format!("{name} "),
+                    )
+                    .anchor(egui::Align2::RIGHT_CENTER)
+                    .color(AXIS_COLORS[i]),
+                );
+            }
             if enter.is_finite() && exit.is_finite() {
                 let (lo, hi) = (f64::from(enter.min(exit)), f64::from(enter.max(exit)));
                 let color = if s.trace.hit.is_some() {
