@@ -151,6 +151,7 @@ fn box_scene(n: usize) -> Scene {
             name: None,
             normal,
             d,
+            properties: Default::default(),
         });
     }
     // A cubic lattice with spacing 1 m (room for the largest balls), centred in the box.
@@ -177,6 +178,7 @@ fn box_scene(n: usize) -> Scene {
             radius: rng.range(0.15, 0.4),
             mass: 1.0,
             restitution: 1.0,
+            properties: Default::default(),
         });
     }
     Scene {

@@ -175,6 +175,7 @@ pub fn maze(params: &MazeParams) -> Level {
                 b: at(x + 1, y),
                 radius,
                 height: None,
+                properties: Default::default(),
             });
         }
     }
@@ -188,6 +189,7 @@ pub fn maze(params: &MazeParams) -> Level {
                 b: at(x, y + 1),
                 radius,
                 height: None,
+                properties: Default::default(),
             });
         }
     }
@@ -221,6 +223,7 @@ pub fn maze(params: &MazeParams) -> Level {
             radius: ball_r,
             mass: 1.0,
             restitution: 1.0,
+            properties: Default::default(),
         });
     }
     let floor = PlaneObject {
@@ -228,6 +231,7 @@ pub fn maze(params: &MazeParams) -> Level {
         name: Some("floor".into()),
         normal: Vec3::Y,
         d: 0.0,
+        properties: Default::default(),
     };
     let start = at(0, 0) + Vec2::splat(cell * 0.5);
     Level {

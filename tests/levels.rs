@@ -608,6 +608,7 @@ fn v0_migrates_to_v1() {
         b: Vec2::new(b.0, b.1),
         radius: 0.75,
         height: None,
+        properties: Default::default(),
     };
     let ball = |id, c: Vec3, v: Vec3, r| BallObject {
         id: ObjectId(id),
@@ -617,6 +618,7 @@ fn v0_migrates_to_v1() {
         radius: r,
         mass: 1.0,
         restitution: 1.0,
+        properties: Default::default(),
     };
     let expected = Level {
         name: "draft".into(),
@@ -754,6 +756,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             b: rng.v2(),
             radius: rng.f(),
             height: (rng.below(2) == 0).then(|| rng.f()),
+            properties: Default::default(),
         });
     }
     for _ in 0..n(rng) {
@@ -763,6 +766,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             a: rng.v3(),
             b: rng.v3(),
             c: rng.v3(),
+            properties: Default::default(),
         });
     }
     for _ in 0..n(rng) {
@@ -774,6 +778,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             radius: rng.f(),
             mass: rng.f(),
             restitution: rng.f(),
+            properties: Default::default(),
         });
     }
     for _ in 0..n(rng) {
@@ -782,6 +787,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             name: rng.name(),
             normal: rng.v3(),
             d: rng.f(),
+            properties: Default::default(),
         });
     }
     for _ in 0..n(rng) {
@@ -791,6 +797,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             a: rng.v3(),
             b: rng.v3(),
             radius: rng.f(),
+            properties: Default::default(),
         });
     }
     for _ in 0..n(rng) {
@@ -799,6 +806,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             name: rng.name(),
             min: rng.v3(),
             max: rng.v3(),
+            properties: Default::default(),
         });
     }
     for _ in 0..n(rng) {
@@ -808,6 +816,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             center: rng.v3(),
             half_extents: rng.v3(),
             rotation_deg: rng.v3(),
+            properties: Default::default(),
         });
     }
     for _ in 0..n(rng) {
@@ -820,6 +829,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             indices: (0..rng.below(4))
                 .map(|_| [rng.below(6) as u32, rng.below(6) as u32, u32::MAX])
                 .collect(),
+            properties: Default::default(),
         });
     }
     if rng.below(2) == 0 {
@@ -841,6 +851,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             origin: rng.v3(),
             dir: rng.v3(),
             max_t: rng.f(),
+            properties: Default::default(),
         });
     }
     l

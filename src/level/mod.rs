@@ -15,7 +15,7 @@
 //!   giving every wall the global distance, and balls mass 1 and restitution 1.
 //! - **1** (current): everything below.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -74,6 +74,9 @@ pub struct WallObject {
     /// Height; `None` uses the level's `default_wall_height`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub height: Option<f32>,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 impl WallObject {
@@ -99,6 +102,9 @@ pub struct TriangleObject {
     pub b: Vec3,
     /// Third vertex (front face: `(b - a) × (c - a)`).
     pub c: Vec3,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 impl TriangleObject {
@@ -128,6 +134,9 @@ pub struct BallObject {
     pub mass: f32,
     /// Coefficient of restitution in `[0, 1]`.
     pub restitution: f32,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 /// An infinite plane `normal · x = d`.
@@ -143,6 +152,9 @@ pub struct PlaneObject {
     pub normal: Vec3,
     /// Offset along the normal.
     pub d: f32,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 impl PlaneObject {
@@ -168,6 +180,9 @@ pub struct CylinderObject {
     pub b: Vec3,
     /// Radius.
     pub radius: f32,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 impl CylinderObject {
@@ -191,6 +206,9 @@ pub struct AabbObject {
     pub min: Vec3,
     /// Maximum corner.
     pub max: Vec3,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 impl AabbObject {
@@ -217,6 +235,9 @@ pub struct ObbObject {
     pub half_extents: Vec3,
     /// `(yaw, pitch, roll)` in degrees: about `y`, then `x`, then `z`.
     pub rotation_deg: Vec3,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 impl ObbObject {
@@ -259,6 +280,9 @@ pub struct MeshObject {
     /// Triangles as indices into `vertices`.
     #[serde(default)]
     pub indices: Vec<[u32; 3]>,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 /// How a mesh is written: an OBJ reference without its loaded geometry, or inline geometry.
@@ -273,6 +297,8 @@ struct MeshOut<'a> {
     vertices: &'a [Vec3],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     indices: &'a [[u32; 3]],
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    properties: &'a BTreeMap<String, Value>,
 }
 
 impl<'a> From<&'a MeshObject> for MeshOut<'a> {
@@ -284,6 +310,7 @@ impl<'a> From<&'a MeshObject> for MeshOut<'a> {
             obj: &m.obj,
             vertices: if inline { &m.vertices } else { &[] },
             indices: if inline { &m.indices } else { &[] },
+            properties: &m.properties,
         }
     }
 }
@@ -368,6 +395,9 @@ pub struct Probe {
     pub dir: Vec3,
     /// Longest `t` shown.
     pub max_t: f32,
+    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Value>,
 }
 
 /// A level: everything a game or the editor loads.
@@ -756,6 +786,7 @@ impl From<LevelV0> for Level {
                 b,
                 radius: v.collision_distance,
                 height: None,
+                properties: BTreeMap::new(),
             })
             .collect();
         let balls = v
@@ -769,6 +800,7 @@ impl From<LevelV0> for Level {
                 radius: b.radius,
                 mass: 1.0,
                 restitution: 1.0,
+                properties: BTreeMap::new(),
             })
             .collect();
         Self {

@@ -117,6 +117,7 @@ fn example_game_runs_headless_and_its_recording_replays() {
         b: collidoscope::glam::Vec2::new(510.0, 500.0),
         radius: 0.5,
         height: None,
+        properties: Default::default(),
     });
     far.save(&level_path).unwrap();
     let out = bin()

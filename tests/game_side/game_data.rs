@@ -592,3 +592,40 @@ fn problems_carry_the_line_and_column_of_their_field() {
     };
     assert!(built.validate().iter().all(|p| p.line.is_none()));
 }
+
+#[test]
+fn every_object_carries_free_form_properties() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/courtyard.ron");
+    let level = Level::load(&path).unwrap();
+    let north = level.walls.iter().find(|w| w.id == ObjectId(3)).unwrap();
+    assert_eq!(north.properties.get("glass"), Some(&Value::Bool(true)));
+    assert_eq!(
+        level.balls[0].properties.get("sound"),
+        Some(&Value::Text("splash".into()))
+    );
+    // Canonical: the file reads and writes back byte for byte, properties included.
+    assert_eq!(
+        level.to_ron_string(),
+        std::fs::read_to_string(&path).unwrap()
+    );
+    // Any kind of object, in a file.
+    let text = r#"(version: 2,
+        triangles: [(id: 1, a: (0.0, 0.0, 0.0), b: (1.0, 0.0, 0.0), c: (0.0, 1.0, 0.0), properties: {"k": Int(1)})],
+        planes: [(id: 2, normal: (0.0, 1.0, 0.0), d: 0.0, properties: {"k": Float(2.5)})],
+        cylinders: [(id: 3, a: (0.0, 0.0, 0.0), b: (0.0, 1.0, 0.0), radius: 0.5, properties: {"k": Text("x")})],
+        aabbs: [(id: 4, min: (0.0, 0.0, 0.0), max: (1.0, 1.0, 1.0), properties: {"k": Color((1, 2, 3, 4))})],
+        obbs: [(id: 5, center: (0.0, 0.0, 0.0), half_extents: (1.0, 1.0, 1.0), rotation_deg: (0.0, 0.0, 0.0), properties: {"k": Point((1.0, 2.0, 3.0))})],
+        meshes: [(id: 6, vertices: [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)], indices: [(0, 1, 2)], properties: {"k": Ref(1)})],
+        probes: [(id: 7, origin: (0.0, 1.0, 0.0), dir: (1.0, 0.0, 0.0), max_t: 5.0, properties: {"k": Enum("on")})],
+    )"#;
+    let l = Level::from_ron_str(text).unwrap();
+    assert_eq!(
+        l.meshes[0].properties.get("k"),
+        Some(&Value::Ref(ObjectId(1)))
+    );
+    assert_eq!(
+        l.probes[0].properties.get("k"),
+        Some(&Value::Enum("on".into()))
+    );
+    assert_eq!(Level::from_ron_str(&l.to_ron_string()).unwrap(), l);
+}

@@ -64,6 +64,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
                 rng.f(0.05, 0.6)
             },
             height,
+            properties: Default::default(),
         });
         let c = rng.v(20.0);
         level.triangles.push(TriangleObject {
@@ -72,6 +73,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
             a: c + rng.v(3.0),
             b: c + rng.v(3.0),
             c: c + rng.v(3.0),
+            properties: Default::default(),
         });
         let c = rng.v(20.0);
         let h = Vec3::new(rng.f(0.1, 3.0), rng.f(0.1, 3.0), rng.f(0.1, 3.0));
@@ -80,6 +82,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
             name: None,
             min: c - h,
             max: c + h,
+            properties: Default::default(),
         });
         level.obbs.push(ObbObject {
             id: id(),
@@ -91,6 +94,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
                 rng.f(-90.0, 90.0),
                 rng.f(-180.0, 180.0),
             ),
+            properties: Default::default(),
         });
         let a = rng.v(20.0);
         level.cylinders.push(CylinderObject {
@@ -99,6 +103,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
             a,
             b: a + rng.v(4.0),
             radius: rng.f(0.1, 1.5),
+            properties: Default::default(),
         });
     }
     for _ in 0..2 {
@@ -108,6 +113,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
             name: None,
             normal,
             d: rng.f(-25.0, 25.0),
+            properties: Default::default(),
         });
     }
     // A small closed mesh (an octahedron) somewhere.
@@ -137,6 +143,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
         obj: None,
         vertices,
         indices,
+        properties: Default::default(),
     });
     level
 }
@@ -497,6 +504,7 @@ fn scene_refuses_invalid_levels_and_builds_them_leniently() {
         name: None,
         min: Vec3::ONE,
         max: Vec3::ZERO,
+        properties: Default::default(),
     });
     assert!(Scene::from_level(&level).is_err());
     let scene = Scene::build(&level);
@@ -519,7 +527,7 @@ proptest! {
         for i in 0..cols {
             for j in 0..rows {
                 let min = Vec3::new(i as f32, 0.0, j as f32);
-                level.aabbs.push(AabbObject { id: ObjectId(id), name: None, min, max: min + Vec3::ONE });
+                level.aabbs.push(AabbObject { id: ObjectId(id), name: None, min, max: min + Vec3::ONE, properties: Default::default() });
                 id += 1;
             }
         }

@@ -33,6 +33,7 @@ fn wall(id: u32, x: f32) -> WallObject {
         b: Vec2::new(x, 4.0),
         radius: 0.25,
         height: None,
+        properties: Default::default(),
     }
 }
 
