@@ -336,7 +336,6 @@ pub fn slab_plot(ui: &mut Ui, s: &BoxSlabs, max_t: f32) {
         .y_axis_formatter(|mark, _| axis_row_name(mark.value).to_owned())
         .include_y(-0.6)
         .include_y(2.6)
-        .include_x(f64::from(lo - pad * 3.0))
         .allow_scroll(false)
         .show(ui, |p| {
             p.bar_chart(BarChart::new("slabs", bars).horizontal().width(0.6));

@@ -134,7 +134,6 @@ impl EditorApp {
                     origin: ray.origin,
                     dir: ray.dir,
                     max_t,
-                    properties: Default::default(),
                 }),
             );
         }

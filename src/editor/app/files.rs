@@ -316,7 +316,6 @@ impl EditorApp {
                 obj: relative,
                 vertices: mesh.vertices().to_vec(),
                 indices: mesh.indices().to_vec(),
-                properties: Default::default(),
             }),
         );
         self.status = format!("imported {} ({n} triangles, {how})", path.display());

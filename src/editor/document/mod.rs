@@ -182,7 +182,6 @@ mod tests {
             b: Vec2::new(x, 4.0),
             radius: 0.5,
             height: None,
-            properties: Default::default(),
         })
     }
 

@@ -108,7 +108,6 @@ impl EditorApp {
                     b,
                     radius: w.radius,
                     height: w.height,
-                    properties: Default::default(),
                 }));
             }
         }
@@ -121,7 +120,6 @@ impl EditorApp {
                 b,
                 radius,
                 height: None,
-                properties: Default::default(),
             }));
         }
         let label = if split_ids.is_empty() {
@@ -175,7 +173,6 @@ impl EditorApp {
                         a: at(pts[0]),
                         b: at(pts[1]),
                         c: at(pts[2]),
-                        properties: Default::default(),
                     }),
                 );
             }

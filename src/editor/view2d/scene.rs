@@ -301,7 +301,6 @@ pub(crate) fn mesh_outline(m: &MeshObject) -> MeshObject {
         obj: None,
         vertices: m.vertices.clone(),
         indices: Vec::new(),
-        properties: Default::default(),
     }
 }
 

@@ -554,7 +554,6 @@ mod tests {
             a,
             b,
             c,
-            properties: Default::default(),
         });
         level.triangles.push(TriangleObject {
             id: ObjectId(2),
@@ -562,7 +561,6 @@ mod tests {
             a,
             b: a,
             c,
-            properties: Default::default(),
         });
         level.walls.push(WallObject {
             id: ObjectId(3),
@@ -571,7 +569,6 @@ mod tests {
             b: Vec2::ZERO,
             radius: 0.1,
             height: None,
-            properties: Default::default(),
         });
         level.walls.push(WallObject {
             id: ObjectId(4),
@@ -580,7 +577,6 @@ mod tests {
             b: Vec2::new(f32::NAN, 1.0),
             radius: 0.1,
             height: None,
-            properties: Default::default(),
         });
         let s = build_static(&level, &plain, false, true);
         let t = tris(&s.solids);
@@ -608,7 +604,6 @@ mod tests {
             b: Vec2::new(4.0, 0.0),
             radius: 0.25,
             height: None,
-            properties: Default::default(),
         });
         let s = build_static(&level, &plain, false, false);
         assert_eq!(s.solids.vertices(), 36);
