@@ -9,7 +9,7 @@
 //! the rest in [`Frame::dropped`].
 //!
 //! Frames are encoded as they are recorded (postcard), so [`Recorder::bytes`] is the exact encoded size held,
-//! and saving writes them out as they are. The file format is described in [`format`]: a versioned header with
+//! and saving writes them out as they are. The file format is described in [`format`](mod@format): a versioned header with
 //! the level, then length-prefixed, checksummed frames, so a game that crashes mid-write leaves a file that loads
 //! up to its last whole frame ([`Recording::truncated`]), and any other damage is a [`RecordError`] naming the
 //! frame. The live link ([`Recorder::connect`], [`Listener`]) sends the same bytes over TCP.
