@@ -5,6 +5,7 @@
 //! debugger's current frame, the same data the top-down view draws.
 
 pub mod camera;
+mod pipelines;
 pub mod render;
 pub mod scene;
 

@@ -23,9 +23,9 @@ use crate::editor::view3d::scene::{
 };
 
 /// Format of the offscreen colour target.
-const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+pub(super) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 /// Format of the offscreen depth target.
-const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+pub(super) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 
 const SCENE_SHADER: &str = r"
 struct Globals {
@@ -109,7 +109,7 @@ fn fs_line(i: Flat) -> @location(0) vec4<f32> {
 }
 ";
 
-const BLIT_SHADER: &str = r"
+pub(super) const BLIT_SHADER: &str = r"
 @group(0) @binding(0) var src: texture_2d<f32>;
 @group(0) @binding(1) var smp: sampler;
 
@@ -221,7 +221,7 @@ pub fn install(rs: &egui_wgpu::RenderState) {
     }
 }
 
-fn attrs<const N: usize>(
+pub(super) fn attrs<const N: usize>(
     formats: [wgpu::VertexFormat; N],
     first: u32,
 ) -> [wgpu::VertexAttribute; N] {
@@ -250,15 +250,15 @@ impl Renderer3d {
             label: Some("collidoscope 3d"),
             source: wgpu::ShaderSource::Wgsl(SCENE_SHADER.into()),
         });
-        let (globals_layout, globals, globals_group) = globals(device);
+        let (globals_layout, globals, globals_group) = super::pipelines::globals(device);
         let [solid, front_only, sphere, lines, overlay] =
-            scene_pipelines(device, &scene, &globals_layout);
-        let (blit, blit_layout) = blit_pipeline(device, target_format);
+            super::pipelines::scene_pipelines(device, &scene, &globals_layout);
+        let (blit, blit_layout) = super::pipelines::blit_pipeline(device, target_format);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("collidoscope 3d blit"),
             ..wgpu::SamplerDescriptor::default()
         });
-        let (sphere_vb, sphere_ib, indices) = unit_sphere_mesh(device);
+        let (sphere_vb, sphere_ib, indices) = super::pipelines::unit_sphere_mesh(device);
         Self {
             solid,
             front_only,
@@ -544,254 +544,4 @@ impl CallbackTrait for Callback3d {
             pass.draw(0..3, 0..1);
         }
     }
-}
-
-/// The uniform buffer every scene pipeline reads (view-projection, eye, fog), with its layout and group.
-fn globals(device: &wgpu::Device) -> (wgpu::BindGroupLayout, wgpu::Buffer, wgpu::BindGroup) {
-    let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("collidoscope 3d globals"),
-        entries: &[wgpu::BindGroupLayoutEntry {
-            binding: 0,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        }],
-    });
-    let globals = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("collidoscope 3d globals"),
-        size: 112,
-        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let globals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("collidoscope 3d globals"),
-        layout: &globals_layout,
-        entries: &[wgpu::BindGroupEntry {
-            binding: 0,
-            resource: globals.as_entire_binding(),
-        }],
-    });
-    (globals_layout, globals, globals_group)
-}
-
-/// The scene's pipelines: solids (both sides), planes (front only), sphere instances, depth-tested lines
-/// and lines over everything.
-fn scene_pipelines(
-    device: &wgpu::Device,
-    scene: &wgpu::ShaderModule,
-    globals_layout: &wgpu::BindGroupLayout,
-) -> [wgpu::RenderPipeline; 5] {
-    use wgpu::VertexFormat as F;
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("collidoscope 3d"),
-        bind_group_layouts: &[Some(globals_layout)],
-        immediate_size: 0,
-    });
-    let depth = |write: bool, compare: wgpu::CompareFunction| wgpu::DepthStencilState {
-        format: DEPTH_FORMAT,
-        depth_write_enabled: Some(write),
-        depth_compare: Some(compare),
-        stencil: wgpu::StencilState::default(),
-        bias: wgpu::DepthBiasState::default(),
-    };
-    let solid_attrs = attrs([F::Float32x3, F::Float32x3, F::Unorm8x4], 0);
-    let line_attrs = attrs([F::Float32x3, F::Unorm8x4], 0);
-    let unit_attrs = attrs([F::Float32x3], 0);
-    let inst_attrs = attrs([F::Float32x4, F::Unorm8x4], 1);
-    let color_target = [Some(wgpu::ColorTargetState {
-        format: COLOR_FORMAT,
-        blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-        write_mask: wgpu::ColorWrites::ALL,
-    })];
-    let pipeline = |label: &str,
-                    vs: &str,
-                    fs: &str,
-                    buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
-                    topology: wgpu::PrimitiveTopology,
-                    cull_mode: Option<wgpu::Face>,
-                    depth_stencil: wgpu::DepthStencilState| {
-        device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some(label),
-            layout: Some(&layout),
-            vertex: wgpu::VertexState {
-                module: scene,
-                entry_point: Some(vs),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers,
-            },
-            primitive: wgpu::PrimitiveState {
-                topology,
-                front_face: wgpu::FrontFace::Ccw,
-                cull_mode,
-                ..wgpu::PrimitiveState::default()
-            },
-            depth_stencil: Some(depth_stencil),
-            multisample: wgpu::MultisampleState::default(),
-            fragment: Some(wgpu::FragmentState {
-                module: scene,
-                entry_point: Some(fs),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                targets: &color_target,
-            }),
-            multiview_mask: None,
-            cache: None,
-        })
-    };
-    let float = std::mem::size_of::<f32>() as u64;
-    let solid_layout = [Some(wgpu::VertexBufferLayout {
-        array_stride: SOLID_FLOATS as u64 * float,
-        step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &solid_attrs,
-    })];
-    let solid = pipeline(
-        "collidoscope 3d solids",
-        "vs_solid",
-        "fs_lit",
-        &solid_layout,
-        wgpu::PrimitiveTopology::TriangleList,
-        None,
-        depth(true, wgpu::CompareFunction::Less),
-    );
-    let front_only = pipeline(
-        "collidoscope 3d planes",
-        "vs_solid",
-        "fs_lit",
-        &solid_layout,
-        wgpu::PrimitiveTopology::TriangleList,
-        Some(wgpu::Face::Back),
-        depth(true, wgpu::CompareFunction::Less),
-    );
-    let sphere = pipeline(
-        "collidoscope 3d spheres",
-        "vs_sphere",
-        "fs_lit",
-        &[
-            Some(wgpu::VertexBufferLayout {
-                array_stride: 3 * float,
-                step_mode: wgpu::VertexStepMode::Vertex,
-                attributes: &unit_attrs,
-            }),
-            Some(wgpu::VertexBufferLayout {
-                array_stride: SPHERE_FLOATS as u64 * float,
-                step_mode: wgpu::VertexStepMode::Instance,
-                attributes: &inst_attrs,
-            }),
-        ],
-        wgpu::PrimitiveTopology::TriangleList,
-        None,
-        depth(true, wgpu::CompareFunction::Less),
-    );
-    let line_layout = [Some(wgpu::VertexBufferLayout {
-        array_stride: LINE_FLOATS as u64 * float,
-        step_mode: wgpu::VertexStepMode::Vertex,
-        attributes: &line_attrs,
-    })];
-    let lines = pipeline(
-        "collidoscope 3d lines",
-        "vs_line",
-        "fs_line",
-        &line_layout,
-        wgpu::PrimitiveTopology::LineList,
-        None,
-        depth(true, wgpu::CompareFunction::LessEqual),
-    );
-    let overlay = pipeline(
-        "collidoscope 3d overlay",
-        "vs_line",
-        "fs_line",
-        &line_layout,
-        wgpu::PrimitiveTopology::LineList,
-        None,
-        depth(false, wgpu::CompareFunction::Always),
-    );
-
-    [solid, front_only, sphere, lines, overlay]
-}
-
-/// The pipeline that copies the offscreen colour target into egui's pass, with its bind group layout.
-fn blit_pipeline(
-    device: &wgpu::Device,
-    target_format: wgpu::TextureFormat,
-) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
-    let blit_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("collidoscope 3d blit"),
-        source: wgpu::ShaderSource::Wgsl(BLIT_SHADER.into()),
-    });
-    let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("collidoscope 3d blit"),
-        entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                    multisampled: false,
-                },
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
-        ],
-    });
-    let blit_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("collidoscope 3d blit"),
-        bind_group_layouts: &[Some(&blit_layout)],
-        immediate_size: 0,
-    });
-    let blit = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("collidoscope 3d blit"),
-        layout: Some(&blit_pipeline_layout),
-        vertex: wgpu::VertexState {
-            module: &blit_shader,
-            entry_point: Some("vs_blit"),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-            buffers: &[],
-        },
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: None,
-        multisample: wgpu::MultisampleState::default(),
-        fragment: Some(wgpu::FragmentState {
-            module: &blit_shader,
-            entry_point: Some(if target_format.is_srgb() {
-                "fs_linear"
-            } else {
-                "fs_gamma"
-            }),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format: target_format,
-                blend: None,
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    });
-    (blit, blit_layout)
-}
-
-/// The unit sphere every ball instance scales: vertex buffer, index buffer, index count.
-fn unit_sphere_mesh(device: &wgpu::Device) -> (wgpu::Buffer, wgpu::Buffer, u32) {
-    let (verts, indices) = crate::editor::view3d::scene::unit_sphere(2);
-    let flat: Vec<f32> = verts.iter().flat_map(|v| v.to_array()).collect();
-    let sphere_vb = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("collidoscope 3d unit sphere"),
-        contents: bytemuck::cast_slice(&flat),
-        usage: wgpu::BufferUsages::VERTEX,
-    });
-    let sphere_ib = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("collidoscope 3d unit sphere"),
-        contents: bytemuck::cast_slice(&indices),
-        usage: wgpu::BufferUsages::INDEX,
-    });
-    (sphere_vb, sphere_ib, indices.len() as u32)
 }

@@ -1,0 +1,324 @@
+//! The 3D preview's wgpu objects, made once: the globals buffer, the scene's pipelines (solids, front-only
+//! planes, sphere instances, depth-tested and overlay lines), the blit pipeline into egui's pass and the unit
+//! sphere the balls scale.
+
+use eframe::egui_wgpu::wgpu;
+use wgpu::util::DeviceExt;
+
+use super::render::{BLIT_SHADER, COLOR_FORMAT, DEPTH_FORMAT, attrs};
+use super::scene::{LINE_FLOATS, SOLID_FLOATS, SPHERE_FLOATS};
+
+/// The uniform buffer every scene pipeline reads (view-projection, eye, fog), with its layout and group.
+pub(super) fn globals(
+    device: &wgpu::Device,
+) -> (wgpu::BindGroupLayout, wgpu::Buffer, wgpu::BindGroup) {
+    let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("collidoscope 3d globals"),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }],
+    });
+    let globals = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("collidoscope 3d globals"),
+        size: 112,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let globals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("collidoscope 3d globals"),
+        layout: &globals_layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: globals.as_entire_binding(),
+        }],
+    });
+    (globals_layout, globals, globals_group)
+}
+
+/// The scene's pipelines: solids (both sides), planes (front only), sphere instances, depth-tested lines
+/// and lines over everything.
+pub(super) fn scene_pipelines(
+    device: &wgpu::Device,
+    scene: &wgpu::ShaderModule,
+    globals_layout: &wgpu::BindGroupLayout,
+) -> [wgpu::RenderPipeline; 5] {
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("collidoscope 3d"),
+        bind_group_layouts: &[Some(globals_layout)],
+        immediate_size: 0,
+    });
+    let [solid, front_only, sphere] = solid_pipelines(device, &layout, scene);
+    let [lines, overlay] = line_pipelines(device, &layout, scene);
+    [solid, front_only, sphere, lines, overlay]
+}
+
+/// Depth testing (and writing) for a pipeline.
+fn depth(write: bool, compare: wgpu::CompareFunction) -> wgpu::DepthStencilState {
+    wgpu::DepthStencilState {
+        format: DEPTH_FORMAT,
+        depth_write_enabled: Some(write),
+        depth_compare: Some(compare),
+        stencil: wgpu::StencilState::default(),
+        bias: wgpu::DepthBiasState::default(),
+    }
+}
+
+/// Lit solids (both sides), planes (front only) and sphere instances.
+fn solid_pipelines(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    scene: &wgpu::ShaderModule,
+) -> [wgpu::RenderPipeline; 3] {
+    use wgpu::VertexFormat as F;
+    let solid_attrs = attrs([F::Float32x3, F::Float32x3, F::Unorm8x4], 0);
+    let unit_attrs = attrs([F::Float32x3], 0);
+    let inst_attrs = attrs([F::Float32x4, F::Unorm8x4], 1);
+    let float = std::mem::size_of::<f32>() as u64;
+    let solid_layout = [Some(wgpu::VertexBufferLayout {
+        array_stride: SOLID_FLOATS as u64 * float,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &solid_attrs,
+    })];
+    let solid = scene_pipeline(
+        device,
+        layout,
+        scene,
+        &PipelineSpec {
+            label: "collidoscope 3d solids",
+            vs: "vs_solid",
+            fs: "fs_lit",
+            buffers: &solid_layout,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: None,
+            depth_stencil: depth(true, wgpu::CompareFunction::Less),
+        },
+    );
+    let front_only = scene_pipeline(
+        device,
+        layout,
+        scene,
+        &PipelineSpec {
+            label: "collidoscope 3d planes",
+            vs: "vs_solid",
+            fs: "fs_lit",
+            buffers: &solid_layout,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: Some(wgpu::Face::Back),
+            depth_stencil: depth(true, wgpu::CompareFunction::Less),
+        },
+    );
+    let sphere = scene_pipeline(
+        device,
+        layout,
+        scene,
+        &PipelineSpec {
+            label: "collidoscope 3d spheres",
+            vs: "vs_sphere",
+            fs: "fs_lit",
+            buffers: &[
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: 3 * float,
+                    step_mode: wgpu::VertexStepMode::Vertex,
+                    attributes: &unit_attrs,
+                }),
+                Some(wgpu::VertexBufferLayout {
+                    array_stride: SPHERE_FLOATS as u64 * float,
+                    step_mode: wgpu::VertexStepMode::Instance,
+                    attributes: &inst_attrs,
+                }),
+            ],
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: None,
+            depth_stencil: depth(true, wgpu::CompareFunction::Less),
+        },
+    );
+    [solid, front_only, sphere]
+}
+
+/// Lines tested against depth, and lines drawn over everything.
+fn line_pipelines(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    scene: &wgpu::ShaderModule,
+) -> [wgpu::RenderPipeline; 2] {
+    use wgpu::VertexFormat as F;
+    let float = std::mem::size_of::<f32>() as u64;
+    let line_attrs = attrs([F::Float32x3, F::Unorm8x4], 0);
+    let line_layout = [Some(wgpu::VertexBufferLayout {
+        array_stride: LINE_FLOATS as u64 * float,
+        step_mode: wgpu::VertexStepMode::Vertex,
+        attributes: &line_attrs,
+    })];
+    let lines = scene_pipeline(
+        device,
+        layout,
+        scene,
+        &PipelineSpec {
+            label: "collidoscope 3d lines",
+            vs: "vs_line",
+            fs: "fs_line",
+            buffers: &line_layout,
+            topology: wgpu::PrimitiveTopology::LineList,
+            cull_mode: None,
+            depth_stencil: depth(true, wgpu::CompareFunction::LessEqual),
+        },
+    );
+    let overlay = scene_pipeline(
+        device,
+        layout,
+        scene,
+        &PipelineSpec {
+            label: "collidoscope 3d overlay",
+            vs: "vs_line",
+            fs: "fs_line",
+            buffers: &line_layout,
+            topology: wgpu::PrimitiveTopology::LineList,
+            cull_mode: None,
+            depth_stencil: depth(false, wgpu::CompareFunction::Always),
+        },
+    );
+
+    [lines, overlay]
+}
+
+/// What differs between the scene's pipelines.
+struct PipelineSpec<'a> {
+    label: &'a str,
+    vs: &'a str,
+    fs: &'a str,
+    buffers: &'a [Option<wgpu::VertexBufferLayout<'a>>],
+    topology: wgpu::PrimitiveTopology,
+    cull_mode: Option<wgpu::Face>,
+    depth_stencil: wgpu::DepthStencilState,
+}
+
+/// One pipeline of the scene shader into the offscreen colour target (alpha blended).
+fn scene_pipeline(
+    device: &wgpu::Device,
+    layout: &wgpu::PipelineLayout,
+    scene: &wgpu::ShaderModule,
+    spec: &PipelineSpec<'_>,
+) -> wgpu::RenderPipeline {
+    let color_target = [Some(wgpu::ColorTargetState {
+        format: COLOR_FORMAT,
+        blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+        write_mask: wgpu::ColorWrites::ALL,
+    })];
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some(spec.label),
+        layout: Some(layout),
+        vertex: wgpu::VertexState {
+            module: scene,
+            entry_point: Some(spec.vs),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            buffers: spec.buffers,
+        },
+        primitive: wgpu::PrimitiveState {
+            topology: spec.topology,
+            front_face: wgpu::FrontFace::Ccw,
+            cull_mode: spec.cull_mode,
+            ..wgpu::PrimitiveState::default()
+        },
+        depth_stencil: Some(spec.depth_stencil.clone()),
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: scene,
+            entry_point: Some(spec.fs),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            targets: &color_target,
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// The pipeline that copies the offscreen colour target into egui's pass, with its bind group layout.
+pub(super) fn blit_pipeline(
+    device: &wgpu::Device,
+    target_format: wgpu::TextureFormat,
+) -> (wgpu::RenderPipeline, wgpu::BindGroupLayout) {
+    let blit_shader = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("collidoscope 3d blit"),
+        source: wgpu::ShaderSource::Wgsl(BLIT_SHADER.into()),
+    });
+    let blit_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some("collidoscope 3d blit"),
+        entries: &[
+            wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 1,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                count: None,
+            },
+        ],
+    });
+    let blit_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("collidoscope 3d blit"),
+        bind_group_layouts: &[Some(&blit_layout)],
+        immediate_size: 0,
+    });
+    let blit = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("collidoscope 3d blit"),
+        layout: Some(&blit_pipeline_layout),
+        vertex: wgpu::VertexState {
+            module: &blit_shader,
+            entry_point: Some("vs_blit"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            buffers: &[],
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &blit_shader,
+            entry_point: Some(if target_format.is_srgb() {
+                "fs_linear"
+            } else {
+                "fs_gamma"
+            }),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format: target_format,
+                blend: None,
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    });
+    (blit, blit_layout)
+}
+
+/// The unit sphere every ball instance scales: vertex buffer, index buffer, index count.
+pub(super) fn unit_sphere_mesh(device: &wgpu::Device) -> (wgpu::Buffer, wgpu::Buffer, u32) {
+    let (verts, indices) = crate::editor::view3d::scene::unit_sphere(2);
+    let flat: Vec<f32> = verts.iter().flat_map(|v| v.to_array()).collect();
+    let sphere_vb = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("collidoscope 3d unit sphere"),
+        contents: bytemuck::cast_slice(&flat),
+        usage: wgpu::BufferUsages::VERTEX,
+    });
+    let sphere_ib = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("collidoscope 3d unit sphere"),
+        contents: bytemuck::cast_slice(&indices),
+        usage: wgpu::BufferUsages::INDEX,
+    });
+    (sphere_vb, sphere_ib, indices.len() as u32)
+}
