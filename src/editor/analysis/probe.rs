@@ -303,28 +303,7 @@ pub fn slab_plot(ui: &mut Ui, s: &BoxSlabs, max_t: f32) {
                 .fill(AXIS_COLORS[i].gamma_multiply(0.6))
         })
         .collect();
-    let enter = s
-        .trace
-        .axes
-        .iter()
-        .map(|i| i.min)
-        .fold(f32::NEG_INFINITY, f32::max);
-    let exit = s
-        .trace
-        .axes
-        .iter()
-        .map(|i| i.max)
-        .fold(f32::INFINITY, f32::min);
-    let verdict = match s.trace.hit {
-        Some(h) => format!(
-            "overlap [{:.3}, {:.3}]: the ray is inside all three slabs there",
-            h.min, h.max
-        ),
-        None if enter > exit => {
-            format!("gap: enters the last slab at {enter:.3} after leaving one at {exit:.3}")
-        }
-        None => format!("no hit: the overlap [{enter:.3}, {exit:.3}] is behind the ray"),
-    };
+    let (enter, exit, verdict) = verdict(s);
     ui.label(verdict);
     // Each row is labelled by its axis on the y axis; no legend box to cover the bars (the verdict above
     // names the overlap or the gap, hovering names each item).
@@ -364,6 +343,33 @@ pub fn slab_plot(ui: &mut Ui, s: &BoxSlabs, max_t: f32) {
             }
             p.vline(VLine::new("ray origin", 0.0));
         });
+}
+
+/// Where the ray enters the last slab and leaves the first, and what that means for the box.
+fn verdict(s: &BoxSlabs) -> (f32, f32, String) {
+    let enter = s
+        .trace
+        .axes
+        .iter()
+        .map(|i| i.min)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let exit = s
+        .trace
+        .axes
+        .iter()
+        .map(|i| i.max)
+        .fold(f32::INFINITY, f32::min);
+    let verdict = match s.trace.hit {
+        Some(h) => format!(
+            "overlap [{:.3}, {:.3}]: the ray is inside all three slabs there",
+            h.min, h.max
+        ),
+        None if enter > exit => {
+            format!("gap: enters the last slab at {enter:.3} after leaving one at {exit:.3}")
+        }
+        None => format!("no hit: the overlap [{enter:.3}, {exit:.3}] is behind the ray"),
+    };
+    (enter, exit, verdict)
 }
 
 /// Draw the probe: the ray, its hits and the chosen box's slabs as bands (the slabs whose planes stand
