@@ -16,6 +16,7 @@ pub mod app;
 pub mod debugger;
 pub mod document;
 pub mod inspector;
+pub mod recording;
 pub mod theme;
 pub mod tools;
 pub mod view2d;

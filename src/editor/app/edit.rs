@@ -134,6 +134,7 @@ impl EditorApp {
                     origin: ray.origin,
                     dir: ray.dir,
                     max_t,
+                    properties: Default::default(),
                 }),
             );
         }

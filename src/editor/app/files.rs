@@ -316,6 +316,7 @@ impl EditorApp {
                 obj: relative,
                 vertices: mesh.vertices().to_vec(),
                 indices: mesh.indices().to_vec(),
+                properties: Default::default(),
             }),
         );
         self.status = format!("imported {} ({n} triangles, {how})", path.display());

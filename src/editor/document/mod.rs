@@ -182,6 +182,7 @@ mod tests {
             b: Vec2::new(x, 4.0),
             radius: 0.5,
             height: None,
+            properties: Default::default(),
         })
     }
 

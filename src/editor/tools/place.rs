@@ -86,6 +86,7 @@ fn ball_at(start: Vec2, drag: Option<Vec2>) -> Object {
         radius,
         mass: 1.0,
         restitution: 0.9,
+        properties: Default::default(),
     })
 }
 
@@ -104,6 +105,7 @@ fn plane_at(start: Vec2, drag: Option<Vec2>) -> Object {
         name: None,
         normal,
         d,
+        properties: Default::default(),
     })
 }
 
@@ -115,6 +117,7 @@ fn cylinder_at(start: Vec2, drag: Option<Vec2>, height: f32) -> Object {
         a: Vec3::new(start.x, 0.0, start.y),
         b: Vec3::new(start.x, height, start.y),
         radius: drag.map_or(0.5, |e| e.distance(start)),
+        properties: Default::default(),
     })
 }
 
@@ -132,6 +135,7 @@ fn box_at(start: Vec2, drag: Option<Vec2>, obb: bool) -> Object {
             center: Vec3::new(c.x, 0.5, c.y),
             half_extents: Vec3::new(half.x, 0.5, half.y),
             rotation_deg: Vec3::ZERO,
+            properties: Default::default(),
         })
     } else {
         Object::Aabb(AabbObject {
@@ -139,6 +143,7 @@ fn box_at(start: Vec2, drag: Option<Vec2>, obb: bool) -> Object {
             name: None,
             min: Vec3::new(lo.x, 0.0, lo.y),
             max: Vec3::new(hi.x, 1.0, hi.y),
+            properties: Default::default(),
         })
     }
 }

@@ -108,6 +108,7 @@ impl EditorApp {
                     b,
                     radius: w.radius,
                     height: w.height,
+                    properties: Default::default(),
                 }));
             }
         }
@@ -120,6 +121,7 @@ impl EditorApp {
                 b,
                 radius,
                 height: None,
+                properties: Default::default(),
             }));
         }
         let label = if split_ids.is_empty() {
@@ -173,6 +175,7 @@ impl EditorApp {
                         a: at(pts[0]),
                         b: at(pts[1]),
                         c: at(pts[2]),
+                        properties: Default::default(),
                     }),
                 );
             }

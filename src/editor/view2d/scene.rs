@@ -301,6 +301,7 @@ pub(crate) fn mesh_outline(m: &MeshObject) -> MeshObject {
         obj: None,
         vertices: m.vertices.clone(),
         indices: Vec::new(),
+        properties: Default::default(),
     }
 }
 

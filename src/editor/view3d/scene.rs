@@ -554,6 +554,7 @@ mod tests {
             a,
             b,
             c,
+            properties: Default::default(),
         });
         level.triangles.push(TriangleObject {
             id: ObjectId(2),
@@ -561,6 +562,7 @@ mod tests {
             a,
             b: a,
             c,
+            properties: Default::default(),
         });
         level.walls.push(WallObject {
             id: ObjectId(3),
@@ -569,6 +571,7 @@ mod tests {
             b: Vec2::ZERO,
             radius: 0.1,
             height: None,
+            properties: Default::default(),
         });
         level.walls.push(WallObject {
             id: ObjectId(4),
@@ -577,6 +580,7 @@ mod tests {
             b: Vec2::new(f32::NAN, 1.0),
             radius: 0.1,
             height: None,
+            properties: Default::default(),
         });
         let s = build_static(&level, &plain, false, true);
         let t = tris(&s.solids);
@@ -604,6 +608,7 @@ mod tests {
             b: Vec2::new(4.0, 0.0),
             radius: 0.25,
             height: None,
+            properties: Default::default(),
         });
         let s = build_static(&level, &plain, false, false);
         assert_eq!(s.solids.vertices(), 36);
