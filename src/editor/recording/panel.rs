@@ -432,7 +432,12 @@ mod tests {
         harness.get_by_label_contains("4 of 12 answers changed");
         harness.get_by_label_contains("3 of 3 queries");
         // In the list and in the details.
-        assert_eq!(harness.query_all_by_label_contains("#1 at t 3.0000").count(), 2);
+        assert_eq!(
+            harness
+                .query_all_by_label_contains("#1 at t 3.0000")
+                .count(),
+            2
+        );
         // The level now: the box is 5 away.
         harness.get_by_label_contains("#1 at t 5.0000");
         harness.get_by_label_contains("Slab intervals against box #1");
