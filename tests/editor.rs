@@ -1258,3 +1258,108 @@ fn the_kept_level_meshes_follow_the_selection_and_the_camera() {
     key(&mut h, Modifiers::NONE, Key::Escape);
     assert_eq!(selected_vertices(&h).0, 0, "deselected");
 }
+
+/// A recording of a game in the house: a character sliding toward the south wall and a ray at it, 20 frames.
+fn house_recording(dir: &Path) -> std::path::PathBuf {
+    use collidoscope::record::{Recorder, RecorderConfig};
+    use collidoscope::scene::Scene;
+    use collidoscope::shape::Ray;
+    let level = Level::from_ron_str(collidoscope::editor::app::EMBEDDED_LEVEL).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    let mut pos = Vec2::new(5.0, -10.0);
+    for f in 0..20 {
+        rec.begin_frame(f64::from(f) / 60.0);
+        pos = rec.move_and_slide(&scene, pos, 0.3, Vec2::new(0.0, -0.5));
+        rec.cast_ray(
+            &scene,
+            &Ray::new(Vec3::new(pos.x, 1.0, pos.y), -Vec3::Z),
+            50.0,
+        );
+        if f == 10 {
+            rec.mark("at the wall");
+        }
+    }
+    let path = dir.join("game.crec");
+    rec.save(&path).unwrap();
+    path
+}
+
+#[test]
+fn an_opened_recording_is_asked_again_of_the_edited_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = house_recording(dir.path());
+    let mut h = house();
+    h.state_mut().open_recording(&path);
+    h.run_steps(3);
+    // In the tab's header and in the status bar's message.
+    assert_eq!(h.query_all_by_label_contains("game.crec").count(), 2);
+    h.get_by_label_contains("20 frames of \"house\"");
+    h.get_by_label_contains("0 of 40 answers changed");
+    assert_eq!(
+        h.state().recording.as_ref().unwrap().marks(),
+        [(10, "at the wall")]
+    );
+    // Select a query: it is drawn, and its detail shows what the game got.
+    h.get_by_label_contains("2 of 2 queries");
+    h.state_mut().recording.as_mut().unwrap().selected = Some(1);
+    h.run_steps(2);
+    h.get_by_label_contains("the game got");
+    // Delete the south wall (what the game slid along and cast at): its answers change.
+    let south = h
+        .state()
+        .doc
+        .level()
+        .walls
+        .iter()
+        .find(|w| w.name.as_deref() == Some("south"))
+        .unwrap()
+        .id;
+    h.state_mut().doc.select_only([south]);
+    h.key_press(Key::Delete);
+    h.run_steps(3);
+    let changed = h.state().recording.as_ref().unwrap().changed_count();
+    assert!(changed >= 20, "{changed}");
+    h.get_by_label_contains(&format!("{changed} of 40 answers changed"));
+}
+
+#[test]
+fn a_game_streams_its_frames_to_the_listening_editor() {
+    use collidoscope::record::{Recorder, RecorderConfig};
+    let mut h = house();
+    // A free port for this test.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    h.state_mut().listen_port = Some(port);
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .run_command(&ctx, collidoscope::editor::Command::ListenForGame);
+    h.run_steps(2);
+    h.get_by_label_contains(&format!("listening on 127.0.0.1:{port}"));
+    let level = h.state().doc.level().clone();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    rec.connect(std::net::SocketAddr::from(([127, 0, 0, 1], port)))
+        .unwrap();
+    for f in 0..5 {
+        rec.begin_frame(f64::from(f));
+        rec.mark("tick");
+    }
+    rec.flush();
+    for _ in 0..100 {
+        h.run_steps(1);
+        if h.state()
+            .recording
+            .as_ref()
+            .is_some_and(|r| r.frames.len() == 5)
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(h.state().recording.as_ref().unwrap().frames.len(), 5);
+    h.get_by_label_contains("game connected: 5 frames, 0 dropped");
+    h.get_by_label_contains("live from 127.0.0.1");
+}

@@ -45,6 +45,10 @@ pub enum Command {
     Export,
     /// File → Import OBJ mesh….
     ImportObj,
+    /// File → Open Recording… (a game's flight recording).
+    OpenRecording,
+    /// File → Listen for a game (the live link), or stop.
+    ListenForGame,
     /// File → Quit.
     Quit,
     /// Edit → Undo.
@@ -148,6 +152,8 @@ impl Command {
         Command::SaveAs,
         Command::Export,
         Command::ImportObj,
+        Command::OpenRecording,
+        Command::ListenForGame,
         Command::Quit,
         Command::Undo,
         Command::Redo,
@@ -204,6 +210,7 @@ impl Command {
     fn file_or_edit_spec(&self) -> Option<Spec> {
         const N: &[KeyboardShortcut] = &[ctrl(Key::N)];
         const O: &[KeyboardShortcut] = &[ctrl(Key::O)];
+        const SHIFT_O: &[KeyboardShortcut] = &[ctrl_shift(Key::O)];
         const S: &[KeyboardShortcut] = &[ctrl(Key::S)];
         const SHIFT_S: &[KeyboardShortcut] = &[ctrl_shift(Key::S)];
         const E: &[KeyboardShortcut] = &[ctrl(Key::E)];
@@ -236,6 +243,16 @@ impl Command {
                 "Import OBJ mesh…",
                 I,
                 "Import a Wavefront OBJ file as a mesh",
+            ),
+            Command::OpenRecording => spec(
+                "Open Recording…",
+                SHIFT_O,
+                "Open a game's flight recording: its frames and queries, asked again of this level",
+            ),
+            Command::ListenForGame => spec(
+                "Listen for a game",
+                &[],
+                "Receive a running game's frames live (port 47474 on this machine); again to stop",
             ),
             Command::Quit => spec("Quit", Q, "Quit (asks when there are unsaved changes)"),
             Command::Undo => spec("Undo", Z, "Undo the last step"),
@@ -314,6 +331,7 @@ impl Command {
                 | Command::SaveAs
                 | Command::Export
                 | Command::ImportObj
+                | Command::OpenRecording
                 | Command::Quit
                 | Command::Shortcuts
         )
@@ -501,6 +519,8 @@ impl EditorApp {
             | Command::Export
             | Command::ImportObj
             | Command::Quit => self.run_file_command(ctx, command),
+            Command::OpenRecording => self.choose_path(super::files::PathPurpose::OpenRecording),
+            Command::ListenForGame => self.toggle_listen(),
             Command::SetTool(t) => self.set_tool(t),
             Command::PlayPause => self.debug.toggle_play(&self.doc),
             Command::Step => self.debug.step(&self.doc),

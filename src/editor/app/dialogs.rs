@@ -166,6 +166,7 @@ impl EditorApp {
             PathPurpose::SaveAs => "Save level as",
             PathPurpose::Export => "Export game-ready level",
             PathPurpose::ImportObj => "Import an OBJ mesh",
+            PathPurpose::OpenRecording => "Open a game's recording",
         };
         let mut keep = true;
         let mut chosen = None;

@@ -37,6 +37,7 @@ pub(crate) enum PathPurpose {
     SaveAs,
     Export,
     ImportObj,
+    OpenRecording,
 }
 
 impl EditorApp {
@@ -223,6 +224,11 @@ impl EditorApp {
                     .add_filter("Wavefront OBJ", &["obj"])
                     .set_title("Import an OBJ mesh")
                     .pick_file(),
+                PathPurpose::OpenRecording => rfd::FileDialog::new()
+                    .add_filter("Collidoscope recording", &["crec"])
+                    .add_filter("Any file", &["*"])
+                    .set_title("Open a game's recording")
+                    .pick_file(),
             };
             match chosen {
                 Some(path) => self.use_path(purpose, &path),
@@ -272,6 +278,7 @@ impl EditorApp {
             PathPurpose::ImportObj => {
                 self.import_obj(path);
             }
+            PathPurpose::OpenRecording => self.open_recording(path),
         }
     }
 

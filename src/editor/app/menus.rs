@@ -24,6 +24,8 @@ const FILE: &[Item] = &[
     Item::Run(Command::Export),
     Item::Separator,
     Item::Run(Command::ImportObj),
+    Item::Run(Command::OpenRecording),
+    Item::Run(Command::ListenForGame),
     Item::Separator,
     Item::Run(Command::Quit),
 ];

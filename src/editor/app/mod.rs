@@ -9,6 +9,7 @@ mod edit;
 mod files;
 mod menus;
 mod panels;
+mod recording;
 
 pub use crate::editor::tools::Tool;
 pub use command::{Command, Dir, Spec};
@@ -116,6 +117,12 @@ pub struct EditorApp {
     pub(crate) lower_collapsed: bool,
     /// The step debugger.
     pub debug: DebugPanel,
+    /// A game's recording, opened from a file or received live.
+    pub recording: Option<crate::editor::recording::RecordingSession>,
+    /// The live link's listener, while listening for a game.
+    pub(crate) live: Option<crate::record::Listener>,
+    /// The port to listen on (tests use a free one); `None` is the default, 47474.
+    pub listen_port: Option<u16>,
     /// The lower panel's tab.
     pub tab: Tab,
     pub(crate) space_panned: bool,
@@ -195,6 +202,9 @@ impl EditorApp {
             show_problems: true,
             lower_collapsed: false,
             debug: DebugPanel::default(),
+            recording: None,
+            live: None,
+            listen_port: None,
             tab: Tab::Problems,
             space_panned: false,
             probe: None,
@@ -322,6 +332,7 @@ impl EditorApp {
         self.refresh_scene();
         self.refresh_problems();
         self.refresh_probe();
+        self.refresh_recording(&ctx);
         self.window_events(&ctx);
         if self.dialog.is_none() {
             self.shortcuts(&ctx);
@@ -400,8 +411,16 @@ impl EditorApp {
                 .is_some_and(|e| e.eq_ignore_ascii_case("ron"))
             {
                 self.guard(ctx, Pending::Open(Some(path)));
+            } else if path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("crec"))
+            {
+                self.open_recording(&path);
             } else {
-                self.status = format!("{} is not a .ron level", path.display());
+                self.status = format!(
+                    "{} is not a .ron level or a .crec recording",
+                    path.display()
+                );
             }
         }
     }

@@ -81,6 +81,10 @@ impl EditorApp {
             let n = self.doc.selection().len() + usize::from(self.doc.walker_selected());
             ui.label(format!("{n} selected"));
             ui.separator();
+            if let Some(live) = self.live_status() {
+                ui.label(live);
+                ui.separator();
+            }
             let errors = self
                 .problems
                 .list
@@ -125,6 +129,7 @@ impl EditorApp {
                 (Tab::Probe, "Probe"),
                 (Tab::Sat, "SAT"),
                 (Tab::Compare, "Compare"),
+                (Tab::Recording, "Recording"),
             ];
             for (tab, name) in tabs {
                 if ui.selectable_value(&mut self.tab, tab, name).clicked() {
@@ -181,6 +186,7 @@ impl EditorApp {
                 };
                 crate::editor::analysis::compare::panel(ui, tris, sweeps);
             }
+            Tab::Recording => self.recording_tab(ui),
             Tab::Sat => {
                 let selected = self.doc.selected_objects();
                 let report = match selected.as_slice() {

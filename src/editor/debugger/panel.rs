@@ -30,6 +30,8 @@ pub enum Tab {
     Sat,
     /// The seed texts' method variants side by side.
     Compare,
+    /// A game's recording (a file or the live link): its frames and queries.
+    Recording,
 }
 
 /// The debugger as the editor shows it.

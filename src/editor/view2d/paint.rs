@@ -57,6 +57,7 @@ impl EditorApp {
         let (fills, mut lines) = self.paint_hovered(rect, hovered);
         self.paint_walker(&mut lines, rect, hovered);
         self.paint_probe(&mut lines, rect);
+        self.paint_recording_query(&mut lines, rect);
         self.paint_compare(&mut lines, rect);
         let marks = self.debug.marks();
         let selection = self.doc.selection();
