@@ -210,7 +210,7 @@ fn query_list(ui: &mut Ui, s: &mut RecordingSession) {
     ui.label(format!("{} of {total} queries", visible.len()));
     egui::ScrollArea::vertical()
         .id_salt("recording_queries")
-        .max_height(ui.available_height().max(80.0) * 0.5)
+        .max_height(ui.available_height().max(80.0))
         .auto_shrink([false, true])
         .show_rows(ui, 18.0, visible.len(), |ui, range| {
             for &i in &visible[range] {
@@ -369,9 +369,14 @@ pub fn recording_panel(
     });
     timeline(ui, s);
     filters(ui, s, selected_object);
-    query_list(ui, s);
-    ui.separator();
-    details(ui, s, level);
+    // The list and the selected query side by side: the lower panel is wide and short.
+    ui.columns(2, |cols| {
+        query_list(&mut cols[0], s);
+        egui::ScrollArea::vertical()
+            .id_salt("recording_details")
+            .auto_shrink([false, true])
+            .show(&mut cols[1], |ui| details(ui, s, level));
+    });
 }
 
 #[cfg(test)]
