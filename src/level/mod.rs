@@ -17,7 +17,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use glam::{EulerRot, Mat3, Vec2, Vec3};
@@ -283,36 +282,6 @@ pub struct MeshObject {
     /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, Value>,
-}
-
-/// How a mesh is written: an OBJ reference without its loaded geometry, or inline geometry.
-#[derive(Serialize)]
-struct MeshOut<'a> {
-    id: ObjectId,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    name: &'a Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    obj: &'a Option<String>,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    vertices: &'a [Vec3],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    indices: &'a [[u32; 3]],
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    properties: &'a BTreeMap<String, Value>,
-}
-
-impl<'a> From<&'a MeshObject> for MeshOut<'a> {
-    fn from(m: &'a MeshObject) -> Self {
-        let inline = m.obj.is_none();
-        Self {
-            id: m.id,
-            name: &m.name,
-            obj: &m.obj,
-            vertices: if inline { &m.vertices } else { &[] },
-            indices: if inline { &m.indices } else { &[] },
-            properties: &m.properties,
-        }
-    }
 }
 
 /// Why an OBJ reference is not acceptable, or `None` when it is a plain relative path inside the folder.
@@ -603,212 +572,6 @@ impl fmt::Display for Problem {
             write!(f, " ({id})")?;
         }
         write!(f, ": {}", self.message)
-    }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The on-disk layouts.
-
-/// Version 1, as it is on disk.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename = "Level")]
-struct LevelV1 {
-    version: u32,
-    #[serde(default)]
-    name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    description: String,
-    #[serde(default)]
-    units: Units,
-    #[serde(default = "default_wall_height")]
-    default_wall_height: f32,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    walls: Vec<WallObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    triangles: Vec<TriangleObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    balls: Vec<BallObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    planes: Vec<PlaneObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    cylinders: Vec<CylinderObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    aabbs: Vec<AabbObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    obbs: Vec<ObbObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    meshes: Vec<MeshObject>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    walker: Option<WalkerStart>,
-    #[serde(default)]
-    simulation: SimulationConfig,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    probes: Vec<Probe>,
-}
-
-/// Version 2, as it is on disk: version 1 and the game data.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename = "Level")]
-struct LevelV2 {
-    version: u32,
-    #[serde(default)]
-    name: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    description: String,
-    #[serde(default)]
-    units: Units,
-    #[serde(default = "default_wall_height")]
-    default_wall_height: f32,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    walls: Vec<WallObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    triangles: Vec<TriangleObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    balls: Vec<BallObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    planes: Vec<PlaneObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    cylinders: Vec<CylinderObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    aabbs: Vec<AabbObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    obbs: Vec<ObbObject>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    meshes: Vec<MeshObject>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    walker: Option<WalkerStart>,
-    #[serde(default)]
-    simulation: SimulationConfig,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    probes: Vec<Probe>,
-    #[serde(default)]
-    entity_types: Vec<EntityType>,
-    #[serde(default)]
-    entities: Vec<EntityObject>,
-    #[serde(default)]
-    triggers: Vec<TriggerObject>,
-}
-
-fn default_wall_height() -> f32 {
-    2.5
-}
-
-impl From<LevelV1> for Level {
-    fn from(v: LevelV1) -> Self {
-        Self {
-            name: v.name,
-            description: v.description,
-            units: v.units,
-            default_wall_height: v.default_wall_height,
-            walls: v.walls,
-            triangles: v.triangles,
-            balls: v.balls,
-            planes: v.planes,
-            cylinders: v.cylinders,
-            aabbs: v.aabbs,
-            obbs: v.obbs,
-            meshes: v.meshes,
-            walker: v.walker,
-            simulation: v.simulation,
-            probes: v.probes,
-            entity_types: Vec::new(),
-            entities: Vec::new(),
-            triggers: Vec::new(),
-            source: Source::none(),
-        }
-    }
-}
-
-impl From<LevelV2> for Level {
-    fn from(v: LevelV2) -> Self {
-        Self {
-            name: v.name,
-            description: v.description,
-            units: v.units,
-            default_wall_height: v.default_wall_height,
-            walls: v.walls,
-            triangles: v.triangles,
-            balls: v.balls,
-            planes: v.planes,
-            cylinders: v.cylinders,
-            aabbs: v.aabbs,
-            obbs: v.obbs,
-            meshes: v.meshes,
-            walker: v.walker,
-            simulation: v.simulation,
-            probes: v.probes,
-            entity_types: v.entity_types,
-            entities: v.entities,
-            triggers: v.triggers,
-            source: Source::none(),
-        }
-    }
-}
-
-/// Version 0, the early draft: numbered nothing, one collision distance for all walls.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename = "Level")]
-struct LevelV0 {
-    #[allow(dead_code)] // Read so that it is accepted; its value is known to be 0.
-    version: u32,
-    #[serde(default)]
-    name: String,
-    collision_distance: f32,
-    #[serde(default)]
-    walls: Vec<(Vec2, Vec2)>,
-    #[serde(default)]
-    balls: Vec<BallV0>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BallV0 {
-    center: Vec3,
-    velocity: Vec3,
-    radius: f32,
-}
-
-impl From<LevelV0> for Level {
-    fn from(v: LevelV0) -> Self {
-        let mut next = 1u32;
-        let mut id = || {
-            let i = ObjectId(next);
-            next += 1;
-            i
-        };
-        let walls = v
-            .walls
-            .into_iter()
-            .map(|(a, b)| WallObject {
-                id: id(),
-                name: None,
-                a,
-                b,
-                radius: v.collision_distance,
-                height: None,
-                properties: BTreeMap::new(),
-            })
-            .collect();
-        let balls = v
-            .balls
-            .into_iter()
-            .map(|b| BallObject {
-                id: id(),
-                name: None,
-                center: b.center,
-                velocity: b.velocity,
-                radius: b.radius,
-                mass: 1.0,
-                restitution: 1.0,
-                properties: BTreeMap::new(),
-            })
-            .collect();
-        Self {
-            name: v.name,
-            walls,
-            balls,
-            ..Self::default()
-        }
     }
 }
 
@@ -1208,71 +971,6 @@ impl Level {
     }
 }
 
-/// The version-1 layout borrowing a level, for writing without a copy.
-#[derive(Serialize)]
-#[serde(rename = "Level")]
-struct LevelRef<'a> {
-    version: u32,
-    name: &'a str,
-    #[serde(skip_serializing_if = "str::is_empty")]
-    description: &'a str,
-    units: Units,
-    default_wall_height: f32,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    walls: &'a [WallObject],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    triangles: &'a [TriangleObject],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    balls: &'a [BallObject],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    planes: &'a [PlaneObject],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    cylinders: &'a [CylinderObject],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    aabbs: &'a [AabbObject],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    obbs: &'a [ObbObject],
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    meshes: Vec<MeshOut<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    walker: Option<&'a WalkerStart>,
-    simulation: &'a SimulationConfig,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    probes: &'a [Probe],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    entity_types: &'a [EntityType],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    entities: &'a [EntityObject],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    triggers: &'a [TriggerObject],
-}
-
-impl<'a> From<&'a Level> for LevelRef<'a> {
-    fn from(l: &'a Level) -> Self {
-        Self {
-            version: LEVEL_VERSION,
-            name: &l.name,
-            description: &l.description,
-            units: l.units,
-            default_wall_height: l.default_wall_height,
-            walls: &l.walls,
-            triangles: &l.triangles,
-            balls: &l.balls,
-            planes: &l.planes,
-            cylinders: &l.cylinders,
-            aabbs: &l.aabbs,
-            obbs: &l.obbs,
-            meshes: l.meshes.iter().map(MeshOut::from).collect(),
-            walker: l.walker.as_ref(),
-            simulation: &l.simulation,
-            probes: &l.probes,
-            entity_types: &l.entity_types,
-            entities: &l.entities,
-            triggers: &l.triggers,
-        }
-    }
-}
-
 /// Read only the header; a file without a readable `version` gets the parse error of the full layout when
 /// that is more telling (a syntax error), or a clear "missing version" message.
 fn parse_header(text: &str) -> Result<Header, LevelError> {
@@ -1455,113 +1153,9 @@ fn peek_version(text: &str) -> Option<(u64, usize, usize)> {
     None
 }
 
-/// Write `bytes` to `path` atomically (temporary file in the same folder, fsync, rename, fsync the folder).
-///
-/// # Errors
-/// [`LevelError::Io`] naming the step that failed; `path` is untouched then.
-pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<(), LevelError> {
-    remove_stale_temp_files(path);
-    let io = |action, source| LevelError::Io {
-        path: path.to_path_buf(),
-        action,
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "level.ron".into());
-    // A name no other save (another thread or process) is using: pid, a counter and the clock, created
-    // exclusively.
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let mut attempt = 0;
-    let (tmp, mut f) = loop {
-        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let tmp = dir.join(format!(
-            ".{file_name}.tmp-{}-{n}-{nanos}",
-            std::process::id()
-        ));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => attempt += 1,
-            Err(e) => return Err(io("cannot create a temporary file", e)),
-        }
-    };
-    let result = (|| {
-        f.write_all(bytes).map_err(|e| io("cannot write", e))?;
-        f.sync_all().map_err(|e| io("cannot flush to disk", e))?;
-        drop(f);
-        std::fs::rename(&tmp, path).map_err(|e| io("cannot replace the file", e))?;
-        // Make the rename itself durable; not every platform can open a folder, so this is best effort.
-        if let Ok(d) = std::fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// Remove the temporary files that saves of `path` left behind when they were killed mid-write
-/// (`.NAME.tmp-PID-…` in the same folder, up to the whole level's size each). A temporary file is stale when
-/// the process that wrote it no longer runs (Linux: no `/proc/PID`) or, wherever that cannot be told, when it
-/// was last written over an hour ago; a save in progress in a running process is never touched. Called by
-/// every save ([`atomic_write`]) and load ([`Level::load`]); returns how many files were removed.
-pub fn remove_stale_temp_files(path: &Path) -> usize {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return 0;
-    };
-    let prefix = format!(".{name}.tmp-");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return 0;
-    };
-    let own = std::process::id();
-    let proc_known = Path::new("/proc/self").exists();
-    let mut removed = 0;
-    for entry in entries.flatten() {
-        let file = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = file.strip_prefix(&prefix) else {
-            continue;
-        };
-        let pid: Option<u32> = rest.split('-').next().and_then(|p| p.parse().ok());
-        let old = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > std::time::Duration::from_secs(3600));
-        let dead = match pid {
-            Some(p) if p == own => false,
-            Some(p) if proc_known => !Path::new("/proc").join(p.to_string()).exists(),
-            _ => false,
-        };
-        if (dead || old)
-            && entry.file_type().is_ok_and(|t| t.is_file())
-            && std::fs::remove_file(entry.path()).is_ok()
-        {
-            removed += 1;
-        }
-    }
-    removed
-}
-
+mod atomic;
 mod game;
+mod layout;
 mod spans;
 mod validate;
 mod validate_game;
@@ -1569,6 +1163,8 @@ mod validate_game;
 pub mod vcs;
 mod watch;
 
+pub use atomic::{atomic_write, remove_stale_temp_files};
 pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};
+use layout::{LevelRef, LevelV0, LevelV1, LevelV2};
 pub use spans::Source;
 pub use watch::LevelWatcher;
