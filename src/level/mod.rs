@@ -15,14 +15,14 @@
 //!   giving every wall the global distance, and balls mass 1 and restitution 1.
 //! - **1** (current): everything below.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use glam::{EulerRot, Mat3, Vec2, Vec3};
+use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use crate::shape::{Aabb, Cylinder, Obb, Plane, Triangle, Wall};
+use crate::shape::Aabb;
 
 /// The version [`Level::to_ron_string`] writes.
 pub const LEVEL_VERSION: u32 = 2;
@@ -35,339 +35,6 @@ pub const MAX_OBJECTS: usize = 4_000_000;
 
 /// Deepest nesting the parser follows before it gives up (RON's recursion limit).
 pub const MAX_NESTING: usize = 64;
-
-/// A level object's stable identifier, unique within the level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ObjectId(pub u32);
-
-impl fmt::Display for ObjectId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
-
-/// Units and axes. Only metres with `y` up are defined; the field exists so files say what they mean.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Units {
-    /// Metres; `y` is up; the floor is the XZ plane.
-    #[default]
-    MetresYUp,
-}
-
-/// A wall: a top-down segment with a collision radius, extruded from the floor to a height.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WallObject {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// First end, `(x, z)`.
-    pub a: Vec2,
-    /// Second end, `(x, z)`.
-    pub b: Vec2,
-    /// Collision distance (seed 003).
-    pub radius: f32,
-    /// Height; `None` uses the level's `default_wall_height`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub height: Option<f32>,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
-
-impl WallObject {
-    /// The wall's shape.
-    #[must_use]
-    pub fn wall(&self) -> Wall {
-        Wall::new(self.a, self.b, self.radius)
-    }
-}
-
-/// A triangle.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TriangleObject {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// First vertex.
-    pub a: Vec3,
-    /// Second vertex.
-    pub b: Vec3,
-    /// Third vertex (front face: `(b - a) × (c - a)`).
-    pub c: Vec3,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
-
-impl TriangleObject {
-    /// The triangle's shape.
-    #[must_use]
-    pub fn triangle(&self) -> Triangle {
-        Triangle::new(self.a, self.b, self.c)
-    }
-}
-
-/// A ball for the simulation.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BallObject {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Centre, metres.
-    pub center: Vec3,
-    /// Velocity, metres per second.
-    pub velocity: Vec3,
-    /// Radius, metres.
-    pub radius: f32,
-    /// Mass, kilograms.
-    pub mass: f32,
-    /// Coefficient of restitution in `[0, 1]`.
-    pub restitution: f32,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
-
-/// An infinite plane `normal · x = d`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlaneObject {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Unit normal.
-    pub normal: Vec3,
-    /// Offset along the normal.
-    pub d: f32,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
-
-impl PlaneObject {
-    /// The plane's shape.
-    #[must_use]
-    pub fn plane(&self) -> Plane {
-        Plane::new(self.normal, self.d)
-    }
-}
-
-/// A finite capped cylinder.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CylinderObject {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Centre of the first cap.
-    pub a: Vec3,
-    /// Centre of the second cap.
-    pub b: Vec3,
-    /// Radius.
-    pub radius: f32,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
-
-impl CylinderObject {
-    /// The cylinder's shape.
-    #[must_use]
-    pub fn cylinder(&self) -> Cylinder {
-        Cylinder::new(self.a, self.b, self.radius)
-    }
-}
-
-/// An axis-aligned box.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AabbObject {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Minimum corner.
-    pub min: Vec3,
-    /// Maximum corner.
-    pub max: Vec3,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
-
-impl AabbObject {
-    /// The box's shape.
-    #[must_use]
-    pub fn aabb(&self) -> Aabb {
-        Aabb::new(self.min, self.max)
-    }
-}
-
-/// An oriented box, its rotation given as Euler angles in degrees (yaw about `y`, then pitch about `x`, then
-/// roll about `z`), which people can read and type.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ObbObject {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Centre.
-    pub center: Vec3,
-    /// Half size along each local axis.
-    pub half_extents: Vec3,
-    /// `(yaw, pitch, roll)` in degrees: about `y`, then `x`, then `z`.
-    pub rotation_deg: Vec3,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
-
-impl ObbObject {
-    /// The rotation matrix of `rotation_deg`.
-    #[must_use]
-    pub fn rotation(&self) -> Mat3 {
-        let r = self.rotation_deg;
-        Mat3::from_euler(
-            EulerRot::YXZ,
-            r.x.to_radians(),
-            r.y.to_radians(),
-            r.z.to_radians(),
-        )
-    }
-
-    /// The box's shape.
-    #[must_use]
-    pub fn obb(&self) -> Obb {
-        Obb::new(self.center, self.half_extents, self.rotation())
-    }
-}
-
-/// A triangle mesh: inline vertices and triangles, or a Wavefront OBJ file next to the level.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MeshObject {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// An OBJ file, relative to the level file's folder and inside it (no `..`, not absolute). When set, the
-    /// geometry comes from the file ([`Level::load`] reads it into `vertices` and `indices`) and is not
-    /// written back into the level.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub obj: Option<String>,
-    /// Vertex positions.
-    #[serde(default)]
-    pub vertices: Vec<Vec3>,
-    /// Triangles as indices into `vertices`.
-    #[serde(default)]
-    pub indices: Vec<[u32; 3]>,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
-
-/// Why an OBJ reference is not acceptable, or `None` when it is a plain relative path inside the folder.
-#[must_use]
-pub fn obj_path_problem(path: &str) -> Option<&'static str> {
-    let p = Path::new(path);
-    if path.is_empty() {
-        return Some("the OBJ path is empty");
-    }
-    if p.is_absolute() || p.has_root() {
-        return Some("the OBJ path must be relative to the level file's folder, not absolute");
-    }
-    if p.components().any(|c| {
-        !matches!(
-            c,
-            std::path::Component::Normal(_) | std::path::Component::CurDir
-        )
-    }) {
-        return Some("the OBJ path must stay inside the level file's folder (no `..`)");
-    }
-    None
-}
-
-/// Where the first-person walker starts.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WalkerStart {
-    /// Position on the floor, `(x, z)`.
-    pub position: Vec2,
-    /// Facing, in degrees about `y` (0 looks down `-z`, 90 down `-x`).
-    pub facing_deg: f32,
-    /// Eye height above the floor, metres.
-    pub eye_height: f32,
-    /// Collision radius, metres.
-    pub radius: f32,
-}
-
-impl Default for WalkerStart {
-    fn default() -> Self {
-        Self {
-            position: Vec2::ZERO,
-            facing_deg: 0.0,
-            eye_height: 1.7,
-            radius: 0.3,
-        }
-    }
-}
-
-/// Simulation settings stored with the level.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SimulationConfig {
-    /// Gravity, metres per second squared.
-    pub gravity: Vec3,
-    /// Fixed time step, seconds.
-    pub dt: f32,
-}
-
-impl Default for SimulationConfig {
-    fn default() -> Self {
-        Self {
-            gravity: Vec3::new(0.0, -9.81, 0.0),
-            dt: 1.0 / 60.0,
-        }
-    }
-}
-
-/// A saved probe: a ray the debugger casts and shows.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Probe {
-    /// Stable id.
-    pub id: ObjectId,
-    /// Optional name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Ray origin.
-    pub origin: Vec3,
-    /// Ray direction (any length; `t` is in its units).
-    pub dir: Vec3,
-    /// Longest `t` shown.
-    pub max_t: f32,
-    /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub properties: BTreeMap<String, Value>,
-}
 
 /// A level: everything a game or the editor loads.
 #[derive(Clone, Debug, PartialEq)]
@@ -1156,6 +823,7 @@ fn peek_version(text: &str) -> Option<(u64, usize, usize)> {
 mod atomic;
 mod game;
 mod layout;
+mod schema;
 mod spans;
 mod validate;
 mod validate_game;
@@ -1166,5 +834,9 @@ mod watch;
 pub use atomic::{atomic_write, remove_stale_temp_files};
 pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};
 use layout::{LevelRef, LevelV0, LevelV1, LevelV2};
+pub use schema::{
+    AabbObject, BallObject, CylinderObject, MeshObject, ObbObject, ObjectId, PlaneObject, Probe,
+    SimulationConfig, TriangleObject, Units, WalkerStart, WallObject, obj_path_problem,
+};
 pub use spans::Source;
 pub use watch::LevelWatcher;
