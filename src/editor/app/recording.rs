@@ -17,6 +17,8 @@ use crate::record::{DEFAULT_PORT, Listener, LiveEvent, Recording};
 const REASK_PER_FRAME: usize = 20_000;
 /// The colour of a recorded query in the views.
 const QUERY: Color32 = Color32::from_rgb(90, 220, 255);
+/// The game's own balls (a recording's steps), apart from the editor's simulated ones.
+const BALL: Color32 = Color32::from_rgb(255, 150, 90);
 
 impl EditorApp {
     /// Open a recording file: its frames in the Recording tab, asked again of the current level.
@@ -119,17 +121,32 @@ impl EditorApp {
         })
     }
 
-    /// The selected recorded query in the top-down view.
+    /// The recording's current frame in the top-down view: the game's balls after its last step with that
+    /// step's contacts, and the selected query.
     pub(crate) fn paint_recording_query(&self, lines: &mut Batch, rect: Rect) {
-        let Some(q) = self
-            .recording
-            .as_ref()
-            .and_then(RecordingSession::selected_query)
-        else {
+        let Some(session) = self.recording.as_ref() else {
+            return;
+        };
+        let flat = |p: crate::glam::Vec3| self.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+        if let Some(step) = session.frame().and_then(|f| f.steps.last()) {
+            for b in &step.balls {
+                lines.circle(flat(b.center), b.radius * self.cam.scale, 1.5, BALL);
+            }
+            for e in &step.events {
+                lines.disc(flat(e.point), 3.0, Color32::WHITE);
+                lines.line(
+                    flat(e.point),
+                    flat(e.point + e.normal * 0.5),
+                    1.0,
+                    Color32::WHITE,
+                );
+            }
+        }
+        let Some(q) = session.selected_query() else {
             return;
         };
         let shape = query_shape(q, 0.0);
-        let s = |p: crate::glam::Vec3| self.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+        let s = flat;
         for (a, b) in &shape.lines {
             lines.line(s(*a), s(*b), 2.0, QUERY);
         }

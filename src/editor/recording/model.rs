@@ -461,6 +461,19 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_with_steps_has_the_game_balls() {
+        let level = Level::from_ron_str(include_str!("../../../levels/magic_room.ron")).unwrap();
+        let mut world = crate::sim::World::from_level(&level).unwrap();
+        let mut rec = Recorder::new(RecorderConfig::default(), &level);
+        rec.begin_frame(0.0);
+        let report = world.step(1.0 / 60.0);
+        rec.record_step(&world, &report);
+        let recording = Recording::from_bytes(&rec.to_bytes()).unwrap();
+        let s = RecordingSession::new(recording, Origin::File("m.crec".into()));
+        assert_eq!(s.balls().unwrap(), world.balls());
+    }
+
+    #[test]
     fn query_shapes_draw_rays_to_their_hit() {
         let (s, _) = session();
         let f = &s.frames[0];
