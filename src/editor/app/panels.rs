@@ -38,6 +38,11 @@ impl EditorApp {
             probe_result: self.probe_result.as_ref().map(|(_, r)| r),
             probe_tool: self.tool == Tool::Probe,
             wall_radii: self.debug.overlays.wall_radii,
+            recording_query: self
+                .recording
+                .as_ref()
+                .and_then(|r| r.selected_query())
+                .map(|q| crate::editor::recording::query_shape(q, 0.05)),
         };
         match self.view3d.ui(ui, &input) {
             None => {}

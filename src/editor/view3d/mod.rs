@@ -66,6 +66,8 @@ pub struct Input3<'a> {
     pub probe_tool: bool,
     /// Outline wall collision radii.
     pub wall_radii: bool,
+    /// The selected query of an open recording (a game's ray, sweep, overlap or slide).
+    pub recording_query: Option<crate::editor::recording::QueryShape>,
 }
 
 /// The last walking step compared between the walk test and Möller–Trumbore.
@@ -418,6 +420,9 @@ impl View3d {
         if let Some((ray, max_t)) = input.probe {
             probe_lines(&mut overlay, &ray, max_t, input.probe_result);
         }
+        if let Some(q) = &input.recording_query {
+            query_lines(&mut overlay, q);
+        }
         if self.cam.mode == CameraMode::Walk {
             // Where the walker stands, seen from its own eye: its collision circle on the floor.
             let w = &self.cam.walker;
@@ -613,6 +618,26 @@ fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
     }
     input.marks.lines_3d(&mut lines, &mut overlay);
     (spheres, lines, overlay)
+}
+
+/// A game's recorded query: its path, the points it found with their normals, and its spheres (three great
+/// circles each).
+fn query_lines(out: &mut Lines, q: &crate::editor::recording::QueryShape) {
+    let color = [90, 220, 255, 255];
+    for (a, b) in &q.lines {
+        out.line(*a, *b, color);
+    }
+    for p in &q.points {
+        out.cross(*p, 0.12, [255, 255, 255, 255]);
+    }
+    for (a, b) in &q.arrows {
+        out.arrow(*a, *b, [255, 230, 80, 255]);
+    }
+    for s in &q.spheres {
+        for n in [Vec3::X, Vec3::Y, Vec3::Z] {
+            out.circle(s.center, n, s.radius, color);
+        }
+    }
 }
 
 /// The probe ray, its hits with their normals, and the chosen box's entry and exit.
