@@ -9,15 +9,13 @@ use glam::{Vec2, Vec3};
 use crate::editor::document::Object;
 use crate::editor::view2d::{Batch, Camera};
 use crate::level::{Level, ObjectId};
-use crate::mesh::TriMesh;
 use crate::query::Cull;
 use crate::query::ray::SlabTrace;
-use crate::query::ray::{
-    ray_aabb, ray_aabb_slabs, ray_cylinder, ray_obb, ray_obb_slabs, ray_plane, ray_sphere,
-};
-use crate::query::sweep::circle_wall;
+use crate::query::ray::{ray_aabb_slabs, ray_obb_slabs, ray_sphere};
 use crate::query::triangle::moller_trumbore;
+use crate::scene::Scene;
 use crate::shape::{Ray, Sphere};
+use crate::sim::Static;
 
 /// One object the probe ray meets.
 #[derive(Clone, Debug, PartialEq)]
@@ -76,70 +74,43 @@ pub fn probe_ray(a: Vec2, b: Vec2, y: f32) -> Option<(Ray, f32)> {
     })
 }
 
-/// Cast `ray` up to `max_t` against every object of `level`.
+/// Cast `ray` up to `max_t` against every object of `level`: the static objects through the runtime's
+/// whole-level query ([`Scene::cast_ray_all`], the one a game uses), the balls (dynamic, not in a scene) one
+/// by one, with Möller–Trumbore `u, v` for triangles and meshes and the slab intervals of every box.
 #[must_use]
 pub fn cast(level: &Level, ray: &Ray, max_t: f32) -> ProbeResult {
+    cast_in(level, &Scene::build(level), ray, max_t)
+}
+
+/// [`cast`] with the level's scene already built.
+#[must_use]
+pub fn cast_in(level: &Level, scene: &Scene, ray: &Ray, max_t: f32) -> ProbeResult {
     let mut out = ProbeResult::default();
-    let mut push = |o: &Object, t: f32, point: Vec3, normal: Vec3, uv: Option<(f32, f32)>| {
-        out.hits.push(ProbeHit {
-            object: o.id(),
-            label: o.label(),
-            t,
-            point,
-            normal,
-            uv,
-        });
-    };
+    let hits = scene.cast_ray_all(ray, max_t);
+    let wanted: std::collections::HashSet<ObjectId> = hits.iter().map(|h| h.object).collect();
+    let mut labels: std::collections::HashMap<ObjectId, String> = std::collections::HashMap::new();
     for o in Object::all(level) {
+        let id = o.id();
+        if wanted.contains(&id) {
+            labels.insert(id, o.label());
+        }
         match &o {
-            Object::Wall(w) => {
-                let origin = Vec2::new(ray.origin.x, ray.origin.z);
-                let motion = Vec2::new(ray.dir.x, ray.dir.z) * max_t;
-                let h = w.height.unwrap_or(level.default_wall_height);
-                if let Some(toi) = circle_wall(origin, 0.0, motion, &w.wall())
-                    && (0.0..=h).contains(&ray.origin.y)
-                {
-                    let t = toi.t * max_t;
-                    let n = Vec3::new(toi.normal.x, 0.0, toi.normal.y);
-                    push(&o, t, ray.origin + ray.dir * t, n, None);
-                }
-            }
-            Object::Triangle(tri) => {
-                if let Some(hit) = moller_trumbore(ray, &tri.triangle(), Cull::None)
-                    && hit.t <= max_t
-                {
-                    let n = tri.triangle().normal_unnormalized().normalize_or_zero();
-                    push(
-                        &o,
-                        hit.t,
-                        ray.origin + ray.dir * hit.t,
-                        n,
-                        Some((hit.u, hit.v)),
-                    );
-                }
-            }
             Object::Ball(b) => {
                 if let Some(h) = ray_sphere(ray, &Sphere::new(b.center, b.radius), max_t) {
-                    push(&o, h.t, h.point, h.normal, None);
-                }
-            }
-            Object::Plane(p) => {
-                if let Some(h) = ray_plane(ray, &p.plane(), max_t) {
-                    push(&o, h.t, h.point, h.normal, None);
-                }
-            }
-            Object::Cylinder(c) => {
-                if let Some(h) = ray_cylinder(ray, &c.cylinder(), max_t) {
-                    push(&o, h.t, h.point, h.normal, None);
+                    out.hits.push(ProbeHit {
+                        object: id,
+                        label: o.label(),
+                        t: h.t,
+                        point: h.point,
+                        normal: h.normal,
+                        uv: None,
+                    });
                 }
             }
             Object::Aabb(b) => {
                 let aabb = b.aabb();
-                if let Some(h) = ray_aabb(ray, &aabb, max_t) {
-                    push(&o, h.t, h.point, h.normal, None);
-                }
                 out.slabs.push(BoxSlabs {
-                    object: o.id(),
+                    object: id,
                     label: o.label(),
                     trace: ray_aabb_slabs(ray, &aabb),
                     axes: [Vec3::X, Vec3::Y, Vec3::Z],
@@ -148,37 +119,39 @@ pub fn cast(level: &Level, ray: &Ray, max_t: f32) -> ProbeResult {
                 });
             }
             Object::Obb(b) => {
-                let obb = b.obb();
-                if let Some(h) = ray_obb(ray, &obb, max_t) {
-                    push(&o, h.t, h.point, h.normal, None);
-                }
                 let r = b.rotation();
                 out.slabs.push(BoxSlabs {
-                    object: o.id(),
+                    object: id,
                     label: o.label(),
-                    trace: ray_obb_slabs(ray, &obb),
+                    trace: ray_obb_slabs(ray, &b.obb()),
                     axes: [r.x_axis, r.y_axis, r.z_axis],
                     center: b.center,
                     half: b.half_extents,
                 });
             }
-            Object::Mesh(m) => {
-                if let Ok(mesh) = TriMesh::new(m.vertices.clone(), m.indices.clone())
-                    && let Some(h) = mesh.cast_ray(ray, max_t)
-                {
-                    push(
-                        &o,
-                        h.t,
-                        ray.origin + ray.dir * h.t,
-                        h.normal,
-                        Some((h.u, h.v)),
-                    );
-                }
-            }
-            Object::Probe(_) => {}
+            _ => {}
         }
     }
-    out.hits.sort_by(|a, b| a.t.total_cmp(&b.t));
+    for h in hits {
+        // Barycentrics for what has them: the triangle's own Möller–Trumbore, the mesh's own cast.
+        let uv = match scene.object(h.object) {
+            Some(Static::Triangle(t)) => moller_trumbore(ray, t, Cull::None).map(|m| (m.u, m.v)),
+            Some(Static::Mesh(m)) => m.cast_ray(ray, max_t).map(|m| (m.u, m.v)),
+            _ => None,
+        };
+        out.hits.push(ProbeHit {
+            object: h.object,
+            label: labels
+                .remove(&h.object)
+                .unwrap_or_else(|| h.object.to_string()),
+            t: h.t,
+            point: h.point,
+            normal: h.normal,
+            uv,
+        });
+    }
+    out.hits
+        .sort_by(|a, b| a.t.total_cmp(&b.t).then(a.object.cmp(&b.object)));
     out
 }
 
