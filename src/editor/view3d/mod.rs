@@ -27,9 +27,8 @@ use crate::editor::view3d::scene::{
     Camera3, CameraMode, Lines, Paint, Spheres, StaticScene, build_static, walk_motion,
 };
 use crate::level::ObjectId;
-use crate::shape::{Ray, Triangle};
+use crate::shape::Ray;
 use crate::walker::{Blocker, WalkMode, WalkOutcome, Walker};
-use crate::walls::WallGrid;
 
 /// Walking speed, metres per second (Shift runs three times as fast).
 pub const WALK_SPEED: f32 = 3.0;
@@ -104,7 +103,8 @@ pub struct View3d {
     framed: bool,
     statics: Option<(StaticKey, u64, Arc<StaticScene>)>,
     generation: u64,
-    colliders: Option<(DocKey, WallGrid, Vec<Triangle>)>,
+    /// The level's scene for walking (its walls and triangles), keyed by document and revision.
+    colliders: Option<(DocKey, crate::scene::Scene)>,
     /// The document the camera and walk state belong to.
     shown_doc: Option<DocId>,
 }
@@ -218,17 +218,15 @@ impl View3d {
     pub fn walk_by(&mut self, doc: &Document, motion: Vec2) {
         let rev = doc.key();
         if self.colliders.as_ref().is_none_or(|c| c.0 != rev) {
-            let level = doc.level();
-            let grid = WallGrid::new(level.walls.iter().map(crate::level::WallObject::wall));
-            let tris = level.triangles.iter().map(|t| t.triangle()).collect();
-            self.colliders = Some((rev, grid, tris));
+            // The runtime's whole-level structure, as a game walking the level would use it.
+            self.colliders = Some((rev, crate::scene::Scene::build(doc.level())));
         }
-        let Some((_, grid, tris)) = &self.colliders else {
+        let Some((_, scene)) = &self.colliders else {
             return;
         };
         self.cam.walker.mode = self.walk_mode;
         let from = self.cam.walker.eye();
-        let outcome = self.cam.walker.walk(motion, grid, tris);
+        let outcome = self.cam.walker.walk_in(motion, scene);
         let len = motion.length();
         let compared = if len > 0.0 {
             let ray = Ray::new(from, Vec3::new(motion.x, 0.0, motion.y) / len);
