@@ -186,8 +186,11 @@ impl Walker {
         if !(motion.is_finite() && self.position.is_finite()) {
             return self.walk(motion, scene.walls(), &[]);
         }
-        // A slide (and its retry) stays within |motion| of the start; the eye is at one height.
-        let reach = motion.length() + self.radius.max(0.0) + 1e-3;
+        // A slide (and its retry) stays within |motion| of the start, plus the push-out of a start inside walls
+        // (at most one radius and the largest wall radius per round); the eye is at one height.
+        let push_out = (crate::walls::MAX_SLIDE_ITERATIONS as f32 + 1.0)
+            * (self.radius.max(0.0) + scene.walls().max_radius());
+        let reach = motion.length() + push_out + 1e-3;
         let (p, y) = (self.position, self.eye_height);
         let lo = Vec3::new(p.x - reach, y, p.y - reach);
         let hi = Vec3::new(p.x + reach, y, p.y + reach);
