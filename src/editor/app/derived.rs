@@ -88,10 +88,24 @@ impl EditorApp {
         if self.probe_result.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
+        let scene = self.level_scene();
         self.probe_result = Some((
             key,
-            crate::editor::analysis::probe::cast(self.doc.level(), &ray, max_t),
+            crate::editor::analysis::probe::cast_in(self.doc.level(), &scene, &ray, max_t),
         ));
+    }
+
+    /// The level's runtime scene at this revision (built once per revision, shared).
+    pub(crate) fn level_scene(&mut self) -> std::sync::Arc<crate::scene::Scene> {
+        let key = self.doc.key();
+        match &self.level_scene {
+            Some((k, s)) if *k == key => s.clone(),
+            _ => {
+                let s = std::sync::Arc::new(crate::scene::Scene::build(self.doc.level()));
+                self.level_scene = Some((key, s.clone()));
+                s
+            }
+        }
     }
 
     /// Follow the document with the drawn scene.

@@ -123,6 +123,12 @@ pub struct EditorApp {
     pub(crate) live: Option<crate::record::Listener>,
     /// The port to listen on (tests use a free one); `None` is the default, 47474.
     pub listen_port: Option<u16>,
+    /// The level's runtime scene (what a game queries), shared by the probe, walking, picking in 3D and the
+    /// recording's re-ask; built once per document revision.
+    pub(crate) level_scene: Option<(
+        crate::editor::document::DocKey,
+        std::sync::Arc<crate::scene::Scene>,
+    )>,
     /// The lower panel's tab.
     pub tab: Tab,
     pub(crate) space_panned: bool,
@@ -205,6 +211,7 @@ impl EditorApp {
             recording: None,
             live: None,
             listen_port: None,
+            level_scene: None,
             tab: Tab::Problems,
             space_panned: false,
             probe: None,

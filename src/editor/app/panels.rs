@@ -16,6 +16,7 @@ use crate::level::{ObjectId, Problem, Severity};
 
 impl EditorApp {
     pub(crate) fn preview3d(&mut self, ui: &mut Ui) {
+        let scene = self.level_scene();
         let marks = self.debug.marks();
         let faulty = &self.problems.faulty;
         let selection = &self.doc.selection();
@@ -30,6 +31,7 @@ impl EditorApp {
             c.to_srgba_unmultiplied()
         };
         let input = crate::editor::view3d::Input3 {
+            scene,
             doc: &self.doc,
             debug: &self.debug,
             marks: &marks,

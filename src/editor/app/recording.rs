@@ -84,7 +84,8 @@ impl EditorApp {
             }
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
-        if let Some(s) = &mut self.recording {
+        if self.recording.is_some() {
+            let scene = self.level_scene();
             let key = self.doc.key();
             let id = {
                 use std::hash::{Hash, Hasher};
@@ -92,9 +93,11 @@ impl EditorApp {
                 key.hash(&mut h);
                 h.finish()
             };
-            s.reask_against(self.doc.level(), (id, key.revision));
-            if !s.reask_step(REASK_PER_FRAME) {
-                ctx.request_repaint();
+            if let Some(s) = &mut self.recording {
+                s.reask_against(scene, (id, key.revision));
+                if !s.reask_step(REASK_PER_FRAME) {
+                    ctx.request_repaint();
+                }
             }
         }
     }

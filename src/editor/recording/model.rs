@@ -57,7 +57,7 @@ pub fn kind_index(q: &QueryRecord) -> usize {
 #[derive(Debug)]
 struct Reask {
     key: (u64, u64),
-    scene: Scene,
+    scene: std::sync::Arc<Scene>,
     /// For each frame, the new answers so far (`None` while not yet asked).
     answers: Vec<Vec<QueryRecord>>,
     /// Next (frame, query) to ask.
@@ -196,15 +196,15 @@ impl RecordingSession {
             .collect()
     }
 
-    /// Start (or keep) asking every recorded query again of `level`, identified by `key` = (document id,
-    /// revision): a new key starts over, the same key keeps what is done.
-    pub fn reask_against(&mut self, level: &Level, key: (u64, u64)) {
+    /// Start (or keep) asking every recorded query again of `scene` (the edited level's), identified by
+    /// `key` = (document id, revision): a new key starts over, the same key keeps what is done.
+    pub fn reask_against(&mut self, scene: std::sync::Arc<Scene>, key: (u64, u64)) {
         if self.reask.as_ref().is_some_and(|r| r.key == key) {
             return;
         }
         self.reask = Some(Reask {
             key,
-            scene: Scene::build(level),
+            scene,
             answers: self.frames.iter().map(|_| Vec::new()).collect(),
             next: (0, 0),
             done: false,
@@ -424,7 +424,7 @@ mod tests {
     #[test]
     fn reask_flags_answers_that_changed_and_restarts_on_a_new_revision() {
         let (mut s, level) = session();
-        s.reask_against(&level, (1, 1));
+        s.reask_against(std::sync::Arc::new(Scene::build(&level)), (1, 1));
         while !s.reask_step(2) {}
         assert_eq!(s.reask_progress(), Some((9, 9)));
         assert_eq!(s.changed_count(), 0);
@@ -432,7 +432,7 @@ mod tests {
         let mut moved = level.clone();
         moved.walls[0].a.y = 3.0;
         moved.walls[0].b.y = 3.0;
-        s.reask_against(&moved, (1, 2));
+        s.reask_against(std::sync::Arc::new(Scene::build(&moved)), (1, 2));
         assert_eq!(s.reask_progress(), Some((0, 9)));
         while !s.reask_step(4) {}
         assert_eq!(s.changed_count(), 6);
@@ -441,7 +441,7 @@ mod tests {
         s.filter.changed_only = true;
         assert_eq!(s.visible_queries(), [0, 2]);
         // The same key keeps the work done.
-        s.reask_against(&moved, (1, 2));
+        s.reask_against(std::sync::Arc::new(Scene::build(&moved)), (1, 2));
         assert_eq!(s.reask_progress(), Some((9, 9)));
     }
 

@@ -421,7 +421,7 @@ mod tests {
         let mut edited = level.clone();
         edited.aabbs[0].min.z = 5.0;
         edited.aabbs[0].max.z = 6.0;
-        s.reask_against(&edited, (7, 3));
+        s.reask_against(std::sync::Arc::new(Scene::build(&edited)), (7, 3));
         while !s.reask_step(100) {}
         s.selected = Some(0);
         let mut harness = Harness::builder()

@@ -65,6 +65,8 @@ pub struct Input3<'a> {
     pub probe_tool: bool,
     /// Outline wall collision radii.
     pub wall_radii: bool,
+    /// The level's runtime scene (walking and picking query it).
+    pub scene: std::sync::Arc<crate::scene::Scene>,
     /// The selected query of an open recording (a game's ray, sweep, overlap or slide).
     pub recording_query: Option<crate::editor::recording::QueryShape>,
 }
@@ -103,8 +105,6 @@ pub struct View3d {
     framed: bool,
     statics: Option<(StaticKey, u64, Arc<StaticScene>)>,
     generation: u64,
-    /// The level's scene for walking (its walls and triangles), keyed by document and revision.
-    colliders: Option<(DocKey, crate::scene::Scene)>,
     /// The document the camera and walk state belong to.
     shown_doc: Option<DocId>,
 }
@@ -131,7 +131,6 @@ impl View3d {
             framed: false,
             statics: None,
             generation: 0,
-            colliders: None,
             shown_doc: None,
         }
     }
@@ -215,15 +214,7 @@ impl View3d {
 
     /// Move the walker by `motion` against the level's walls and triangles, comparing the eye's path
     /// through the triangles by both methods.
-    pub fn walk_by(&mut self, doc: &Document, motion: Vec2) {
-        let rev = doc.key();
-        if self.colliders.as_ref().is_none_or(|c| c.0 != rev) {
-            // The runtime's whole-level structure, as a game walking the level would use it.
-            self.colliders = Some((rev, crate::scene::Scene::build(doc.level())));
-        }
-        let Some((_, scene)) = &self.colliders else {
-            return;
-        };
+    pub fn walk_by(&mut self, doc: &Document, scene: &crate::scene::Scene, motion: Vec2) {
         self.cam.walker.mode = self.walk_mode;
         let from = self.cam.walker.eye();
         let outcome = self.cam.walker.walk_in(motion, scene);
@@ -357,7 +348,7 @@ impl View3d {
         let speed = if run { WALK_SPEED * 3.0 } else { WALK_SPEED };
         let motion = walk_motion(&self.cam.walker, fwd, right, speed, dt);
         if motion != Vec2::ZERO {
-            self.walk_by(input.doc, motion);
+            self.walk_by(input.doc, &input.scene, motion);
         }
         if fwd != 0.0 || right != 0.0 {
             ui.ctx().request_repaint();
@@ -387,7 +378,12 @@ impl View3d {
                 if input.probe_tool {
                     action = Some(Action3::Probe(ray, reach));
                 } else {
-                    let hits = crate::editor::analysis::probe::cast(input.doc.level(), &ray, reach);
+                    let hits = crate::editor::analysis::probe::cast_in(
+                        input.doc.level(),
+                        &input.scene,
+                        &ray,
+                        reach,
+                    );
                     let add = ui.input(|i| i.modifiers.shift);
                     action = Some(Action3::Select {
                         hit: hits.hits.first().map(|h| h.object),
