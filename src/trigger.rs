@@ -36,8 +36,9 @@ pub struct TriggerVolume {
 }
 
 /// Ear clipping of a simple polygon (either winding) into triangles; `None` when it is degenerate or
-/// self-intersecting badly enough that no ear is found.
-fn triangulate(points: &[Vec2]) -> Option<Vec<[Vec2; 3]>> {
+/// self-intersecting badly enough that no ear is found. (The editor fills prism outlines with it.)
+#[must_use]
+pub fn triangulate(points: &[Vec2]) -> Option<Vec<[Vec2; 3]>> {
     let n = points.len();
     if n < 3 {
         return None;

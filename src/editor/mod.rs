@@ -15,6 +15,7 @@ pub mod analysis;
 pub mod app;
 pub mod debugger;
 pub mod document;
+pub mod entity_types;
 pub mod inspector;
 pub mod recording;
 pub mod theme;

@@ -37,6 +37,10 @@ pub mod palette {
     pub const PROBE: Color32 = Color32::from_rgb(230, 100, 200);
     /// The walker.
     pub const WALKER: Color32 = Color32::from_rgb(100, 230, 120);
+    /// Entities whose type has no colour of its own.
+    pub const ENTITY: Color32 = Color32::from_rgb(250, 120, 120);
+    /// Trigger volumes.
+    pub const TRIGGER: Color32 = Color32::from_rgb(80, 220, 200);
 }
 
 /// The colour of an object of `kind`.
@@ -51,5 +55,16 @@ pub fn base_color(kind: Kind) -> Color32 {
         Kind::Aabb | Kind::Obb => palette::BOX,
         Kind::Mesh => palette::MESH,
         Kind::Probe => palette::PROBE,
+        Kind::Entity => palette::ENTITY,
+        Kind::Trigger => palette::TRIGGER,
     }
+}
+
+/// The colour of an entity of type `type_name` in `level`: its type's colour, else [`palette::ENTITY`].
+#[must_use]
+pub fn entity_color(level: &crate::level::Level, type_name: &str) -> Color32 {
+    level
+        .entity_type(type_name)
+        .and_then(|t| t.color)
+        .map_or(palette::ENTITY, |(r, g, b)| Color32::from_rgb(r, g, b))
 }

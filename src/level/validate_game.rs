@@ -20,6 +20,46 @@ impl Out {
     }
 }
 
+impl Level {
+    /// Why `value` does not fit a field of `kind` in this level (`None` when it does): out of bounds, not
+    /// one of an enum's names, not finite, of another kind, or a reference to an object that is not in the
+    /// level or not of the required entity type. The same rule [`Level::validate`] applies to every field;
+    /// the editor uses it to refuse a value with its reason.
+    #[must_use]
+    pub fn field_value_problem(&self, kind: &FieldKind, value: &Value) -> Option<String> {
+        let mut ids: HashMap<ObjectId, Option<&str>> = HashMap::new();
+        if let Value::Ref(id) = value {
+            if let Some(e) = self.entities.iter().find(|e| e.id == *id) {
+                ids.insert(*id, Some(e.entity_type.as_str()));
+            } else if self.object_ids().any(|o| o == *id) {
+                ids.insert(*id, None);
+            }
+        }
+        value_problem(kind, value, &ids)
+    }
+
+    /// Why a field definition is not valid on its own (`None` when it is): no name, bounds that are not
+    /// finite or cross, an enum without values, a default that does not fit. Uniqueness within its type is
+    /// the caller's to check.
+    #[must_use]
+    pub fn field_def_problem(&self, def: &FieldDef) -> Option<String> {
+        let mut out = Out(Vec::new());
+        let ids: HashMap<ObjectId, Option<&str>> = match &def.default {
+            Some(Value::Ref(id)) => self
+                .entities
+                .iter()
+                .find(|e| e.id == *id)
+                .map(|e| (*id, Some(e.entity_type.as_str())))
+                .or_else(|| self.object_ids().any(|o| o == *id).then_some((*id, None)))
+                .into_iter()
+                .collect(),
+            _ => HashMap::new(),
+        };
+        check_def(&mut out, "field", def, &mut HashSet::new(), &ids);
+        out.0.into_iter().next().map(|p| p.message)
+    }
+}
+
 /// Why `value` does not fit `kind` (`None` when it does). `ids` names every object by id with its entity
 /// type (`None` for objects that are not entities).
 fn value_problem(

@@ -193,6 +193,8 @@ impl Command {
         Command::SetTool(Tool::Box),
         Command::SetTool(Tool::Walker),
         Command::SetTool(Tool::Probe),
+        Command::SetTool(Tool::Entity),
+        Command::SetTool(Tool::Trigger),
         Command::Shortcuts,
     ];
 
@@ -385,6 +387,8 @@ impl Tool {
         const X: &[KeyboardShortcut] = &[plain(Key::X)];
         const K: &[KeyboardShortcut] = &[plain(Key::K)];
         const R: &[KeyboardShortcut] = &[plain(Key::R)];
+        const E: &[KeyboardShortcut] = &[plain(Key::E)];
+        const V: &[KeyboardShortcut] = &[plain(Key::V)];
         match self {
             Tool::Select => spec(
                 "Select",
@@ -430,6 +434,16 @@ impl Tool {
                 "Probe",
                 R,
                 "Drag a ray at the probe height: every hit and each box's slab intervals (Probe tab)",
+            ),
+            Tool::Entity => spec(
+                "Entity",
+                E,
+                "Click to place an entity of the chosen type; drag to set its facing (types: Entity types tab)",
+            ),
+            Tool::Trigger => spec(
+                "Trigger",
+                V,
+                "A trigger volume: box (two corners), sphere (centre, then a point on it) or prism (click its corners; the first again, Enter or a double-click closes)",
             ),
         }
     }

@@ -115,7 +115,9 @@ impl EditorApp {
 
     /// Esc: cancel a drawing or a drag; with neither, clear the selection.
     pub(crate) fn cancel(&mut self) {
-        if !self.chain.is_empty() || self.gesture.is_some() {
+        if self.inspector.pick.take().is_some() {
+            self.status = "picking cancelled".into();
+        } else if !self.chain.is_empty() || self.gesture.is_some() {
             self.chain.clear();
             self.cancel_gesture();
         } else {

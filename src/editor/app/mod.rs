@@ -84,6 +84,12 @@ pub struct EditorApp {
     pub snap_step: f32,
     /// Whether the Box tool makes oriented boxes.
     pub box_obb: bool,
+    /// The Entity tool's type (the palette's choice).
+    pub entity_type: Option<String>,
+    /// The Trigger tool's shape.
+    pub trigger_kind: crate::editor::tools::TriggerKind,
+    /// The Entity types tab.
+    pub entity_types: crate::editor::entity_types::EntityTypesState,
     pub(crate) chain: Vec<Vec2>,
     pub(crate) gesture: Option<Gesture>,
     /// The last message for the status bar.
@@ -185,6 +191,9 @@ impl EditorApp {
             snap: true,
             snap_step: 0.5,
             box_obb: false,
+            entity_type: None,
+            trigger_kind: crate::editor::tools::TriggerKind::default(),
+            entity_types: Default::default(),
             chain: Vec::new(),
             gesture: None,
             status: String::new(),

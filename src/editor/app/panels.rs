@@ -137,6 +137,7 @@ impl EditorApp {
                 (Tab::Sat, "SAT"),
                 (Tab::Compare, "Compare"),
                 (Tab::Recording, "Recording"),
+                (Tab::EntityTypes, "Entity types"),
             ];
             for (tab, name) in tabs {
                 if ui.selectable_value(&mut self.tab, tab, name).clicked() {
@@ -194,6 +195,14 @@ impl EditorApp {
                 crate::editor::analysis::compare::panel(ui, tris, sweeps);
             }
             Tab::Recording => self.recording_tab(ui),
+            Tab::EntityTypes => {
+                let edits =
+                    crate::editor::entity_types::panel(ui, &self.doc, &mut self.entity_types);
+                let ctx = ui.ctx().clone();
+                for e in edits {
+                    self.run_command(&ctx, Command::Apply(Box::new(e)));
+                }
+            }
             Tab::Sat => {
                 let selected = self.doc.selected_objects();
                 let report = match selected.as_slice() {
@@ -203,6 +212,42 @@ impl EditorApp {
                 };
                 crate::editor::analysis::sat::sat_panel(ui, report.as_ref());
             }
+        }
+    }
+
+    /// The Entity tool's palette: one entry per entity type, in its colour.
+    fn entity_palette(&mut self, ui: &mut Ui) {
+        ui.separator();
+        ui.strong("Entity type");
+        let level = self.doc.level();
+        if level.entity_types.is_empty() {
+            ui.weak("none yet");
+        }
+        let current = self
+            .entity_type
+            .clone()
+            .filter(|t| level.entity_type(t).is_some())
+            .or_else(|| level.entity_types.first().map(|t| t.name.clone()));
+        let mut chosen = None;
+        for t in &level.entity_types {
+            ui.horizontal(|ui| {
+                let (r, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), Sense::hover());
+                ui.painter()
+                    .rect_filled(r, 2.0, theme::entity_color(level, &t.name));
+                if ui
+                    .selectable_label(current.as_deref() == Some(t.name.as_str()), &t.name)
+                    .clicked()
+                {
+                    chosen = Some(t.name.clone());
+                }
+            });
+        }
+        if let Some(c) = chosen.or(current) {
+            self.entity_type = Some(c);
+        }
+        if ui.small_button("Edit types…").clicked() {
+            self.tab = Tab::EntityTypes;
+            self.lower_collapsed = false;
         }
     }
 
@@ -227,6 +272,12 @@ impl EditorApp {
                 }
             });
         if let Some(p) = clicked {
+            self.inspector.focus = focus_path(&p.field);
+            if let Some(t) = type_of_problem(self.doc.level(), &p.field) {
+                self.entity_types.selected = Some(t);
+                self.tab = Tab::EntityTypes;
+                return;
+            }
             self.doc.select_only(p.object);
             self.doc.set_walker_selected(p.field.starts_with("walker"));
             self.frame_selection = true;
@@ -289,6 +340,20 @@ impl EditorApp {
             ui.separator();
             ui.radio_value(&mut self.box_obb, false, "AABB");
             ui.radio_value(&mut self.box_obb, true, "OBB");
+        }
+        if self.tool == Tool::Trigger {
+            ui.separator();
+            for k in crate::editor::tools::TriggerKind::ALL {
+                if ui
+                    .radio_value(&mut self.trigger_kind, k, k.name())
+                    .changed()
+                {
+                    self.chain.clear();
+                }
+            }
+        }
+        if self.tool == Tool::Entity {
+            self.entity_palette(ui);
         }
         ui.separator();
         ui.strong("Objects");
@@ -365,5 +430,38 @@ impl EditorApp {
                 self.run_command(&ui.ctx().clone(), Command::GoToHistory(c));
             }
         }
+    }
+}
+
+/// The field a problem names, after its object: `walls[3].radius` → `radius`,
+/// `entities[0].fields.team` → `fields.team` (what the inspector focuses).
+fn focus_path(field: &str) -> Option<String> {
+    let (_, rest) = field.split_once("].")?;
+    (!rest.is_empty()).then(|| rest.to_owned())
+}
+
+/// The entity type a problem is about (`entity_types[2]…`), by name.
+fn type_of_problem(level: &crate::level::Level, field: &str) -> Option<String> {
+    let k: usize = field
+        .strip_prefix("entity_types[")?
+        .split(']')
+        .next()?
+        .parse()
+        .ok()?;
+    level.entity_types.get(k).map(|t| t.name.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problem_fields_map_to_inspector_paths() {
+        assert_eq!(focus_path("walls[3].radius").as_deref(), Some("radius"));
+        assert_eq!(
+            focus_path("entities[0].fields.team").as_deref(),
+            Some("fields.team")
+        );
+        assert_eq!(focus_path("walker"), None);
     }
 }

@@ -23,6 +23,8 @@ pub struct FrameRecord {
     pub time: f64,
     /// Contact events, in the order they were resolved.
     pub events: Vec<ContactEvent>,
+    /// Balls entering and leaving trigger volumes, in time order.
+    pub triggers: Vec<crate::sim::TriggerEvent>,
     /// Kinetic energy at the end of the step, joules.
     pub kinetic: f64,
     /// Potential energy at the end of the step (zero at `y = 0`), joules.
@@ -170,6 +172,7 @@ impl Debugger {
             self.frames.push(FrameRecord {
                 time: self.world.time(),
                 events: report.events,
+                triggers: report.triggers,
                 kinetic: self.world.kinetic_energy(),
                 potential: self.world.potential_energy(),
                 step_micros: micros,

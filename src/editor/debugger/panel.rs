@@ -32,6 +32,8 @@ pub enum Tab {
     Compare,
     /// A game's recording (a file or the live link): its frames and queries.
     Recording,
+    /// The level's entity types and their fields.
+    EntityTypes,
 }
 
 /// The debugger as the editor shows it.
@@ -328,6 +330,10 @@ impl DebugPanel {
                     egui::Slider::new(&mut frame, 0..=recorded.max(1)).show_value(true),
                 )
                 .labelled_by(l.id);
+            if let Some(d) = &self.debugger {
+                let width = ui.spacing().slider_width;
+                trigger_ticks(ui, resp.rect, width, d.frames(), recorded);
+            }
             if resp.changed()
                 && let Some(d) = &mut self.debugger
             {
@@ -344,15 +350,22 @@ impl DebugPanel {
             ui.label("Step or play the simulation (Space, `.`) to record contact events.");
             return None;
         };
+        // Contacts as (frame, index); trigger events as (frame, usize::MAX - index).
         let rows: Vec<(usize, usize)> = d
             .frames()
             .iter()
             .enumerate()
-            .flat_map(|(f, r)| (0..r.events.len()).map(move |i| (f + 1, i)))
+            .flat_map(|(f, r)| {
+                (0..r.events.len())
+                    .map(move |i| (f + 1, i))
+                    .chain((0..r.triggers.len()).map(move |i| (f + 1, usize::MAX - i)))
+            })
             .collect();
+        let n_triggers: usize = d.frames().iter().map(|r| r.triggers.len()).sum();
         ui.label(format!(
-            "{} contact events in {} frames; click one to jump to its frame.",
-            rows.len(),
+            "{} contact and {} trigger events in {} frames; click one to jump to its frame.",
+            rows.len() - n_triggers,
+            n_triggers,
             d.recorded()
         ));
         let mut clicked = None;
@@ -375,6 +388,21 @@ impl DebugPanel {
             .auto_shrink([false, false])
             .show_rows(ui, 18.0, rows.len(), |ui, range| {
                 for &(f, i) in &rows[range] {
+                    if i > d.frames()[f - 1].events.len() {
+                        let t = &d.frames()[f - 1].triggers[usize::MAX - i];
+                        let text = format!(
+                            "frame {f:>5}  t {:>8.4} s  {} {} trigger {}",
+                            d.frames()[f - 1].time - f64::from(d.dt()) + f64::from(t.time),
+                            name(Contact::Ball(t.ball)),
+                            if t.entered { "entered" } else { "left" },
+                            t.trigger
+                        );
+                        let rich = RichText::new(text).monospace().color(theme::palette::TRIGGER);
+                        if ui.add(egui::Button::selectable(false, rich)).clicked() {
+                            clicked = Some((f, i, t.ball));
+                        }
+                        continue;
+                    }
                     let e = &d.frames()[f - 1].events[i];
                     let text = format!(
                         "frame {f:>5}  t {:>8.4} s  {} <-> {}  at ({:.3}, {:.3}, {:.3})  n ({:.2}, {:.2}, {:.2})  toi {:.3}",
@@ -465,5 +493,35 @@ fn human_bytes(bytes: usize) -> String {
         format!("{:.1} MB", b / 1e6)
     } else {
         format!("{:.2} GB", b / 1e9)
+    }
+}
+
+/// Ticks over the timeline at the frames where a ball entered or left a trigger volume.
+fn trigger_ticks(
+    ui: &Ui,
+    rect: egui::Rect,
+    width: f32,
+    frames: &[crate::editor::debugger::model::FrameRecord],
+    recorded: usize,
+) {
+    if recorded == 0 {
+        return;
+    }
+    let painter = ui.painter();
+    // The slider's rail: the slider width from its left, less the handle's radius at each end.
+    let inset = rect.height() / 2.5;
+    let rail = egui::Rect::from_min_max(
+        egui::pos2(rect.min.x + inset, rect.min.y),
+        egui::pos2(rect.min.x + width - inset, rect.max.y),
+    );
+    for (f, r) in frames.iter().enumerate() {
+        if r.triggers.is_empty() {
+            continue;
+        }
+        let x = rail.min.x + rail.width() * (f + 1) as f32 / recorded.max(1) as f32;
+        painter.line_segment(
+            [egui::pos2(x, rail.min.y), egui::pos2(x, rail.min.y + 5.0)],
+            egui::Stroke::new(2.0, theme::palette::TRIGGER),
+        );
     }
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 mod clipboard;
 mod edit;
+pub mod game;
 mod object;
 mod selection;
 
@@ -163,6 +164,10 @@ impl Document {
 pub fn count_noun(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
+    } else if let Some(stem) = noun.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'i', 'o', 'u'])
+    {
+        format!("{n} {stem}ies")
     } else {
         format!("{n} {noun}s")
     }

@@ -1,11 +1,14 @@
 //! The kinds of level object as one [`Object`] type, and the level's [`Header`] (everything but the
 //! objects).
 
+use std::collections::BTreeMap;
+
 use glam::{Vec2, Vec3};
 
 use crate::level::{
-    AabbObject, BallObject, CylinderObject, Level, MeshObject, ObbObject, ObjectId, PlaneObject,
-    Probe, SimulationConfig, TriangleObject, WalkerStart, WallObject,
+    AabbObject, BallObject, CylinderObject, EntityObject, EntityType, Level, MeshObject, ObbObject,
+    ObjectId, PlaneObject, Probe, SimulationConfig, TriangleObject, TriggerObject, TriggerShape,
+    Value, WalkerStart, WallObject,
 };
 
 /// Calls `$m!(Variant, field, Type)` once per kind of level object; keeps the per-kind code in one place.
@@ -20,7 +23,9 @@ macro_rules! for_each_kind {
             Aabb, aabbs, AabbObject;
             Obb, obbs, ObbObject;
             Mesh, meshes, MeshObject;
-            Probe, probes, Probe
+            Probe, probes, Probe;
+            Entity, entities, EntityObject;
+            Trigger, triggers, TriggerObject
         }
     };
 }
@@ -89,6 +94,17 @@ macro_rules! define_kinds {
                 match self { $(Object::$variant(o) => o.name = name),* }
             }
 
+            /// Its free-form properties.
+            #[must_use]
+            pub fn properties(&self) -> &BTreeMap<String, Value> {
+                match self { $(Object::$variant(o) => &o.properties),* }
+            }
+
+            /// Its free-form properties, to change.
+            pub fn properties_mut(&mut self) -> &mut BTreeMap<String, Value> {
+                match self { $(Object::$variant(o) => &mut o.properties),* }
+            }
+
             /// A copy of the object at `index` of `kind` in `level`.
             #[must_use]
             pub fn get(level: &Level, kind: Kind, index: usize) -> Option<Object> {
@@ -155,6 +171,8 @@ impl Kind {
             Kind::Obb => "box (OBB)",
             Kind::Mesh => "mesh",
             Kind::Probe => "probe",
+            Kind::Entity => "entity",
+            Kind::Trigger => "trigger",
         }
     }
 }
@@ -215,6 +233,15 @@ impl Object {
             Object::Obb(b) => shift3(&mut b.center, d),
             Object::Mesh(m) => m.vertices.iter_mut().for_each(|v| shift3(v, d)),
             Object::Probe(p) => shift3(&mut p.origin, d),
+            Object::Entity(e) => shift3(&mut e.position, d),
+            Object::Trigger(t) => match &mut t.shape {
+                TriggerShape::Aabb(b) => {
+                    shift3(&mut b.min, d);
+                    shift3(&mut b.max, d);
+                }
+                TriggerShape::Sphere(s) => shift3(&mut s.center, d),
+                TriggerShape::Prism { points, .. } => points.iter_mut().for_each(|p| *p += d),
+            },
         }
     }
 }
@@ -232,6 +259,8 @@ pub struct Header {
     pub walker: Option<WalkerStart>,
     /// Gravity and time step.
     pub simulation: SimulationConfig,
+    /// The game's entity types (what the Entity types panel edits).
+    pub entity_types: Vec<EntityType>,
 }
 
 impl Header {
@@ -244,6 +273,7 @@ impl Header {
             default_wall_height: level.default_wall_height,
             walker: level.walker.clone(),
             simulation: level.simulation.clone(),
+            entity_types: level.entity_types.clone(),
         }
     }
 
@@ -253,5 +283,6 @@ impl Header {
         level.default_wall_height = self.default_wall_height;
         level.walker.clone_from(&self.walker);
         level.simulation = self.simulation.clone();
+        level.entity_types.clone_from(&self.entity_types);
     }
 }

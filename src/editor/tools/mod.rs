@@ -1,10 +1,12 @@
 //! The tools of the palette and what the pointer does in the top-down view with each.
 
+mod game;
 mod place;
 mod probe;
 mod select;
 mod wall;
 
+pub use game::{TriggerKind, entity_at, trigger_from};
 pub(crate) use wall::Crossing;
 
 use egui::{Key, Pos2, Rect, Sense, Ui};
@@ -35,6 +37,10 @@ pub enum Tool {
     Walker,
     /// Drag a ray: every hit, and the slab intervals of each box.
     Probe,
+    /// Click to place an entity of the palette's type, drag to face it.
+    Entity,
+    /// Click a box, sphere or prism trigger volume.
+    Trigger,
 }
 
 impl Tool {
@@ -49,6 +55,8 @@ impl Tool {
         Tool::Box,
         Tool::Walker,
         Tool::Probe,
+        Tool::Entity,
+        Tool::Trigger,
     ];
 
     /// The palette's name.
@@ -154,6 +162,10 @@ impl EditorApp {
             shift,
             ctrl: ui.input(|i| i.modifiers.command),
         };
+        if self.inspector.pick.is_some() {
+            self.pick_for_inspector(resp, pt);
+            return;
+        }
         if resp.clicked_by(egui::PointerButton::Secondary) && self.tool == Tool::Wall {
             self.finish_chain();
             return;
@@ -168,9 +180,38 @@ impl EditorApp {
             Tool::Wall => self.wall_pointer(ui, resp, pt),
             Tool::Triangle => self.triangle_pointer(ui, resp, pt),
             Tool::Probe => self.probe_pointer(ui, resp, pt),
-            Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
+            Tool::Trigger => self.trigger_pointer(ui, resp, pt),
+            Tool::Entity | Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
                 self.place_pointer(ui, resp, pt);
             }
+        }
+    }
+
+    /// A click while the inspector waits for a point or a reference: store what was clicked (snapped
+    /// points; the object under the pointer), or say why nothing was stored.
+    fn pick_for_inspector(&mut self, resp: &egui::Response, pt: Pointer) {
+        let (Some(req), Some(p)) = (self.inspector.pick.clone(), pt.press) else {
+            return;
+        };
+        if !resp.clicked() {
+            return;
+        }
+        let w = pt.world(p);
+        let at = self.snapped(w, pt.shift);
+        let hit = self.pick(w).flatten();
+        let result = req
+            .value_at(at.x, at.y, hit)
+            .and_then(|v| req.edit(self.doc.level(), v));
+        match result {
+            Ok(edit) => {
+                self.status = format!("{} (picked)", edit.label);
+                self.inspector.pick = None;
+                self.run_command(
+                    &resp.ctx,
+                    crate::editor::app::Command::Apply(Box::new(edit)),
+                );
+            }
+            Err(why) => self.status = format!("not picked: {why}"),
         }
     }
 

@@ -19,7 +19,8 @@ impl EditorApp {
             Tool::Cylinder => self.add_object("Add cylinder", cylinder_at(start, drag, h)),
             Tool::Box => self.add_object("Add box", box_at(start, drag, self.box_obb)),
             Tool::Walker => self.place_walker(start, drag),
-            Tool::Select | Tool::Wall | Tool::Triangle | Tool::Probe => {}
+            Tool::Entity => self.place_entity(start, drag),
+            Tool::Select | Tool::Wall | Tool::Triangle | Tool::Probe | Tool::Trigger => {}
         }
     }
 

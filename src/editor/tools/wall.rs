@@ -3,7 +3,7 @@
 use egui::{Pos2, Ui};
 use glam::{Vec2, Vec3};
 
-use super::Pointer;
+use super::{Pointer, Tool};
 use crate::editor::app::{Dialog, EditorApp};
 use crate::editor::document::{Edit, LabelledEdit, Object, count_noun};
 use crate::editor::view2d::footprint::{closest_on_segment, segments_cross};
@@ -19,6 +19,10 @@ pub(crate) struct Crossing {
 impl EditorApp {
     /// Finish the wall chain: commit it, or ask first when it crosses existing walls.
     pub fn finish_chain(&mut self) {
+        if self.tool == Tool::Trigger {
+            self.finish_trigger();
+            return;
+        }
         let pts = std::mem::take(&mut self.chain);
         let walls: Vec<(Vec2, Vec2)> = pts
             .windows(2)

@@ -4,6 +4,10 @@
 use glam::{Vec2, Vec3};
 
 use crate::editor::document::Object;
+use crate::level::TriggerShape;
+
+/// Radius of an entity's marker in the top-down view, in metres.
+pub const ENTITY_MARKER_RADIUS: f32 = 0.3;
 
 /// An object's top-down projection.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +30,8 @@ pub enum Footprint {
     },
     /// A convex polygon, counter-clockwise: boxes, cylinders, mesh hulls.
     Polygon(Vec<Vec2>),
+    /// Any simple polygon (concave allowed), in order: prism triggers.
+    Area(Vec<Vec2>),
     /// A triangle (kept apart from polygons for its normal tick).
     Triangle([Vec2; 3]),
     /// An arrow from `a` to `b`: probes.
@@ -156,6 +162,23 @@ impl Footprint {
                     b: xz(p.origin + dir * len),
                 }
             }
+            Object::Entity(e) => Footprint::Circle {
+                c: xz(e.position),
+                r: ENTITY_MARKER_RADIUS,
+            },
+            Object::Trigger(t) => match &t.shape {
+                TriggerShape::Aabb(b) => Footprint::Polygon(vec![
+                    Vec2::new(b.min.x, b.min.z),
+                    Vec2::new(b.max.x, b.min.z),
+                    Vec2::new(b.max.x, b.max.z),
+                    Vec2::new(b.min.x, b.max.z),
+                ]),
+                TriggerShape::Sphere(s) => Footprint::Circle {
+                    c: xz(s.center),
+                    r: s.radius,
+                },
+                TriggerShape::Prism { points, .. } => Footprint::Area(points.clone()),
+            },
         }
     }
 
@@ -167,7 +190,7 @@ impl Footprint {
                 (a.min(*b) - Vec2::splat(*r), a.max(*b) + Vec2::splat(*r))
             }
             Footprint::Circle { c, r } => (*c - Vec2::splat(*r), *c + Vec2::splat(*r)),
-            Footprint::Polygon(p) => p.iter().fold(
+            Footprint::Polygon(p) | Footprint::Area(p) => p.iter().fold(
                 (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
                 |(lo, hi), &q| (lo.min(q), hi.max(q)),
             ),
@@ -185,7 +208,7 @@ impl Footprint {
         let d = match self {
             Footprint::Capsule { a, b, r } => (segment_distance(p, *a, *b) - r).max(0.0),
             Footprint::Circle { c, r } => (p.distance(*c) - r).max(0.0),
-            Footprint::Polygon(poly) => polygon_distance(p, poly),
+            Footprint::Polygon(poly) | Footprint::Area(poly) => polygon_distance(p, poly),
             Footprint::Triangle(t) => polygon_distance(p, t),
             Footprint::Arrow { a, b } => segment_distance(p, *a, *b),
             Footprint::Line { p: q, dir } => (p - *q).perp_dot(*dir).abs(),

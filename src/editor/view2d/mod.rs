@@ -272,6 +272,33 @@ impl Batch {
         }
     }
 
+    /// A dashed polyline (6 points on, 4 off), closed or open. An edge that would need more than 500
+    /// dashes (zoomed far in) is drawn solid.
+    pub fn dashed(&mut self, pts: &[Pos2], closed: bool, width: f32, color: Color32) {
+        const ON: f32 = 6.0;
+        const PERIOD: f32 = 10.0;
+        let n = pts.len();
+        let edges = if closed && n > 2 {
+            n
+        } else {
+            n.saturating_sub(1)
+        };
+        for i in 0..edges {
+            let (a, b) = (pts[i], pts[(i + 1) % n]);
+            let len = (b - a).length();
+            if !len.is_finite() || len / PERIOD > 500.0 {
+                self.line(a, b, width, color);
+                continue;
+            }
+            let dir = (b - a) / len.max(f32::MIN_POSITIVE);
+            let mut t = 0.0;
+            while t < len {
+                self.line(a + dir * t, a + dir * (t + ON).min(len), width, color);
+                t += PERIOD;
+            }
+        }
+    }
+
     /// A filled convex polygon (a fan).
     pub fn fill_convex(&mut self, pts: &[Pos2], color: Color32) {
         if pts.len() < 3 {
@@ -384,6 +411,12 @@ pub struct Extras {
     pub velocity: Option<Vec2>,
     /// Triangle normal `(nx, nz)` projected on the floor, and its vertical part.
     pub normal: Option<(Vec2, f32)>,
+    /// An entity's facing `(x, z)` (unit), drawn as an arrow out of its marker.
+    pub facing: Option<Vec2>,
+    /// The colour instead of the kind's (an entity's type colour).
+    pub color: Option<Color32>,
+    /// A volume rather than a solid (triggers): dashed outline, lighter fill.
+    pub dashed: bool,
 }
 
 /// Draws footprints into batches: fills first, then lines, so outlines stay visible.
@@ -407,7 +440,12 @@ impl Drawer<'_> {
 
     /// Draw one object's footprint.
     pub fn draw(&mut self, fp: &Footprint, base: Color32, look: Look, extras: Extras) {
-        let (line, fill) = colors(look, base);
+        let (line, fill) = colors(look, extras.color.unwrap_or(base));
+        let fill = if extras.dashed {
+            fill.gamma_multiply(0.5)
+        } else {
+            fill
+        };
         let w = if look == Look::Normal { 1.5 } else { 2.5 };
         let scale = self.cam.scale;
         match fp {
@@ -434,7 +472,16 @@ impl Drawer<'_> {
                 let sc = self.s(*c);
                 let rs = (r * scale).max(2.0);
                 self.fills.disc(sc, rs, fill);
-                self.lines.circle(sc, rs, w, line);
+                if extras.dashed {
+                    let ring = arc(sc, rs, 0.0, std::f32::consts::TAU, Batch::segments(rs) * 2);
+                    self.lines.dashed(&ring, true, w, line);
+                } else {
+                    self.lines.circle(sc, rs, w, line);
+                }
+                if let Some(f) = extras.facing {
+                    let tip = self.s(*c + f * ((rs * 2.2).max(14.0) / scale));
+                    self.lines.arrow(sc, tip, w, 7.0, line);
+                }
                 if let Some(v) = extras.velocity
                     && v.length_squared() > 0.0
                 {
@@ -445,7 +492,19 @@ impl Drawer<'_> {
             Footprint::Polygon(poly) => {
                 let pts: Vec<Pos2> = poly.iter().map(|p| self.s(*p)).collect();
                 self.fills.fill_convex(&pts, fill);
-                self.lines.polyline(&pts, true, w, line);
+                if extras.dashed {
+                    self.lines.dashed(&pts, true, w, line);
+                } else {
+                    self.lines.polyline(&pts, true, w, line);
+                }
+            }
+            Footprint::Area(poly) => {
+                for t in crate::trigger::triangulate(poly).unwrap_or_default() {
+                    let pts: Vec<Pos2> = t.iter().map(|p| self.s(*p)).collect();
+                    self.fills.fill_convex(&pts, fill);
+                }
+                let pts: Vec<Pos2> = poly.iter().map(|p| self.s(*p)).collect();
+                self.lines.dashed(&pts, true, w, line);
             }
             Footprint::Triangle(t) => {
                 let pts: Vec<Pos2> = t.iter().map(|p| self.s(*p)).collect();

@@ -319,8 +319,81 @@ impl EditorApp {
                 b.polyline(&pts, pts.len() == 3, 2.0, accent);
                 painter.add(b.finish());
             }
+            Tool::Trigger => self.paint_trigger_tool(painter, rect, cursor, shift),
+            Tool::Entity => {
+                if let Some(c) = cursor {
+                    let level = self.doc.level();
+                    let color = self
+                        .entity_type
+                        .as_deref()
+                        .or(level.entity_types.first().map(|t| t.name.as_str()))
+                        .map_or(theme::palette::ENTITY, |t| theme::entity_color(level, t));
+                    let s = self.cam.screen_from_world(rect, self.snapped(c, shift));
+                    let r = (crate::editor::view2d::footprint::ENTITY_MARKER_RADIUS
+                        * self.cam.scale)
+                        .max(4.0);
+                    let mut b = Batch::default();
+                    b.circle(s, r, 1.5, color.gamma_multiply(0.7));
+                    painter.add(b.finish());
+                }
+            }
             _ => {}
         }
+        if let Some(req) = &self.inspector.pick {
+            painter.text(
+                rect.center_top() + egui::vec2(0.0, 14.0),
+                egui::Align2::CENTER_CENTER,
+                req.prompt(),
+                egui::FontId::proportional(14.0),
+                accent,
+            );
+        }
+    }
+
+    /// The Trigger tool's shape so far, up to the pointer: a box's rectangle, a sphere's circle, a prism's
+    /// outline (its first corner ringed once a click there closes it).
+    fn paint_trigger_tool(
+        &self,
+        painter: &egui::Painter,
+        rect: Rect,
+        cursor: Option<Vec2>,
+        shift: bool,
+    ) {
+        use crate::editor::tools::TriggerKind;
+        let accent = theme::palette::TRIGGER;
+        let s = |p: Vec2| self.cam.screen_from_world(rect, p);
+        let Some(first) = self.chain.first().copied() else {
+            return;
+        };
+        let cur = cursor.map(|c| self.snapped(c, shift));
+        let mut b = Batch::default();
+        match self.trigger_kind {
+            TriggerKind::Box => {
+                if let Some(c) = cur {
+                    let pts = [first, Vec2::new(c.x, first.y), c, Vec2::new(first.x, c.y)];
+                    b.dashed(&pts.map(s), true, 2.0, accent);
+                }
+            }
+            TriggerKind::Sphere => {
+                if let Some(c) = cur {
+                    let r = first.distance(c) * self.cam.scale;
+                    b.circle(s(first), r, 2.0, accent);
+                    b.line(s(first), s(c), 1.0, accent);
+                }
+            }
+            TriggerKind::Prism => {
+                let mut pts: Vec<Pos2> = self.chain.iter().map(|p| s(*p)).collect();
+                pts.extend(cur.map(s));
+                b.dashed(&pts, false, 2.0, accent);
+                if self.drawing_prism() && self.chain.len() >= 3 {
+                    b.circle(s(first), 8.0, 1.5, accent);
+                }
+            }
+        }
+        for p in &self.chain {
+            b.disc(s(*p), 3.5, accent);
+        }
+        painter.add(b.finish());
     }
 
     /// The outline of the object being placed, and the selection rectangle.

@@ -168,6 +168,19 @@ impl Scene {
                             ..Extras::default()
                         }
                     }
+                    Object::Entity(e) => {
+                        let f = e.yaw_deg.to_radians();
+                        Extras {
+                            // Facing 0 looks down -z (as the walker).
+                            facing: Some(Vec2::new(-f.sin(), -f.cos())),
+                            color: Some(crate::editor::theme::entity_color(level, &e.entity_type)),
+                            ..Extras::default()
+                        }
+                    }
+                    Object::Trigger(_) => Extras {
+                        dashed: true,
+                        ..Extras::default()
+                    },
                     _ => Extras::default(),
                 };
                 let fp = Footprint::of(&o);

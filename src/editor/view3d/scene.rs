@@ -305,6 +305,7 @@ pub fn build_static(
         );
     }
     meshes_and_probes(&mut s, level, paint, extent);
+    entities_and_triggers(&mut s, level, paint);
     if show_walker && let Some(w) = &level.walker {
         walker_body(&mut s, w);
     }
@@ -389,6 +390,54 @@ fn meshes_and_probes(s: &mut StaticScene, level: &Level, paint: Paint<'_>, exten
         if dir != Vec3::ZERO && p.origin.is_finite() && len > 0.0 {
             s.lines
                 .arrow(p.origin, p.origin + dir * len, paint(p.id, Kind::Probe));
+        }
+    }
+}
+
+/// Entities as posts in their type's colour with a facing arrow at the top; trigger volumes as wire
+/// frames (they are not solid: balls and movers pass through them).
+fn entities_and_triggers(s: &mut StaticScene, level: &Level, paint: Paint<'_>) {
+    use crate::editor::document::Kind;
+    use crate::editor::theme;
+    use crate::level::TriggerShape;
+    let plain = theme::base_color(Kind::Entity).to_srgba_unmultiplied();
+    for e in &level.entities {
+        if !e.position.is_finite() {
+            continue;
+        }
+        let mut col = paint(e.id, Kind::Entity);
+        if col == plain {
+            col = theme::entity_color(level, &e.entity_type).to_srgba_unmultiplied();
+        }
+        let top = e.position + Vec3::Y * 1.0;
+        s.solids.cylinder(e.position, top, 0.2, 12, col);
+        let f = e.yaw_deg.to_radians();
+        let dir = Vec3::new(-f.sin(), 0.0, -f.cos());
+        s.lines.arrow(top, top + dir * 0.8, col);
+    }
+    for t in &level.triggers {
+        let col = paint(t.id, Kind::Trigger);
+        match &t.shape {
+            TriggerShape::Aabb(b) if b.is_valid() => s.lines.aabb(b, col),
+            TriggerShape::Sphere(sp) if sp.is_valid() => {
+                for n in [Vec3::X, Vec3::Y, Vec3::Z] {
+                    s.lines.circle(sp.center, n, sp.radius, col);
+                }
+            }
+            TriggerShape::Prism {
+                points,
+                bottom,
+                top,
+            } if points.len() >= 3 && bottom.is_finite() && top.is_finite() => {
+                let at = |p: Vec2, y: f32| Vec3::new(p.x, y, p.y);
+                for (i, &p) in points.iter().enumerate() {
+                    let q = points[(i + 1) % points.len()];
+                    s.lines.line(at(p, *bottom), at(q, *bottom), col);
+                    s.lines.line(at(p, *top), at(q, *top), col);
+                    s.lines.line(at(p, *bottom), at(p, *top), col);
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -4,10 +4,14 @@
 
 use std::collections::HashMap;
 
+pub mod game;
+
+pub use game::{PickRequest, PickWhat, Slot};
+
 use egui::{Color32, RichText, Ui};
 
 use crate::editor::document::{Document, Edit, Header, Kind, LabelledEdit, Object};
-use crate::level::WalkerStart;
+use crate::level::{TriggerShape, WalkerStart};
 
 /// What values a field accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,6 +171,12 @@ pub fn object_fields(kind: Kind) -> Vec<Field<Object>> {
         .flatten()
         .collect(),
         Kind::Mesh => Vec::new(),
+        Kind::Entity => {
+            let mut f: Vec<_> = vec3_fields!(Entity, Finite, position).into();
+            f.push(field!("facing (deg)", Entity, Finite, yaw_deg));
+            f
+        }
+        Kind::Trigger => trigger_fields(),
         Kind::Probe => {
             let mut f: Vec<_> = [
                 vec3_fields!(Probe, Finite, origin),
@@ -179,6 +189,74 @@ pub fn object_fields(kind: Kind) -> Vec<Field<Object>> {
             f
         }
     }
+}
+
+/// A number of a trigger's shape: `None` for triggers of another shape.
+macro_rules! shape_field {
+    ($label:expr, $rule:ident, $Shape:ident($b:ident) => $($path:tt)+) => {
+        Field::<Object> {
+            label: $label,
+            get: |o| match o {
+                Object::Trigger(t) => match &t.shape {
+                    TriggerShape::$Shape($b) => Some($b.$($path)+),
+                    _ => None,
+                },
+                _ => None,
+            },
+            set: |o, v| {
+                if let (Object::Trigger(t), Some(v)) = (o, v)
+                    && let TriggerShape::$Shape($b) = &mut t.shape
+                {
+                    $b.$($path)+ = v;
+                }
+            },
+            rule: Rule::$rule,
+            optional: false,
+        }
+    };
+}
+
+/// A prism trigger's bottom or top height.
+macro_rules! prism_field {
+    ($label:expr, $h:ident) => {
+        Field::<Object> {
+            label: $label,
+            get: |o| match o {
+                Object::Trigger(t) => match &t.shape {
+                    TriggerShape::Prism { $h, .. } => Some(*$h),
+                    _ => None,
+                },
+                _ => None,
+            },
+            set: |o, v| {
+                if let (Object::Trigger(t), Some(v)) = (o, v)
+                    && let TriggerShape::Prism { $h, .. } = &mut t.shape
+                {
+                    *$h = v;
+                }
+            },
+            rule: Rule::Finite,
+            optional: false,
+        }
+    };
+}
+
+/// The number fields of triggers: each shape's own (the inspector shows those the selection has).
+fn trigger_fields() -> Vec<Field<Object>> {
+    vec![
+        shape_field!("min.x", Finite, Aabb(b) => min.x),
+        shape_field!("min.y", Finite, Aabb(b) => min.y),
+        shape_field!("min.z", Finite, Aabb(b) => min.z),
+        shape_field!("max.x", Finite, Aabb(b) => max.x),
+        shape_field!("max.y", Finite, Aabb(b) => max.y),
+        shape_field!("max.z", Finite, Aabb(b) => max.z),
+        shape_field!("center.x", Finite, Sphere(s) => center.x),
+        shape_field!("center.y", Finite, Sphere(s) => center.y),
+        shape_field!("center.z", Finite, Sphere(s) => center.z),
+        shape_field!("radius", Positive, Sphere(s) => radius),
+        prism_field!("bottom", bottom),
+        prism_field!("top", top),
+    ]
 }
 
 macro_rules! header_field {
@@ -243,6 +321,36 @@ pub fn walker_fields() -> Vec<Field<Header>> {
 pub struct InspectorState {
     buffers: HashMap<String, String>,
     session: u64,
+    /// Refused values' reasons, by field key, shown beside the field until it takes a valid value.
+    errors: HashMap<String, String>,
+    /// A point or reference to pick with the next click in the top-down view.
+    pub pick: Option<PickRequest>,
+    /// The free-form property being added: its name and kind.
+    new_property: (String, usize),
+    /// A field to focus (its path after the object, as problems name it: `radius`, `fields.health`).
+    pub focus: Option<String>,
+}
+
+impl InspectorState {
+    /// Whether the field at `path` (`center.x`, `fields.team`) should take the focus now; a request for
+    /// `center` focuses `center.x`. Taking it clears the request.
+    pub fn take_focus(&mut self, path: &str) -> bool {
+        let hit = self.focus.as_deref().is_some_and(|f| {
+            path == f
+                || path
+                    .strip_prefix(f)
+                    .is_some_and(|rest| rest.starts_with('.'))
+        });
+        if hit {
+            self.focus = None;
+        }
+        hit
+    }
+
+    /// Forget refusals and edit buffers (another selection, another document).
+    pub fn clear_errors(&mut self) {
+        self.errors.clear();
+    }
 }
 
 /// What a number field asks for.
@@ -310,6 +418,10 @@ fn number_field(
             state.buffers.remove(key);
             state.session += 1;
         }
+        if state.take_focus(label) {
+            resp.request_focus();
+            resp.scroll_to_me(Some(egui::Align::Center));
+        }
         if let Some(e) = error {
             ui.label(
                 RichText::new(e)
@@ -344,6 +456,9 @@ fn fields(ui: &mut Ui, doc: &Document, state: &mut InspectorState, out: &mut Vec
     if let [one] = selected.as_slice() {
         ui.heading(one.label());
         name_field(ui, state, one, out);
+        if let Object::Entity(e) = one {
+            game::entity_section(ui, doc, state, e, out);
+        }
     } else if !selected.is_empty() {
         ui.heading(format!("{} objects", selected.len()));
     }
@@ -357,6 +472,13 @@ fn fields(ui: &mut Ui, doc: &Document, state: &mut InspectorState, out: &mut Vec
         }
         kind_notes(ui, &of_kind, out);
         kind_fields(ui, state, kind, &of_kind, out);
+    }
+    if let [one] = selected.as_slice() {
+        ui.separator();
+        game::properties_section(ui, doc, state, one, out);
+    } else if !selected.is_empty() {
+        ui.separator();
+        ui.weak("select one object to edit its properties");
     }
 }
 
@@ -404,6 +526,10 @@ fn kind_fields(
 ) {
     for f in object_fields(kind) {
         let values: Vec<Option<f32>> = of_kind.iter().map(|o| (f.get)(o)).collect();
+        if !f.optional && values.iter().all(Option::is_none) {
+            // A field of another variant (a sphere trigger's radius when boxes are selected).
+            continue;
+        }
         let first = values.first().copied().flatten();
         let same = values.iter().all(|v| *v == values[0]);
         let (current, hint) = if same {
@@ -619,7 +745,7 @@ mod tests {
     #[test]
     fn every_kind_with_fields_round_trips_them() {
         let level =
-            crate::level::Level::from_ron_str(include_str!("../../levels/cookbook_gallery.ron"))
+            crate::level::Level::from_ron_str(include_str!("../../../levels/cookbook_gallery.ron"))
                 .unwrap();
         for o in Object::all(&level) {
             for f in object_fields(o.kind()) {

@@ -1,0 +1,658 @@
+//! The inspector's game data: an entity's type and typed fields, each with the widget its kind needs
+//! (checkbox, drag value with its bounds shown, enum combo, colour picker, point and reference picked in the
+//! view), and the free-form properties of any object. A value that breaks its field's rule is refused and
+//! the reason stays beside the field; it is never clamped.
+
+use egui::{Color32, RichText, Ui};
+
+use super::InspectorState;
+use crate::editor::document::game as edits;
+use crate::editor::document::{Document, LabelledEdit, Object};
+use crate::editor::theme;
+use crate::level::{EntityObject, FieldKind, Level, ObjectId, Value};
+
+/// Where a picked value goes: a typed field of an entity, or a free-form property of any object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// The entity's typed field of this name.
+    Field(String),
+    /// The object's free-form property of this name.
+    Property(String),
+}
+
+/// What the next click in the top-down view picks for the inspector.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PickRequest {
+    /// The object whose value is picked.
+    pub object: ObjectId,
+    /// Which of its values.
+    pub slot: Slot,
+    /// A point (keeping this height) or an object.
+    pub what: PickWhat,
+}
+
+/// What a [`PickRequest`] picks.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PickWhat {
+    /// A point on the floor, at height `y`.
+    Point {
+        /// The height the point keeps.
+        y: f32,
+    },
+    /// An object (of this entity type, if any).
+    Ref {
+        /// The type the target must be.
+        entity_type: Option<String>,
+    },
+}
+
+impl PickRequest {
+    /// The status line while it waits for a click.
+    #[must_use]
+    pub fn prompt(&self) -> String {
+        let name = match &self.slot {
+            Slot::Field(n) | Slot::Property(n) => n,
+        };
+        match &self.what {
+            PickWhat::Point { .. } => format!("click a point in the view for {name} (Esc cancels)"),
+            PickWhat::Ref {
+                entity_type: Some(t),
+            } => format!("click a \"{t}\" entity in the view for {name} (Esc cancels)"),
+            PickWhat::Ref { entity_type: None } => {
+                format!("click an object in the view for {name} (Esc cancels)")
+            }
+        }
+    }
+
+    /// The edit that stores `value` (what was picked) where the request points, or why it cannot.
+    pub fn edit(&self, level: &Level, value: Value) -> Result<LabelledEdit, String> {
+        match &self.slot {
+            Slot::Field(f) => edits::set_entity_field(level, self.object, f, Some(value), None),
+            Slot::Property(p) => {
+                let o = Object::all(level)
+                    .find(|o| o.id() == self.object)
+                    .ok_or_else(|| format!("{} is no longer in the level", self.object))?;
+                edits::set_property(level, &o, p, Some(value), None)
+            }
+        }
+    }
+
+    /// The value a click at floor point `(x, z)` on object `hit` (if any) picks, or why it picks nothing.
+    pub fn value_at(&self, x: f32, z: f32, hit: Option<ObjectId>) -> Result<Value, String> {
+        match &self.what {
+            PickWhat::Point { y } => Ok(Value::Point((x, *y, z))),
+            PickWhat::Ref { .. } => hit
+                .map(Value::Ref)
+                .ok_or_else(|| "no object under the pointer".to_owned()),
+        }
+    }
+}
+
+const LABEL_W: f32 = 110.0;
+
+/// The typed fields of one entity (and its type), pushing the edits they ask for to `out`.
+pub(super) fn entity_section(
+    ui: &mut Ui,
+    doc: &Document,
+    state: &mut InspectorState,
+    e: &EntityObject,
+    out: &mut Vec<LabelledEdit>,
+) {
+    let level = doc.level();
+    ui.horizontal(|ui| {
+        let l = ui.add_sized([LABEL_W, 18.0], egui::Label::new("type"));
+        let mut chosen = None;
+        egui::ComboBox::from_id_salt(("entity type", e.id))
+            .selected_text(&e.entity_type)
+            .show_ui(ui, |ui| {
+                for t in &level.entity_types {
+                    if ui
+                        .selectable_label(t.name == e.entity_type, &t.name)
+                        .clicked()
+                    {
+                        chosen = Some(t.name.clone());
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        if let Some(t) = chosen.filter(|t| *t != e.entity_type) {
+            report(
+                state,
+                "entity type",
+                edits::set_entity_type(level, e.id, &t),
+                out,
+            );
+        }
+    });
+    let Some(ty) = level.entity_type(&e.entity_type) else {
+        ui.colored_label(
+            theme::ERROR_TEXT,
+            format!(
+                "unknown type \"{}\": define it in the Entity types tab",
+                e.entity_type
+            ),
+        );
+        return;
+    };
+    if ty.fields.is_empty() {
+        ui.weak("its type has no fields (add them in the Entity types tab)");
+    }
+    for def in &ty.fields {
+        let key = format!("entity:{}:{}", e.id.0, def.name);
+        let given = e.fields.get(&def.name);
+        let shown = given.or(def.default.as_ref()).cloned();
+        ui.horizontal(|ui| {
+            let mut label = RichText::new(&def.name);
+            if def.required {
+                label = label.strong();
+            }
+            let l = ui
+                .add_sized([LABEL_W, 18.0], egui::Label::new(label))
+                .on_hover_text(field_help(&def.kind, def.required));
+            let path = format!("fields.{}", def.name);
+            let value = shown.unwrap_or_else(|| edits::starting_value(&def.kind, e.id));
+            let slot = Slot::Field(def.name.clone());
+            let ctx = WidgetCtx {
+                level,
+                object: e.id,
+                key: &key,
+                path: &path,
+                slot,
+                label: l.id,
+            };
+            if let Some(v) = value_widget(ui, state, &ctx, &def.kind, &value) {
+                let merge = Some(format!("{key}#{}", state.session));
+                report(
+                    state,
+                    &key,
+                    edits::set_entity_field(level, e.id, &def.name, Some(v), merge),
+                    out,
+                );
+            }
+            if given.is_some() {
+                if ui
+                    .small_button("↺")
+                    .on_hover_text("Reset to the type's default")
+                    .clicked()
+                {
+                    report(
+                        state,
+                        &key,
+                        edits::set_entity_field(level, e.id, &def.name, None, None),
+                        out,
+                    );
+                }
+            } else {
+                ui.weak(if def.default.is_some() {
+                    "default"
+                } else {
+                    "unset"
+                });
+            }
+        });
+        show_error(ui, state, &key);
+    }
+    for (name, v) in e.fields.iter().filter(|(n, _)| ty.field(n).is_none()) {
+        ui.horizontal(|ui| {
+            ui.colored_label(
+                theme::ERROR_TEXT,
+                format!("{name} = {v}: not a field of \"{}\"", ty.name),
+            );
+            if ui.small_button("Remove").clicked() {
+                let mut e = e.clone();
+                e.fields.remove(name);
+                out.push(LabelledEdit::new(
+                    format!("Remove field {name} of entity {}", e.id),
+                    crate::editor::document::Edit {
+                        replace: vec![Object::Entity(e)],
+                        ..Default::default()
+                    },
+                    None,
+                ));
+            }
+        });
+    }
+}
+
+/// The free-form properties of one object: each value with its kind's widget, rename, remove, and a row
+/// to add one.
+pub(super) fn properties_section(
+    ui: &mut Ui,
+    doc: &Document,
+    state: &mut InspectorState,
+    object: &Object,
+    out: &mut Vec<LabelledEdit>,
+) {
+    let level = doc.level();
+    let n = object.properties().len();
+    let focus_here = state
+        .focus
+        .as_deref()
+        .is_some_and(|f| f.starts_with("properties"));
+    egui::CollapsingHeader::new(format!("Properties ({n})"))
+        .id_salt(("properties", object.id()))
+        .default_open(n > 0 || focus_here)
+        .open(focus_here.then_some(true))
+        .show(ui, |ui| {
+            for (name, v) in object.properties() {
+                let key = format!("prop:{}:{name}", object.id().0);
+                ui.horizontal(|ui| {
+                    let l = property_name(ui, state, object, name, out);
+                    let kind = kind_of(v);
+                    let path = format!("properties.{name}");
+                    let ctx = WidgetCtx {
+                        level,
+                        object: object.id(),
+                        key: &key,
+                        path: &path,
+                        slot: Slot::Property(name.clone()),
+                        label: l,
+                    };
+                    if let Some(nv) = value_widget(ui, state, &ctx, &kind, v) {
+                        let merge = Some(format!("{key}#{}", state.session));
+                        let e = edits::set_property(level, object, name, Some(nv), merge);
+                        report(state, &key, e, out);
+                    }
+                    if ui.small_button("✕").on_hover_text("Remove").clicked() {
+                        let e = edits::set_property(level, object, name, None, None);
+                        report(state, &key, e, out);
+                    }
+                });
+                show_error(ui, state, &key);
+            }
+            add_property_row(ui, state, level, object, out);
+        });
+}
+
+/// A property's name as an editable text; renames on Enter or leaving the field.
+fn property_name(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    object: &Object,
+    name: &str,
+    out: &mut Vec<LabelledEdit>,
+) -> egui::Id {
+    let key = format!("propname:{}:{name}", object.id().0);
+    let mut text = state
+        .buffers
+        .get(&key)
+        .cloned()
+        .unwrap_or_else(|| name.to_owned());
+    let resp = ui.add(egui::TextEdit::singleline(&mut text).desired_width(LABEL_W - 8.0));
+    if resp.changed() {
+        state.buffers.insert(key.clone(), text.clone());
+    }
+    if resp.lost_focus() {
+        state.buffers.remove(&key);
+        if text != name {
+            report(
+                state,
+                &format!("prop:{}:{name}", object.id().0),
+                edits::rename_property(object, name, text.trim()),
+                out,
+            );
+        }
+    }
+    resp.id
+}
+
+/// The row that adds a property: its name, its kind, Add.
+fn add_property_row(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    level: &Level,
+    object: &Object,
+    out: &mut Vec<LabelledEdit>,
+) {
+    const KINDS: [&str; 7] = ["Bool", "Int", "Float", "Text", "Color", "Point", "Ref"];
+    let key = format!("prop-new:{}", object.id().0);
+    ui.horizontal(|ui| {
+        let name = state.new_property.0.clone();
+        let mut text = name;
+        ui.add(
+            egui::TextEdit::singleline(&mut text)
+                .hint_text("new property")
+                .desired_width(LABEL_W - 8.0),
+        );
+        state.new_property.0 = text;
+        egui::ComboBox::from_id_salt(("new property kind", object.id()))
+            .width(64.0)
+            .selected_text(KINDS[state.new_property.1.min(KINDS.len() - 1)])
+            .show_ui(ui, |ui| {
+                for (i, k) in KINDS.iter().enumerate() {
+                    ui.selectable_value(&mut state.new_property.1, i, *k);
+                }
+            });
+        if ui.button("Add").clicked() {
+            let kind = match state.new_property.1 {
+                0 => FieldKind::Bool,
+                1 => FieldKind::Int {
+                    min: None,
+                    max: None,
+                },
+                2 => FieldKind::Float {
+                    min: None,
+                    max: None,
+                },
+                3 => FieldKind::Text,
+                4 => FieldKind::Color,
+                5 => FieldKind::Point,
+                _ => FieldKind::Ref { entity_type: None },
+            };
+            let name = state.new_property.0.trim().to_owned();
+            let v = edits::starting_value(&kind, object.id());
+            let e = edits::add_property(level, object, &name, v);
+            if e.is_ok() {
+                state.new_property.0.clear();
+            }
+            report(state, &key, e, out);
+        }
+    });
+    show_error(ui, state, &key);
+}
+
+/// The kind a free-form property's widget edits: its value's own, unbounded.
+fn kind_of(v: &Value) -> FieldKind {
+    match v {
+        Value::Bool(_) => FieldKind::Bool,
+        Value::Int(_) => FieldKind::Int {
+            min: None,
+            max: None,
+        },
+        Value::Float(_) => FieldKind::Float {
+            min: None,
+            max: None,
+        },
+        Value::Text(_) | Value::Enum(_) => FieldKind::Text,
+        Value::Color(_) => FieldKind::Color,
+        Value::Point(_) => FieldKind::Point,
+        Value::Ref(_) => FieldKind::Ref { entity_type: None },
+    }
+}
+
+/// What a field accepts, for its tooltip.
+fn field_help(kind: &FieldKind, required: bool) -> String {
+    let what = match kind {
+        FieldKind::Int { min, max } => format!(
+            "a whole number{}",
+            bounds_text(min.map(|v| v as f64), max.map(|v| v as f64))
+        ),
+        FieldKind::Float { min, max } => format!("a number{}", bounds_text(*min, *max)),
+        FieldKind::Enum(names) => format!("one of {}", names.join(", ")),
+        FieldKind::Ref {
+            entity_type: Some(t),
+        } => format!("a \"{t}\" entity"),
+        FieldKind::Ref { entity_type: None } => "any object of the level".into(),
+        k => k.name().to_lowercase(),
+    };
+    if required {
+        format!("{what} (required)")
+    } else {
+        what
+    }
+}
+
+/// The bounds of a number field beside its drag value: `[0, 100]`, `[0, …]`.
+fn range_hint(ui: &mut Ui, min: Option<f64>, max: Option<f64>) {
+    if min.is_some() || max.is_some() {
+        let f = |v: Option<f64>| v.map_or("…".to_owned(), |v| v.to_string());
+        ui.weak(format!("[{}, {}]", f(min), f(max)));
+    }
+}
+
+fn bounds_text(min: Option<f64>, max: Option<f64>) -> String {
+    match (min, max) {
+        (Some(lo), Some(hi)) => format!(" from {lo} to {hi}"),
+        (Some(lo), None) => format!(", at least {lo}"),
+        (None, Some(hi)) => format!(", at most {hi}"),
+        (None, None) => String::new(),
+    }
+}
+
+/// Push an accepted edit (clearing the field's error) or keep the refusal's reason beside the field.
+fn report(
+    state: &mut InspectorState,
+    key: &str,
+    edit: Result<LabelledEdit, String>,
+    out: &mut Vec<LabelledEdit>,
+) {
+    match edit {
+        Ok(e) => {
+            state.errors.remove(key);
+            out.push(e);
+        }
+        Err(why) => {
+            state.errors.insert(key.to_owned(), why);
+        }
+    }
+}
+
+fn show_error(ui: &mut Ui, state: &InspectorState, key: &str) {
+    if let Some(why) = state.errors.get(key) {
+        ui.label(
+            RichText::new(format!("refused: {why}"))
+                .color(theme::ERROR_TEXT)
+                .small(),
+        );
+    }
+}
+
+/// What one value widget needs to know besides the value.
+struct WidgetCtx<'a> {
+    level: &'a Level,
+    object: ObjectId,
+    /// Its key in the inspector's buffers and errors.
+    key: &'a str,
+    /// Its path as problems name it after the object (`fields.health`), to take focus.
+    path: &'a str,
+    slot: Slot,
+    label: egui::Id,
+}
+
+/// The widget for a value of `kind`; returns the new value when the user changed it (not yet checked).
+fn value_widget(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    ctx: &WidgetCtx<'_>,
+    kind: &FieldKind,
+    value: &Value,
+) -> Option<Value> {
+    let (out, resp) = match (kind, value) {
+        (FieldKind::Bool, Value::Bool(b)) => {
+            let mut b = *b;
+            let r = ui.checkbox(&mut b, "");
+            (r.changed().then_some(Value::Bool(b)), r)
+        }
+        (FieldKind::Int { min, max }, Value::Int(v)) => {
+            let mut v = *v;
+            let r = ui.add(egui::DragValue::new(&mut v).speed(0.1));
+            range_hint(ui, min.map(|v| v as f64), max.map(|v| v as f64));
+            (r.changed().then_some(Value::Int(v)), r)
+        }
+        (FieldKind::Float { min, max }, Value::Float(v)) => {
+            let mut v = *v;
+            let speed = (v.abs() * 0.01).clamp(0.001, 10.0);
+            let r = ui.add(egui::DragValue::new(&mut v).speed(speed).max_decimals(4));
+            range_hint(ui, *min, *max);
+            (r.changed().then_some(Value::Float(v)), r)
+        }
+        (FieldKind::Enum(names), Value::Enum(v)) => {
+            let mut chosen = None;
+            let r = egui::ComboBox::from_id_salt(ctx.key)
+                .selected_text(v.as_str())
+                .show_ui(ui, |ui| {
+                    for n in names {
+                        if ui.selectable_label(n == v, n).clicked() {
+                            chosen = Some(Value::Enum(n.clone()));
+                        }
+                    }
+                })
+                .response;
+            (chosen, r)
+        }
+        (FieldKind::Color, Value::Color((r, g, b, a))) => {
+            let mut c = Color32::from_rgba_unmultiplied(*r, *g, *b, *a);
+            let resp = ui.color_edit_button_srgba(&mut c);
+            let [r, g, b, a] = c.to_srgba_unmultiplied();
+            (resp.changed().then_some(Value::Color((r, g, b, a))), resp)
+        }
+        (FieldKind::Point, Value::Point(p)) => point_widget(ui, state, ctx, *p),
+        (FieldKind::Ref { entity_type }, Value::Ref(id)) => {
+            ref_widget(ui, state, ctx, entity_type.as_deref(), *id)
+        }
+        (_, Value::Text(t) | Value::Enum(t)) => text_widget(ui, state, ctx, t),
+        (kind, value) => {
+            // A value of another kind than its field (the problems list names it): replace it.
+            let r = ui.button(format!("{value} → {}", kind.name()));
+            let fresh = edits::starting_value(kind, ctx.object);
+            (r.clicked().then_some(fresh), r)
+        }
+    };
+    let resp = resp.labelled_by(ctx.label);
+    if resp.drag_stopped() || resp.lost_focus() {
+        state.session += 1;
+    }
+    if state.take_focus(ctx.path) {
+        resp.request_focus();
+        resp.scroll_to_me(Some(egui::Align::Center));
+    }
+    out
+}
+
+fn text_widget(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    ctx: &WidgetCtx<'_>,
+    t: &str,
+) -> (Option<Value>, egui::Response) {
+    let mut text = state
+        .buffers
+        .get(ctx.key)
+        .cloned()
+        .unwrap_or_else(|| t.to_owned());
+    let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(150.0));
+    let out = if r.changed() {
+        state.buffers.insert(ctx.key.to_owned(), text.clone());
+        Some(Value::Text(text))
+    } else {
+        None
+    };
+    if r.lost_focus() {
+        state.buffers.remove(ctx.key);
+    }
+    (out, r)
+}
+
+fn point_widget(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    ctx: &WidgetCtx<'_>,
+    p: (f32, f32, f32),
+) -> (Option<Value>, egui::Response) {
+    let (mut x, mut y, mut z) = p;
+    let rx = ui.add(egui::DragValue::new(&mut x).speed(0.05).prefix("x "));
+    let ry = ui.add(egui::DragValue::new(&mut y).speed(0.05).prefix("y "));
+    let rz = ui.add(egui::DragValue::new(&mut z).speed(0.05).prefix("z "));
+    let picking = state.pick.as_ref().is_some_and(|r| {
+        r.object == ctx.object && r.slot == ctx.slot && matches!(r.what, PickWhat::Point { .. })
+    });
+    if ui
+        .selectable_label(picking, "⌖")
+        .on_hover_text("Pick the point with a click in the top-down view")
+        .clicked()
+    {
+        state.pick = (!picking).then(|| PickRequest {
+            object: ctx.object,
+            slot: ctx.slot.clone(),
+            what: PickWhat::Point { y },
+        });
+    }
+    let changed = rx.changed() || ry.changed() || rz.changed();
+    let r = rx.union(ry).union(rz);
+    (changed.then_some(Value::Point((x, y, z))), r)
+}
+
+/// At most this many candidates in a reference's list (pick in the view for the rest).
+const MAX_REF_CHOICES: usize = 200;
+
+fn ref_widget(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    ctx: &WidgetCtx<'_>,
+    entity_type: Option<&str>,
+    id: ObjectId,
+) -> (Option<Value>, egui::Response) {
+    let level = ctx.level;
+    let target = Object::all(level).find(|o| o.id() == id);
+    let shown = target
+        .as_ref()
+        .map_or_else(|| format!("{id} (missing)"), Object::label);
+    let mut chosen = None;
+    let r = egui::ComboBox::from_id_salt(ctx.key)
+        .width(150.0)
+        .selected_text(shown)
+        .show_ui(ui, |ui| {
+            let candidates: Box<dyn Iterator<Item = Object>> = match entity_type {
+                Some(t) => Box::new(level.entities_of(t).cloned().map(Object::Entity)),
+                None => {
+                    Box::new(Object::all(level).filter(|o| o.name().is_some() || is_game_object(o)))
+                }
+            };
+            for o in candidates.take(MAX_REF_CHOICES) {
+                if ui.selectable_label(o.id() == id, o.label()).clicked() {
+                    chosen = Some(Value::Ref(o.id()));
+                }
+            }
+        })
+        .response;
+    let picking = state.pick.as_ref().is_some_and(|r| {
+        r.object == ctx.object && r.slot == ctx.slot && matches!(r.what, PickWhat::Ref { .. })
+    });
+    if ui
+        .selectable_label(picking, "⌖")
+        .on_hover_text("Pick the target by clicking it in the top-down view")
+        .clicked()
+    {
+        state.pick = (!picking).then(|| PickRequest {
+            object: ctx.object,
+            slot: ctx.slot.clone(),
+            what: PickWhat::Ref {
+                entity_type: entity_type.map(str::to_owned),
+            },
+        });
+    }
+    (chosen, r)
+}
+
+fn is_game_object(o: &Object) -> bool {
+    matches!(o, Object::Entity(_) | Object::Trigger(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_picked_point_keeps_its_height_and_a_ref_needs_a_target() {
+        let req = PickRequest {
+            object: ObjectId(1),
+            slot: Slot::Field("to".into()),
+            what: PickWhat::Point { y: 2.0 },
+        };
+        assert_eq!(
+            req.value_at(1.0, -3.0, None),
+            Ok(Value::Point((1.0, 2.0, -3.0)))
+        );
+        let req = PickRequest {
+            what: PickWhat::Ref { entity_type: None },
+            ..req
+        };
+        assert!(req.value_at(0.0, 0.0, None).is_err());
+        assert_eq!(
+            req.value_at(0.0, 0.0, Some(ObjectId(7))),
+            Ok(Value::Ref(ObjectId(7)))
+        );
+        assert!(req.prompt().contains("Esc"));
+    }
+}
