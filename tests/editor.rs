@@ -15,6 +15,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::{Vec2, Vec3};
 
+#[path = "editor/game_data.rs"]
+mod game_data;
+
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
         recovery_dir: recovery.map(Path::to_path_buf),

@@ -131,11 +131,14 @@ fn type_list(ui: &mut Ui, level: &Level, state: &mut EntityTypesState, push: &mu
             }
         });
     ui.horizontal(|ui| {
-        let r = ui.add(
-            egui::TextEdit::singleline(&mut state.new_type)
-                .hint_text("new type")
-                .desired_width(110.0),
-        );
+        let l = ui.label("New type");
+        let r = ui
+            .add(
+                egui::TextEdit::singleline(&mut state.new_type)
+                    .hint_text("name")
+                    .desired_width(90.0),
+            )
+            .labelled_by(l.id);
         let enter = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if ui.button("Add").clicked() || enter {
             let name = state.new_type.trim().to_owned();
@@ -278,7 +281,7 @@ fn fields_grid(
                 ui.checkbox(&mut new.required, "");
                 ui.horizontal(|ui| default_editor(ui, &mut new));
                 let remove = ui
-                    .small_button("✕")
+                    .small_button("Remove")
                     .on_hover_text("Remove the field and every entity's value of it");
                 ui.end_row();
                 if remove.clicked() {
@@ -289,11 +292,13 @@ fn fields_grid(
             }
         });
     ui.horizontal(|ui| {
+        let l = ui.label("New field");
         ui.add(
             egui::TextEdit::singleline(&mut state.new_field.0)
-                .hint_text("new field")
+                .hint_text("name")
                 .desired_width(110.0),
-        );
+        )
+        .labelled_by(l.id);
         egui::ComboBox::from_id_salt("new field kind")
             .width(60.0)
             .selected_text(KINDS[state.new_field.1.min(KINDS.len() - 1)])

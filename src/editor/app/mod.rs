@@ -109,7 +109,8 @@ pub struct EditorApp {
     pub(crate) last_autosave: f64,
     pub(crate) autosaved: Option<DocKey>,
     pub(crate) clipboard: Option<String>,
-    pub(crate) inspector: InspectorState,
+    /// The inspector's state (typing buffers, refusals, a pending pick in the view).
+    pub inspector: InspectorState,
     pub(crate) allow_close: bool,
     pub(crate) last_title: String,
     pub(crate) cursor_world: Option<Vec2>,
@@ -120,7 +121,7 @@ pub struct EditorApp {
     pub(crate) show_history: bool,
     pub(crate) show_problems: bool,
     /// The lower panel is collapsed to its tab row.
-    pub(crate) lower_collapsed: bool,
+    pub lower_collapsed: bool,
     /// The step debugger.
     pub debug: DebugPanel,
     /// A game's recording, opened from a file or received live.

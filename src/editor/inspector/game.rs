@@ -172,7 +172,7 @@ pub(super) fn entity_section(
             }
             if given.is_some() {
                 if ui
-                    .small_button("↺")
+                    .small_button("Reset")
                     .on_hover_text("Reset to the type's default")
                     .clicked()
                 {
@@ -232,7 +232,7 @@ pub(super) fn properties_section(
         .is_some_and(|f| f.starts_with("properties"));
     egui::CollapsingHeader::new(format!("Properties ({n})"))
         .id_salt(("properties", object.id()))
-        .default_open(n > 0 || focus_here)
+        .default_open(true)
         .open(focus_here.then_some(true))
         .show(ui, |ui| {
             for (name, v) in object.properties() {
@@ -254,7 +254,11 @@ pub(super) fn properties_section(
                         let e = edits::set_property(level, object, name, Some(nv), merge);
                         report(state, &key, e, out);
                     }
-                    if ui.small_button("✕").on_hover_text("Remove").clicked() {
+                    if ui
+                        .small_button("Remove")
+                        .on_hover_text("Remove this property")
+                        .clicked()
+                    {
                         let e = edits::set_property(level, object, name, None, None);
                         report(state, &key, e, out);
                     }
@@ -308,13 +312,14 @@ fn add_property_row(
     const KINDS: [&str; 7] = ["Bool", "Int", "Float", "Text", "Color", "Point", "Ref"];
     let key = format!("prop-new:{}", object.id().0);
     ui.horizontal(|ui| {
-        let name = state.new_property.0.clone();
-        let mut text = name;
+        let l = ui.label("New property");
+        let mut text = state.new_property.0.clone();
         ui.add(
             egui::TextEdit::singleline(&mut text)
-                .hint_text("new property")
+                .hint_text("name")
                 .desired_width(LABEL_W - 8.0),
-        );
+        )
+        .labelled_by(l.id);
         state.new_property.0 = text;
         egui::ComboBox::from_id_salt(("new property kind", object.id()))
             .width(64.0)
@@ -323,7 +328,9 @@ fn add_property_row(
                 for (i, k) in KINDS.iter().enumerate() {
                     ui.selectable_value(&mut state.new_property.1, i, *k);
                 }
-            });
+            })
+            .response
+            .labelled_by(l.id);
         if ui.button("Add").clicked() {
             let kind = match state.new_property.1 {
                 0 => FieldKind::Bool,
@@ -504,7 +511,7 @@ fn value_widget(
         (_, Value::Text(t) | Value::Enum(t)) => text_widget(ui, state, ctx, t),
         (kind, value) => {
             // A value of another kind than its field (the problems list names it): replace it.
-            let r = ui.button(format!("{value} → {}", kind.name()));
+            let r = ui.button(format!("{value}: make it {}", kind.name()));
             let fresh = edits::starting_value(kind, ctx.object);
             (r.clicked().then_some(fresh), r)
         }
@@ -558,7 +565,7 @@ fn point_widget(
         r.object == ctx.object && r.slot == ctx.slot && matches!(r.what, PickWhat::Point { .. })
     });
     if ui
-        .selectable_label(picking, "⌖")
+        .selectable_label(picking, "Pick")
         .on_hover_text("Pick the point with a click in the top-down view")
         .clicked()
     {
@@ -610,7 +617,7 @@ fn ref_widget(
         r.object == ctx.object && r.slot == ctx.slot && matches!(r.what, PickWhat::Ref { .. })
     });
     if ui
-        .selectable_label(picking, "⌖")
+        .selectable_label(picking, "Pick")
         .on_hover_text("Pick the target by clicking it in the top-down view")
         .clicked()
     {
