@@ -164,7 +164,10 @@ fn committed_text(
         .get(key)
         .cloned()
         .unwrap_or_else(|| current.to_owned());
-    let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(width));
+    let r = ui.add_sized(
+        [width, 20.0],
+        egui::TextEdit::singleline(&mut text).desired_width(width),
+    );
     if r.changed() {
         buffers.insert(key.to_owned(), text.clone());
     }

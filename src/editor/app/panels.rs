@@ -215,6 +215,43 @@ impl EditorApp {
         }
     }
 
+    /// The active tool's own settings under the palette: the probe's height, the box kind, the trigger's
+    /// shape, the entity type.
+    fn tool_options(&mut self, ui: &mut Ui) {
+        if self.tool == Tool::Probe {
+            ui.separator();
+            ui.horizontal(|ui| {
+                let l = ui.label("height");
+                ui.add(
+                    egui::DragValue::new(&mut self.probe_height)
+                        .range(-1e4..=1e4)
+                        .speed(0.05)
+                        .suffix(" m"),
+                )
+                .labelled_by(l.id);
+            });
+        }
+        if self.tool == Tool::Box {
+            ui.separator();
+            ui.radio_value(&mut self.box_obb, false, "AABB");
+            ui.radio_value(&mut self.box_obb, true, "OBB");
+        }
+        if self.tool == Tool::Trigger {
+            ui.separator();
+            for k in crate::editor::tools::TriggerKind::ALL {
+                if ui
+                    .radio_value(&mut self.trigger_kind, k, k.name())
+                    .changed()
+                {
+                    self.chain.clear();
+                }
+            }
+        }
+        if self.tool == Tool::Entity {
+            self.entity_palette(ui);
+        }
+    }
+
     /// The Entity tool's palette: one entry per entity type, in its colour.
     fn entity_palette(&mut self, ui: &mut Ui) {
         ui.separator();
@@ -323,38 +360,7 @@ impl EditorApp {
             )
             .labelled_by(l.id);
         });
-        if self.tool == Tool::Probe {
-            ui.separator();
-            ui.horizontal(|ui| {
-                let l = ui.label("height");
-                ui.add(
-                    egui::DragValue::new(&mut self.probe_height)
-                        .range(-1e4..=1e4)
-                        .speed(0.05)
-                        .suffix(" m"),
-                )
-                .labelled_by(l.id);
-            });
-        }
-        if self.tool == Tool::Box {
-            ui.separator();
-            ui.radio_value(&mut self.box_obb, false, "AABB");
-            ui.radio_value(&mut self.box_obb, true, "OBB");
-        }
-        if self.tool == Tool::Trigger {
-            ui.separator();
-            for k in crate::editor::tools::TriggerKind::ALL {
-                if ui
-                    .radio_value(&mut self.trigger_kind, k, k.name())
-                    .changed()
-                {
-                    self.chain.clear();
-                }
-            }
-        }
-        if self.tool == Tool::Entity {
-            self.entity_palette(ui);
-        }
+        self.tool_options(ui);
         ui.separator();
         ui.strong("Objects");
         let mut clicked = None;

@@ -13,7 +13,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 use crate::editor::debugger::model::{DEFAULT_BUDGET_BYTES, Debugger, Ghost};
 use crate::editor::document::{DocKey, Document};
 use crate::level::ObjectId;
-use crate::sim::Contact;
+use crate::sim::{Contact, ContactEvent};
 
 /// Which tab of the lower panel shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,6 +254,30 @@ impl DebugPanel {
         }
     }
 
+    /// The what-if banner: where the new run leaves the previous one (the ghost), with Dismiss.
+    fn ghost_banner(&mut self, ui: &mut Ui) {
+        if let Some(g) = &self.ghost {
+            let mut dismiss = false;
+            ui.horizontal(|ui| {
+                let text = match g.diverges_at {
+                    Some(k) => format!(
+                        "What-if from frame {}: the new run leaves the previous one (ghost) at frame {k}.",
+                        g.from
+                    ),
+                    None => format!(
+                        "What-if from frame {}: no difference from the previous run (ghost) yet; step or play on.",
+                        g.from
+                    ),
+                };
+                ui.colored_label(Color32::from_rgb(200, 200, 255), text);
+                dismiss = ui.button("Dismiss ghost").clicked();
+            });
+            if dismiss {
+                self.ghost = None;
+            }
+        }
+    }
+
     /// The controls, timeline and readouts; `transport` draws the play / step buttons (the editor's
     /// commands) at the start of the first row.
     pub fn controls(&mut self, ui: &mut Ui, doc: &Document, transport: &mut dyn FnMut(&mut Ui)) {
@@ -296,26 +320,7 @@ impl DebugPanel {
         if let Some(e) = &self.error {
             ui.colored_label(theme::ERROR_TEXT, e);
         }
-        if let Some(g) = &self.ghost {
-            let mut dismiss = false;
-            ui.horizontal(|ui| {
-                let text = match g.diverges_at {
-                    Some(k) => format!(
-                        "What-if from frame {}: the new run leaves the previous one (ghost) at frame {k}.",
-                        g.from
-                    ),
-                    None => format!(
-                        "What-if from frame {}: no difference from the previous run (ghost) yet; step or play on.",
-                        g.from
-                    ),
-                };
-                ui.colored_label(Color32::from_rgb(200, 200, 255), text);
-                dismiss = ui.button("Dismiss ghost").clicked();
-            });
-            if dismiss {
-                self.ghost = None;
-            }
-        }
+        self.ghost_banner(ui);
         // The timeline row is always there (disabled before anything is recorded), so the view never jumps.
         let (mut frame, recorded) = self
             .debugger
@@ -390,33 +395,20 @@ impl DebugPanel {
                 for &(f, i) in &rows[range] {
                     if i > d.frames()[f - 1].events.len() {
                         let t = &d.frames()[f - 1].triggers[usize::MAX - i];
-                        let text = format!(
-                            "frame {f:>5}  t {:>8.4} s  {} {} trigger {}",
-                            d.frames()[f - 1].time - f64::from(d.dt()) + f64::from(t.time),
-                            name(Contact::Ball(t.ball)),
-                            if t.entered { "entered" } else { "left" },
-                            t.trigger
-                        );
-                        let rich = RichText::new(text).monospace().color(theme::palette::TRIGGER);
+                        let start = d.frames()[f - 1].time - f64::from(d.dt());
+                        let text = trigger_text(f, start, t, &name(Contact::Ball(t.ball)));
+                        let rich = RichText::new(text)
+                            .monospace()
+                            .color(theme::palette::TRIGGER);
                         if ui.add(egui::Button::selectable(false, rich)).clicked() {
                             clicked = Some((f, i, t.ball));
                         }
                         continue;
                     }
                     let e = &d.frames()[f - 1].events[i];
-                    let text = format!(
-                        "frame {f:>5}  t {:>8.4} s  {} <-> {}  at ({:.3}, {:.3}, {:.3})  n ({:.2}, {:.2}, {:.2})  toi {:.3}",
-                        d.frames()[f - 1].time - f64::from(d.dt()) + f64::from(e.time),
-                        name(Contact::Ball(e.ball)),
-                        name(e.other),
-                        e.point.x,
-                        e.point.y,
-                        e.point.z,
-                        e.normal.x,
-                        e.normal.y,
-                        e.normal.z,
-                        e.toi_fraction
-                    );
+                    let start = d.frames()[f - 1].time - f64::from(d.dt());
+                    let text =
+                        contact_text(f, start, e, &name(Contact::Ball(e.ball)), &name(e.other));
                     let on = self.highlighted == Some((f, i));
                     let current = f == d.cursor();
                     let rich = if current {
@@ -524,4 +516,29 @@ fn trigger_ticks(
             egui::Stroke::new(2.0, theme::palette::TRIGGER),
         );
     }
+}
+
+/// One trigger event of the events list: frame, time, ball, entered or left, trigger.
+fn trigger_text(f: usize, step_start: f64, t: &crate::sim::TriggerEvent, ball: &str) -> String {
+    format!(
+        "frame {f:>5}  t {:>8.4} s  {ball} {} trigger {}",
+        step_start + f64::from(t.time),
+        if t.entered { "entered" } else { "left" },
+        t.trigger
+    )
+}
+
+/// One contact of the events list: frame, time, the two bodies, point, normal, time of impact.
+fn contact_text(f: usize, step_start: f64, e: &ContactEvent, ball: &str, other: &str) -> String {
+    format!(
+        "frame {f:>5}  t {:>8.4} s  {ball} <-> {other}  at ({:.3}, {:.3}, {:.3})  n ({:.2}, {:.2}, {:.2})  toi {:.3}",
+        step_start + f64::from(e.time),
+        e.point.x,
+        e.point.y,
+        e.point.z,
+        e.normal.x,
+        e.normal.y,
+        e.normal.z,
+        e.toi_fraction
+    )
 }

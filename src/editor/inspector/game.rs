@@ -99,32 +99,7 @@ pub(super) fn entity_section(
     out: &mut Vec<LabelledEdit>,
 ) {
     let level = doc.level();
-    ui.horizontal(|ui| {
-        let l = ui.add_sized([LABEL_W, 18.0], egui::Label::new("type"));
-        let mut chosen = None;
-        egui::ComboBox::from_id_salt(("entity type", e.id))
-            .selected_text(&e.entity_type)
-            .show_ui(ui, |ui| {
-                for t in &level.entity_types {
-                    if ui
-                        .selectable_label(t.name == e.entity_type, &t.name)
-                        .clicked()
-                    {
-                        chosen = Some(t.name.clone());
-                    }
-                }
-            })
-            .response
-            .labelled_by(l.id);
-        if let Some(t) = chosen.filter(|t| *t != e.entity_type) {
-            report(
-                state,
-                "entity type",
-                edits::set_entity_type(level, e.id, &t),
-                out,
-            );
-        }
-    });
+    type_row(ui, level, state, e, out);
     let Some(ty) = level.entity_type(&e.entity_type) else {
         ui.colored_label(
             theme::ERROR_TEXT,
@@ -139,59 +114,7 @@ pub(super) fn entity_section(
         ui.weak("its type has no fields (add them in the Entity types tab)");
     }
     for def in &ty.fields {
-        let key = format!("entity:{}:{}", e.id.0, def.name);
-        let given = e.fields.get(&def.name);
-        let shown = given.or(def.default.as_ref()).cloned();
-        ui.horizontal(|ui| {
-            let mut label = RichText::new(&def.name);
-            if def.required {
-                label = label.strong();
-            }
-            let l = ui
-                .add_sized([LABEL_W, 18.0], egui::Label::new(label))
-                .on_hover_text(field_help(&def.kind, def.required));
-            let path = format!("fields.{}", def.name);
-            let value = shown.unwrap_or_else(|| edits::starting_value(&def.kind, e.id));
-            let slot = Slot::Field(def.name.clone());
-            let ctx = WidgetCtx {
-                level,
-                object: e.id,
-                key: &key,
-                path: &path,
-                slot,
-                label: l.id,
-            };
-            if let Some(v) = value_widget(ui, state, &ctx, &def.kind, &value) {
-                let merge = Some(format!("{key}#{}", state.session));
-                report(
-                    state,
-                    &key,
-                    edits::set_entity_field(level, e.id, &def.name, Some(v), merge),
-                    out,
-                );
-            }
-            if given.is_some() {
-                if ui
-                    .small_button("Reset")
-                    .on_hover_text("Reset to the type's default")
-                    .clicked()
-                {
-                    report(
-                        state,
-                        &key,
-                        edits::set_entity_field(level, e.id, &def.name, None, None),
-                        out,
-                    );
-                }
-            } else {
-                ui.weak(if def.default.is_some() {
-                    "default"
-                } else {
-                    "unset"
-                });
-            }
-        });
-        show_error(ui, state, &key);
+        typed_field_row(ui, level, state, e, def, out);
     }
     for (name, v) in e.fields.iter().filter(|(n, _)| ty.field(n).is_none()) {
         ui.horizontal(|ui| {
@@ -213,6 +136,95 @@ pub(super) fn entity_section(
             }
         });
     }
+}
+
+/// The entity's type, as a combo of the level's types.
+fn type_row(
+    ui: &mut Ui,
+    level: &Level,
+    state: &mut InspectorState,
+    e: &EntityObject,
+    out: &mut Vec<LabelledEdit>,
+) {
+    ui.horizontal(|ui| {
+        let l = ui.add_sized([LABEL_W, 18.0], egui::Label::new("type"));
+        let mut chosen = None;
+        egui::ComboBox::from_id_salt(("entity type", e.id))
+            .selected_text(&e.entity_type)
+            .show_ui(ui, |ui| {
+                for t in &level.entity_types {
+                    if ui
+                        .selectable_label(t.name == e.entity_type, &t.name)
+                        .clicked()
+                    {
+                        chosen = Some(t.name.clone());
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        if let Some(t) = chosen.filter(|t| *t != e.entity_type) {
+            let edit = edits::set_entity_type(level, e.id, &t);
+            report(state, "entity type", edit, out);
+        }
+    });
+    show_error(ui, state, "entity type");
+}
+
+/// One typed field: its name (bold when required), its widget showing the value or the type's default,
+/// and Reset when the entity gives its own value.
+fn typed_field_row(
+    ui: &mut Ui,
+    level: &Level,
+    state: &mut InspectorState,
+    e: &EntityObject,
+    def: &crate::level::FieldDef,
+    out: &mut Vec<LabelledEdit>,
+) {
+    let key = format!("entity:{}:{}", e.id.0, def.name);
+    let given = e.fields.get(&def.name);
+    ui.horizontal(|ui| {
+        let mut label = RichText::new(&def.name);
+        if def.required {
+            label = label.strong();
+        }
+        let l = ui
+            .add_sized([LABEL_W, 18.0], egui::Label::new(label))
+            .on_hover_text(field_help(&def.kind, def.required));
+        let path = format!("fields.{}", def.name);
+        let value = given
+            .or(def.default.as_ref())
+            .cloned()
+            .unwrap_or_else(|| edits::starting_value(&def.kind, e.id));
+        let ctx = WidgetCtx {
+            level,
+            object: e.id,
+            key: &key,
+            path: &path,
+            slot: Slot::Field(def.name.clone()),
+            label: l.id,
+        };
+        if let Some(v) = value_widget(ui, state, &ctx, &def.kind, &value) {
+            let merge = Some(format!("{key}#{}", state.session));
+            let edit = edits::set_entity_field(level, e.id, &def.name, Some(v), merge);
+            report(state, &key, edit, out);
+        }
+        if given.is_none() {
+            ui.weak(if def.default.is_some() {
+                "default"
+            } else {
+                "unset"
+            });
+        } else if ui
+            .small_button("Reset")
+            .on_hover_text("Reset to the type's default")
+            .clicked()
+        {
+            let edit = edits::set_entity_field(level, e.id, &def.name, None, None);
+            report(state, &key, edit, out);
+        }
+    });
+    show_error(ui, state, &key);
 }
 
 /// The free-form properties of one object: each value with its kind's widget, rename, remove, and a row

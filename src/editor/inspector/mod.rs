@@ -93,102 +93,84 @@ macro_rules! vec3_fields {
 #[must_use]
 pub fn object_fields(kind: Kind) -> Vec<Field<Object>> {
     match kind {
-        Kind::Wall => vec![
-            field!("a.x", Wall, Finite, a.x),
-            field!("a.z", Wall, Finite, a.y),
-            field!("b.x", Wall, Finite, b.x),
-            field!("b.z", Wall, Finite, b.y),
-            field!("radius", Wall, NonNegative, radius),
-            Field {
-                label: "height",
-                get: |o| match o {
-                    Object::Wall(w) => w.height,
-                    _ => None,
-                },
-                set: |o, v| {
-                    if let Object::Wall(w) = o {
-                        w.height = v;
-                    }
-                },
-                rule: Rule::Positive,
-                optional: true,
-            },
-        ],
-        Kind::Triangle => [
-            vec3_fields!(Triangle, Finite, a),
-            vec3_fields!(Triangle, Finite, b),
-            vec3_fields!(Triangle, Finite, c),
-        ]
-        .into_iter()
-        .flatten()
-        .collect(),
-        Kind::Ball => {
-            let mut f: Vec<_> = [
-                vec3_fields!(Ball, Finite, center),
-                vec3_fields!(Ball, Finite, velocity),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            f.push(field!("radius", Ball, Positive, radius));
-            f.push(field!("mass", Ball, Positive, mass));
-            f.push(field!("restitution", Ball, Unit, restitution));
-            f
-        }
-        Kind::Plane => {
-            let mut f: Vec<_> = vec3_fields!(Plane, Finite, normal).into();
-            f.push(field!("d", Plane, Finite, d));
-            f
-        }
-        Kind::Cylinder => {
-            let mut f: Vec<_> = [
-                vec3_fields!(Cylinder, Finite, a),
-                vec3_fields!(Cylinder, Finite, b),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            f.push(field!("radius", Cylinder, Positive, radius));
-            f
-        }
-        Kind::Aabb => [
-            vec3_fields!(Aabb, Finite, min),
-            vec3_fields!(Aabb, Finite, max),
-        ]
-        .into_iter()
-        .flatten()
-        .collect(),
-        Kind::Obb => [
-            vec3_fields!(Obb, Finite, center),
-            vec3_fields!(Obb, NonNegative, half_extents),
-            [
+        Kind::Wall => wall_fields(),
+        Kind::Triangle => concat([
+            vec3_fields!(Triangle, Finite, a).into(),
+            vec3_fields!(Triangle, Finite, b).into(),
+            vec3_fields!(Triangle, Finite, c).into(),
+        ]),
+        Kind::Ball => concat([
+            vec3_fields!(Ball, Finite, center).into(),
+            vec3_fields!(Ball, Finite, velocity).into(),
+            vec![
+                field!("radius", Ball, Positive, radius),
+                field!("mass", Ball, Positive, mass),
+                field!("restitution", Ball, Unit, restitution),
+            ],
+        ]),
+        Kind::Plane => concat([
+            vec3_fields!(Plane, Finite, normal).into(),
+            vec![field!("d", Plane, Finite, d)],
+        ]),
+        Kind::Cylinder => concat([
+            vec3_fields!(Cylinder, Finite, a).into(),
+            vec3_fields!(Cylinder, Finite, b).into(),
+            vec![field!("radius", Cylinder, Positive, radius)],
+        ]),
+        Kind::Aabb => concat([
+            vec3_fields!(Aabb, Finite, min).into(),
+            vec3_fields!(Aabb, Finite, max).into(),
+        ]),
+        Kind::Obb => concat([
+            vec3_fields!(Obb, Finite, center).into(),
+            vec3_fields!(Obb, NonNegative, half_extents).into(),
+            vec![
                 field!("yaw (y)", Obb, Finite, rotation_deg.x),
                 field!("pitch (x)", Obb, Finite, rotation_deg.y),
                 field!("roll (z)", Obb, Finite, rotation_deg.z),
             ],
-        ]
-        .into_iter()
-        .flatten()
-        .collect(),
+        ]),
         Kind::Mesh => Vec::new(),
-        Kind::Entity => {
-            let mut f: Vec<_> = vec3_fields!(Entity, Finite, position).into();
-            f.push(field!("facing (deg)", Entity, Finite, yaw_deg));
-            f
-        }
+        Kind::Entity => concat([
+            vec3_fields!(Entity, Finite, position).into(),
+            vec![field!("facing (deg)", Entity, Finite, yaw_deg)],
+        ]),
         Kind::Trigger => trigger_fields(),
-        Kind::Probe => {
-            let mut f: Vec<_> = [
-                vec3_fields!(Probe, Finite, origin),
-                vec3_fields!(Probe, Finite, dir),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            f.push(field!("max_t", Probe, NonNegative, max_t));
-            f
-        }
+        Kind::Probe => concat([
+            vec3_fields!(Probe, Finite, origin).into(),
+            vec3_fields!(Probe, Finite, dir).into(),
+            vec![field!("max_t", Probe, NonNegative, max_t)],
+        ]),
     }
+}
+
+fn concat<const N: usize>(groups: [Vec<Field<Object>>; N]) -> Vec<Field<Object>> {
+    groups.into_iter().flatten().collect()
+}
+
+/// A wall's ends, radius and optional height.
+fn wall_fields() -> Vec<Field<Object>> {
+    vec![
+        field!("a.x", Wall, Finite, a.x),
+        field!("a.z", Wall, Finite, a.y),
+        field!("b.x", Wall, Finite, b.x),
+        field!("b.z", Wall, Finite, b.y),
+        field!("radius", Wall, NonNegative, radius),
+        Field {
+            label: "height",
+            get: |o| match o {
+                Object::Wall(w) => w.height,
+                _ => None,
+            },
+            set: |o, v| {
+                if let Object::Wall(w) = o {
+                    w.height = v;
+                }
+            },
+            rule: Rule::Positive,
+            optional: true,
+        },
+    ]
 }
 
 /// A number of a trigger's shape: `None` for triggers of another shape.

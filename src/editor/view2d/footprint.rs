@@ -88,6 +88,23 @@ pub fn convex_hull(points: impl IntoIterator<Item = Vec2>) -> Vec<Vec2> {
     hull
 }
 
+/// A trigger volume from above: a box's rectangle, a sphere's circle, a prism's outline.
+fn trigger_footprint(shape: &TriggerShape) -> Footprint {
+    match shape {
+        TriggerShape::Aabb(b) => Footprint::Polygon(vec![
+            Vec2::new(b.min.x, b.min.z),
+            Vec2::new(b.max.x, b.min.z),
+            Vec2::new(b.max.x, b.max.z),
+            Vec2::new(b.min.x, b.max.z),
+        ]),
+        TriggerShape::Sphere(s) => Footprint::Circle {
+            c: xz(s.center),
+            r: s.radius,
+        },
+        TriggerShape::Prism { points, .. } => Footprint::Area(points.clone()),
+    }
+}
+
 impl Footprint {
     /// The footprint of `object`.
     #[must_use]
@@ -166,19 +183,7 @@ impl Footprint {
                 c: xz(e.position),
                 r: ENTITY_MARKER_RADIUS,
             },
-            Object::Trigger(t) => match &t.shape {
-                TriggerShape::Aabb(b) => Footprint::Polygon(vec![
-                    Vec2::new(b.min.x, b.min.z),
-                    Vec2::new(b.max.x, b.min.z),
-                    Vec2::new(b.max.x, b.max.z),
-                    Vec2::new(b.min.x, b.max.z),
-                ]),
-                TriggerShape::Sphere(s) => Footprint::Circle {
-                    c: xz(s.center),
-                    r: s.radius,
-                },
-                TriggerShape::Prism { points, .. } => Footprint::Area(points.clone()),
-            },
+            Object::Trigger(t) => trigger_footprint(&t.shape),
         }
     }
 

@@ -438,6 +438,51 @@ impl Drawer<'_> {
         self.cam.screen_from_world(self.rect, p)
     }
 
+    /// A wall: its segment, and its collision radius as a capsule outline once it is big enough to see.
+    fn wall(&mut self, a: Vec2, b: Vec2, r: f32, look: Look, line: Color32, w: f32) {
+        let (sa, sb) = (self.s(a), self.s(b));
+        let wall_line = if look == Look::Normal {
+            palette::WALL
+        } else {
+            line
+        };
+        self.lines.line(sa, sb, w + 0.5, wall_line);
+        let rs = r * self.cam.scale;
+        // The collision radius, once it is big enough to see.
+        if rs >= 2.0 && self.wall_radii {
+            let c = if look == Look::Normal {
+                palette::WALL_RADIUS
+            } else {
+                line
+            };
+            self.lines.capsule(sa, sb, rs, 1.0, c.gamma_multiply(0.8));
+        }
+    }
+
+    /// A disc (balls, sphere triggers dashed, entities with their facing), with a ball's velocity arrow.
+    fn disc(&mut self, c: Vec2, r: f32, (line, fill): (Color32, Color32), w: f32, extras: Extras) {
+        let scale = self.cam.scale;
+        let sc = self.s(c);
+        let rs = (r * scale).max(2.0);
+        self.fills.disc(sc, rs, fill);
+        if extras.dashed {
+            let ring = arc(sc, rs, 0.0, std::f32::consts::TAU, Batch::segments(rs) * 2);
+            self.lines.dashed(&ring, true, w, line);
+        } else {
+            self.lines.circle(sc, rs, w, line);
+        }
+        if let Some(f) = extras.facing {
+            let tip = self.s(c + f * ((rs * 2.2).max(14.0) / scale));
+            self.lines.arrow(sc, tip, w, 7.0, line);
+        }
+        if let Some(v) = extras.velocity
+            && v.length_squared() > 0.0
+        {
+            let tip = self.s(c + v);
+            self.lines.arrow(sc, tip, 1.5, 8.0, line);
+        }
+    }
+
     /// Draw one object's footprint.
     pub fn draw(&mut self, fp: &Footprint, base: Color32, look: Look, extras: Extras) {
         let (line, fill) = colors(look, extras.color.unwrap_or(base));
@@ -449,46 +494,8 @@ impl Drawer<'_> {
         let w = if look == Look::Normal { 1.5 } else { 2.5 };
         let scale = self.cam.scale;
         match fp {
-            Footprint::Capsule { a, b, r } => {
-                let (sa, sb) = (self.s(*a), self.s(*b));
-                let wall_line = if look == Look::Normal {
-                    palette::WALL
-                } else {
-                    line
-                };
-                self.lines.line(sa, sb, w + 0.5, wall_line);
-                let rs = r * scale;
-                // The collision radius, once it is big enough to see.
-                if rs >= 2.0 && self.wall_radii {
-                    let c = if look == Look::Normal {
-                        palette::WALL_RADIUS
-                    } else {
-                        line
-                    };
-                    self.lines.capsule(sa, sb, rs, 1.0, c.gamma_multiply(0.8));
-                }
-            }
-            Footprint::Circle { c, r } => {
-                let sc = self.s(*c);
-                let rs = (r * scale).max(2.0);
-                self.fills.disc(sc, rs, fill);
-                if extras.dashed {
-                    let ring = arc(sc, rs, 0.0, std::f32::consts::TAU, Batch::segments(rs) * 2);
-                    self.lines.dashed(&ring, true, w, line);
-                } else {
-                    self.lines.circle(sc, rs, w, line);
-                }
-                if let Some(f) = extras.facing {
-                    let tip = self.s(*c + f * ((rs * 2.2).max(14.0) / scale));
-                    self.lines.arrow(sc, tip, w, 7.0, line);
-                }
-                if let Some(v) = extras.velocity
-                    && v.length_squared() > 0.0
-                {
-                    let tip = self.s(*c + v);
-                    self.lines.arrow(sc, tip, 1.5, 8.0, line);
-                }
-            }
+            Footprint::Capsule { a, b, r } => self.wall(*a, *b, *r, look, line, w),
+            Footprint::Circle { c, r } => self.disc(*c, *r, (line, fill), w, extras),
             Footprint::Polygon(poly) => {
                 let pts: Vec<Pos2> = poly.iter().map(|p| self.s(*p)).collect();
                 self.fills.fill_convex(&pts, fill);
