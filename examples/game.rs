@@ -145,6 +145,7 @@ pub fn run(o: &Options) -> Result<Summary, String> {
         .next()
         .map_or(walker.position, |s| Vec2::new(s.position.x, s.position.z));
     let mut inside: Vec<collidoscope::level::ObjectId> = Vec::new();
+    let mut blocked = false;
     let dt = level.simulation.dt;
     let frames = o.frames.unwrap_or(if o.headless { 600 } else { u64::MAX });
     let mut summary = Summary {
@@ -179,9 +180,12 @@ pub fn run(o: &Options) -> Result<Summary, String> {
         let motion = input(f) * 6.0 * dt;
         let before = pos;
         pos = rec.move_and_slide(&scene, pos, radius, motion);
-        if (pos - (before + motion)).length() > 1e-3 {
+        // Marked when it starts to be blocked (not every frame it stays against a wall).
+        let now_blocked = (pos - (before + motion)).length() > 1e-3;
+        if now_blocked && !blocked {
             rec.mark("character blocked");
         }
+        blocked = now_blocked;
         // The camera: what the eye looks at, and whether the way ahead is clear for a ball-sized probe.
         let facing = input(f).normalize_or(Vec2::X);
         let eye_at = Vec3::new(pos.x, eye, pos.y);

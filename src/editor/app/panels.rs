@@ -45,6 +45,11 @@ impl EditorApp {
                 .as_ref()
                 .and_then(|r| r.selected_query())
                 .map(|q| crate::editor::recording::query_shape(q, 0.05)),
+            recording_step: self
+                .recording
+                .as_ref()
+                .and_then(|r| r.frame())
+                .and_then(|f| f.steps.last()),
         };
         match self.view3d.ui(ui, &input) {
             None => {}

@@ -69,6 +69,8 @@ pub struct Input3<'a> {
     pub scene: std::sync::Arc<crate::scene::Scene>,
     /// The selected query of an open recording (a game's ray, sweep, overlap or slide).
     pub recording_query: Option<crate::editor::recording::QueryShape>,
+    /// The last simulation step the game recorded in the recording's current frame: its balls and contacts.
+    pub recording_step: Option<&'a crate::record::StepRecord>,
 }
 
 /// The last walking step compared between the walk test and Möller–Trumbore.
@@ -610,6 +612,16 @@ fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
             }
         }
     }
+    if let Some(step) = input.recording_step {
+        // The game's own balls (a recording's step), in the recording's colour, with their contacts.
+        for b in &step.balls {
+            spheres.push(b.center, b.radius, [90, 200, 255, 255]);
+        }
+        for e in &step.events {
+            overlay.cross(e.point, 0.1, [255, 255, 255, 255]);
+            overlay.arrow(e.point, e.point + e.normal * 0.5, [255, 255, 255, 255]);
+        }
+    }
     input.marks.lines_3d(&mut lines, &mut overlay);
     (spheres, lines, overlay)
 }
@@ -646,5 +658,60 @@ fn probe_lines(out: &mut Lines, ray: &Ray, max_t: f32, result: Option<&ProbeResu
             out.cross(h.point, 0.12, [255, 255, 255, 255]);
             out.arrow(h.point, h.point + h.normal * 0.6, [255, 230, 80, 255]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::editor::{EditorApp, EditorOptions};
+    use crate::record::StepRecord;
+    use crate::sim::World;
+
+    /// A recording's current step is drawn as the game's balls (in the recording's colour) with a cross and
+    /// a normal arrow at each contact.
+    #[test]
+    fn a_recorded_step_draws_the_game_balls_and_contacts() {
+        let mut app = EditorApp::embedded(EditorOptions {
+            recovery_dir: None,
+            native_dialogs: false,
+        });
+        let marks = app.debug.marks();
+        let level =
+            crate::level::Level::from_ron_str(include_str!("../../../levels/magic_room.ron"))
+                .unwrap();
+        let mut world = World::from_level(&level).unwrap();
+        let mut events = Vec::new();
+        for _ in 0..400 {
+            events = world.step(level.simulation.dt).events;
+            if !events.is_empty() {
+                break;
+            }
+        }
+        assert!(!events.is_empty(), "the magic room's balls meet something");
+        let step = StepRecord {
+            balls: world.balls().to_vec(),
+            events,
+        };
+        let scene = app.level_scene();
+        let paint = |_: ObjectId, _: crate::editor::document::Kind| [0, 0, 0, 255];
+        let mut input = Input3 {
+            scene,
+            doc: &app.doc,
+            debug: &app.debug,
+            marks: &marks,
+            paint: &paint,
+            probe: None,
+            probe_result: None,
+            probe_tool: false,
+            wall_radii: false,
+            recording_query: None,
+            recording_step: None,
+        };
+        let (without, _, overlay_without) = dynamic(&input);
+        input.recording_step = Some(&step);
+        let (with, _, overlay_with) = dynamic(&input);
+        assert_eq!(with.len(), without.len() + step.balls.len());
+        assert!(overlay_with.vertices() > overlay_without.vertices());
     }
 }
