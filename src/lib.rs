@@ -45,6 +45,7 @@ pub mod bvh;
 #[cfg(feature = "editor")]
 pub mod editor;
 pub mod generate;
+mod id;
 pub mod level;
 pub mod mesh;
 mod pages;

@@ -2,25 +2,14 @@
 //! simulation settings, probes), as they are in the file and in memory.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
 use glam::{EulerRot, Mat3, Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::Value;
+pub use crate::id::ObjectId;
 use crate::shape::{Aabb, Cylinder, Obb, Plane, Triangle, Wall};
-
-/// A level object's stable identifier, unique within the level.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct ObjectId(pub u32);
-
-impl fmt::Display for ObjectId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
 
 /// Units and axes. Only metres with `y` up are defined; the field exists so files say what they mean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
