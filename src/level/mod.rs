@@ -830,6 +830,7 @@ mod validate_game;
 #[cfg(feature = "cli")]
 pub mod vcs;
 mod watch;
+mod world;
 
 pub use atomic::{atomic_write, remove_stale_temp_files};
 pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};

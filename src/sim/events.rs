@@ -1,0 +1,418 @@
+//! The earliest-collision event loop of one step. Each ball keeps its own clock; every ball's first contact in
+//! the rest of the step is predicted with the exact sweeps of [`crate::query::sweep`] (statics from the scene's
+//! tree, balls from the [`BallGrid`]) and queued by `(time, ball, other)`. The earliest event advances only the
+//! balls involved, the contact policy answers it, and only their predictions are redone; predictions made stale
+//! by a velocity change are dropped by version numbers when popped.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::Vec3;
+
+use super::grid::BallGrid;
+use super::policy::{ContactPolicy, WEDGE_HITS, along_crease, apply_ball_impulse, static_response};
+use super::{Ball, BallId, Contact, ContactEvent, Static, StepReport, World};
+use crate::query::{Toi, sweep};
+use crate::shape::Sphere;
+
+/// A predicted contact in the queue.
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    time: f64,
+    ball: u32,
+    other: Contact,
+    ver_ball: u32,
+    ver_other: u32,
+    point: Vec3,
+    normal: Vec3,
+}
+
+impl Event {
+    fn key(&self) -> (f64, u32, Contact) {
+        (self.time, self.ball, self.other)
+    }
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Event {}
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Event {
+    // Reversed: BinaryHeap is a max-heap and we want the earliest first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        let (a, b) = (self.key(), other.key());
+        b.0.total_cmp(&a.0)
+            .then_with(|| b.1.cmp(&a.1))
+            .then_with(|| b.2.cmp(&a.2))
+    }
+}
+
+/// A ball's straight path from its clock to the end of the step, as [`Run::predict`] sweeps it.
+struct Path {
+    /// The ball's clock (seconds into the step).
+    t0: f64,
+    /// Seconds from its clock to the end of the step.
+    rest: f64,
+    ball: Ball,
+    sphere: Sphere,
+    motion: Vec3,
+    /// The swept box.
+    lo: Vec3,
+    hi: Vec3,
+}
+
+/// The state of one step's event loop.
+pub(super) struct Run {
+    dt: f64,
+    local_t: Vec<f64>,
+    version: Vec<u32>,
+    last_hit_time: Vec<f64>,
+    hits_now: Vec<u32>,
+    valid: Vec<bool>,
+    grid: BallGrid,
+    heap: BinaryHeap<Event>,
+    scratch: Vec<u32>,
+    statics_scratch: Vec<usize>,
+    policy: ContactPolicy,
+    /// The normal of each ball's previous contact at the current instant (for wedged balls).
+    last_normal: Vec<Vec3>,
+    /// Each ball's path through the step as (time, centre) knots, straight between them: kept only when the
+    /// world has triggers, which need the exact times a ball enters and leaves them.
+    pub(super) knots: Option<Vec<Vec<(f64, Vec3)>>>,
+}
+
+/// Grid cells about twice the typical swept extent of the valid balls in a step of `dt` seconds.
+fn grid_cell(balls: &[Ball], dt: f64) -> f32 {
+    let mut total = 0.0f64;
+    let mut count = 0usize;
+    for b in balls {
+        if b.is_valid() {
+            total += f64::from(b.radius) + f64::from(b.velocity.length()) * dt;
+            count += 1;
+        }
+    }
+    if count > 0 {
+        ((2.0 * total / count as f64) as f32).max(1e-3)
+    } else {
+        1.0
+    }
+}
+
+impl Run {
+    pub(super) fn new(world: &World, dt: f32) -> Self {
+        let n = world.balls.len();
+        let dt64 = f64::from(dt);
+        Self {
+            dt: dt64,
+            local_t: vec![0.0; n],
+            version: vec![0; n],
+            last_hit_time: vec![-1.0; n],
+            hits_now: vec![0; n],
+            valid: world.balls.iter().map(Ball::is_valid).collect(),
+            grid: BallGrid::new(n, grid_cell(&world.balls, dt64)),
+            heap: BinaryHeap::new(),
+            scratch: Vec::new(),
+            statics_scratch: Vec::new(),
+            policy: ContactPolicy::new(&world.settings, dt),
+            last_normal: vec![Vec3::ZERO; n],
+            knots: (!world.triggers.is_empty())
+                .then(|| world.balls.iter().map(|b| vec![(0.0, b.center)]).collect()),
+        }
+    }
+
+    /// Swept box of ball `i` from its clock to the end of the step.
+    fn swept_box(&self, b: &Ball, i: usize) -> (Vec3, Vec3) {
+        let rest = (self.dt - self.local_t[i]) as f32;
+        let end = b.center + b.velocity * rest;
+        let r = Vec3::splat(b.radius);
+        (b.center.min(end) - r, b.center.max(end) + r)
+    }
+
+    /// Run the step's events in time order, within the event budget, and move every ball to the end of the
+    /// step.
+    pub(super) fn simulate(&mut self, world: &mut World, report: &mut StepReport) {
+        let n = world.balls.len();
+        for i in 0..n {
+            if self.valid[i] {
+                let (lo, hi) = self.swept_box(&world.balls[i], i);
+                self.grid.insert(i, lo, hi);
+            }
+        }
+        for i in 0..n {
+            if self.valid[i] {
+                self.predict(world, i, true, report);
+            }
+        }
+        let budget = world.settings.max_events_per_step;
+        let mut processed = 0usize;
+        while let Some(ev) = self.heap.pop() {
+            let i = ev.ball as usize;
+            let stale = self.version[i] != ev.ver_ball
+                || matches!(ev.other, Contact::Ball(BallId(j)) if self.version[j] != ev.ver_other);
+            if stale {
+                report.counters.stale_events += 1;
+                continue;
+            }
+            if processed >= budget {
+                report.budget_exhausted = true;
+                report.time_dropped = (self.dt - ev.time) as f32;
+                // Stop every clock where it is: no ball moves through the dropped time.
+                self.advance_all(world, ev.time);
+                self.local_t.fill(self.dt);
+                break;
+            }
+            processed += 1;
+            self.resolve(world, &ev, report);
+        }
+        self.advance_all(world, self.dt);
+        report.counters.events = processed as u64;
+    }
+
+    /// Move every valid ball along its path to time `t`.
+    fn advance_all(&mut self, world: &mut World, t: f64) {
+        for k in 0..world.balls.len() {
+            if self.valid[k] {
+                self.advance(world, k, t);
+            }
+        }
+    }
+
+    /// Move ball `i` along its path to time `t`.
+    fn advance(&mut self, world: &mut World, i: usize, t: f64) {
+        let b = &mut world.balls[i];
+        b.center += b.velocity * (t - self.local_t[i]) as f32;
+        self.local_t[i] = t;
+        if let Some(k) = &mut self.knots {
+            k[i].push((t, b.center));
+        }
+    }
+
+    /// Restitution for ball `i`'s contact at time `t` (the policy of the module docs): `e`, or 0 for a resting
+    /// approach or a wedged ball (more than [`WEDGE_HITS`] hits at this instant).
+    fn restitution(&mut self, i: usize, t: f64, e: f32, approach: f32, normal: Vec3) -> f32 {
+        if t - self.last_hit_time[i] <= 1e-12 * self.dt.max(1e-30) {
+            self.hits_now[i] += 1;
+        } else {
+            self.hits_now[i] = 1;
+        }
+        self.last_hit_time[i] = t;
+        if self.policy.is_resting(approach, normal) || self.hits_now[i] > WEDGE_HITS {
+            0.0
+        } else {
+            e
+        }
+    }
+
+    /// Answer an event: move the balls involved to its time, apply the response, report it and predict their
+    /// next contacts.
+    fn resolve(&mut self, world: &mut World, ev: &Event, report: &mut StepReport) {
+        let i = ev.ball as usize;
+        let t = ev.time;
+        self.advance(world, i, t);
+        let (point, normal, approach, e) = match ev.other {
+            Contact::Static(_) => self.respond_static(world, ev, i),
+            Contact::Ball(BallId(j)) => self.respond_ball(world, ev, i, j),
+        };
+        self.version[i] = self.version[i].wrapping_add(1);
+        report.events.push(ContactEvent {
+            time: t as f32,
+            ball: BallId(i),
+            other: ev.other,
+            point,
+            normal,
+            toi_fraction: (t / self.dt) as f32,
+            approach_speed: approach,
+            restitution: e,
+        });
+        self.regrid(world, i);
+        self.predict(world, i, false, report);
+        if let Contact::Ball(BallId(j)) = ev.other {
+            self.regrid(world, j);
+            self.predict(world, j, false, report);
+        }
+    }
+
+    /// Ball `i` meets a static: reflect it, and if it is wedged keep only its motion along the crease of this
+    /// surface and the previous one. Returns (point, normal, approach speed, restitution).
+    fn respond_static(
+        &mut self,
+        world: &mut World,
+        ev: &Event,
+        i: usize,
+    ) -> (Vec3, Vec3, f32, f32) {
+        let b = world.balls[i];
+        let vn = b.velocity.dot(ev.normal);
+        let approach = -vn;
+        let e = self.restitution(i, ev.time, b.restitution, approach, ev.normal);
+        world.balls[i].velocity = static_response(b.velocity, ev.normal, vn, e);
+        if self.hits_now[i] > WEDGE_HITS {
+            // Wedged between two surfaces: keep only the motion along their crease.
+            let prev = self.last_normal[i];
+            let v = world.balls[i].velocity;
+            if v.dot(prev) < 0.0
+                && let Some(along) = along_crease(v, prev, ev.normal)
+            {
+                world.balls[i].velocity = along;
+            }
+        }
+        self.last_normal[i] = ev.normal;
+        (ev.point, ev.normal, approach, e)
+    }
+
+    /// Balls `i` and `j` meet: bring `j` to the event's time and exchange the impulse along their centre line,
+    /// with the larger restitution of the two unless the policy makes it inelastic. Returns (point, normal,
+    /// approach speed, restitution).
+    fn respond_ball(
+        &mut self,
+        world: &mut World,
+        ev: &Event,
+        i: usize,
+        j: usize,
+    ) -> (Vec3, Vec3, f32, f32) {
+        let t = ev.time;
+        self.advance(world, j, t);
+        let (a, b) = (world.balls[i], world.balls[j]);
+        let normal = (a.center - b.center).try_normalize().unwrap_or(ev.normal);
+        let vrel = (a.velocity - b.velocity).dot(normal);
+        let approach = -vrel;
+        let e0 = a.restitution.max(b.restitution);
+        let e = self.restitution(i, t, e0, approach, normal);
+        let e = self.restitution(j, t, e, approach, normal).min(e);
+        apply_ball_impulse(&mut world.balls, i, j, normal, vrel, e);
+        self.version[j] = self.version[j].wrapping_add(1);
+        (b.center + normal * b.radius, normal, approach, e)
+    }
+
+    fn regrid(&mut self, world: &World, i: usize) {
+        self.grid.remove(i);
+        let (lo, hi) = self.swept_box(&world.balls[i], i);
+        self.grid.insert(i, lo, hi);
+    }
+
+    /// Predict ball `i`'s contacts from its clock to the end of the step and queue them. `initial`: only
+    /// balls with a higher index (each pair once).
+    fn predict(&mut self, world: &World, i: usize, initial: bool, report: &mut StepReport) {
+        let t0 = self.local_t[i];
+        let rest = self.dt - t0;
+        if !(rest > 0.0) {
+            return;
+        }
+        let ball = world.balls[i];
+        let (lo, hi) = self.swept_box(&ball, i);
+        let path = Path {
+            t0,
+            rest,
+            ball,
+            sphere: ball.sphere(),
+            motion: ball.velocity * rest as f32,
+            lo,
+            hi,
+        };
+        self.predict_statics(world, i, &path, report);
+        self.predict_balls(world, i, &path, initial, report);
+    }
+
+    /// Queue ball `i`'s first approaching contact with each static its swept box touches.
+    fn predict_statics(&mut self, world: &World, i: usize, path: &Path, report: &mut StepReport) {
+        let mut statics = std::mem::take(&mut self.statics_scratch);
+        statics.clear();
+        world
+            .scene
+            .candidates(path.lo, path.hi, |k| statics.push(k));
+        report.counters.pairs_tested += statics.len() as u64;
+        let v = path.ball.velocity;
+        let scale = v.length();
+        let policy = self.policy;
+        for &s in &statics {
+            report.counters.sweeps += 1;
+            // A contact at t = 0 that is not approaching (resting, sliding) is no event; for a mesh, whose
+            // other triangles may still be ahead, the sweep skips such contacts itself.
+            let approaching = |toi: &Toi| policy.approaching(v.dot(toi.normal), scale);
+            let found = match &world.scene.shapes()[s] {
+                Static::Mesh(m) => m
+                    .sweep_sphere_where(&path.sphere, path.motion, approaching)
+                    .map(|(toi, _)| toi),
+                other => other
+                    .sweep_sphere(&path.sphere, path.motion)
+                    .filter(|toi| approaching(toi)),
+            };
+            if let Some(toi) = found {
+                self.heap.push(Event {
+                    time: path.t0 + f64::from(toi.t) * path.rest,
+                    ball: i as u32,
+                    other: Contact::Static(s),
+                    ver_ball: self.version[i],
+                    ver_other: 0,
+                    point: toi.point,
+                    normal: toi.normal,
+                });
+            }
+        }
+        self.statics_scratch = statics;
+    }
+
+    /// Queue ball `i`'s first approaching contact with each ball whose swept box may touch its own (`initial`:
+    /// only balls with a higher index).
+    fn predict_balls(
+        &mut self,
+        world: &World,
+        i: usize,
+        path: &Path,
+        initial: bool,
+        report: &mut StepReport,
+    ) {
+        let mut candidates = std::mem::take(&mut self.scratch);
+        let all = !self.grid.query(path.lo, path.hi, &mut candidates);
+        let n = world.balls.len();
+        let range: Box<dyn Iterator<Item = usize>> = if all {
+            Box::new(0..n)
+        } else {
+            Box::new(candidates.iter().map(|&k| k as usize))
+        };
+        let (t0, rest, b) = (path.t0, path.rest, path.ball);
+        for j in range {
+            if j == i || !self.valid[j] || (initial && j < i) {
+                continue;
+            }
+            report.counters.pairs_tested += 1;
+            let o = world.balls[j];
+            // Bring j to our clock (it moves in a straight line until its next event).
+            let oc = o.center + o.velocity * (t0 - self.local_t[j]) as f32;
+            report.counters.sweeps += 1;
+            let Some(toi) = sweep::sphere_sphere(
+                &path.sphere,
+                path.motion,
+                &Sphere::new(oc, o.radius),
+                o.velocity * rest as f32,
+            ) else {
+                continue;
+            };
+            let vrel = (b.velocity - o.velocity).dot(toi.normal);
+            if !self
+                .policy
+                .approaching(vrel, (b.velocity - o.velocity).length())
+            {
+                continue;
+            }
+            // Queue under the lower index so a pair's event is ordered the same way from either side.
+            let (first, second) = if i < j { (i, j) } else { (j, i) };
+            self.heap.push(Event {
+                time: t0 + f64::from(toi.t) * rest,
+                ball: first as u32,
+                other: Contact::Ball(BallId(second)),
+                ver_ball: self.version[first],
+                ver_other: self.version[second],
+                point: toi.point,
+                normal: if first == i { toi.normal } else { -toi.normal },
+            });
+        }
+        self.scratch = candidates;
+    }
+}
