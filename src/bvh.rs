@@ -5,7 +5,7 @@
 //! depth for the fixed traversal stacks), stored flat with children side by side. It serves box queries
 //! (the simulation's broad phase) and nearest-first ray and swept-sphere casts (the game's `Scene`).
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 use crate::shape::Aabb;
 
@@ -14,8 +14,8 @@ const LEAF: usize = 4;
 
 #[derive(Clone, Copy, Debug)]
 struct Node {
-    min: Vec3,
-    max: Vec3,
+    min: Vec3A,
+    max: Vec3A,
     /// Leaf: first item in `items`; inner: left child (right is `first + 1`).
     first: u32,
     /// Items in a leaf, 0 for an inner node.
@@ -27,8 +27,9 @@ struct Node {
 pub struct AabbTree {
     nodes: Vec<Node>,
     items: Vec<u32>,
-    /// Each item's box, by item index (checked in the leaves, so queries are exact).
-    boxes: Vec<Aabb>,
+    /// The box of `items[k]` at `k` (checked in the leaves, so queries are exact): a leaf's boxes lie side by
+    /// side, in SIMD-friendly form.
+    item_boxes: Vec<(Vec3A, Vec3A)>,
 }
 
 impl AabbTree {
@@ -41,18 +42,25 @@ impl AabbTree {
         let mut nodes = Vec::new();
         if !items.is_empty() {
             nodes.push(Node {
-                min: Vec3::ZERO,
-                max: Vec3::ZERO,
+                min: Vec3A::ZERO,
+                max: Vec3A::ZERO,
                 first: 0,
                 count: 0,
             });
             let len = items.len();
             build_at(&mut nodes, 0, &mut items, 0, len, boxes, 0);
         }
+        let item_boxes = items
+            .iter()
+            .map(|&i| {
+                let b = &boxes[i as usize];
+                (Vec3A::from(b.min), Vec3A::from(b.max))
+            })
+            .collect();
         Self {
             nodes,
             items,
-            boxes: boxes.to_vec(),
+            item_boxes,
         }
     }
 
@@ -73,6 +81,7 @@ impl AabbTree {
         if self.nodes.is_empty() {
             return;
         }
+        let (lo, hi) = (Vec3A::from(lo), Vec3A::from(hi));
         let mut stack = [0u32; 64];
         let mut sp = 1usize;
         while sp > 0 {
@@ -82,10 +91,12 @@ impl AabbTree {
                 continue;
             }
             if n.count > 0 {
-                let start = n.first as usize;
-                for &i in &self.items[start..start + n.count as usize] {
-                    let b = &self.boxes[i as usize];
-                    if b.min.cmple(hi).all() && b.max.cmpge(lo).all() {
+                let range = n.first as usize..(n.first + n.count) as usize;
+                for (&i, (min, max)) in self.items[range.clone()]
+                    .iter()
+                    .zip(&self.item_boxes[range])
+                {
+                    if min.cmple(hi).all() && max.cmpge(lo).all() {
                         f(i as usize);
                     }
                 }
@@ -117,30 +128,9 @@ impl AabbTree {
         if self.nodes.is_empty() || !(max_t >= 0.0) || !origin.is_finite() || !dir.is_finite() {
             return;
         }
-        let inv = dir.recip();
-        let grow = Vec3::splat(inflate.max(0.0));
+        let slab = Slab::new(origin, dir, inflate);
         let mut bound = max_t;
-        let parallel = dir.cmpeq(Vec3::ZERO);
-        let any_parallel = parallel.any();
-        let slack = 4.0 * f32::EPSILON;
-        // Branch-light slab test (the hot loop of every cast): per-ray reciprocals, axes the ray runs parallel
-        // to (or whose product is 0 * inf, a subnormal direction on a face) count as inside when the origin is
-        // within the slab, and a miss otherwise.
-        let entry = |min: Vec3, max: Vec3, bound: f32| -> Option<f32> {
-            let (min, max) = (min - grow, max + grow);
-            if any_parallel && ((origin.cmplt(min) | origin.cmpgt(max)) & parallel).any() {
-                return None;
-            }
-            let a = (min - origin) * inv;
-            let b = (max - origin) * inv;
-            let undefined = parallel | a.is_nan_mask() | b.is_nan_mask();
-            let lo = Vec3::select(undefined, Vec3::NEG_INFINITY, a.min(b));
-            let hi = Vec3::select(undefined, Vec3::INFINITY, a.max(b));
-            let (t0, t1) = (lo.max_element(), hi.min_element());
-            let t0 = (t0 - t0.abs() * slack).max(0.0);
-            let t1 = (t1 + t1.abs() * slack).min(bound);
-            (t0 <= t1).then_some(t0)
-        };
+        let entry = |min: Vec3A, max: Vec3A, bound: f32| slab.entry(min, max, bound);
         // Stack of (node, entry t) on the stack frame: median splits bound the depth by log2 of the item count,
         // and each level leaves at most one sibling waiting.
         let mut stack = [(0u32, 0.0f32); 64];
@@ -157,10 +147,12 @@ impl AabbTree {
             }
             let n = self.nodes[node as usize];
             if n.count > 0 {
-                let start = n.first as usize;
-                for &i in &self.items[start..start + n.count as usize] {
-                    let b = &self.boxes[i as usize];
-                    if entry(b.min, b.max, bound).is_some()
+                let range = n.first as usize..(n.first + n.count) as usize;
+                for (&i, &(min, max)) in self.items[range.clone()]
+                    .iter()
+                    .zip(&self.item_boxes[range])
+                {
+                    if entry(min, max, bound).is_some()
                         && let Some(t) = f(i as usize)
                         && t < bound
                     {
@@ -198,6 +190,51 @@ impl AabbTree {
                 }
             }
         }
+    }
+}
+
+/// A ray's precomputed slab test against boxes (the hot loop of every cast), in SIMD lanes.
+struct Slab {
+    origin: Vec3A,
+    inv: Vec3A,
+    grow: Vec3A,
+    parallel: glam::BVec3A,
+    any_parallel: bool,
+}
+
+impl Slab {
+    fn new(origin: Vec3, dir: Vec3, inflate: f32) -> Self {
+        let dir = Vec3A::from(dir);
+        let parallel = dir.cmpeq(Vec3A::ZERO);
+        Self {
+            origin: Vec3A::from(origin),
+            inv: dir.recip(),
+            grow: Vec3A::splat(inflate.max(0.0)),
+            parallel,
+            any_parallel: parallel.any(),
+        }
+    }
+
+    /// Where the ray enters the box grown by `grow`, if it does by `bound`. Branch-light: axes the ray runs
+    /// parallel to (or whose product is 0 * inf, a subnormal direction on a face) count as inside when the
+    /// origin is within the slab, and a miss otherwise; entry and exit are widened by a few ulps.
+    #[inline(always)]
+    fn entry(&self, min: Vec3A, max: Vec3A, bound: f32) -> Option<f32> {
+        const SLACK: f32 = 4.0 * f32::EPSILON;
+        let (min, max) = (min - self.grow, max + self.grow);
+        let o = self.origin;
+        if self.any_parallel && ((o.cmplt(min) | o.cmpgt(max)) & self.parallel).any() {
+            return None;
+        }
+        let a = (min - o) * self.inv;
+        let b = (max - o) * self.inv;
+        let undefined = self.parallel | a.is_nan_mask() | b.is_nan_mask();
+        let lo = Vec3A::select(undefined, Vec3A::NEG_INFINITY, a.min(b));
+        let hi = Vec3A::select(undefined, Vec3A::INFINITY, a.max(b));
+        let (t0, t1) = (lo.max_element(), hi.min_element());
+        let t0 = (t0 - t0.abs() * SLACK).max(0.0);
+        let t1 = (t1 + t1.abs() * SLACK).min(bound);
+        (t0 <= t1).then_some(t0)
     }
 }
 
@@ -240,8 +277,8 @@ fn build_at(
         clo = clo.min(c);
         chi = chi.max(c);
     }
-    nodes[node].min = lo;
-    nodes[node].max = hi;
+    nodes[node].min = Vec3A::from(lo);
+    nodes[node].max = Vec3A::from(hi);
     let count = end - start;
     let leaf = |nodes: &mut Vec<Node>| {
         nodes[node].first = start as u32;
@@ -298,8 +335,8 @@ fn build_at(
     });
     let left = nodes.len();
     let blank = Node {
-        min: Vec3::ZERO,
-        max: Vec3::ZERO,
+        min: Vec3A::ZERO,
+        max: Vec3A::ZERO,
         first: 0,
         count: 0,
     };
