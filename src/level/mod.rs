@@ -277,6 +277,20 @@ fn parse_with_path<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Leve
     Ok(value)
 }
 
+/// Parse a level of a current layout: a large text with its big lists on every core ([`chunked`]), else
+/// (or when that reader is unsure) in one piece with field paths for the errors.
+fn parse_level<T>(text: &str) -> Result<Level, LevelError>
+where
+    T: serde::de::DeserializeOwned + Send + Into<Level>,
+{
+    if text.len() >= chunked::MIN_BYTES
+        && let Some(level) = chunked::parse::<T>(text)
+    {
+        return Ok(level);
+    }
+    Ok(parse_with_path::<T>(text)?.into())
+}
+
 /// serde_path_to_error writes `?` for an unknown position and `.` at top level.
 fn clean_path(path: &str) -> String {
     if path == "." || path == "?" {
@@ -346,8 +360,8 @@ impl Level {
         };
         let mut level: Level = match version {
             0 => parse_with_path::<LevelV0>(text)?.into(),
-            1 => parse_with_path::<LevelV1>(text)?.into(),
-            2 => parse_with_path::<LevelV2>(text)?.into(),
+            1 => parse_level::<LevelV1>(text)?,
+            2 => parse_level::<LevelV2>(text)?,
             v => {
                 return Err(LevelError::Parse {
                     file: None,
@@ -821,8 +835,10 @@ fn peek_version(text: &str) -> Option<(u64, usize, usize)> {
 }
 
 mod atomic;
+mod chunked;
 mod game;
 mod layout;
+mod scene;
 mod schema;
 mod spans;
 mod validate;

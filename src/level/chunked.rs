@@ -1,0 +1,407 @@
+//! Reading a large level on every core: the big object lists (walls, triangles, balls, ...) are cut at item
+//! boundaries and parsed in parallel, the rest of the document on the calling thread, and the pieces joined
+//! in file order, so the result is the level a single parse gives.
+//!
+//! Only a cheap, conservative scan decides where to cut: it understands strings, line comments and nesting,
+//! and gives up (`None`: the caller parses the whole text the ordinary way) at anything it does not need to
+//! understand (block comments, raw strings, chars, a key given twice) and at any parse error, so errors keep
+//! their exact position and field path from the ordinary parse.
+
+use serde::de::DeserializeOwned;
+
+use super::ron_options;
+use super::schema::{
+    AabbObject, BallObject, CylinderObject, ObbObject, PlaneObject, TriangleObject, WallObject,
+};
+use super::{EntityObject, Level};
+
+/// Texts shorter than this are parsed in one piece (threads cost more than they save).
+pub(super) const MIN_BYTES: usize = 1 << 20;
+/// A list shorter than this is left to the document's own parse.
+const MIN_LIST_BYTES: usize = 128 << 10;
+/// At most this many pieces per list.
+const MAX_PIECES: usize = 8;
+
+/// The lists that are cut, as they are named in the file.
+const LISTS: [&str; 8] = [
+    "walls",
+    "triangles",
+    "balls",
+    "planes",
+    "cylinders",
+    "aabbs",
+    "obbs",
+    "entities",
+];
+
+/// A top-level list found by the scan: its name's index in [`LISTS`], the byte range of its items
+/// (inside the brackets) and the item-separating commas.
+struct List {
+    which: usize,
+    inner: std::ops::Range<usize>,
+    commas: Vec<usize>,
+}
+
+/// What the scan found: the attributes before the document (`#![enable(...)]`), and the lists worth cutting.
+struct Layout {
+    attributes: std::ops::Range<usize>,
+    lists: Vec<List>,
+}
+
+/// Parse `text` (a version 1 or 2 level, whose lists are the current ones) with its large lists parsed in
+/// parallel; `None` when the text is not one this reader is sure about, or does not parse (the caller then
+/// parses it the ordinary way, for the exact error).
+pub(super) fn parse<T: DeserializeOwned + Send + Into<Level>>(text: &str) -> Option<Level> {
+    let layout = scan(text.as_bytes())?;
+    if layout.lists.is_empty() {
+        return None;
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PIECES));
+    if threads < 2 {
+        return None;
+    }
+    // The document with every cut list emptied, and each list's pieces.
+    let mut rest = String::with_capacity(text.len() / 16);
+    let mut at = 0;
+    for l in &layout.lists {
+        rest.push_str(&text[at..l.inner.start]);
+        at = l.inner.end;
+    }
+    rest.push_str(&text[at..]);
+    let attributes = &text[layout.attributes.clone()];
+    let pieces: Vec<(usize, String)> = layout
+        .lists
+        .iter()
+        .flat_map(|l| {
+            cut(l, threads)
+                .into_iter()
+                .map(move |r| (l.which, format!("{attributes}[{}]", &text[r])))
+        })
+        .collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = pieces
+            .iter()
+            .map(|(which, piece)| s.spawn(move || Piece::parse(*which, piece)))
+            .collect();
+        let mut level: Level = ron_options().from_str::<T>(&rest).ok()?.into();
+        for h in handles {
+            h.join().ok()??.append_to(&mut level);
+        }
+        Some(level)
+    })
+}
+
+/// The item ranges of `l` cut into about `n` pieces of similar size, at its commas.
+fn cut(l: &List, n: usize) -> Vec<std::ops::Range<usize>> {
+    let len = l.inner.len();
+    let pieces = n.min(l.commas.len() + 1).max(1);
+    let mut out = Vec::with_capacity(pieces);
+    let mut start = l.inner.start;
+    let mut k = 0;
+    for p in 1..pieces {
+        let target = l.inner.start + len * p / pieces;
+        while k < l.commas.len() && l.commas[k] < target {
+            k += 1;
+        }
+        if k >= l.commas.len() {
+            break;
+        }
+        if l.commas[k] > start {
+            out.push(start..l.commas[k]);
+            start = l.commas[k] + 1;
+        }
+        k += 1;
+    }
+    out.push(start..l.inner.end);
+    out
+}
+
+/// One parsed piece of a list.
+enum Piece {
+    Walls(Vec<WallObject>),
+    Triangles(Vec<TriangleObject>),
+    Balls(Vec<BallObject>),
+    Planes(Vec<PlaneObject>),
+    Cylinders(Vec<CylinderObject>),
+    Aabbs(Vec<AabbObject>),
+    Obbs(Vec<ObbObject>),
+    Entities(Vec<EntityObject>),
+}
+
+impl Piece {
+    fn parse(which: usize, text: &str) -> Option<Piece> {
+        fn p<T: DeserializeOwned>(text: &str) -> Option<Vec<T>> {
+            ron_options().from_str(text).ok()
+        }
+        Some(match which {
+            0 => Piece::Walls(p(text)?),
+            1 => Piece::Triangles(p(text)?),
+            2 => Piece::Balls(p(text)?),
+            3 => Piece::Planes(p(text)?),
+            4 => Piece::Cylinders(p(text)?),
+            5 => Piece::Aabbs(p(text)?),
+            6 => Piece::Obbs(p(text)?),
+            _ => Piece::Entities(p(text)?),
+        })
+    }
+
+    fn append_to(self, level: &mut Level) {
+        match self {
+            Piece::Walls(v) => level.walls.extend(v),
+            Piece::Triangles(v) => level.triangles.extend(v),
+            Piece::Balls(v) => level.balls.extend(v),
+            Piece::Planes(v) => level.planes.extend(v),
+            Piece::Cylinders(v) => level.cylinders.extend(v),
+            Piece::Aabbs(v) => level.aabbs.extend(v),
+            Piece::Obbs(v) => level.obbs.extend(v),
+            Piece::Entities(v) => level.entities.extend(v),
+        }
+    }
+}
+
+/// Skip white space and line comments from `i`; `None` at a block comment (not handled here).
+fn skip_blank(b: &[u8], mut i: usize) -> Option<usize> {
+    loop {
+        match b.get(i) {
+            Some(c) if c.is_ascii_whitespace() => i += 1,
+            Some(b'/') => match b.get(i + 1) {
+                Some(b'/') => {
+                    while i < b.len() && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                _ => return None,
+            },
+            _ => return Some(i),
+        }
+    }
+}
+
+/// The end of the string literal starting at `i` (on its opening quote): the index after its closing quote.
+fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
+    i += 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Find the attributes and the large top-level lists of a level document; `None` for anything unusual.
+fn scan(b: &[u8]) -> Option<Layout> {
+    // Attributes: `#![...]` blocks before the document.
+    let mut i = skip_blank(b, 0)?;
+    while b[i..].starts_with(b"#![") {
+        let mut depth = 0usize;
+        loop {
+            match *b.get(i)? {
+                b'[' => depth += 1,
+                b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        i += 1;
+                        break;
+                    }
+                }
+                b'"' => {
+                    i = skip_string(b, i)?;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        i = skip_blank(b, i)?;
+    }
+    let attributes = 0..i;
+    // An optional struct name, then the document's parenthesis.
+    while i < b.len() && is_ident(b[i]) {
+        i += 1;
+    }
+    i = skip_blank(b, i)?;
+    if b.get(i) != Some(&b'(') {
+        return None;
+    }
+    let mut keys = std::collections::HashSet::new();
+    let mut lists = Vec::new();
+    let mut depth = 1usize;
+    let mut expect_key = true;
+    i += 1;
+    // Inside a top-level list being cut: (its index in LISTS, where its items start, its commas).
+    let mut open: Option<(usize, usize, Vec<usize>)> = None;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'"' => {
+                i = skip_string(b, i)?;
+                continue;
+            }
+            b'/' => {
+                i = skip_blank(b, i)?;
+                continue;
+            }
+            // Chars and raw strings are not scanned: the ordinary parse reads such a file.
+            b'\'' => return None,
+            b'r' if matches!(b.get(i + 1), Some(b'"' | b'#'))
+                && (i == 0 || !is_ident(b[i - 1])) =>
+            {
+                return None;
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 1
+                    && let Some((which, start, commas)) = open.take()
+                {
+                    if i - start >= MIN_LIST_BYTES {
+                        lists.push(List {
+                            which,
+                            inner: start..i,
+                            commas,
+                        });
+                    }
+                }
+                if depth == 0 {
+                    return Some(Layout { attributes, lists });
+                }
+            }
+            b',' => {
+                if depth == 1 {
+                    expect_key = true;
+                } else if depth == 2
+                    && let Some((_, _, commas)) = &mut open
+                {
+                    commas.push(i);
+                }
+            }
+            c if depth == 1 && expect_key && (c.is_ascii_alphabetic() || c == b'_') => {
+                let start = i;
+                while i < b.len() && is_ident(b[i]) {
+                    i += 1;
+                }
+                let key = &b[start..i];
+                if !keys.insert(key) {
+                    return None; // a key given twice: the ordinary parse names the error
+                }
+                i = skip_blank(b, i)?;
+                if b.get(i) != Some(&b':') {
+                    return None;
+                }
+                expect_key = false;
+                i = skip_blank(b, i + 1)?;
+                if let Some(which) = LISTS.iter().position(|l| l.as_bytes() == key)
+                    && b.get(i) == Some(&b'[')
+                {
+                    depth += 1;
+                    open = Some((which, i + 1, Vec::new()));
+                    i += 1;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::layout::LevelV2;
+
+    fn big_level() -> String {
+        let mut l = crate::generate::maze(&crate::generate::MazeParams {
+            walls: 20_000,
+            balls: 3_000,
+            ..crate::generate::MazeParams::default()
+        });
+        l.entity_types = vec![crate::level::EntityType {
+            name: "spawn".into(),
+            color: None,
+            min_count: None,
+            max_count: None,
+            fields: Vec::new(),
+        }];
+        for i in 0..3000 {
+            l.entities.push(EntityObject {
+                id: crate::level::ObjectId(900_000 + i),
+                name: Some(format!("e, \"{i}\" (with brackets] and commas,)")),
+                entity_type: "spawn".into(),
+                position: glam::Vec3::new(i as f32, 0.0, 0.0),
+                yaw_deg: 0.0,
+                fields: Default::default(),
+                properties: Default::default(),
+            });
+        }
+        l.to_ron_string()
+    }
+
+    #[test]
+    fn pieces_join_into_the_level_one_parse_gives() {
+        let text = big_level();
+        assert!(text.len() >= MIN_BYTES);
+        let whole: Level = ron_options().from_str::<LevelV2>(&text).unwrap().into();
+        let layout = scan(text.as_bytes()).unwrap();
+        assert!(layout.lists.len() >= 2, "walls and balls are cut");
+        let fast = parse::<LevelV2>(&text).unwrap();
+        assert_eq!(fast, whole);
+        // Cut points fall between items whatever the piece count.
+        for l in &layout.lists {
+            for n in 1..=9 {
+                let ranges = cut(l, n);
+                assert_eq!(ranges.first().unwrap().start, l.inner.start);
+                assert_eq!(ranges.last().unwrap().end, l.inner.end);
+                for w in ranges.windows(2) {
+                    assert_eq!(&text[w[0].end..w[1].start], ",");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn anything_unusual_is_left_to_the_ordinary_parse() {
+        let text = big_level();
+        let cases = [
+            // A key given twice.
+            text.replacen("walls: [", "walls: [], walls: [", 1),
+            // A block comment, a char, a raw string.
+            text.replacen("walls: [", "/* c */ walls: [", 1),
+            text.replacen("name: \"", "name: r\"", 1),
+            // A broken item in the middle of the walls.
+            {
+                let mid = text.len() / 3;
+                let at = mid + text[mid..].find("radius: ").unwrap();
+                format!("{}radius: \"x\"{}", &text[..at], &text[at + 8..])
+            },
+            // Unbalanced.
+            text[..text.len() - 2].to_owned(),
+        ];
+        for (k, t) in cases.iter().enumerate() {
+            assert!(parse::<LevelV2>(t).is_none(), "case {k}");
+        }
+    }
+
+    #[test]
+    fn an_error_in_a_large_file_keeps_its_position_and_path() {
+        let text = big_level();
+        let mid = text.len() / 3;
+        let at = mid + text[mid..].find("radius: ").unwrap();
+        let broken = format!("{}radius: \"x\"{}", &text[..at], &text[at + 8..]);
+        let line = text[..at].matches('\n').count() + 1;
+        match Level::from_ron_str(&broken) {
+            Err(crate::level::LevelError::Parse { line: l, field, .. }) => {
+                assert_eq!(l, line);
+                assert!(field.starts_with("walls[") && field.ends_with("].radius"), "{field}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
