@@ -20,14 +20,30 @@ use super::{
 
 /// A kind of object: how to name it, find its id, and read it back from its serde form.
 trait Obj: Clone + PartialEq + Serialize + DeserializeOwned {
-    fn key(&self) -> String;
+    fn key(&self) -> Key;
+}
+
+/// What matches objects across versions: an id, or a name (entity types); shown as `#12` or `"spawn"`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Key {
+    Id(u32),
+    Name(String),
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Id(id) => write!(f, "#{id}"),
+            Key::Name(n) => f.write_str(n),
+        }
+    }
 }
 
 macro_rules! by_id {
     ($($t:ty),*) => {$(
         impl Obj for $t {
-            fn key(&self) -> String {
-                format!("#{}", self.id.0)
+            fn key(&self) -> Key {
+                Key::Id(self.id.0)
             }
         }
     )*};
@@ -47,8 +63,8 @@ by_id!(
 );
 
 impl Obj for EntityType {
-    fn key(&self) -> String {
-        format!("\"{}\"", self.name)
+    fn key(&self) -> Key {
+        Key::Name(format!("\"{}\"", self.name))
     }
 }
 
@@ -64,8 +80,8 @@ struct Settings {
 }
 
 impl Obj for Settings {
-    fn key(&self) -> String {
-        String::new()
+    fn key(&self) -> Key {
+        Key::Name(String::new())
     }
 }
 
@@ -150,13 +166,13 @@ pub struct Change {
 }
 
 fn diff_list<T: Obj>(kind: &'static str, a: &[T], b: &[T], out: &mut Vec<Change>) {
-    let index: HashMap<String, &T> = b.iter().map(|o| (o.key(), o)).collect();
-    let in_a: BTreeSet<String> = a.iter().map(Obj::key).collect();
+    let index: HashMap<Key, &T> = b.iter().map(|o| (o.key(), o)).collect();
+    let in_a: std::collections::HashSet<Key> = a.iter().map(Obj::key).collect();
     for o in a {
         match index.get(&o.key()) {
             None => out.push(Change {
                 kind,
-                key: o.key(),
+                key: o.key().to_string(),
                 what: "removed",
                 field: None,
                 before: Some(Value::Object(fields(o))),
@@ -171,7 +187,7 @@ fn diff_list<T: Obj>(kind: &'static str, a: &[T], b: &[T], out: &mut Vec<Change>
                     if va != vb {
                         out.push(Change {
                             kind,
-                            key: o.key(),
+                            key: o.key().to_string(),
                             what: "changed",
                             field: Some(name.clone()),
                             before: va.cloned(),
@@ -186,7 +202,7 @@ fn diff_list<T: Obj>(kind: &'static str, a: &[T], b: &[T], out: &mut Vec<Change>
         if !in_a.contains(&o.key()) {
             out.push(Change {
                 kind,
-                key: o.key(),
+                key: o.key().to_string(),
                 what: "added",
                 field: None,
                 before: None,
@@ -222,9 +238,9 @@ pub fn textconv(l: &Level) -> String {
     macro_rules! go {
         ($($k:literal => $field:ident),*) => {$(
             let mut items: Vec<_> = l.$field.iter().collect();
-            items.sort_by_key(|o| sort_key(&o.key()));
+            items.sort_by_key(|o| sort_key(o.key()));
             for o in items {
-                line($k, o.key(), fields(o));
+                line($k, o.key().to_string(), fields(o));
             }
         )*};
     }
@@ -234,11 +250,11 @@ pub fn textconv(l: &Level) -> String {
     out
 }
 
-/// Ids sort as numbers, names as text.
-fn sort_key(key: &str) -> (u64, String) {
-    match key.strip_prefix('#').and_then(|n| n.parse().ok()) {
-        Some(n) => (n, String::new()),
-        None => (u64::MAX, key.to_owned()),
+/// Ids sort as numbers, names as text, after the ids.
+fn sort_key(key: Key) -> (u64, String) {
+    match key {
+        Key::Id(n) => (u64::from(n), String::new()),
+        Key::Name(n) => (u64::MAX, n),
     }
 }
 
@@ -254,24 +270,30 @@ fn merge_list<T: Obj>(
     theirs: &[T],
     conflicts: &mut Vec<Conflict>,
 ) -> Vec<T> {
-    let index =
-        |list: &[T]| -> HashMap<String, T> { list.iter().map(|o| (o.key(), o.clone())).collect() };
-    let (b, t) = (index(base), index(theirs));
-    let o_keys: BTreeSet<String> = ours.iter().map(Obj::key).collect();
+    let b: HashMap<Key, &T> = base.iter().map(|o| (o.key(), o)).collect();
+    let t: HashMap<Key, &T> = theirs.iter().map(|o| (o.key(), o)).collect();
+    let o_keys: std::collections::HashSet<Key> = ours.iter().map(Obj::key).collect();
     let mut out = Vec::with_capacity(ours.len().max(theirs.len()));
     for mine in ours {
         let key = mine.key();
         match (b.get(&key), t.get(&key)) {
-            (Some(old), Some(their)) => {
+            (Some(&old), Some(&their)) => {
                 if mine == old {
                     out.push(their.clone());
                 } else if their == old || their == mine {
                     out.push(mine.clone());
                 } else {
-                    out.push(merge_fields(kind, &key, old, mine, their, conflicts));
+                    out.push(merge_fields(
+                        kind,
+                        &key.to_string(),
+                        old,
+                        mine,
+                        their,
+                        conflicts,
+                    ));
                 }
             }
-            (Some(old), None) => {
+            (Some(&old), None) => {
                 // They deleted it: fine unless we changed it.
                 if mine != old {
                     conflicts.push(Conflict(format!(
@@ -280,7 +302,7 @@ fn merge_list<T: Obj>(
                     out.push(mine.clone());
                 }
             }
-            (None, Some(their)) => {
+            (None, Some(&their)) => {
                 if their != mine {
                     conflicts.push(Conflict(format!(
                         "{kind} {key}: added on both sides, differently"
@@ -298,7 +320,7 @@ fn merge_list<T: Obj>(
         }
         match b.get(&key) {
             // We deleted it: fine unless they changed it.
-            Some(old) if old != their => {
+            Some(&old) if old != their => {
                 conflicts.push(Conflict(format!(
                     "{kind} {key}: deleted here, changed on the other side"
                 )));
@@ -368,7 +390,17 @@ pub fn merge_levels(
         &[settings(theirs)],
         conflicts,
     );
-    let mut out = ours.clone();
+    // Ours' settings unless the merge of the settings says otherwise; every list is merged below (no copy
+    // of ours' objects, and no source text: the merged level's positions are not ours').
+    let mut out = Level {
+        name: ours.name.clone(),
+        description: ours.description.clone(),
+        units: ours.units,
+        default_wall_height: ours.default_wall_height,
+        walker: ours.walker.clone(),
+        simulation: ours.simulation.clone(),
+        ..Level::default()
+    };
     if let Some(s) = s.into_iter().next() {
         out.name = s.name;
         out.description = s.description;
