@@ -1,7 +1,8 @@
 //! A level as a game queries it: every static object in one acceleration structure, each answer naming the
 //! [`ObjectId`] it hit.
 //!
-//! [`Scene::from_level`] takes the level's planes, cylinders, triangles, axis-aligned and oriented boxes, walls
+//! [`Scene::from_level`] (an adapter in `level/scene.rs`: the scene itself knows nothing of levels, and
+//! [`Scene::from_objects`] builds one from shapes alone) takes the level's planes, cylinders, triangles, axis-aligned and oriented boxes, walls
 //! (extruded from the floor to their height, exactly as [`Static::Wall`]) and meshes; balls are dynamic and
 //! stay out (the simulation's [`crate::sim::World`] moves them). Bounded objects go into one
 //! [`AabbTree`] built once (each box padded by a few ulps, so the tree never prunes a hit that an object's own
@@ -31,13 +32,16 @@
 //! assert_eq!(scene.overlap_sphere(&Sphere::new(Vec3::new(0.0, 0.5, 0.0), 0.5)), vec![ObjectId(1)]);
 //! ```
 
+use std::any::Any;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::bvh::AabbTree;
-use crate::level::{Level, LevelError, ObjectId, Problem, Severity};
+use crate::id::ObjectId;
+#[cfg(doc)]
 use crate::mesh::TriMesh;
 use crate::query::{overlap, ray};
 use crate::shape::{Aabb, Ray, Sphere, Wall};
@@ -84,8 +88,9 @@ pub struct Scene {
     /// The level's walls for top-down movement, in level order.
     walls: WallGrid,
     by_id: HashMap<ObjectId, u32>,
-    /// Objects left out because they could not be built (a mesh whose geometry is invalid).
-    skipped: Vec<Problem>,
+    /// What the front end that built the scene noted about it, opaque here: the level adapter
+    /// (`level/scene.rs`) keeps the objects it left out in it, for `Scene::skipped`.
+    notes: Option<Arc<dyn Any + Send + Sync>>,
     /// Objects were added since the structures were built (the simulation adds them one by one).
     dirty: bool,
     /// Trigger volumes (not obstacles: no ray, sweep or overlap query sees them).
@@ -93,71 +98,6 @@ pub struct Scene {
     /// For each object, its position among the triangles (`u32::MAX` for other kinds): the walker's
     /// `Blocker::Triangle` numbering.
     triangle_ordinal: Vec<u32>,
-}
-
-/// The static objects of a level in the order the simulation numbers them (planes, cylinders, triangles,
-/// axis-aligned boxes, oriented boxes, walls at their height, meshes), and the problems of the meshes that
-/// could not be built (they are left out).
-pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Problem>) {
-    let mut out = Vec::new();
-    out.extend(
-        level
-            .planes
-            .iter()
-            .map(|p| (p.id, Static::Plane(p.plane()))),
-    );
-    out.extend(
-        level
-            .cylinders
-            .iter()
-            .map(|c| (c.id, Static::Cylinder(c.cylinder()))),
-    );
-    out.extend(
-        level
-            .triangles
-            .iter()
-            .map(|t| (t.id, Static::Triangle(t.triangle()))),
-    );
-    out.extend(level.aabbs.iter().map(|a| (a.id, Static::Aabb(a.aabb()))));
-    out.extend(level.obbs.iter().map(|o| (o.id, Static::Obb(o.obb()))));
-    out.extend(level.walls.iter().map(|w| {
-        let height = w.height.unwrap_or(level.default_wall_height);
-        (
-            w.id,
-            Static::Wall {
-                wall: w.wall(),
-                height,
-            },
-        )
-    }));
-    let mut problems = Vec::new();
-    for (i, m) in level.meshes.iter().enumerate() {
-        if m.obj.is_some() && m.indices.is_empty() {
-            problems.push(Problem {
-                severity: Severity::Error,
-                object: Some(m.id),
-                field: format!("meshes[{i}].obj"),
-                message: "the OBJ file was not read: load the level with Level::load, or call \
-                          Level::resolve_meshes with its folder"
-                    .into(),
-                line: None,
-                col: None,
-            });
-            continue;
-        }
-        match TriMesh::new(m.vertices.clone(), m.indices.clone()) {
-            Ok(mesh) => out.push((m.id, Static::Mesh(mesh))),
-            Err(e) => problems.push(Problem {
-                severity: Severity::Error,
-                object: Some(m.id),
-                field: format!("meshes[{i}]"),
-                message: e.to_string(),
-                line: None,
-                col: None,
-            }),
-        }
-    }
-    (out, problems)
 }
 
 /// A box padded by a few ulps of its coordinates (and of 1), so rounding in the tree's slab test can never
@@ -174,42 +114,6 @@ fn better(t: f32, id: ObjectId, best: Option<(f32, ObjectId)>) -> bool {
 }
 
 impl Scene {
-    /// Every static object of `level` in one structure.
-    ///
-    /// # Errors
-    /// [`LevelError::Invalid`] when [`Level::validate`] finds errors, or a mesh cannot be built (an OBJ
-    /// reference that was not read, say).
-    pub fn from_level(level: &Level) -> Result<Scene, LevelError> {
-        let mut problems = level.validate();
-        problems.retain(|p| p.severity == Severity::Error);
-        if !problems.is_empty() {
-            return Err(LevelError::Invalid { problems });
-        }
-        let scene = Scene::build(level);
-        if scene.skipped.is_empty() {
-            Ok(scene)
-        } else {
-            Err(LevelError::Invalid {
-                problems: scene.skipped,
-            })
-        }
-    }
-
-    /// Every static object of `level` that can be built, whatever its validation problems (the editor queries
-    /// levels that are being fixed): invalid shapes stay in but are never hit (their queries answer `None` /
-    /// `false`); meshes that cannot be built are left out and listed by [`Scene::skipped`].
-    #[must_use]
-    pub fn build(level: &Level) -> Scene {
-        let (statics, skipped) = level_statics(level);
-        let mut scene = Scene::from_statics(statics, skipped);
-        scene.triggers = level
-            .triggers
-            .iter()
-            .filter_map(|t| TriggerVolume::new(t.id, &t.shape))
-            .collect();
-        scene
-    }
-
     /// The triggers a game's own mover (a sphere) is in: every trigger volume it touches or overlaps, ids
     /// ascending. Triggers are not obstacles: the other queries never see them.
     ///
@@ -244,20 +148,32 @@ impl Scene {
     /// A scene of the given objects (ids need not be unique, but answers name only the id given).
     #[must_use]
     pub fn from_objects(objects: impl IntoIterator<Item = (ObjectId, Static)>) -> Scene {
-        Scene::from_statics(objects.into_iter().collect(), Vec::new())
+        Scene::from_parts(objects.into_iter().collect(), Vec::new(), None)
     }
 
-    fn from_statics(statics: Vec<(ObjectId, Static)>, skipped: Vec<Problem>) -> Scene {
+    /// A scene of the given objects and trigger volumes, with a front end's notes (opaque here; the level
+    /// adapter keeps the objects it left out in them).
+    pub(crate) fn from_parts(
+        statics: Vec<(ObjectId, Static)>,
+        triggers: Vec<TriggerVolume>,
+        notes: Option<Arc<dyn Any + Send + Sync>>,
+    ) -> Scene {
         let (ids, shapes) = statics.into_iter().unzip();
         let mut scene = Scene {
             shapes,
             ids,
-            skipped,
+            triggers,
+            notes,
             dirty: true,
             ..Scene::default()
         };
         scene.refresh();
         scene
+    }
+
+    /// The front end's notes of type `T`, if it left some.
+    pub(crate) fn notes<T: Any>(&self) -> Option<&T> {
+        self.notes.as_deref()?.downcast_ref()
     }
 
     /// Add an object; the structures are rebuilt by the next [`Scene::refresh`] (the simulation adds its
@@ -379,12 +295,6 @@ impl Scene {
     #[must_use]
     pub fn walls(&self) -> &WallGrid {
         &self.walls
-    }
-
-    /// Objects left out by [`Scene::build`] because they could not be built.
-    #[must_use]
-    pub fn skipped(&self) -> &[Problem] {
-        &self.skipped
     }
 
     /// The nearest object hit by `ray` with `t <= max_t`.

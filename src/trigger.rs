@@ -8,9 +8,29 @@
 
 use glam::{Vec2, Vec3};
 
-use crate::level::{ObjectId, TriggerShape};
+use serde::{Deserialize, Serialize};
+
+use crate::id::ObjectId;
 use crate::query::{overlap, sweep};
 use crate::shape::{Aabb, Sphere, Triangle};
+
+/// A trigger volume's shape (as a level stores it: `collidoscope::level::TriggerShape` is this type).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TriggerShape {
+    /// An axis-aligned box.
+    Aabb(Aabb),
+    /// A sphere.
+    Sphere(Sphere),
+    /// A vertical prism: a top-down polygon (`(x, z)` points, in order, at least 3) between two heights.
+    Prism {
+        /// The outline.
+        points: Vec<Vec2>,
+        /// Bottom height.
+        bottom: f32,
+        /// Top height.
+        top: f32,
+    },
+}
 
 /// One convex piece.
 #[derive(Clone, Debug)]

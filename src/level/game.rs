@@ -23,12 +23,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use glam::{Vec2, Vec3};
+use glam::Vec3;
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::{Level, LevelError, ObjectId, Problem, Severity};
-use crate::shape::{Aabb, Sphere};
 
 /// The kind of a typed entity field.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -200,23 +199,9 @@ pub struct EntityObject {
     pub properties: BTreeMap<String, Value>,
 }
 
-/// A trigger volume's shape.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum TriggerShape {
-    /// An axis-aligned box.
-    Aabb(Aabb),
-    /// A sphere.
-    Sphere(Sphere),
-    /// A vertical prism: a top-down polygon (`(x, z)` points, in order, at least 3) between two heights.
-    Prism {
-        /// The outline.
-        points: Vec<Vec2>,
-        /// Bottom height.
-        bottom: f32,
-        /// Top height.
-        top: f32,
-    },
-}
+/// A trigger volume's shape: defined beside the trigger volumes it becomes ([`crate::trigger`]), which know
+/// nothing of levels.
+pub use crate::trigger::TriggerShape;
 
 /// A trigger volume: the game is told when balls (or its own movers, through the scene) enter and leave it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

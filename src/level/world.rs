@@ -24,7 +24,7 @@ impl World {
             ..SimSettings::default()
         });
         // The same objects, in the same order, as the game's `Scene` (one conversion of a level's statics).
-        let (statics, problems) = crate::scene::level_statics(level);
+        let (statics, problems) = super::scene::level_statics(level);
         if !problems.is_empty() {
             return Err(LevelError::Invalid { problems });
         }
