@@ -1,0 +1,13 @@
+//! The runtime's integration tests in one test binary (each file was its own binary, each linked with the
+//! whole crate: one link instead of nine keeps CI short). Run one group with `cargo test --test runtime
+//! hand_worked::`, one test by its name as usual.
+
+mod hand_worked;
+mod invariants;
+mod level_mutation;
+mod level_obj;
+mod levels;
+mod mesh;
+mod parry_differential;
+mod robustness;
+mod seed_defects;
