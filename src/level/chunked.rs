@@ -399,7 +399,10 @@ mod tests {
         match Level::from_ron_str(&broken) {
             Err(crate::level::LevelError::Parse { line: l, field, .. }) => {
                 assert_eq!(l, line);
-                assert!(field.starts_with("walls[") && field.ends_with("].radius"), "{field}");
+                assert!(
+                    field.starts_with("walls[") && field.ends_with("].radius"),
+                    "{field}"
+                );
             }
             other => panic!("{other:?}"),
         }
