@@ -259,14 +259,13 @@ fn scan(b: &[u8]) -> Option<Layout> {
                 depth = depth.checked_sub(1)?;
                 if depth == 1
                     && let Some((which, start, commas)) = open.take()
+                    && i - start >= MIN_LIST_BYTES
                 {
-                    if i - start >= MIN_LIST_BYTES {
-                        lists.push(List {
-                            which,
-                            inner: start..i,
-                            commas,
-                        });
-                    }
+                    lists.push(List {
+                        which,
+                        inner: start..i,
+                        commas,
+                    });
                 }
                 if depth == 0 {
                     return Some(Layout { attributes, lists });
@@ -310,6 +309,117 @@ fn scan(b: &[u8]) -> Option<Layout> {
         i += 1;
     }
     None
+}
+
+/// Renders a range of one list's items (see [`render_items`]).
+type Render<'a> = dyn Fn(std::ops::Range<usize>) -> Option<String> + Sync + 'a;
+
+/// A list worth writing on several threads: at least this many items.
+const MIN_WRITE_ITEMS: usize = 20_000;
+
+/// Write `level` as [`Level::to_ron_string`] does, its large lists rendered on every core: the document is
+/// written with each large list cut to its first item, and the rest of each list, rendered in pieces with
+/// the same settings one level shallower and indented, goes in after that item's line. `None` (the caller
+/// writes it in one piece) when no list is large, there is one core, or the first item's line does not come
+/// out exactly as the pieces render it.
+pub(super) fn write(level: &Level, config: &ron::ser::PrettyConfig) -> Option<String> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_PIECES));
+    if threads < 2 {
+        return None;
+    }
+    let mut doc = super::layout::LevelRef::from(level);
+    // (name in the file, the items after the first, rendered later)
+    let mut rest: Vec<(&str, Box<Render<'_>>, usize)> = Vec::new();
+    macro_rules! cut_list {
+        ($($name:literal => $field:ident),*) => {$(
+            let items = &level.$field[..];
+            if items.len() >= MIN_WRITE_ITEMS {
+                doc.$field = &items[..1];
+                let render = move |r: std::ops::Range<usize>| render_items(&items[r], config);
+                rest.push(($name, Box::new(render), items.len()));
+            }
+        )*};
+    }
+    cut_list!("walls" => walls, "triangles" => triangles, "balls" => balls, "planes" => planes,
+        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "entities" => entities);
+    if rest.is_empty() {
+        return None;
+    }
+    let text = ron::ser::to_string_pretty(&doc, config.clone()).ok()?;
+    // Render every list's items in pieces, all lists' pieces at once.
+    let jobs: Vec<(usize, std::ops::Range<usize>)> = rest
+        .iter()
+        .enumerate()
+        .flat_map(|(k, (_, _, n))| {
+            let n = *n;
+            (0..threads).map(move |p| (k, n * p / threads..n * (p + 1) / threads))
+        })
+        .collect();
+    let rendered: Vec<Option<String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = jobs
+            .iter()
+            .map(|(k, r)| {
+                let render = &rest[*k].1;
+                let r = r.clone();
+                s.spawn(move || render(r))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    let mut out = String::with_capacity(
+        text.len() + rendered.iter().flatten().map(String::len).sum::<usize>(),
+    );
+    let mut at = 0;
+    for (k, (name, _, _)) in rest.iter().enumerate() {
+        let key = format!("\n    {name}: [\n");
+        let start = at + text[at..].find(&key)? + key.len();
+        let first_end = start + text[start..].find('\n')? + 1;
+        let pieces: Vec<&Option<String>> = jobs
+            .iter()
+            .zip(&rendered)
+            .filter(|((j, _), _)| *j == k)
+            .map(|(_, r)| r)
+            .collect();
+        let all: Vec<&str> = pieces.iter().map(|p| p.as_deref()).collect::<Option<_>>()?;
+        // The first item as the document wrote it must be what the pieces render for it.
+        let first_line = all.first()?.split_inclusive('\n').next()?;
+        if first_line != &text[start..first_end] {
+            return None;
+        }
+        out.push_str(&text[at..start]);
+        for p in all {
+            out.push_str(p);
+        }
+        at = first_end;
+    }
+    out.push_str(&text[at..]);
+    out.push('\n');
+    Some(out)
+}
+
+/// Items as they stand inside a list of the written document: one per line, eight spaces in, each followed
+/// by a comma.
+fn render_items<T: serde::Serialize>(
+    items: &[T],
+    config: &ron::ser::PrettyConfig,
+) -> Option<String> {
+    if items.is_empty() {
+        return Some(String::new());
+    }
+    let depth = config.depth_limit.checked_sub(1)?;
+    let shallower = config.clone().depth_limit(depth);
+    let text = ron::ser::to_string_pretty(items, shallower).ok()?;
+    // Skip the extension header the serializer writes first, then the list's brackets.
+    let body = text.rsplit_once("[\n")?.1.strip_suffix(']')?;
+    let mut out = String::with_capacity(body.len() + body.len() / 8);
+    for line in body.split_inclusive('\n') {
+        out.push_str("    ");
+        out.push_str(line);
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -406,5 +516,43 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The level written in one piece (what `to_ron_string` does without threads).
+    fn one_piece(l: &Level) -> String {
+        let mut s = ron::ser::to_string_pretty(
+            &crate::level::layout::LevelRef::from(l),
+            super::super::pretty_config(),
+        )
+        .unwrap();
+        s.push('\n');
+        s
+    }
+
+    #[test]
+    fn written_in_pieces_is_byte_for_byte_written_in_one() {
+        let mut l = Level::from_ron_str(&big_level()).unwrap();
+        // Above the threshold in walls, balls and entities; names with quotes, brackets, commas, newlines.
+        assert!(l.walls.len() >= MIN_WRITE_ITEMS);
+        while l.balls.len() < MIN_WRITE_ITEMS {
+            let mut b = l.balls[l.balls.len() % 7].clone();
+            b.id = crate::level::ObjectId(2_000_000 + l.balls.len() as u32);
+            b.name = Some("line\nbreak [x], (y)".into());
+            l.balls.push(b);
+        }
+        while l.entities.len() < MIN_WRITE_ITEMS {
+            let mut e = l.entities[0].clone();
+            e.id = crate::level::ObjectId(3_000_000 + l.entities.len() as u32);
+            e.yaw_deg = l.entities.len() as f32 * 0.37;
+            l.entities.push(e);
+        }
+        let fast = write(&l, &super::super::pretty_config()).expect("written in pieces");
+        assert_eq!(fast, one_piece(&l));
+        assert_eq!(l.to_ron_string(), fast);
+        assert_eq!(Level::from_ron_str(&fast).unwrap(), l);
+        // Small levels are written in one piece.
+        let small = Level::from_ron_str(include_str!("../../levels/courtyard.ron")).unwrap();
+        assert!(write(&small, &super::super::pretty_config()).is_none());
+        assert_eq!(small.to_ron_string(), one_piece(&small));
     }
 }

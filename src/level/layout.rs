@@ -52,19 +52,19 @@ pub(super) struct LevelRef<'a> {
     units: Units,
     default_wall_height: f32,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    walls: &'a [WallObject],
+    pub(super) walls: &'a [WallObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    triangles: &'a [TriangleObject],
+    pub(super) triangles: &'a [TriangleObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    balls: &'a [BallObject],
+    pub(super) balls: &'a [BallObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    planes: &'a [PlaneObject],
+    pub(super) planes: &'a [PlaneObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    cylinders: &'a [CylinderObject],
+    pub(super) cylinders: &'a [CylinderObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    aabbs: &'a [AabbObject],
+    pub(super) aabbs: &'a [AabbObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    obbs: &'a [ObbObject],
+    pub(super) obbs: &'a [ObbObject],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     meshes: Vec<MeshOut<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,7 +75,7 @@ pub(super) struct LevelRef<'a> {
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     entity_types: &'a [EntityType],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    entities: &'a [EntityObject],
+    pub(super) entities: &'a [EntityObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     triggers: &'a [TriggerObject],
 }

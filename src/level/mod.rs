@@ -248,6 +248,15 @@ struct Header {
     version: u32,
 }
 
+/// How levels are written: objects one per line, compact inside (the canonical layout).
+fn pretty_config() -> ron::ser::PrettyConfig {
+    ron::ser::PrettyConfig::new()
+        .depth_limit(2)
+        .indentor("    ")
+        .struct_names(false)
+        .extensions(ron::extensions::Extensions::IMPLICIT_SOME)
+}
+
 fn ron_options() -> ron::Options {
     ron::Options::default()
         .with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME)
@@ -494,11 +503,10 @@ impl Level {
     #[must_use]
     pub fn to_ron_string(&self) -> String {
         let out = LevelRef::from(self);
-        let config = ron::ser::PrettyConfig::new()
-            .depth_limit(2)
-            .indentor("    ")
-            .struct_names(false)
-            .extensions(ron::extensions::Extensions::IMPLICIT_SOME);
+        let config = pretty_config();
+        if let Some(s) = chunked::write(self, &config) {
+            return s;
+        }
         let mut s = ron::ser::to_string_pretty(&out, config)
             .unwrap_or_else(|e| unreachable!("levels always serialise: {e}"));
         s.push('\n');
