@@ -22,6 +22,9 @@ pub struct EntityTypesState {
     buffers: HashMap<String, String>,
     /// Why the last change was refused.
     pub error: Option<String>,
+    /// Counts pointer releases and keyboard focus changes: changes of one setting within one session (a
+    /// drag, typing) merge into one undo step.
+    session: u64,
 }
 
 const KINDS: [&str; 8] = [
@@ -58,6 +61,9 @@ fn kind_named(i: usize, old: &FieldKind) -> FieldKind {
 pub fn panel(ui: &mut Ui, doc: &Document, state: &mut EntityTypesState) -> Vec<LabelledEdit> {
     let level = doc.level();
     let mut out = Vec::new();
+    if ui.input(|i| i.pointer.any_released() || i.key_pressed(egui::Key::Tab)) {
+        state.session += 1;
+    }
     let mut push = |state: &mut EntityTypesState, e: Result<LabelledEdit, String>| match e {
         Ok(e) => {
             state.error = None;
@@ -214,10 +220,12 @@ fn type_settings(
         changed |= optional_count(ui, "at most", &mut max);
         if changed {
             let color = has_color.then(|| (c.r(), c.g(), c.b()));
-            push(
-                state,
-                edits::set_type_settings(level, &ty.name, color, min, max),
-            );
+            let merge = format!("type:{}#{}", ty.name, state.session);
+            let e = edits::set_type_settings(level, &ty.name, color, min, max).map(|mut e| {
+                e.merge_key = Some(merge);
+                e
+            });
+            push(state, e);
         }
         if ui
             .button(RichText::new("Remove type").color(theme::ERROR_TEXT))
@@ -290,7 +298,14 @@ fn fields_grid(
                 if remove.clicked() {
                     push(state, edits::remove_field(level, &ty.name, &def.name));
                 } else if new != *def {
-                    push(state, edits::set_field(level, &ty.name, &def.name, new));
+                    // A rename is its own step; kind, bounds, required and default changes of one field
+                    // in one session (a drag, typing) merge.
+                    let merge = (new.name == def.name).then(|| format!("{key}#{}", state.session));
+                    let e = edits::set_field(level, &ty.name, &def.name, new).map(|mut e| {
+                        e.merge_key = merge;
+                        e
+                    });
+                    push(state, e);
                 }
             }
         });
