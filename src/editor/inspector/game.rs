@@ -227,6 +227,91 @@ fn typed_field_row(
     show_error(ui, state, &key);
 }
 
+/// A prism trigger's outline: each corner's `x` and `z` as drag values, Remove (refused below three
+/// corners), and Add (a corner halfway along the last edge). An outline that encloses no area is refused
+/// with the reason.
+pub(super) fn prism_points(
+    ui: &mut Ui,
+    state: &mut InspectorState,
+    t: &crate::level::TriggerObject,
+    out: &mut Vec<LabelledEdit>,
+) {
+    let crate::level::TriggerShape::Prism { points, .. } = &t.shape else {
+        return;
+    };
+    let key = format!("prism:{}", t.id.0);
+    let mut new_points = None;
+    let mut label = "";
+    ui.label(format!("outline ({} corners)", points.len()));
+    for (k, p) in points.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let (mut x, mut z) = (p.x, p.y);
+            ui.add_sized([LABEL_W, 18.0], egui::Label::new(format!("corner {k}")));
+            let rx = ui.add(egui::DragValue::new(&mut x).speed(0.05).prefix("x "));
+            let rz = ui.add(egui::DragValue::new(&mut z).speed(0.05).prefix("z "));
+            if rx.changed() || rz.changed() {
+                let mut v = points.clone();
+                v[k] = glam::Vec2::new(x, z);
+                new_points = Some(v);
+                label = "Move a prism corner";
+            }
+            if rx.drag_stopped() || rz.drag_stopped() || rx.lost_focus() || rz.lost_focus() {
+                state.session += 1;
+            }
+            if ui.small_button("Remove").clicked() {
+                let mut v = points.clone();
+                v.remove(k);
+                new_points = Some(v);
+                label = "Remove a prism corner";
+            }
+        });
+    }
+    if ui.small_button("Add corner").clicked()
+        && let (Some(&a), Some(&b)) = (points.last(), points.first())
+    {
+        let mut v = points.clone();
+        v.push((a + b) * 0.5);
+        new_points = Some(v);
+        label = "Add a prism corner";
+    }
+    if let Some(v) = new_points {
+        let e = prism_edit(t, v, label, Some(format!("{key}#{}", state.session)));
+        report(state, &key, e, out);
+    }
+    show_error(ui, state, &key);
+}
+
+/// The edit giving trigger `t` (a prism) the outline `points`, or why not: fewer than three corners, a
+/// corner not finite, no area, an outline that crosses itself.
+fn prism_edit(
+    t: &crate::level::TriggerObject,
+    points: Vec<glam::Vec2>,
+    label: &str,
+    merge: Option<String>,
+) -> Result<LabelledEdit, String> {
+    if points.len() < 3 {
+        return Err("a prism needs at least 3 corners".into());
+    }
+    if !points.iter().all(|p| p.is_finite()) {
+        return Err("corners must be finite".into());
+    }
+    if crate::trigger::triangulate(&points).is_none() {
+        return Err("the outline must enclose some area without crossing itself".into());
+    }
+    let mut t = t.clone();
+    if let crate::level::TriggerShape::Prism { points: p, .. } = &mut t.shape {
+        *p = points;
+    }
+    Ok(LabelledEdit::new(
+        label,
+        crate::editor::document::Edit {
+            replace: vec![Object::Trigger(t)],
+            ..Default::default()
+        },
+        merge,
+    ))
+}
+
 /// The free-form properties of one object: each value with its kind's widget, rename, remove, and a row
 /// to add one.
 pub(super) fn properties_section(
@@ -651,6 +736,36 @@ fn is_game_object(o: &Object) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prism_outlines_are_checked() {
+        let t = crate::level::TriggerObject {
+            id: ObjectId(4),
+            name: None,
+            shape: crate::level::TriggerShape::Prism {
+                points: vec![glam::Vec2::ZERO, glam::Vec2::X, glam::Vec2::Y],
+                bottom: 0.0,
+                top: 1.0,
+            },
+            properties: Default::default(),
+        };
+        let v = |pts: &[(f32, f32)]| pts.iter().map(|&(x, z)| glam::Vec2::new(x, z)).collect();
+        assert!(prism_edit(&t, v(&[(0.0, 0.0), (1.0, 0.0)]), "x", None).is_err());
+        assert!(prism_edit(&t, v(&[(0.0, 0.0), (1.0, 0.0), (2.0, 0.0)]), "x", None).is_err());
+        assert!(prism_edit(&t, v(&[(0.0, 0.0), (f32::NAN, 0.0), (0.0, 1.0)]), "x", None).is_err());
+        let ok = prism_edit(
+            &t,
+            v(&[(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]),
+            "x",
+            None,
+        );
+        let Object::Trigger(moved) = &ok.unwrap().edit.replace[0] else {
+            panic!()
+        };
+        assert!(
+            matches!(&moved.shape, crate::level::TriggerShape::Prism { points, .. } if points.len() == 4)
+        );
+    }
 
     #[test]
     fn a_picked_point_keeps_its_height_and_a_ref_needs_a_target() {

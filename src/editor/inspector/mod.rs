@@ -441,6 +441,9 @@ fn fields(ui: &mut Ui, doc: &Document, state: &mut InspectorState, out: &mut Vec
         if let Object::Entity(e) = one {
             game::entity_section(ui, doc, state, e, out);
         }
+        if let Object::Trigger(t) = one {
+            game::prism_points(ui, state, t, out);
+        }
     } else if !selected.is_empty() {
         ui.heading(format!("{} objects", selected.len()));
     }
