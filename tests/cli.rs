@@ -1,8 +1,9 @@
 //! The real `collidoscope` binary, run through `std::process::Command`: `check` on every sample level (exit 0)
 //! and on every file of the bad corpus (exit 1 or 2 and the exact `file:line:col: field: message` or problem
 //! lines listed in `tests/bad_levels/expected.txt`), `--format json` and `--deny-warnings`, `info`,
-//! `generate maze` followed by `check`, `fmt` and `fmt --check`, `--help` for every subcommand, and
-//! `simulate` (hash determinism, trace file, exit codes).
+//! `generate maze` followed by `check`, `fmt` and `fmt --check`, `--help` for every subcommand,
+//! `simulate` (hash determinism, trace file, exit codes), and every command writing into a pipe whose reader
+//! leaves early (`| head -1`: no panic, the command's own exit status) or onto a full disk (exit 2).
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
@@ -717,6 +718,285 @@ fn without_a_display_the_editor_points_to_the_cli() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("no display") && err.contains("collidoscope check LEVEL"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A reader that stops early (`collidoscope … | head -1`): no panic, the command's own exit status.
+
+/// How the binary ended when its reader went away.
+struct Closed {
+    /// What the reader got before it closed the pipe.
+    first_line: String,
+    status: std::process::ExitStatus,
+    stderr: String,
+}
+
+impl Closed {
+    /// The binary exited by itself (no signal, no panic) with `code`, and said nothing about a panic or a
+    /// failed write.
+    fn assert_quiet(&self, code: i32, what: &str) {
+        assert_eq!(
+            self.status.code(),
+            Some(code),
+            "{what}: {:?}, stderr:\n{}",
+            self.status,
+            self.stderr
+        );
+        for bad in ["panicked", "Broken pipe", "cannot write"] {
+            assert!(
+                !self.stderr.contains(bad),
+                "{what}: stderr:\n{}",
+                self.stderr
+            );
+        }
+    }
+}
+
+/// Runs the binary with stdout piped to a reader that closes the pipe after the first line, as `| head -1`
+/// does (`lines = 1`), or before reading anything (`lines = 0`: for output too short to outlast the pipe's
+/// buffer, whose first write then meets the closed pipe). Stderr is drained on the side.
+fn close_after<I, S>(lines: usize, args: I) -> Closed
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_collidoscope"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr_pipe = child.stderr.take().unwrap();
+    let stderr = std::thread::spawn(move || {
+        let mut s = String::new();
+        stderr_pipe.read_to_string(&mut s).unwrap();
+        s
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first_line = String::new();
+    if lines > 0 {
+        stdout.read_line(&mut first_line).unwrap();
+    }
+    drop(stdout);
+    let status = child.wait().unwrap();
+    Closed {
+        first_line,
+        status,
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// Enough output to outlast the pipe's buffer (64 KiB on Linux) and the reader's (8 KiB): the binary is
+/// still writing when the reader closes, so its next write fails with a broken pipe.
+const MANY: usize = 2000;
+
+#[test]
+fn check_into_a_closed_pipe() {
+    let mut files = vec!["check"];
+    files.extend(["levels/house.ron"; MANY]);
+    let r = close_after(1, &files);
+    r.assert_quiet(0, "check");
+    assert_eq!(
+        r.first_line,
+        "levels/house.ron: ok (0 error(s), 0 warning(s))\n"
+    );
+    // JSON comes as one document at the end; the reader still leaves after its first line.
+    let mut json = vec!["check", "--format", "json"];
+    json.extend(&files[1..]);
+    let r = close_after(1, &json);
+    r.assert_quiet(0, "check --format json");
+    assert_eq!(r.first_line, "[\n");
+    // The verdict is still the command's: problems found gives 1 even when nobody reads the list.
+    let mut bad = files.clone();
+    bad.push("tests/bad_levels/41_negative_radius.ron");
+    let r = close_after(1, &bad);
+    r.assert_quiet(1, "check with a bad level");
+}
+
+#[test]
+fn diff_and_textconv_into_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.ron"), dir.path().join("b.ron"));
+    for (path, seed) in [(&a, "1"), (&b, "2")] {
+        let r = go([
+            "generate".as_ref(),
+            "maze".as_ref(),
+            "--walls".as_ref(),
+            "3000".as_ref(),
+            "--balls".as_ref(),
+            "10".as_ref(),
+            "--seed".as_ref(),
+            seed.as_ref(),
+            "-o".as_ref(),
+            path.as_os_str(),
+        ]);
+        assert_eq!(r.code, 0, "{r:?}");
+    }
+    let r = close_after(1, ["diff".as_ref(), "--textconv".as_ref(), a.as_os_str()]);
+    r.assert_quiet(0, "diff --textconv");
+    assert!(r.first_line.starts_with("level "), "{}", r.first_line);
+    // Different mazes: exit 1, as with a reader that reads every change.
+    let r = close_after(1, ["diff".as_ref(), a.as_os_str(), b.as_os_str()]);
+    r.assert_quiet(1, "diff");
+    let r = close_after(
+        1,
+        [
+            "diff".as_ref(),
+            "--format".as_ref(),
+            "json".as_ref(),
+            a.as_os_str(),
+            b.as_os_str(),
+        ],
+    );
+    r.assert_quiet(1, "diff --format json");
+}
+
+#[test]
+fn fmt_check_into_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("spaced.ron");
+    // The canonical text with extra blank lines: not in the canonical layout.
+    let text = std::fs::read_to_string(sample("house")).unwrap();
+    std::fs::write(&file, text.replace('\n', "\n\n")).unwrap();
+    let mut args = vec!["fmt".as_ref(), "--check".as_ref()];
+    args.extend(std::iter::repeat_n(file.as_os_str(), MANY));
+    let r = close_after(1, &args);
+    r.assert_quiet(1, "fmt --check");
+    assert_eq!(
+        r.first_line,
+        format!("{}: not in the canonical layout\n", file.display())
+    );
+    // `fmt` itself finishes its work when nobody reads what it did.
+    let r = close_after(0, ["fmt".as_ref(), file.as_os_str()]);
+    r.assert_quiet(0, "fmt");
+    assert_eq!(
+        go(["fmt".as_ref(), "--check".as_ref(), file.as_os_str()]).code,
+        0
+    );
+}
+
+#[test]
+fn info_and_replay_of_a_recording_into_a_closed_pipe() {
+    use collidoscope::glam::Vec3;
+    use collidoscope::level::Level;
+    use collidoscope::record::{Recorder, RecorderConfig};
+    use collidoscope::scene::Scene;
+    use collidoscope::shape::Ray;
+
+    let dir = tempfile::tempdir().unwrap();
+    let level = Level::load(&sample("house")).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    for i in 0..MANY {
+        rec.begin_frame(i as f64 / 60.0);
+        rec.mark(&format!(
+            "mark {i}: something worth finding again in the recording"
+        ));
+        let angle = i as f32 * 0.01;
+        let ray = Ray::new(
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(angle.cos(), 0.0, angle.sin()),
+        );
+        rec.cast_ray(&scene, &ray, 100.0);
+    }
+    let path = dir.path().join("run.rec");
+    rec.save(&path).unwrap();
+
+    // One line per mark: far more than the pipe holds.
+    let r = close_after(1, ["info".as_ref(), path.as_os_str()]);
+    r.assert_quiet(0, "info of a recording");
+    assert!(r.first_line.contains("recording of"), "{}", r.first_line);
+    let r = close_after(
+        1,
+        [
+            "info".as_ref(),
+            "--format".as_ref(),
+            "json".as_ref(),
+            path.as_os_str(),
+        ],
+    );
+    r.assert_quiet(0, "info --format json of a recording");
+
+    // Replayed against an empty level every ray that hit something changes: one line each.
+    let empty = dir.path().join("empty.ron");
+    let mut bare = level.clone();
+    bare.walls.clear();
+    bare.triangles.clear();
+    bare.planes.clear();
+    bare.cylinders.clear();
+    bare.aabbs.clear();
+    bare.obbs.clear();
+    bare.meshes.clear();
+    bare.save(&empty).unwrap();
+    let r = close_after(
+        1,
+        [
+            "replay".as_ref(),
+            path.as_os_str(),
+            "--level".as_ref(),
+            empty.as_os_str(),
+        ],
+    );
+    r.assert_quiet(1, "replay");
+    assert!(r.first_line.starts_with("frame "), "{}", r.first_line);
+    let r = close_after(0, ["replay".as_ref(), path.as_os_str()]);
+    r.assert_quiet(0, "replay against its own level");
+}
+
+#[test]
+fn short_outputs_into_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let maze = dir.path().join("maze.ron");
+    let r = close_after(
+        0,
+        [
+            "generate".as_ref(),
+            "maze".as_ref(),
+            "--walls".as_ref(),
+            "50".as_ref(),
+            "--balls".as_ref(),
+            "5".as_ref(),
+            "-o".as_ref(),
+            maze.as_os_str(),
+        ],
+    );
+    r.assert_quiet(0, "generate maze");
+    assert!(maze.exists());
+    close_after(0, ["info", "levels/house.ron"]).assert_quiet(0, "info");
+    close_after(0, ["info", "--format", "json", "levels/house.ron"]).assert_quiet(0, "info json");
+    close_after(
+        0,
+        ["simulate", "levels/house.ron", "--steps", "5", "--hash"],
+    )
+    .assert_quiet(0, "simulate");
+    close_after(0, ["--help"]).assert_quiet(0, "--help");
+    close_after(0, ["check", "--help"]).assert_quiet(0, "check --help");
+}
+
+/// A failure other than a closed pipe (here a full disk) is reported once and gives exit 2.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_is_reported() {
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_collidoscope"))
+        .args(["info", "levels/house.ron"])
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(
+        err.matches("collidoscope: cannot write the output:")
+            .count(),
+        1,
         "{err}"
     );
 }

@@ -1,6 +1,28 @@
 //! Command-line interface: `check`, `simulate`, `generate`, `info`, `fmt`, `replay`; no subcommand opens the
 //! editor.
 
+/// `print!` to stdout, without the panic when the reader has gone away (see [`out`]).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::out::write_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `println!` to stdout, without the panic when the reader has gone away (see [`out`]).
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::cli::out::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `eprintln!`, without the panic when stderr is a closed pipe (see [`out`]).
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::out::write_stderr(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+mod out;
 mod recording;
 mod vcs;
 
@@ -137,7 +159,7 @@ struct InfoArgs {
 /// Parse the command line and run it.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let code = match cli.command {
         None => editor(cli.file.as_deref()),
         Some(Command::Check(args)) => check(&args),
         Some(Command::Simulate(args)) => simulate(&args),
@@ -147,7 +169,8 @@ pub fn run() -> ExitCode {
         Some(Command::Replay(args)) => recording::replay(&args),
         Some(Command::Diff(args)) => vcs::diff(&args),
         Some(Command::Merge(args)) => vcs::merge(&args),
-    }
+    };
+    out::finish(code)
 }
 
 #[cfg(feature = "editor")]
@@ -155,7 +178,7 @@ fn editor(file: Option<&Path>) -> ExitCode {
     match collidoscope::editor::run(file) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("collidoscope: {e}");
+            errln!("collidoscope: {e}");
             ExitCode::from(2)
         }
     }
@@ -167,7 +190,7 @@ fn editor(file: Option<&Path>) -> ExitCode {
         || "the built-in house level".to_owned(),
         |f| f.display().to_string(),
     );
-    eprintln!(
+    errln!(
         "collidoscope: this build has no editor (built without the `editor` feature), so {what} cannot be \
          opened in it.\nUse the headless commands: collidoscope check | info | simulate | generate (see --help)."
     );
@@ -213,7 +236,7 @@ fn check(args: &CheckArgs) -> ExitCode {
             Err(e) => {
                 worst = 2;
                 if matches!(args.format, Format::Human) {
-                    eprintln!("{e}");
+                    errln!("{e}");
                 }
                 reports.push(serde_json::json!({
                     "file": file, "status": "unreadable", "error": error_json(&e), "problems": [],
@@ -230,11 +253,11 @@ fn check(args: &CheckArgs) -> ExitCode {
                     // `PATH:LINE:COL: PROBLEM` where the position is known (the form editors and CI logs link).
                     for p in &problems {
                         match (p.line, p.col) {
-                            (Some(l), Some(c)) => println!("{}:{l}:{c}: {p}", file.display()),
-                            _ => println!("{}: {p}", file.display()),
+                            (Some(l), Some(c)) => outln!("{}:{l}:{c}: {p}", file.display()),
+                            _ => outln!("{}: {p}", file.display()),
                         }
                     }
-                    println!(
+                    outln!(
                         "{}: {} ({errors} error(s), {warnings} warning(s))",
                         file.display(),
                         if bad { "problems found" } else { "ok" }
@@ -257,10 +280,10 @@ fn check(args: &CheckArgs) -> ExitCode {
 }
 
 fn print_json(v: &serde_json::Value) {
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = serde_json::to_writer_pretty(&mut out, v);
-    let _ = writeln!(out);
+    match serde_json::to_string_pretty(v) {
+        Ok(text) => outln!("{text}"),
+        Err(e) => errln!("collidoscope: cannot write JSON: {e}"),
+    }
 }
 
 fn info(args: &InfoArgs) -> ExitCode {
@@ -270,7 +293,7 @@ fn info(args: &InfoArgs) -> ExitCode {
     let level = match Level::load(&args.file) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::from(2);
         }
     };
@@ -305,20 +328,26 @@ fn info(args: &InfoArgs) -> ExitCode {
             "warnings": warnings,
         })),
         Format::Human => {
-            println!("{}: \"{}\"", args.file.display(), level.name);
+            outln!("{}: \"{}\"", args.file.display(), level.name);
             for (k, v) in counts {
                 if v > 0 {
-                    println!("  {k:>15}: {v}");
+                    outln!("  {k:>15}: {v}");
                 }
             }
             match bounds {
-                Some(b) => println!(
+                Some(b) => outln!(
                     "  {:>15}: ({:.3}, {:.3}, {:.3}) .. ({:.3}, {:.3}, {:.3})",
-                    "bounds", b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z
+                    "bounds",
+                    b.min.x,
+                    b.min.y,
+                    b.min.z,
+                    b.max.x,
+                    b.max.y,
+                    b.max.z
                 ),
-                None => println!("  {:>15}: empty", "bounds"),
+                None => outln!("  {:>15}: empty", "bounds"),
             }
-            println!(
+            outln!(
                 "  {:>15}: {}",
                 "walker",
                 if level.walker.is_some() {
@@ -328,11 +357,15 @@ fn info(args: &InfoArgs) -> ExitCode {
                 }
             );
             let g = level.simulation.gravity;
-            println!(
+            outln!(
                 "  {:>15}: gravity ({}, {}, {}) m/s², dt {} s",
-                "simulation", g.x, g.y, g.z, level.simulation.dt
+                "simulation",
+                g.x,
+                g.y,
+                g.z,
+                level.simulation.dt
             );
-            println!(
+            outln!(
                 "  {:>15}: {errors} error(s), {warnings} warning(s)",
                 "problems"
             );
@@ -343,7 +376,7 @@ fn info(args: &InfoArgs) -> ExitCode {
 
 fn generate_maze(args: &MazeArgs) -> ExitCode {
     if !(args.cell.is_finite() && args.cell > 0.0) {
-        eprintln!("collidoscope generate maze: --cell must be a positive number of metres");
+        errln!("collidoscope generate maze: --cell must be a positive number of metres");
         return ExitCode::from(2);
     }
     let level = maze(&MazeParams {
@@ -353,10 +386,10 @@ fn generate_maze(args: &MazeArgs) -> ExitCode {
         cell: args.cell,
     });
     if let Err(e) = level.save(&args.output) {
-        eprintln!("{e}");
+        errln!("{e}");
         return ExitCode::from(2);
     }
-    println!(
+    outln!(
         "{}: {} walls, {} balls (seed {})",
         args.output.display(),
         level.walls.len(),
@@ -373,7 +406,7 @@ fn simulate(args: &SimulateArgs) -> ExitCode {
     let level = match Level::load(&args.file) {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::from(2);
         }
     };
@@ -381,22 +414,22 @@ fn simulate(args: &SimulateArgs) -> ExitCode {
         Ok(w) => w,
         Err(LevelError::Invalid { problems }) => {
             for p in problems {
-                eprintln!("{}: {p}", args.file.display());
+                errln!("{}: {p}", args.file.display());
             }
-            eprintln!(
+            errln!(
                 "{}: the level has errors; fix them (see `collidoscope check`)",
                 args.file.display()
             );
             return ExitCode::from(1);
         }
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             return ExitCode::from(2);
         }
     };
     let dt = args.dt.unwrap_or(level.simulation.dt);
     if !(dt.is_finite() && dt > 0.0) {
-        eprintln!("collidoscope simulate: --dt must be a positive number of seconds (got {dt})");
+        errln!("collidoscope simulate: --dt must be a positive number of seconds (got {dt})");
         return ExitCode::from(2);
     }
     let mut trace = match &args.trace {
@@ -404,7 +437,7 @@ fn simulate(args: &SimulateArgs) -> ExitCode {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Some(std::io::BufWriter::new(f)),
             Err(e) => {
-                eprintln!("{}: cannot create the trace file: {e}", path.display());
+                errln!("{}: cannot create the trace file: {e}", path.display());
                 return ExitCode::from(2);
             }
         },
@@ -468,7 +501,7 @@ fn simulate(args: &SimulateArgs) -> ExitCode {
             write_err = writeln!(w, "\n]").err().or_else(|| w.flush().err());
         }
         if let (Some(e), Some(path)) = (write_err, &args.trace) {
-            eprintln!("{}: cannot write the trace: {e}", path.display());
+            errln!("{}: cannot write the trace: {e}", path.display());
             return ExitCode::from(2);
         }
     }
@@ -476,13 +509,13 @@ fn simulate(args: &SimulateArgs) -> ExitCode {
     let mut combined = Fnv::new();
     combined.u64(world.state_hash());
     combined.u64(trace_hash.finish());
-    println!(
+    outln!(
         "{}: {} steps of {dt} s, {events} contact events, {pushed} push-outs, {exhausted} steps over the event budget, {:.3} s",
         args.file.display(),
         args.steps,
         elapsed.as_secs_f64()
     );
-    println!(
+    outln!(
         "  per step: {:.1} candidate pairs, {:.1} sweeps, {:.1} resting contacts, {:.3} ms",
         pairs as f64 / args.steps.max(1) as f64,
         sweeps as f64 / args.steps.max(1) as f64,
@@ -490,7 +523,7 @@ fn simulate(args: &SimulateArgs) -> ExitCode {
         elapsed.as_secs_f64() * 1e3 / args.steps.max(1) as f64
     );
     if args.hash {
-        println!("hash: {:016x}", combined.finish());
+        outln!("hash: {:016x}", combined.finish());
     }
     ExitCode::SUCCESS
 }
@@ -501,7 +534,7 @@ fn fmt(args: &FmtArgs) -> ExitCode {
         let level = match Level::load(file) {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("{e}");
+                errln!("{e}");
                 worst = 2;
                 continue;
             }
@@ -512,13 +545,13 @@ fn fmt(args: &FmtArgs) -> ExitCode {
             continue;
         }
         if args.check {
-            println!("{}: not in the canonical layout", file.display());
+            outln!("{}: not in the canonical layout", file.display());
             worst = worst.max(1);
         } else if let Err(e) = collidoscope::level::atomic_write(file, canonical.as_bytes()) {
-            eprintln!("{e}");
+            errln!("{e}");
             worst = 2;
         } else {
-            println!("{}: formatted", file.display());
+            outln!("{}: formatted", file.display());
         }
     }
     ExitCode::from(worst)

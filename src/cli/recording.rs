@@ -34,7 +34,7 @@ pub(super) fn is_recording(path: &Path) -> bool {
 
 fn load(path: &Path) -> Result<Recording, ExitCode> {
     Recording::load(path).map_err(|e| {
-        eprintln!("{}: {e}", path.display());
+        errln!("{}: {e}", path.display());
         ExitCode::from(2)
     })
 }
@@ -49,7 +49,7 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
         Some(p) => match Level::load(p) {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("{e}");
+                errln!("{e}");
                 return ExitCode::from(2);
             }
         },
@@ -62,7 +62,7 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
                 || "the recording's level".to_owned(),
                 |p| p.display().to_string(),
             );
-            eprintln!("{which}: {e}");
+            errln!("{which}: {e}");
             return ExitCode::from(2);
         }
     };
@@ -91,14 +91,14 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
         })),
         Format::Human => {
             for (frame, i, before, after) in &changed {
-                println!(
+                outln!(
                     "frame {frame} query {i} ({}): {} -> {}",
                     before.kind(),
                     answer(before),
                     answer(after)
                 );
             }
-            println!(
+            outln!(
                 "{}: {} of {total} queries in {} frames answer differently{}",
                 args.recording.display(),
                 changed.len(),
@@ -180,14 +180,14 @@ pub(super) fn info(path: &Path, format: Format) -> ExitCode {
             "truncated": recording.truncated,
         })),
         Format::Human => {
-            println!(
+            outln!(
                 "{}: recording of \"{}\" (format version {})",
                 path.display(),
                 recording.level.name,
                 recording.version
             );
             match (first, last) {
-                (Some(a), Some(b)) => println!(
+                (Some(a), Some(b)) => outln!(
                     "  {:>10}: {} (#{} at {:.3} s .. #{} at {:.3} s)",
                     "frames",
                     recording.frames.len(),
@@ -196,23 +196,23 @@ pub(super) fn info(path: &Path, format: Format) -> ExitCode {
                     b.0,
                     b.1
                 ),
-                _ => println!("  {:>10}: 0", "frames"),
+                _ => outln!("  {:>10}: 0", "frames"),
             }
             for (k, n) in &kinds {
-                println!("  {k:>10}: {n}");
+                outln!("  {k:>10}: {n}");
             }
-            println!("  {:>10}: {steps}", "steps");
+            outln!("  {:>10}: {steps}", "steps");
             if dropped > 0 {
-                println!(
+                outln!(
                     "  {:>10}: {dropped} (frames over the memory budget)",
                     "dropped"
                 );
             }
-            println!("  {:>10}: {}", "marks", marks.len());
+            outln!("  {:>10}: {}", "marks", marks.len());
             for (i, t, m) in &marks {
-                println!("  {:>10}  #{i} at {t:.3} s: {m}", "");
+                outln!("  {:>10}  #{i} at {t:.3} s: {m}", "");
             }
-            println!(
+            outln!(
                 "  {:>10}: {}",
                 "truncated",
                 if recording.truncated {

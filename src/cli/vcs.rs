@@ -40,7 +40,7 @@ pub(super) struct MergeArgs {
 
 fn load(path: &Path) -> Result<Level, ExitCode> {
     Level::load(path).map_err(|e| {
-        eprintln!("{e}");
+        errln!("{e}");
         ExitCode::from(2)
     })
 }
@@ -74,11 +74,11 @@ pub(super) fn diff(args: &DiffArgs) -> ExitCode {
         Err(c) => return c,
     };
     if args.textconv {
-        print!("{}", textconv(&a));
+        out!("{}", textconv(&a));
         return ExitCode::SUCCESS;
     }
     let Some(b_path) = &args.b else {
-        eprintln!("collidoscope diff: give two levels (A B), or one with --textconv");
+        errln!("collidoscope diff: give two levels (A B), or one with --textconv");
         return ExitCode::from(2);
     };
     let b = match load(b_path) {
@@ -98,7 +98,7 @@ pub(super) fn diff(args: &DiffArgs) -> ExitCode {
         }
         Format::Human => {
             for c in &changes {
-                println!("{}", change_line(c));
+                outln!("{}", change_line(c));
             }
         }
     }
@@ -120,9 +120,9 @@ pub(super) fn merge(args: &MergeArgs) -> ExitCode {
     let merged = merge_levels(&base, &ours, &theirs, &mut conflicts);
     if !conflicts.is_empty() {
         for c in &conflicts {
-            eprintln!("conflict: {}", c.0);
+            errln!("conflict: {}", c.0);
         }
-        eprintln!(
+        errln!(
             "collidoscope merge: {} conflict(s); {} left as it was",
             conflicts.len(),
             args.ours.display()
@@ -133,7 +133,7 @@ pub(super) fn merge(args: &MergeArgs) -> ExitCode {
     match merged.save(out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("{e}");
+            errln!("{e}");
             ExitCode::from(2)
         }
     }
