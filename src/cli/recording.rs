@@ -94,8 +94,8 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
                 outln!(
                     "frame {frame} query {i} ({}): {} -> {}",
                     before.kind(),
-                    answer(before),
-                    answer(after)
+                    before.answer_text(3),
+                    after.answer_text(3)
                 );
             }
             outln!(
@@ -115,29 +115,6 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
-}
-
-/// A query's answer in one line.
-fn answer(q: &collidoscope::record::QueryRecord) -> String {
-    use collidoscope::record::QueryRecord as Q;
-    match q {
-        Q::Ray { hit: Some(h), .. } => format!(
-            "{} at t {:.5} ({:.3}, {:.3}, {:.3})",
-            h.object, h.t, h.point.x, h.point.y, h.point.z
-        ),
-        Q::Sweep { toi: Some(h), .. } => format!(
-            "{} at t {:.5} ({:.3}, {:.3}, {:.3})",
-            h.object, h.t, h.point.x, h.point.y, h.point.z
-        ),
-        Q::Ray { hit: None, .. } | Q::Sweep { toi: None, .. } => "nothing".into(),
-        Q::Overlap { objects, .. } if objects.is_empty() => "nothing".into(),
-        Q::Overlap { objects, .. } => objects
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        Q::Slide { end, .. } => format!("ends at ({:.4}, {:.4})", end.x, end.y),
     }
 }
 

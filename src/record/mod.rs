@@ -197,6 +197,46 @@ fn toi_bits(h: &Option<SceneToi>) -> Option<(ObjectId, Vec<f32>)> {
 }
 
 impl QueryRecord {
+    /// The answer in one line for people (the CLI's `replay`, the editor's query list): the object hit and
+    /// where (`#12 at t 1.2500 (3.00, 0.50, -1.00)`), the objects touched, the slide's end, or `nothing`.
+    /// Points have `digits` decimals, `t` two more, a slide's end one more.
+    ///
+    /// ```
+    /// use collidoscope::record::QueryRecord;
+    /// use collidoscope::glam::{Vec2, Vec3};
+    /// use collidoscope::shape::Sphere;
+    /// let q = QueryRecord::Overlap { sphere: Sphere::new(Vec3::ZERO, 1.0), objects: vec![] };
+    /// assert_eq!(q.answer_text(2), "nothing");
+    /// let q = QueryRecord::Slide { from: Vec2::ZERO, radius: 0.3, motion: Vec2::X, end: Vec2::new(0.25, 0.0) };
+    /// assert_eq!(q.answer_text(2), "ends at (0.250, 0.000)");
+    /// ```
+    #[must_use]
+    pub fn answer_text(&self, digits: usize) -> String {
+        let (t, slide) = (digits + 2, digits + 1);
+        let hit = |object: ObjectId, at: f32, p: Vec3| {
+            format!(
+                "{object} at t {at:.t$} ({:.digits$}, {:.digits$}, {:.digits$})",
+                p.x, p.y, p.z
+            )
+        };
+        match self {
+            QueryRecord::Ray { hit: Some(h), .. } => hit(h.object, h.t, h.point),
+            QueryRecord::Sweep { toi: Some(h), .. } => hit(h.object, h.t, h.point),
+            QueryRecord::Ray { hit: None, .. } | QueryRecord::Sweep { toi: None, .. } => {
+                "nothing".into()
+            }
+            QueryRecord::Overlap { objects, .. } if objects.is_empty() => "nothing".into(),
+            QueryRecord::Overlap { objects, .. } => objects
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            QueryRecord::Slide { end, .. } => {
+                format!("ends at ({:.slide$}, {:.slide$})", end.x, end.y)
+            }
+        }
+    }
+
     /// The same inputs asked again of `scene`.
     #[must_use]
     pub fn rerun(&self, scene: &Scene) -> QueryRecord {

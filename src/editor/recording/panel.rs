@@ -16,35 +16,6 @@ const KINDS: [&str; 4] = ["ray", "sweep", "overlap", "slide"];
 /// A game's mark on the timeline.
 const MARK: Color32 = Color32::from_rgb(120, 180, 255);
 
-/// One line for a query's answer.
-#[must_use]
-pub fn answer_text(q: &QueryRecord) -> String {
-    match q {
-        QueryRecord::Ray { hit: Some(h), .. } => {
-            format!(
-                "{} at t {:.4} ({:.2}, {:.2}, {:.2})",
-                h.object, h.t, h.point.x, h.point.y, h.point.z
-            )
-        }
-        QueryRecord::Sweep { toi: Some(h), .. } => {
-            format!(
-                "{} at t {:.4} ({:.2}, {:.2}, {:.2})",
-                h.object, h.t, h.point.x, h.point.y, h.point.z
-            )
-        }
-        QueryRecord::Ray { hit: None, .. } | QueryRecord::Sweep { toi: None, .. } => {
-            "nothing".into()
-        }
-        QueryRecord::Overlap { objects, .. } if objects.is_empty() => "nothing".into(),
-        QueryRecord::Overlap { objects, .. } => objects
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
-        QueryRecord::Slide { end, .. } => format!("ends at ({:.3}, {:.3})", end.x, end.y),
-    }
-}
-
 /// The query's inputs in one line.
 #[must_use]
 pub fn input_text(q: &QueryRecord) -> String {
@@ -221,7 +192,7 @@ fn query_list(ui: &mut Ui, s: &mut RecordingSession) {
                 let mut text = RichText::new(format!(
                     "{i:>5}  {:<8}{}",
                     KINDS[kind_index(q)],
-                    answer_text(q)
+                    q.answer_text(2)
                 ))
                 .monospace();
                 if changed {
@@ -255,11 +226,11 @@ fn details(ui: &mut Ui, s: &RecordingSession, level: &Level) {
             ui.label(input_text(q));
             ui.end_row();
             ui.label("the game got");
-            ui.label(answer_text(q));
+            ui.label(q.answer_text(2));
             ui.end_row();
             if let Some(again) = s.reasked(s.cursor, i) {
                 ui.label("the level now");
-                let text = RichText::new(answer_text(again));
+                let text = RichText::new(again.answer_text(2));
                 ui.label(if s.changed(s.cursor, i) {
                     text.color(theme::WARNING_TEXT)
                 } else {
