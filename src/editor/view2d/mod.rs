@@ -356,6 +356,12 @@ impl Batch {
         }
     }
 
+    /// Vertices added so far.
+    #[must_use]
+    pub fn vertices(&self) -> usize {
+        self.mesh.vertices.len()
+    }
+
     /// Whether nothing has been added.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -431,6 +437,10 @@ pub struct Drawer<'a> {
     pub lines: Batch,
     /// Outline each wall's collision radius.
     pub wall_radii: bool,
+    /// Plain walls that continue each other (the next starts where the last ended, in the same direction)
+    /// drawn as one line: `(start, end, width)` of the run not drawn yet (see [`Drawer::flush`]). A maze's
+    /// rows are runs of such walls, so a still frame of 100,000 walls draws far fewer quads.
+    pub run: Option<(Vec2, Vec2, f32)>,
 }
 
 impl Drawer<'_> {
@@ -440,6 +450,21 @@ impl Drawer<'_> {
 
     /// A wall: its segment, and its collision radius as a capsule outline once it is big enough to see.
     fn wall(&mut self, a: Vec2, b: Vec2, r: f32, look: Look, line: Color32, w: f32) {
+        let rs = r * self.cam.scale;
+        if look == Look::Normal && !(rs >= 2.0 && self.wall_radii) {
+            if let Some((ra, rb, rw)) = &mut self.run
+                && *rb == a
+                && *rw == w + 0.5
+                && (*rb - *ra).perp_dot(b - a) == 0.0
+                && (*rb - *ra).dot(b - a) > 0.0
+            {
+                *rb = b;
+                return;
+            }
+            self.flush();
+            self.run = Some((a, b, w + 0.5));
+            return;
+        }
         let (sa, sb) = (self.s(a), self.s(b));
         let wall_line = if look == Look::Normal {
             palette::WALL
@@ -447,7 +472,6 @@ impl Drawer<'_> {
             line
         };
         self.lines.line(sa, sb, w + 0.5, wall_line);
-        let rs = r * self.cam.scale;
         // The collision radius, once it is big enough to see.
         if rs >= 2.0 && self.wall_radii {
             let c = if look == Look::Normal {
@@ -483,8 +507,19 @@ impl Drawer<'_> {
         }
     }
 
+    /// Draw the pending run of plain walls.
+    pub fn flush(&mut self) {
+        if let Some((a, b, w)) = self.run.take() {
+            let (sa, sb) = (self.s(a), self.s(b));
+            self.lines.line(sa, sb, w, palette::WALL);
+        }
+    }
+
     /// Draw one object's footprint.
     pub fn draw(&mut self, fp: &Footprint, base: Color32, look: Look, extras: Extras) {
+        if !matches!(fp, Footprint::Capsule { .. }) {
+            self.flush();
+        }
         let (line, fill) = colors(look, extras.color.unwrap_or(base));
         let fill = if extras.dashed {
             fill.gamma_multiply(0.5)
@@ -599,6 +634,43 @@ mod tests {
         assert!((cam.world_from_screen(rect, anchor) - under).length() < 1e-3);
         cam.zoom_about(rect, anchor, f32::NAN);
         assert_eq!(cam.scale, 25.0 * 1.7);
+    }
+
+    #[test]
+    fn plain_walls_that_continue_each_other_are_one_line() {
+        let cam = Camera::default();
+        let rect = Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0));
+        let draw = |walls: &[(Vec2, Vec2)], look: Look| {
+            let mut d = Drawer {
+                rect,
+                cam: &cam,
+                fills: Batch::default(),
+                lines: Batch::default(),
+                wall_radii: false,
+                run: None,
+            };
+            for &(a, b) in walls {
+                let fp = Footprint::Capsule { a, b, r: 0.1 };
+                d.draw(&fp, palette::WALL, look, Extras::default());
+            }
+            d.flush();
+            d.lines.vertices()
+        };
+        let v = |x: f32, z: f32| Vec2::new(x, z);
+        let row = [
+            (v(0.0, 0.0), v(2.0, 0.0)),
+            (v(2.0, 0.0), v(4.0, 0.0)),
+            (v(4.0, 0.0), v(6.0, 0.0)),
+        ];
+        assert_eq!(draw(&row, Look::Normal), 4, "one quad for the row");
+        // A turn, a gap, or walking back breaks the run; selected walls are drawn one by one.
+        let turn = [(v(0.0, 0.0), v(2.0, 0.0)), (v(2.0, 0.0), v(2.0, 2.0))];
+        let gap = [(v(0.0, 0.0), v(2.0, 0.0)), (v(3.0, 0.0), v(5.0, 0.0))];
+        let back = [(v(0.0, 0.0), v(2.0, 0.0)), (v(2.0, 0.0), v(1.0, 0.0))];
+        for walls in [&turn[..], &gap, &back] {
+            assert_eq!(draw(walls, Look::Normal), 8);
+        }
+        assert_eq!(draw(&row, Look::Selected), 12);
     }
 
     #[test]

@@ -95,6 +95,7 @@ impl EditorApp {
             fills: Batch::default(),
             lines: Batch::default(),
             wall_radii: self.debug.overlays.wall_radii,
+            run: None,
         };
         // Selected objects last, so they draw on top.
         let mut later = Vec::new();
@@ -113,10 +114,12 @@ impl EditorApp {
             };
             drawer.draw(&e.fp, theme::base_color(e.kind), look, e.extras);
         }
+        drawer.flush();
         for i in later {
             let e = &self.scene.entries[i];
             drawer.draw(&e.fp, theme::base_color(e.kind), Look::Selected, e.extras);
         }
+        drawer.flush();
         let (fills, lines) = (drawer.fills.finish(), drawer.lines.finish());
         self.level_paint = Some((key, fills.clone(), lines.clone()));
         (fills, lines)
@@ -153,6 +156,7 @@ impl EditorApp {
             fills: Batch::default(),
             lines: Batch::default(),
             wall_radii: self.debug.overlays.wall_radii,
+            run: None,
         };
         let (vis_lo, vis_hi) = self.cam.visible(rect);
         let simulated = self.debug.active();
@@ -164,6 +168,7 @@ impl EditorApp {
         {
             drawer.draw(&e.fp, theme::base_color(e.kind), Look::Hovered, e.extras);
         }
+        drawer.flush();
         (drawer.fills, drawer.lines)
     }
 
