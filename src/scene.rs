@@ -83,6 +83,10 @@ pub struct Scene {
     ids: Vec<ObjectId>,
     /// Bounded objects (item `i` is `shapes[i]`; unbounded ones are left out of it).
     tree: AabbTree,
+    /// The tree's box of each object (padded; NaN for planes and invalid geometry, which it never returns).
+    boxes: Vec<Aabb>,
+    /// Counts the rebuilds of the structures, so caches of query answers know when they are stale.
+    generation: u64,
     /// Entries without bounds (planes), tested by every query.
     unbounded: Vec<u32>,
     /// The level's walls for top-down movement, in level order.
@@ -106,6 +110,20 @@ fn padded(b: Aabb) -> Aabb {
     let mag = b.min.abs().max(b.max.abs()).max(Vec3::ONE);
     let pad = mag * (8.0 * f32::EPSILON);
     Aabb::new(b.min - pad, b.max + pad)
+}
+
+/// Whether the box `lo..=hi` lies in one open side of the plane, clear of it by a margin far larger than the
+/// rounding of this test and of the box (`1e-5` of the coordinates' magnitude): then no sphere inside the box,
+/// still or moving inside it, touches the plane, and the plane's own sweep and overlap answer `None` / `false`.
+/// A NaN anywhere gives `false` (the plane is not ruled out).
+#[inline]
+fn box_clear_of_plane(lo: Vec3, hi: Vec3, p: &crate::shape::Plane) -> bool {
+    let center = (lo + hi) * 0.5;
+    let half = (hi - lo) * 0.5;
+    let dist = p.normal.dot(center) - p.d;
+    let reach = p.normal.abs().dot(half);
+    let margin = 1e-5 * (p.normal.abs().dot(center.abs() + half) + p.d.abs() + 1.0);
+    dist.abs() > reach + margin
 }
 
 /// `(t, id)` ordering: smaller `t` first, then the lower id.
@@ -206,6 +224,8 @@ impl Scene {
             })
             .collect();
         self.tree = AabbTree::new(&boxes);
+        self.boxes = boxes;
+        self.generation += 1;
         self.walls = WallGrid::new(self.shapes.iter().filter_map(|s| match s {
             Static::Wall { wall, .. } => Some(*wall),
             _ => None,
@@ -233,13 +253,42 @@ impl Scene {
         self.dirty = false;
     }
 
-    /// Every object that may touch the box `lo..=hi` (planes always; the rest by their padded bounds), as
-    /// indices into [`Scene::shapes`], planes first, then in tree order.
+    /// Every object that may touch the box `lo..=hi` (planes unless the box is clear of them by a margin; the
+    /// rest by their padded bounds), as indices into [`Scene::shapes`], planes first, then in tree order.
     pub(crate) fn candidates(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
+        self.unbounded_candidates(lo, hi, &mut f);
+        self.tree.query(lo, hi, f);
+    }
+
+    /// The planes of [`Scene::candidates`]: those the box `lo..=hi` is not clear of.
+    pub(crate) fn unbounded_candidates(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
         for &i in &self.unbounded {
+            if let Static::Plane(p) = &self.shapes[i as usize]
+                && box_clear_of_plane(lo, hi, p)
+            {
+                continue;
+            }
             f(i as usize);
         }
+    }
+
+    /// The bounded objects of [`Scene::candidates`]: those whose padded box touches `lo..=hi`, in tree order.
+    pub(crate) fn bounded_candidates(&self, lo: Vec3, hi: Vec3, f: impl FnMut(usize)) {
         self.tree.query(lo, hi, f);
+    }
+
+    /// Whether object `i`'s padded box (the tree's) touches `lo..=hi`: the test [`Scene::bounded_candidates`]
+    /// applies (never for planes and invalid geometry).
+    #[inline]
+    pub(crate) fn box_touches(&self, i: usize, lo: Vec3, hi: Vec3) -> bool {
+        let b = &self.boxes[i];
+        b.min.cmple(hi).all() && b.max.cmpge(lo).all()
+    }
+
+    /// Counts the rebuilds of the structures ([`Scene::refresh`]): answers cached under one generation stay
+    /// right while it lasts.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The triangles whose bounds touch the box `lo..=hi`, as (position among the scene's triangles, triangle),

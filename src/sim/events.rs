@@ -10,6 +10,7 @@ use std::collections::BinaryHeap;
 use glam::Vec3;
 
 use super::grid::BallGrid;
+use super::near::{NearStatics, margin};
 use super::policy::{ContactPolicy, WEDGE_HITS, along_crease, apply_ball_impulse, static_response};
 use super::{Ball, BallId, Contact, ContactEvent, Static, StepReport, World};
 use crate::query::{Toi, sweep};
@@ -55,6 +56,7 @@ impl Ord for Event {
 }
 
 /// A ball's straight path from its clock to the end of the step, as [`Run::predict`] sweeps it.
+#[derive(Clone)]
 struct Path {
     /// The ball's clock (seconds into the step).
     t0: f64,
@@ -68,27 +70,49 @@ struct Path {
     hi: Vec3,
 }
 
-/// The state of one step's event loop.
+/// The state of one step's event loop. The world keeps one between steps so that its buffers (clocks,
+/// versions, the queue, the grid) are reused rather than allocated again every step.
+#[derive(Clone, Default)]
 pub(super) struct Run {
     dt: f64,
     local_t: Vec<f64>,
     version: Vec<u32>,
     last_hit_time: Vec<f64>,
     hits_now: Vec<u32>,
-    valid: Vec<bool>,
-    grid: BallGrid,
+    pub(super) valid: Vec<bool>,
+    /// The balls' swept boxes (filed before the push-out, which asks it for touching balls too).
+    pub(super) grid: BallGrid,
+    /// Each ball's nearby statics (also used by the push-out, before the event loop).
+    pub(super) near: NearStatics,
     heap: BinaryHeap<Event>,
     scratch: Vec<u32>,
     statics_scratch: Vec<usize>,
-    policy: ContactPolicy,
+    paths: Vec<Path>,
+    /// The pairs of balls sharing a grid cell when the step began (the push-out's and the first
+    /// predictions' candidates).
+    pub(super) pairs: Vec<(u32, u32)>,
+    /// Balls the push-out moved to other grid cells, and a flag for each ball.
+    moved: Vec<u32>,
+    is_moved: Vec<bool>,
+    policy: Option<ContactPolicy>,
     /// The normal of each ball's previous contact at the current instant (for wedged balls).
     last_normal: Vec<Vec3>,
-    /// Each ball's path through the step as (time, centre) knots, straight between them: kept only when the
-    /// world has triggers, which need the exact times a ball enters and leaves them.
-    pub(super) knots: Option<Vec<Vec<(f64, Vec3)>>>,
+    /// Whether `knots` is kept this step: only when the world has triggers, which need the exact times a
+    /// ball enters and leaves them.
+    pub(super) track: bool,
+    /// Each ball's path through the step as (time, centre) knots, straight between them (when `track`).
+    pub(super) knots: Vec<Vec<(f64, Vec3)>>,
 }
 
-/// Grid cells about twice the typical swept extent of the valid balls in a step of `dt` seconds.
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Run").finish_non_exhaustive()
+    }
+}
+
+/// Grid cells about three times the typical swept extent (radius plus motion) of the valid balls in a step of
+/// `dt` seconds: a swept box then spans one or two cells on each axis. (Measured: twice spent more time filing
+/// balls in eight cells each and meeting each pair in several; six, in testing more pairs.)
 fn grid_cell(balls: &[Ball], dt: f64) -> f32 {
     let mut total = 0.0f64;
     let mut count = 0usize;
@@ -99,32 +123,85 @@ fn grid_cell(balls: &[Ball], dt: f64) -> f32 {
         }
     }
     if count > 0 {
-        ((2.0 * total / count as f64) as f32).max(1e-3)
+        ((3.0 * total / count as f64) as f32).max(1e-3)
     } else {
         1.0
     }
 }
 
 impl Run {
-    pub(super) fn new(world: &World, dt: f32) -> Self {
+    /// Make ready for a step of `dt` seconds of `world`: every clock at 0, every version 0, the queue empty,
+    /// every valid ball filed in the grid under its swept box for the step.
+    pub(super) fn begin(&mut self, world: &World, dt: f32) {
         let n = world.balls.len();
         let dt64 = f64::from(dt);
-        Self {
-            dt: dt64,
-            local_t: vec![0.0; n],
-            version: vec![0; n],
-            last_hit_time: vec![-1.0; n],
-            hits_now: vec![0; n],
-            valid: world.balls.iter().map(Ball::is_valid).collect(),
-            grid: BallGrid::new(n, grid_cell(&world.balls, dt64)),
-            heap: BinaryHeap::new(),
-            scratch: Vec::new(),
-            statics_scratch: Vec::new(),
-            policy: ContactPolicy::new(&world.settings, dt),
-            last_normal: vec![Vec3::ZERO; n],
-            knots: (!world.triggers.is_empty())
-                .then(|| world.balls.iter().map(|b| vec![(0.0, b.center)]).collect()),
+        self.dt = dt64;
+        let reset = |v: &mut Vec<_>, x| {
+            v.clear();
+            v.resize(n, x);
+        };
+        reset(&mut self.local_t, 0.0);
+        reset(&mut self.last_hit_time, -1.0);
+        self.version.clear();
+        self.version.resize(n, 0);
+        self.hits_now.clear();
+        self.hits_now.resize(n, 0);
+        self.last_normal.clear();
+        self.last_normal.resize(n, Vec3::ZERO);
+        self.valid.clear();
+        self.valid.extend(world.balls.iter().map(Ball::is_valid));
+        self.heap.clear();
+        self.policy = Some(ContactPolicy::new(&world.settings, dt));
+        self.grid.reset(n, grid_cell(&world.balls, dt64));
+        // Grown by the push-out's slop, so balls within the slop of touching share a cell (`grid.pairs`).
+        let slop = world.settings.penetration_slop.max(0.0);
+        for i in 0..n {
+            if self.valid[i] {
+                let (lo, hi) = self.swept_box(&world.balls[i], i);
+                let grow = slop + 1e-5 * (slop + lo.abs().max(hi.abs()).max_element());
+                self.grid
+                    .insert(i, lo - Vec3::splat(grow), hi + Vec3::splat(grow));
+            }
         }
+        self.grid.filed_all();
+        self.grid.pairs(&mut self.pairs);
+    }
+
+    /// After the push-out, which moved or slowed the balls in `touched` (and no other): their validity and
+    /// grid cells are brought up to date, and the paths for the triggers start from where the balls now are.
+    pub(super) fn after_push_out(&mut self, world: &World, touched: &[usize]) {
+        self.moved.clear();
+        self.is_moved.clear();
+        self.is_moved.resize(world.balls.len(), false);
+        for &i in touched {
+            let was_valid = self.valid[i];
+            self.valid[i] = world.balls[i].is_valid();
+            let moved = if self.valid[i] {
+                let (lo, hi) = self.swept_box(&world.balls[i], i);
+                self.grid.refile(i, lo, hi)
+            } else {
+                self.grid.remove(i);
+                was_valid
+            };
+            if moved {
+                self.moved.push(i as u32);
+                self.is_moved[i] = true;
+            }
+        }
+        let n = world.balls.len();
+        self.track = !world.triggers.is_empty();
+        if self.track {
+            self.knots.resize_with(n, Vec::new);
+            self.knots.truncate(n);
+            for (k, b) in self.knots.iter_mut().zip(&world.balls) {
+                k.clear();
+                k.push((0.0, b.center));
+            }
+        }
+    }
+
+    fn policy(&self) -> ContactPolicy {
+        self.policy.expect("Run::begin sets the policy")
     }
 
     /// Swept box of ball `i` from its clock to the end of the step.
@@ -138,18 +215,7 @@ impl Run {
     /// Run the step's events in time order, within the event budget, and move every ball to the end of the
     /// step.
     pub(super) fn simulate(&mut self, world: &mut World, report: &mut StepReport) {
-        let n = world.balls.len();
-        for i in 0..n {
-            if self.valid[i] {
-                let (lo, hi) = self.swept_box(&world.balls[i], i);
-                self.grid.insert(i, lo, hi);
-            }
-        }
-        for i in 0..n {
-            if self.valid[i] {
-                self.predict(world, i, true, report);
-            }
-        }
+        self.predict_all(world, report);
         let budget = world.settings.max_events_per_step;
         let mut processed = 0usize;
         while let Some(ev) = self.heap.pop() {
@@ -189,8 +255,8 @@ impl Run {
         let b = &mut world.balls[i];
         b.center += b.velocity * (t - self.local_t[i]) as f32;
         self.local_t[i] = t;
-        if let Some(k) = &mut self.knots {
-            k[i].push((t, b.center));
+        if self.track {
+            self.knots[i].push((t, b.center));
         }
     }
 
@@ -203,7 +269,7 @@ impl Run {
             self.hits_now[i] = 1;
         }
         self.last_hit_time[i] = t;
-        if self.policy.is_resting(approach, normal) || self.hits_now[i] > WEDGE_HITS {
+        if self.policy().is_resting(approach, normal) || self.hits_now[i] > WEDGE_HITS {
             0.0
         } else {
             e
@@ -296,17 +362,65 @@ impl Run {
         self.grid.insert(i, lo, hi);
     }
 
-    /// Predict ball `i`'s contacts from its clock to the end of the step and queue them. `initial`: only
-    /// balls with a higher index (each pair once).
-    fn predict(&mut self, world: &World, i: usize, initial: bool, report: &mut StepReport) {
+    /// The first predictions of the step: every valid ball against the statics, and every pair of balls filed
+    /// in a common cell (each pair once, swept from its lower index, as [`Run::predict`] with `initial` does).
+    /// The queue orders events by `(time, ball, other)`, and no two of these share that key, so the order
+    /// they are queued in does not matter.
+    fn predict_all(&mut self, world: &World, report: &mut StepReport) {
+        let n = world.balls.len();
+        let mut paths = std::mem::take(&mut self.paths);
+        paths.clear();
+        for i in 0..n {
+            let path = self.path(world, i);
+            if self.valid[i] {
+                self.predict_statics(world, i, &path, report);
+            }
+            paths.push(path);
+        }
+        // The pairs listed before the push-out, but for the balls it moved to other cells: those are asked
+        // of the grid again (each pair of two moved balls from the lower one).
+        let pairs = std::mem::take(&mut self.pairs);
+        for &(i, j) in &pairs {
+            let (i, j) = (i as usize, j as usize);
+            if self.valid[i] && !self.is_moved[i] && !self.is_moved[j] {
+                self.predict_pair(world, i, j, &paths[i], true, report);
+            }
+        }
+        let moved = std::mem::take(&mut self.moved);
+        let mut found = std::mem::take(&mut self.scratch);
+        for &m in &moved {
+            let m = m as usize;
+            if !self.valid[m] {
+                continue;
+            }
+            let is_moved = &self.is_moved;
+            let valid = &self.valid;
+            let keep = |j: u32| {
+                let j = j as usize;
+                j != m && valid[j] && !(is_moved[j] && j < m)
+            };
+            if !self.grid.query(paths[m].lo, paths[m].hi, keep, &mut found) {
+                found.clear();
+                found.extend((0..n as u32).filter(|&j| keep(j)));
+            }
+            for &j in &found {
+                let (a, b) = (m.min(j as usize), m.max(j as usize));
+                self.predict_pair(world, a, b, &paths[a], true, report);
+            }
+        }
+        self.scratch = found;
+        self.moved = moved;
+        self.pairs = pairs;
+        self.paths = paths;
+    }
+
+    /// Ball `i`'s straight path from its clock to the end of the step.
+    fn path(&self, world: &World, i: usize) -> Path {
         let t0 = self.local_t[i];
         let rest = self.dt - t0;
-        if !(rest > 0.0) {
-            return;
-        }
         let ball = world.balls[i];
         let (lo, hi) = self.swept_box(&ball, i);
-        let path = Path {
+        Path {
             t0,
             rest,
             ball,
@@ -314,7 +428,16 @@ impl Run {
             motion: ball.velocity * rest as f32,
             lo,
             hi,
-        };
+        }
+    }
+
+    /// Predict ball `i`'s contacts from its clock to the end of the step and queue them. `initial`: only
+    /// balls with a higher index (each pair once).
+    fn predict(&mut self, world: &World, i: usize, initial: bool, report: &mut StepReport) {
+        if !(self.dt - self.local_t[i] > 0.0) {
+            return;
+        }
+        let path = self.path(world, i);
         self.predict_statics(world, i, &path, report);
         self.predict_balls(world, i, &path, initial, report);
     }
@@ -323,13 +446,19 @@ impl Run {
     fn predict_statics(&mut self, world: &World, i: usize, path: &Path, report: &mut StepReport) {
         let mut statics = std::mem::take(&mut self.statics_scratch);
         statics.clear();
-        world
-            .scene
-            .candidates(path.lo, path.hi, |k| statics.push(k));
+        let reach = margin(
+            path.ball.radius,
+            path.ball.velocity.length(),
+            self.dt as f32,
+        );
+        self.near
+            .candidates(&world.scene, i, path.lo, path.hi, reach, |k| {
+                statics.push(k)
+            });
         report.counters.pairs_tested += statics.len() as u64;
         let v = path.ball.velocity;
         let scale = v.length();
-        let policy = self.policy;
+        let policy = self.policy();
         for &s in &statics {
             report.counters.sweeps += 1;
             // A contact at t = 0 that is not approaching (resting, sliding) is no event; for a mesh, whose
@@ -369,50 +498,79 @@ impl Run {
         report: &mut StepReport,
     ) {
         let mut candidates = std::mem::take(&mut self.scratch);
-        let all = !self.grid.query(path.lo, path.hi, &mut candidates);
-        let n = world.balls.len();
-        let range: Box<dyn Iterator<Item = usize>> = if all {
-            Box::new(0..n)
-        } else {
-            Box::new(candidates.iter().map(|&k| k as usize))
+        let valid = &self.valid;
+        let keep = |j: u32| {
+            let j = j as usize;
+            j != i && valid[j] && (!initial || j > i)
         };
-        let (t0, rest, b) = (path.t0, path.rest, path.ball);
-        for j in range {
-            if j == i || !self.valid[j] || (initial && j < i) {
-                continue;
+        let all = !self.grid.query(path.lo, path.hi, keep, &mut candidates);
+        if all {
+            for j in 0..world.balls.len() {
+                self.predict_pair(world, i, j, path, initial, report);
             }
-            report.counters.pairs_tested += 1;
-            let o = world.balls[j];
-            // Bring j to our clock (it moves in a straight line until its next event).
-            let oc = o.center + o.velocity * (t0 - self.local_t[j]) as f32;
-            report.counters.sweeps += 1;
-            let Some(toi) = sweep::sphere_sphere(
-                &path.sphere,
-                path.motion,
-                &Sphere::new(oc, o.radius),
-                o.velocity * rest as f32,
-            ) else {
-                continue;
-            };
-            let vrel = (b.velocity - o.velocity).dot(toi.normal);
-            if !self
-                .policy
-                .approaching(vrel, (b.velocity - o.velocity).length())
-            {
-                continue;
+        } else {
+            for &j in &candidates {
+                self.predict_pair(world, i, j as usize, path, initial, report);
             }
-            // Queue under the lower index so a pair's event is ordered the same way from either side.
-            let (first, second) = if i < j { (i, j) } else { (j, i) };
-            self.heap.push(Event {
-                time: t0 + f64::from(toi.t) * rest,
-                ball: first as u32,
-                other: Contact::Ball(BallId(second)),
-                ver_ball: self.version[first],
-                ver_other: self.version[second],
-                point: toi.point,
-                normal: if first == i { toi.normal } else { -toi.normal },
-            });
         }
         self.scratch = candidates;
+    }
+
+    /// Queue the first approaching contact of ball `i` (on `path`) with ball `j`, if they meet in the rest of
+    /// the step (`initial`: only when `j > i`).
+    fn predict_pair(
+        &mut self,
+        world: &World,
+        i: usize,
+        j: usize,
+        path: &Path,
+        initial: bool,
+        report: &mut StepReport,
+    ) {
+        if j == i || !self.valid[j] || (initial && j < i) {
+            return;
+        }
+        let (t0, rest, b) = (path.t0, path.rest, path.ball);
+        report.counters.pairs_tested += 1;
+        let o = world.balls[j];
+        // Ball j's swept box from its clock (never later than ours) holds its path through the rest of the
+        // step: boxes apart by more than a margin far above their rounding cannot meet, and the sweep would
+        // find nothing.
+        let (lo, hi) = self.swept_box(&o, j);
+        let margin = 1e-5
+            * (lo.abs().max(hi.abs()).max_element()
+                + path.lo.abs().max(path.hi.abs()).max_element());
+        if (lo - path.hi).max_element() > margin || (path.lo - hi).max_element() > margin {
+            return;
+        }
+        // Bring j to our clock (it moves in a straight line until its next event).
+        let oc = o.center + o.velocity * (t0 - self.local_t[j]) as f32;
+        report.counters.sweeps += 1;
+        let Some(toi) = sweep::sphere_sphere(
+            &path.sphere,
+            path.motion,
+            &Sphere::new(oc, o.radius),
+            o.velocity * rest as f32,
+        ) else {
+            return;
+        };
+        let vrel = (b.velocity - o.velocity).dot(toi.normal);
+        if !self
+            .policy()
+            .approaching(vrel, (b.velocity - o.velocity).length())
+        {
+            return;
+        }
+        // Queue under the lower index so a pair's event is ordered the same way from either side.
+        let (first, second) = if i < j { (i, j) } else { (j, i) };
+        self.heap.push(Event {
+            time: t0 + f64::from(toi.t) * rest,
+            ball: first as u32,
+            other: Contact::Ball(BallId(second)),
+            ver_ball: self.version[first],
+            ver_other: self.version[second],
+            point: toi.point,
+            normal: if first == i { toi.normal } else { -toi.normal },
+        });
     }
 }

@@ -52,6 +52,7 @@ mod body;
 mod events;
 mod grid;
 mod hash;
+mod near;
 mod policy;
 mod pushout;
 mod report;
@@ -115,6 +116,10 @@ pub struct World {
     triggers: Vec<TriggerVolume>,
     /// (trigger index, ball index) pairs overlapping now.
     inside: BTreeSet<(u32, u32)>,
+    /// The event loop's buffers, kept between steps so a step allocates nothing once they have grown.
+    run: Run,
+    /// The push-out's buffers, kept between steps as well.
+    push: pushout::PushBuffers,
 }
 
 impl World {
@@ -131,6 +136,8 @@ impl World {
             static_ids: Vec::new(),
             triggers: Vec::new(),
             inside: BTreeSet::new(),
+            run: Run::default(),
+            push: pushout::PushBuffers::default(),
         }
     }
 
@@ -285,19 +292,22 @@ impl World {
                 b.velocity += g * dt;
             }
         }
-        self.push_out(dt, &mut report);
-        let mut run = Run::new(self, dt);
+        let mut run = std::mem::take(&mut self.run);
+        run.near.begin(&self.scene, self.balls.len());
+        run.begin(self, dt);
+        self.push_out(dt, &mut run, &mut report);
         run.simulate(self, &mut report);
-        if let Some(knots) = &run.knots {
+        if run.track {
             crate::trigger::step_events(
                 &self.triggers,
                 &mut self.inside,
-                knots,
+                &run.knots,
                 &self.balls,
                 dt,
                 &mut report.triggers,
             );
         }
+        self.run = run;
         self.time += f64::from(dt);
         self.steps += 1;
         report.counters.elapsed = started.elapsed();

@@ -6,6 +6,8 @@
 
 use glam::Vec3;
 
+use super::events::Run;
+use super::near::{NearStatics, margin};
 use super::policy::{ContactPolicy, along_crease, apply_ball_impulse, static_response};
 use super::{BallId, Contact, PushOut, StepReport, World};
 use crate::shape::Sphere;
@@ -17,22 +19,84 @@ const SETTLE_ITERATIONS: usize = 16;
 /// the other toward the ball).
 type Touch = (usize, usize, Vec3);
 
+/// The push-out's buffers, kept by the world between steps so a step allocates nothing once they have grown.
+#[derive(Clone, Default)]
+pub(super) struct PushBuffers {
+    static_contacts: Vec<Touch>,
+    ball_contacts: Vec<Touch>,
+    candidates: Vec<usize>,
+    order: Vec<u64>,
+    settled: Vec<bool>,
+    by_ball: Vec<(usize, Vec3)>,
+    /// Touching ball pairs as ((lowest x, index) key of the first, of the second, normal).
+    pairs: Vec<(u64, u64, Vec3)>,
+    /// Balls the push-out moved or slowed.
+    touched: Vec<usize>,
+}
+
+impl std::fmt::Debug for PushBuffers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PushBuffers").finish_non_exhaustive()
+    }
+}
+
+/// A `u32` whose unsigned order is the order of `f32::total_cmp` on `x`.
+fn total_order_key(x: f32) -> u32 {
+    let bits = x.to_bits();
+    if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    }
+}
+
 impl World {
     /// Push overlapping balls out of statics and each other, then settle the slow approaches of all contacts.
-    pub(super) fn push_out(&mut self, dt: f32, report: &mut StepReport) {
+    ///
+    /// `run` has filed every ball in its grid (the swept boxes contain the balls as they are now): the touching
+    /// pairs are asked of it. Afterwards `run` is told which balls were moved or slowed.
+    pub(super) fn push_out(&mut self, dt: f32, run: &mut Run, report: &mut StepReport) {
         let slop = self.settings.penetration_slop.max(0.0);
         let policy = ContactPolicy::new(&self.settings, dt);
-        let static_contacts = self.push_out_of_statics(slop, report);
-        let ball_contacts = self.push_balls_apart(slop, report);
-        self.settle(&policy, &static_contacts, &ball_contacts, report);
-        self.slide_along_creases(&policy, &static_contacts);
+        let mut buf = std::mem::take(&mut self.push);
+        self.push_out_of_statics(slop, dt, &mut run.near, &mut buf, report);
+        // The grid knows where the balls were before any was pushed; after a push (rare: a ball spawned in a
+        // wall, or sunk by rounding) the sweep over all balls finds the pairs.
+        if !(report.pushed_out.is_empty()
+            && self.touching_pairs(slop, &run.pairs, &run.valid, &mut buf))
+        {
+            self.push_balls_apart(slop, &mut buf, report);
+        }
+        self.settle(&policy, &mut buf, report);
+        self.slide_along_creases(&policy, &mut buf);
+        let touched = &mut buf.touched;
+        touched.clear();
+        touched.extend(buf.static_contacts.iter().map(|c| c.0));
+        touched.extend(buf.ball_contacts.iter().flat_map(|c| [c.0, c.1]));
+        touched.extend(report.pushed_out.iter().map(|p| p.ball.0));
+        touched.extend(report.pushed_out.iter().filter_map(|p| match p.other {
+            Contact::Ball(BallId(j)) => Some(j),
+            Contact::Static(_) => None,
+        }));
+        touched.sort_unstable();
+        touched.dedup();
+        run.after_push_out(self, touched);
+        self.push = buf;
     }
 
-    /// Move each ball out of the statics it overlaps by more than `slop`; returns every static contact within
-    /// the slop.
-    fn push_out_of_statics(&mut self, slop: f32, report: &mut StepReport) -> Vec<Touch> {
-        let mut contacts = Vec::new();
-        let mut candidates: Vec<usize> = Vec::new();
+    /// Move each ball out of the statics it overlaps by more than `slop`; gathers every static contact within
+    /// the slop in `buf.static_contacts`.
+    fn push_out_of_statics(
+        &mut self,
+        slop: f32,
+        dt: f32,
+        near: &mut NearStatics,
+        buf: &mut PushBuffers,
+        report: &mut StepReport,
+    ) {
+        let contacts = &mut buf.static_contacts;
+        let candidates = &mut buf.candidates;
+        contacts.clear();
         for i in 0..self.balls.len() {
             let ball = self.balls[i];
             if !ball.is_valid() {
@@ -40,12 +104,17 @@ impl World {
             }
             let reach = Vec3::splat(ball.radius + slop);
             candidates.clear();
-            self.scene
-                .candidates(ball.center - reach, ball.center + reach, |k| {
-                    candidates.push(k);
-                });
+            let grow = margin(ball.radius, ball.velocity.length(), dt);
+            near.candidates(
+                &self.scene,
+                i,
+                ball.center - reach,
+                ball.center + reach,
+                grow,
+                |k| candidates.push(k),
+            );
             candidates.sort_unstable();
-            for &s in &candidates {
+            for &s in candidates.iter() {
                 let ball = self.balls[i];
                 // A zero-motion sweep of the sphere grown by the slop reports every contact within the slop,
                 // with its normal and surface point.
@@ -66,25 +135,90 @@ impl World {
                 contacts.push((i, s, toi.normal));
             }
         }
-        contacts
+    }
+
+    /// The ball pairs within `slop` of touching, found through the grid of swept boxes, in `buf.ball_contacts`
+    /// exactly as [`World::push_balls_apart`] lists them when it pushes none apart; `false` (with nothing
+    /// listed) when a pair overlaps by more than `slop`, so a push is due: the caller then runs that sweep.
+    ///
+    /// The sweep visits the valid balls by `(lowest x, index)` and pairs each with the later ones until their
+    /// lowest x passes its highest x plus the slop; without pushes nothing moves meanwhile, so the pairs it
+    /// lists are those within the slop whose second ball's lowest x is within that bound, ordered by the
+    /// `(lowest x, index)` keys of their first and second balls. Those are what this lists, from the pairs
+    /// of balls sharing a grid cell (every ball is filed under its swept box grown by the slop, so two balls
+    /// within the slop of each other share a cell) instead of a sweep along `x`, which meets more and more
+    /// balls as a crowd thickens.
+    fn touching_pairs(
+        &self,
+        slop: f32,
+        candidates: &[(u32, u32)],
+        valid: &[bool],
+        buf: &mut PushBuffers,
+    ) -> bool {
+        let balls = &self.balls;
+        let key = |i: usize| {
+            let b = &balls[i];
+            (u64::from(total_order_key(b.center.x - b.radius)) << 32) | i as u64
+        };
+        let pairs = &mut buf.pairs;
+        pairs.clear();
+        for &(i, j) in candidates {
+            let (i, j) = (i as usize, j as usize);
+            if !(valid[i] && valid[j]) {
+                continue;
+            }
+            let (ki, kj) = (key(i), key(j));
+            let (ka, kb) = if ki < kj { (ki, kj) } else { (kj, ki) };
+            let (a, b) = (balls[ka as u32 as usize], balls[kb as u32 as usize]);
+            if b.center.x - b.radius > a.center.x + a.radius + slop {
+                continue;
+            }
+            let d = a.center - b.center;
+            let sum = a.radius + b.radius;
+            let dist = d.length();
+            if dist > sum + slop {
+                continue;
+            }
+            if sum - dist > slop {
+                pairs.clear();
+                return false;
+            }
+            pairs.push((ka, kb, d.try_normalize().unwrap_or(Vec3::Y)));
+        }
+        pairs.sort_unstable_by_key(|&(ka, kb, _)| (ka, kb));
+        pairs.dedup_by_key(|&mut (ka, kb, _)| (ka, kb));
+        let contacts = &mut buf.ball_contacts;
+        contacts.clear();
+        contacts.extend(
+            pairs
+                .iter()
+                .map(|&(ka, kb, n)| (ka as u32 as usize, kb as u32 as usize, n)),
+        );
+        true
     }
 
     /// Separate ball pairs overlapping by more than `slop` (each moved in inverse proportion to its mass);
-    /// returns every ball pair within the slop. Pairs are found by sorting on `x` and sweeping.
-    fn push_balls_apart(&mut self, slop: f32, report: &mut StepReport) -> Vec<Touch> {
-        let mut contacts = Vec::new();
-        let mut order: Vec<usize> = (0..self.balls.len())
-            .filter(|&i| self.balls[i].is_valid())
-            .collect();
-        order.sort_by(|&a, &b| {
-            let (ba, bb) = (&self.balls[a], &self.balls[b]);
-            (ba.center.x - ba.radius)
-                .total_cmp(&(bb.center.x - bb.radius))
-                .then(a.cmp(&b))
-        });
+    /// gathers every ball pair within the slop in `buf.ball_contacts`. Pairs are found by sorting on `x` and
+    /// sweeping.
+    fn push_balls_apart(&mut self, slop: f32, buf: &mut PushBuffers, report: &mut StepReport) {
+        let contacts = &mut buf.ball_contacts;
+        contacts.clear();
+        // Valid balls by their lowest x, then index: one sort of (key, index) integers, the key ordered as
+        // `f32::total_cmp` orders the floats.
+        let order = &mut buf.order;
+        order.clear();
+        order.extend(
+            self.balls
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.is_valid())
+                .map(|(i, b)| (u64::from(total_order_key(b.center.x - b.radius)) << 32) | i as u64),
+        );
+        order.sort_unstable();
         for k in 0..order.len() {
-            let i = order[k];
+            let i = order[k] as u32 as usize;
             for &j in &order[k + 1..] {
+                let j = j as u32 as usize;
                 let (a, b) = (self.balls[i], self.balls[j]);
                 if b.center.x - b.radius > a.center.x + a.radius + slop {
                     break;
@@ -112,19 +246,15 @@ impl World {
                 contacts.push((i, j, n));
             }
         }
-        contacts
     }
 
     /// Settle slow approaches in all touching contacts together: a few Gauss-Seidel sweeps of inelastic
     /// responses, counted in [`super::StepCounters::resting_contacts`].
-    fn settle(
-        &mut self,
-        policy: &ContactPolicy,
-        static_contacts: &[Touch],
-        ball_contacts: &[Touch],
-        report: &mut StepReport,
-    ) {
-        let mut settled = vec![false; static_contacts.len() + ball_contacts.len()];
+    fn settle(&mut self, policy: &ContactPolicy, buf: &mut PushBuffers, report: &mut StepReport) {
+        let (static_contacts, ball_contacts) = (&buf.static_contacts, &buf.ball_contacts);
+        let settled = &mut buf.settled;
+        settled.clear();
+        settled.resize(static_contacts.len() + ball_contacts.len(), false);
         for _ in 0..SETTLE_ITERATIONS {
             let mut changed = false;
             for (k, &(i, _, n)) in static_contacts.iter().enumerate() {
@@ -155,9 +285,11 @@ impl World {
     /// A ball still pressing into two surfaces after the settle (a narrow groove converges slowly) keeps only
     /// its motion along their crease (that of the surface it presses hardest and the first of its surfaces not
     /// parallel to it); when all its surfaces are parallel it only loses its motion into that one.
-    fn slide_along_creases(&mut self, policy: &ContactPolicy, static_contacts: &[Touch]) {
-        let mut by_ball: Vec<(usize, Vec3)> =
-            static_contacts.iter().map(|&(i, _, n)| (i, n)).collect();
+    fn slide_along_creases(&mut self, policy: &ContactPolicy, buf: &mut PushBuffers) {
+        let by_ball = &mut buf.by_ball;
+        by_ball.clear();
+        by_ball.extend(buf.static_contacts.iter().map(|&(i, _, n)| (i, n)));
+        // Stable: each ball's normals stay in the order they were found.
         by_ball.sort_by_key(|&(i, _)| i);
         for group in by_ball.chunk_by(|a, b| a.0 == b.0) {
             if group.len() < 2 {
@@ -177,6 +309,38 @@ impl World {
                 .iter()
                 .find_map(|&(_, n)| along_crease(v, first, n))
                 .unwrap_or_else(|| static_response(v, first, v.dot(first), 0.0));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::total_order_key;
+
+    #[test]
+    fn keys_order_as_total_cmp() {
+        let xs = [
+            f32::NEG_INFINITY,
+            -1e30,
+            -2.5,
+            -1.0,
+            -f32::MIN_POSITIVE,
+            -0.0,
+            0.0,
+            f32::MIN_POSITIVE,
+            1.0,
+            2.5,
+            1e30,
+            f32::INFINITY,
+        ];
+        for a in xs {
+            for b in xs {
+                assert_eq!(
+                    total_order_key(a).cmp(&total_order_key(b)),
+                    a.total_cmp(&b),
+                    "{a} {b}"
+                );
+            }
         }
     }
 }
