@@ -2,8 +2,9 @@
 //!
 //! # Scenes
 //! - `magic_room`: `levels/magic_room.ron` (5 planes, 3 cylinders, 10 balls).
-//! - `box_100`, `box_1000`: issue 18's sparse scene, 100 or 1,000 balls (radius 0.15 to 0.4 m, restitution 1)
-//!   on a lattice in a closed 40 m box of six planes, random directions at 0 to 20 m/s, gravity, dt 1/60.
+//! - `box_100`, `box_1000`, `box_4000`, `box_16000`: issue 18's sparse scene, 100 to 16,000 balls (radius 0.15
+//!   to 0.4 m, restitution 1) on a lattice in a closed 40 m box of six planes, random directions at 0 to
+//!   20 m/s, gravity, dt 1/60 (the same box for every count, so the larger crowds are denser).
 //! - `maze_1k`, `maze_4k`, `maze_16k`: the walls of `levels/maze_large.ron` (10,000 walls) and its floor, with
 //!   1,000 / 4,000 / 16,000 balls: `generate::maze(&MazeParams { walls: 10_000, balls: N, seed: 1, cell: 2.0 })`
 //!   (the report checks that its walls are those of `levels/maze_large.ron`).
@@ -54,7 +55,12 @@
 //! A ball is counted once however often it tunnels. The report prints a markdown table: CPU, mean and median
 //! step times, the ratios rapier3d / collidoscope, the tunnelled-ball counts, the worst penetration (as a
 //! fraction of the ball's radius) into planes and walls; then the scaling exponent `ln(t16k / t1k) / ln 16` of
-//! both engines, and collidoscope's per-step counters (`StepReport::counters`).
+//! both engines for the box and the maze scenes, and collidoscope's per-step counters (`StepReport::counters`).
+//!
+//! # Scale
+//! After the report, [`scale_report`] measures collidoscope alone on `generate::maze` with 100,000 balls among
+//! its 10,000 walls: the world's build time, its resident memory (built, and after stepping) and its step time
+//! over steps 31 to 90. `SIM_STEP_REPORT=scale` runs only that.
 //!
 //! The report runs after the benches when no name filter is given (`cargo bench --bench sim_step`), alone with
 //! `cargo bench --bench sim_step -- --exact tunnelling_report` or `SIM_STEP_REPORT=only`, and never with
@@ -84,7 +90,7 @@ const REPORT_STEPS: usize = 300;
 /// Ball counts of the maze scenes.
 const MAZE_BALLS: [usize; 3] = [1_000, 4_000, 16_000];
 /// Balls of the sparse box scenes (issue 18).
-const BOX_BALLS: [usize; 2] = [100, 1_000];
+const BOX_BALLS: [usize; 4] = [100, 1_000, 4_000, 16_000];
 /// Walls of the maze scenes (those of `levels/maze_large.ron`).
 const MAZE_WALLS: usize = 10_000;
 /// Cell side of the maze, metres.
@@ -691,7 +697,8 @@ fn tunnelling_report() {
     scenes.extend(MAZE_BALLS.iter().map(|&n| maze_scene(n)));
     let mut rows = Vec::new();
     let mut counter_rows = Vec::new();
-    let mut maze_times = Vec::new();
+    // (family, balls, [collidoscope CPU, rapier3d CPU, collidoscope median, rapier3d median]).
+    let mut scaling: Vec<(String, usize, [f64; 4])> = Vec::new();
     for scene in &scenes {
         let checker = Checker::new(&scene.level);
         self_test(&checker, scene);
@@ -705,8 +712,11 @@ fn tunnelling_report() {
         );
         let cf = check_collidoscope(scene, &checker);
         let rf = check_rapier(scene, &checker);
-        if scene.name.starts_with("maze") {
-            maze_times.push([ct.cpu_or_mean(), rt.cpu_or_mean(), ct.median(), rt.median()]);
+        let n = scene.level.balls.len();
+        if n == 1_000 || n == 16_000 {
+            let family = scene.name.split('_').next().unwrap_or_default().to_string();
+            let times = [ct.cpu_or_mean(), rt.cpu_or_mean(), ct.median(), rt.median()];
+            scaling.push((family, n, times));
         }
         let ms = |t: Option<f64>| t.map_or_else(|| "-".to_string(), |t| format!("{:.3}", t * 1e3));
         rows.push(format!(
@@ -760,12 +770,15 @@ fn tunnelling_report() {
         out.push_str(r);
         out.push('\n');
     }
-    if let (Some(first), Some(last)) = (maze_times.first(), maze_times.last()) {
-        let k = (MAZE_BALLS[2] as f64 / MAZE_BALLS[0] as f64).ln();
+    for (family, _, first) in scaling.iter().filter(|s| s.1 == 1_000) {
+        let Some((_, _, last)) = scaling.iter().find(|s| &s.0 == family && s.1 == 16_000) else {
+            continue;
+        };
+        let k = 16f64.ln();
         let e = |i: usize| (last[i] / first[i]).ln() / k;
         out.push_str(&format!(
-            "\nScaling exponent 1k -> 16k balls, ln(t16k / t1k) / ln 16: collidoscope {:.3} (CPU), {:.3} (wall \
-             median); rapier3d {:.3} (CPU), {:.3} (wall median)\n",
+            "\nScaling exponent of the {family} scenes, 1k -> 16k balls, ln(t16k / t1k) / ln 16: collidoscope \
+             {:.3} (CPU), {:.3} (wall median); rapier3d {:.3} (CPU), {:.3} (wall median)\n",
             e(0),
             e(2),
             e(1),
@@ -784,9 +797,109 @@ fn tunnelling_report() {
     println!("{out}");
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Scale: 100,000 balls in the 10,000-wall maze.
+// ---------------------------------------------------------------------------------------------------------
+
+/// Balls of the scale measurement (issue 18), in the maze of [`MAZE_WALLS`] walls.
+const SCALE_BALLS: usize = 100_000;
+/// Steps timed by the scale measurement, after [`WARMUP_STEPS`] untimed ones.
+const SCALE_STEPS: usize = 60;
+
+/// This process's resident and peak resident memory, bytes (`/proc/self/status`, Linux), or `None`.
+fn memory() -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+/// `generate::maze` with [`SCALE_BALLS`] balls (up to four per maze cell on the floor, the rest in layers
+/// above that fall onto them) among its 10,000 walls: the world's memory (resident memory grown while
+/// building it and while stepping) and its step time, collidoscope alone (rapier3d takes minutes here).
+fn scale_report() {
+    let mb = |b: u64| b as f64 / (1024.0 * 1024.0);
+    let before = memory();
+    let level = maze(&maze_params(SCALE_BALLS));
+    let with_level = memory();
+    let started = Instant::now();
+    let mut world = collidoscope_world(&level);
+    let build = started.elapsed();
+    let built = memory();
+    let dt = level.simulation.dt;
+    for _ in 0..WARMUP_STEPS {
+        world.step(dt);
+    }
+    let mut wall = Vec::with_capacity(SCALE_STEPS);
+    let mut totals = Totals::default();
+    let cpu0 = thread_cpu_seconds();
+    for _ in 0..SCALE_STEPS {
+        let start = Instant::now();
+        let report = black_box(world.step(dt));
+        wall.push(start.elapsed().as_secs_f64());
+        totals.counters.events += report.counters.events;
+        totals.counters.resting_contacts += report.counters.resting_contacts;
+        totals.pushed_out += report.pushed_out.len();
+        totals.budget_exhausted += usize::from(report.budget_exhausted);
+    }
+    let cpu = thread_cpu_seconds()
+        .zip(cpu0)
+        .map(|(c1, c0)| (c1 - c0) / SCALE_STEPS as f64);
+    let stepped = memory();
+    let timing = Timing { wall, cpu };
+    let escaped = world
+        .balls()
+        .iter()
+        .filter(|b| !b.center.is_finite() || b.center.y < -b.radius)
+        .count();
+    let steps = SCALE_STEPS as f64;
+    let mut out = format!(
+        "\n# Scale: {} balls, {} walls (generate::maze, seed 1), dt {dt:.4} s, steps {}..={} timed\n\n",
+        level.balls.len(),
+        level.walls.len(),
+        WARMUP_STEPS + 1,
+        WARMUP_STEPS + SCALE_STEPS,
+    );
+    out.push_str(&format!(
+        "- step: {} ms CPU / {:.2} ms wall mean / {:.2} ms wall median; {:.0} events, {:.0} resting contacts, \
+         {:.1} push-outs per step; budget exhausted in {} steps; balls below the floor at the end: {escaped}\n",
+        timing
+            .cpu
+            .map_or_else(|| "-".to_string(), |c| format!("{:.2}", c * 1e3)),
+        timing.mean() * 1e3,
+        timing.median() * 1e3,
+        totals.counters.events as f64 / steps,
+        totals.counters.resting_contacts as f64 / steps,
+        totals.pushed_out as f64 / steps,
+        totals.budget_exhausted,
+    ));
+    out.push_str(&format!(
+        "- World::from_level: {:.3} s\n",
+        build.as_secs_f64()
+    ));
+    if let (Some(b), Some(l), Some(w), Some(s)) = (before, with_level, built, stepped) {
+        out.push_str(&format!(
+            "- resident memory: the level {:.1} MB; the world {:.1} MB when built, {:.1} MB after stepping \
+             (its step buffers grown); peak of the process {:.1} MB\n",
+            mb(l.0.saturating_sub(b.0)),
+            mb(w.0.saturating_sub(l.0)),
+            mb(s.0.saturating_sub(l.0)),
+            mb(s.1),
+        ));
+    }
+    println!("{out}");
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = std::env::var("SIM_STEP_REPORT").unwrap_or_default();
+    if mode == "scale" {
+        scale_report();
+        return;
+    }
     let in_cargo_bench = args.iter().any(|a| a == "--bench");
     let report_named = args.iter().any(|a| a == "tunnelling_report");
     let only_report = report_named || mode == "only";
@@ -801,5 +914,6 @@ fn main() {
         mode != "0" && (only_report || (in_cargo_bench && !filtered && mode != "skip"));
     if run_report {
         tunnelling_report();
+        scale_report();
     }
 }
