@@ -1851,6 +1851,100 @@ fn golden_hash_of_the_magic_room_after_600_steps() {
     );
 }
 
+/// Issue 18's determinism crowds (the ball broad phase, the push-out's pairs and the statics cache rewritten): balls spawned overlapping each other in a closed box of planes (so the first
+/// step pushes them apart), and two layers of balls in a small maze falling onto each other.
+fn crowd_in_a_box(n: usize) -> World {
+    let mut rng = collidoscope::generate::SplitMix64::new(42);
+    let mut w = World::new(SimSettings::default());
+    let half = 8.0f32;
+    for (normal, d) in [
+        (Vec3::Y, 0.0),
+        (-Vec3::Y, -2.0 * half),
+        (Vec3::X, -half),
+        (-Vec3::X, -half),
+        (Vec3::Z, -half),
+        (-Vec3::Z, -half),
+    ] {
+        w.add_static(Static::Plane(Plane::new(normal, d)));
+    }
+    for _ in 0..n {
+        let center = Vec3::new(
+            rng.range(-half + 0.5, half - 0.5),
+            rng.range(0.5, 2.0 * half - 0.5),
+            rng.range(-half + 0.5, half - 0.5),
+        );
+        let dir = Vec3::new(
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+            rng.range(-1.0, 1.0),
+        )
+        .normalize_or(Vec3::X);
+        let ball = Ball::new(
+            center,
+            dir * rng.range(0.0, 15.0),
+            rng.range(0.1, 0.5),
+            rng.range(0.5, 2.0),
+            rng.range(0.3, 1.0),
+        );
+        w.add_ball(ball);
+    }
+    w
+}
+
+fn crowd_in_a_maze() -> (World, f32) {
+    let level = collidoscope::generate::maze(&collidoscope::generate::MazeParams {
+        walls: 200,
+        balls: 1200,
+        seed: 5,
+        cell: 2.0,
+    });
+    (World::from_level(&level).unwrap(), level.simulation.dt)
+}
+
+/// `World::state_hash` of the two crowds, as the simulation gave them before issue 18 rewrote its broad phase
+/// (the hash grid, the pairs shared by the push-out and the first predictions, the statics cache): a change
+/// means the rewrite changed the physics, which it must not.
+const CROWD_IN_A_BOX_150_HASH: u64 = 0x96a7_052e_d33d_0d65;
+const CROWD_IN_A_MAZE_120_HASH: u64 = 0xce6e_c2fb_08f1_f78d;
+
+#[test]
+fn crowds_keep_their_golden_hashes() {
+    let mut w = crowd_in_a_box(500);
+    let (mut pushed, mut events) = (0, 0);
+    for _ in 0..150 {
+        let r = w.step(1.0 / 60.0);
+        assert!(!r.budget_exhausted);
+        pushed += r.pushed_out.len();
+        events += r.events.len();
+    }
+    // Spawned overlapping: the first steps push balls apart (the sweep along x), later ones find the
+    // touching pairs through the grid.
+    assert!(
+        pushed > 0 && events > 1000,
+        "{pushed} push-outs, {events} events"
+    );
+    assert_eq!(
+        w.state_hash(),
+        CROWD_IN_A_BOX_150_HASH,
+        "crowd in a box: got {:#018x}",
+        w.state_hash()
+    );
+    let (mut w, dt) = crowd_in_a_maze();
+    let mut events = 0;
+    for _ in 0..120 {
+        let r = w.step(dt);
+        assert!(!r.budget_exhausted);
+        events += r.events.len();
+    }
+    assert!(events > 1000, "{events} events");
+    assert_eq!(
+        w.state_hash(),
+        CROWD_IN_A_MAZE_120_HASH,
+        "crowd in a maze: got {:#018x}",
+        w.state_hash()
+    );
+}
+
 #[test]
 fn snapshot_restore_replays_identically() {
     let lvl = level("magic_room.ron");
