@@ -38,15 +38,19 @@
 //!
 //! # Determinism
 //! The same world and steps give bit-identical results on the same build: events are ordered by
-//! `(time, ball, other)`, candidate lists are sorted, and nothing depends on hash order or threads.
-
+//! `(time, ball, other)` (a total order, so the order predictions are queued in does not matter), the
+//! push-out's contacts are ordered by the balls' `(lowest x, index)` keys, candidate lists are sorted, and
+//! nothing depends on hash order or threads. Caches (the grid's cells, each ball's nearby statics) only decide
+//! which exact tests run, never their answers.
 //!
 //! # Rooms
 //! [`World`] and its public API live here; `body` holds [`Ball`], [`BallId`] and [`Static`]; `policy` holds
 //! [`SimSettings`] and the contact policy (the rest threshold, the approach test, the crease rule, the
 //! responses), each rule written once; `pushout` the start of a step; `events` the event loop; `grid` its ball
-//! broad phase; `report` what a step reports; `hash` the FNV-1a state and trace hashes. The simulation knows
-//! nothing of levels: [`World::from_level`] is an adapter in `level`.
+//! broad phase; `near` each ball's cached nearby statics; `report` what a step reports; `hash` the FNV-1a state
+//! and trace hashes. The step's buffers (and the statics cache) stay in the world between steps, so a step
+//! allocates only what it returns. The simulation knows nothing of levels: [`World::from_level`] is an adapter
+//! in `level`.
 
 mod body;
 mod events;
