@@ -89,6 +89,8 @@ pub struct Scene {
     generation: u64,
     /// Entries without bounds (planes), tested by every query.
     unbounded: Vec<u32>,
+    /// The plane of each unbounded entry, for the simulation's quick test.
+    planes: Vec<PlaneTest>,
     /// The level's walls for top-down movement, in level order.
     walls: WallGrid,
     by_id: HashMap<ObjectId, u32>,
@@ -112,18 +114,47 @@ fn padded(b: Aabb) -> Aabb {
     Aabb::new(b.min - pad, b.max + pad)
 }
 
-/// Whether the box `lo..=hi` lies in one open side of the plane, clear of it by a margin far larger than the
-/// rounding of this test and of the box (`1e-5` of the coordinates' magnitude): then no sphere inside the box,
-/// still or moving inside it, touches the plane, and the plane's own sweep and overlap answer `None` / `false`.
-/// A NaN anywhere gives `false` (the plane is not ruled out).
-#[inline]
-fn box_clear_of_plane(lo: Vec3, hi: Vec3, p: &crate::shape::Plane) -> bool {
-    let center = (lo + hi) * 0.5;
-    let half = (hi - lo) * 0.5;
-    let dist = p.normal.dot(center) - p.d;
-    let reach = p.normal.abs().dot(half);
-    let margin = 1e-5 * (p.normal.abs().dot(center.abs() + half) + p.d.abs() + 1.0);
-    dist.abs() > reach + margin
+/// An unbounded entry's plane, ready for [`PlaneTest::clear_of`] (a non-plane entry gets one that never
+/// rules anything out).
+#[derive(Clone, Copy, Debug)]
+struct PlaneTest {
+    normal: Vec3,
+    abs_normal: Vec3,
+    d: f32,
+    /// `|d| + 1`, the part of the margin that does not depend on the box.
+    base: f32,
+}
+
+impl PlaneTest {
+    fn new(shape: &Static) -> Self {
+        match shape {
+            Static::Plane(p) => Self {
+                normal: p.normal,
+                abs_normal: p.normal.abs(),
+                d: p.d,
+                base: p.d.abs() + 1.0,
+            },
+            _ => Self {
+                normal: Vec3::NAN,
+                abs_normal: Vec3::NAN,
+                d: f32::NAN,
+                base: f32::NAN,
+            },
+        }
+    }
+
+    /// Whether the box of centre `center`, half extents `half` and `extent = |center| + half` lies in one open
+    /// side of the plane, clear of it by a margin far larger than the rounding of this test and of the box
+    /// (`1e-5` of the coordinates' magnitude): then no sphere inside the box, still or moving inside it,
+    /// touches the plane, and the plane's own sweep and overlap answer `None` / `false`. A NaN anywhere gives
+    /// `false` (the plane is not ruled out).
+    #[inline]
+    fn clear_of(&self, center: Vec3, half: Vec3, extent: Vec3) -> bool {
+        let dist = self.normal.dot(center) - self.d;
+        let reach = self.abs_normal.dot(half);
+        let margin = 1e-5 * (self.abs_normal.dot(extent) + self.base);
+        dist.abs() > reach + margin
+    }
 }
 
 /// `(t, id)` ordering: smaller `t` first, then the lower id.
@@ -225,6 +256,11 @@ impl Scene {
             .collect();
         self.tree = AabbTree::new(&boxes);
         self.boxes = boxes;
+        self.planes = self
+            .unbounded
+            .iter()
+            .map(|&i| PlaneTest::new(&self.shapes[i as usize]))
+            .collect();
         self.generation += 1;
         self.walls = WallGrid::new(self.shapes.iter().filter_map(|s| match s {
             Static::Wall { wall, .. } => Some(*wall),
@@ -262,13 +298,13 @@ impl Scene {
 
     /// The planes of [`Scene::candidates`]: those the box `lo..=hi` is not clear of.
     pub(crate) fn unbounded_candidates(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
-        for &i in &self.unbounded {
-            if let Static::Plane(p) = &self.shapes[i as usize]
-                && box_clear_of_plane(lo, hi, p)
-            {
-                continue;
+        let center = (lo + hi) * 0.5;
+        let half = (hi - lo) * 0.5;
+        let extent = center.abs() + half;
+        for (&i, p) in self.unbounded.iter().zip(&self.planes) {
+            if !p.clear_of(center, half, extent) {
+                f(i as usize);
             }
-            f(i as usize);
         }
     }
 

@@ -88,6 +88,7 @@ pub(super) struct Run {
     scratch: Vec<u32>,
     statics_scratch: Vec<usize>,
     paths: Vec<Path>,
+    boxes: Vec<(Vec3, Vec3)>,
     /// The pairs of balls sharing a grid cell when the step began (the push-out's and the first
     /// predictions' candidates).
     pub(super) pairs: Vec<(u32, u32)>,
@@ -108,6 +109,15 @@ impl std::fmt::Debug for Run {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Run").finish_non_exhaustive()
     }
+}
+
+/// Whether two boxes are apart by more than a margin far above the rounding of swept boxes (`1e-5` of their
+/// coordinates' magnitude): then nothing inside one ever touches anything inside the other.
+#[inline]
+fn boxes_apart((alo, ahi): (Vec3, Vec3), (blo, bhi): (Vec3, Vec3)) -> bool {
+    let margin =
+        1e-5 * (alo.abs().max(ahi.abs()).max_element() + blo.abs().max(bhi.abs()).max_element());
+    (alo - bhi).max_element() > margin || (blo - ahi).max_element() > margin
 }
 
 /// Grid cells about three times the typical swept extent (radius plus motion) of the valid balls in a step of
@@ -369,20 +379,28 @@ impl Run {
     fn predict_all(&mut self, world: &World, report: &mut StepReport) {
         let n = world.balls.len();
         let mut paths = std::mem::take(&mut self.paths);
+        let mut boxes = std::mem::take(&mut self.boxes);
         paths.clear();
+        boxes.clear();
         for i in 0..n {
             let path = self.path(world, i);
             if self.valid[i] {
                 self.predict_statics(world, i, &path, report);
             }
+            boxes.push((path.lo, path.hi));
             paths.push(path);
         }
         // The pairs listed before the push-out, but for the balls it moved to other cells: those are asked
-        // of the grid again (each pair of two moved balls from the lower one).
+        // of the grid again (each pair of two moved balls from the lower one). Pairs whose swept boxes are
+        // apart are dropped here, from the compact boxes, as `predict_pair` would drop them.
         let pairs = std::mem::take(&mut self.pairs);
         for &(i, j) in &pairs {
             let (i, j) = (i as usize, j as usize);
-            if self.valid[i] && !self.is_moved[i] && !self.is_moved[j] {
+            if self.valid[i]
+                && !self.is_moved[i]
+                && !self.is_moved[j]
+                && !boxes_apart(boxes[i], boxes[j])
+            {
                 self.predict_pair(world, i, j, &paths[i], true, report);
             }
         }
@@ -412,6 +430,7 @@ impl Run {
         self.moved = moved;
         self.pairs = pairs;
         self.paths = paths;
+        self.boxes = boxes;
     }
 
     /// Ball `i`'s straight path from its clock to the end of the step.
@@ -536,11 +555,7 @@ impl Run {
         // Ball j's swept box from its clock (never later than ours) holds its path through the rest of the
         // step: boxes apart by more than a margin far above their rounding cannot meet, and the sweep would
         // find nothing.
-        let (lo, hi) = self.swept_box(&o, j);
-        let margin = 1e-5
-            * (lo.abs().max(hi.abs()).max_element()
-                + path.lo.abs().max(path.hi.abs()).max_element());
-        if (lo - path.hi).max_element() > margin || (path.lo - hi).max_element() > margin {
+        if boxes_apart(self.swept_box(&o, j), (path.lo, path.hi)) {
             return;
         }
         // Bring j to our clock (it moves in a straight line until its next event).
