@@ -145,7 +145,10 @@ impl BallGrid {
     /// finite.
     #[inline]
     fn range(&self, lo: Vec3, hi: Vec3) -> Option<Range> {
-        let (lo, hi) = (lo * self.inv_cell, hi * self.inv_cell);
+        // The lattice is shifted by a quarter cell, so the floor `y = 0` of a level lies inside a row of cells:
+        // a ball resting on it (its box from `y = 0` to its diameter, under a cell) spans one row, not two.
+        let shift = Vec3::splat(0.25);
+        let (lo, hi) = (lo * self.inv_cell + shift, hi * self.inv_cell + shift);
         let a = [cell_of(lo.x)?, cell_of(lo.y)?, cell_of(lo.z)?];
         let b = [cell_of(hi.x)?, cell_of(hi.y)?, cell_of(hi.z)?];
         let count: i64 = (0..3).map(|k| i64::from(b[k] - a[k] + 1)).product();
