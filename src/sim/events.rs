@@ -14,7 +14,7 @@ use super::near::{NearStatics, margin};
 use super::policy::{ContactPolicy, WEDGE_HITS, along_crease, apply_ball_impulse, static_response};
 use super::{Ball, BallId, Contact, ContactEvent, Static, StepReport, World};
 use crate::query::{Toi, sweep};
-use crate::shape::Sphere;
+use crate::shape::{Plane, Sphere};
 
 /// A predicted contact in the queue.
 #[derive(Clone, Copy, Debug)]
@@ -109,6 +109,19 @@ impl std::fmt::Debug for Run {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Run").finish_non_exhaustive()
     }
+}
+
+/// Whether the ball on `path` is on one side of plane `p` by more than a rounding margin and not moving
+/// toward it (a ball rolling on the floor): then the plane's sweep finds nothing, or a touching contact that is
+/// not approaching (its normal is the plane's, normalised: the ball's velocity along it is at least minus a few
+/// ulps, above the policy's approach threshold), so it is no event either way and the sweep is skipped.
+#[inline]
+fn moving_off_plane(p: &Plane, path: &Path) -> bool {
+    let c = path.sphere.center;
+    let side = p.normal.dot(c) - p.d;
+    let margin = 1e-5 * (p.normal.abs().dot(c.abs()) + p.d.abs() + 1.0);
+    let vn = p.normal.dot(path.ball.velocity);
+    (side > margin && vn >= 0.0) || (side < -margin && vn <= 0.0)
 }
 
 /// Whether two boxes are apart by more than a margin far above the rounding of swept boxes (`1e-5` of their
@@ -479,11 +492,17 @@ impl Run {
         let scale = v.length();
         let policy = self.policy();
         for &s in &statics {
+            let shape = &world.scene.shapes()[s];
+            if let Static::Plane(p) = shape
+                && moving_off_plane(p, path)
+            {
+                continue;
+            }
             report.counters.sweeps += 1;
             // A contact at t = 0 that is not approaching (resting, sliding) is no event; for a mesh, whose
             // other triangles may still be ahead, the sweep skips such contacts itself.
             let approaching = |toi: &Toi| policy.approaching(v.dot(toi.normal), scale);
-            let found = match &world.scene.shapes()[s] {
+            let found = match shape {
                 Static::Mesh(m) => m
                     .sweep_sphere_where(&path.sphere, path.motion, approaching)
                     .map(|(toi, _)| toi),
