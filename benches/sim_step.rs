@@ -59,8 +59,8 @@
 //!
 //! # Scale
 //! After the report, [`scale_report`] measures collidoscope alone on `generate::maze` with 100,000 balls among
-//! its 10,000 walls: the world's build time, its resident memory (built, and after stepping) and its step time
-//! over steps 31 to 90. `SIM_STEP_REPORT=scale` runs only that.
+//! its 10,000 walls: the world's build time, its resident memory (built, and after stepping; measured in a
+//! child process of its own) and its step time over steps 31 to 90. `SIM_STEP_REPORT=scale` runs only that.
 //!
 //! The report runs after the benches when no name filter is given (`cargo bench --bench sim_step`), alone with
 //! `cargo bench --bench sim_step -- --exact tunnelling_report` or `SIM_STEP_REPORT=only`, and never with
@@ -914,6 +914,15 @@ fn main() {
         mode != "0" && (only_report || (in_cargo_bench && !filtered && mode != "skip"));
     if run_report {
         tunnelling_report();
-        scale_report();
+        // In a fresh process, so its resident memory counts this world alone (freed pages of the scenes above
+        // would otherwise be reused unseen).
+        let child = std::env::current_exe().and_then(|exe| {
+            std::process::Command::new(exe)
+                .env("SIM_STEP_REPORT", "scale")
+                .status()
+        });
+        if !child.is_ok_and(|s| s.success()) {
+            scale_report();
+        }
     }
 }
