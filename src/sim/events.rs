@@ -87,7 +87,6 @@ pub(super) struct Run {
     heap: BinaryHeap<Event>,
     scratch: Vec<u32>,
     statics_scratch: Vec<usize>,
-    paths: Vec<Path>,
     boxes: Vec<(Vec3, Vec3)>,
     /// The pairs of balls sharing a grid cell when the step began (the push-out's and the first
     /// predictions' candidates).
@@ -391,9 +390,7 @@ impl Run {
     /// they are queued in does not matter.
     fn predict_all(&mut self, world: &World, report: &mut StepReport) {
         let n = world.balls.len();
-        let mut paths = std::mem::take(&mut self.paths);
         let mut boxes = std::mem::take(&mut self.boxes);
-        paths.clear();
         boxes.clear();
         for i in 0..n {
             let path = self.path(world, i);
@@ -401,7 +398,6 @@ impl Run {
                 self.predict_statics(world, i, &path, report);
             }
             boxes.push((path.lo, path.hi));
-            paths.push(path);
         }
         // The pairs listed before the push-out, but for the balls it moved to other cells: those are asked
         // of the grid again (each pair of two moved balls from the lower one). Pairs whose swept boxes are
@@ -414,7 +410,8 @@ impl Run {
                 && !self.is_moved[j]
                 && !boxes_apart(boxes[i], boxes[j])
             {
-                self.predict_pair(world, i, j, &paths[i], true, report);
+                let path = self.path(world, i);
+                self.predict_pair(world, i, j, &path, true, report);
             }
         }
         let moved = std::mem::take(&mut self.moved);
@@ -430,19 +427,20 @@ impl Run {
                 let j = j as usize;
                 j != m && valid[j] && !(is_moved[j] && j < m)
             };
-            if !self.grid.query(paths[m].lo, paths[m].hi, keep, &mut found) {
+            let (lo, hi) = boxes[m];
+            if !self.grid.query(lo, hi, keep, &mut found) {
                 found.clear();
                 found.extend((0..n as u32).filter(|&j| keep(j)));
             }
             for &j in &found {
                 let (a, b) = (m.min(j as usize), m.max(j as usize));
-                self.predict_pair(world, a, b, &paths[a], true, report);
+                let path = self.path(world, a);
+                self.predict_pair(world, a, b, &path, true, report);
             }
         }
         self.scratch = found;
         self.moved = moved;
         self.pairs = pairs;
-        self.paths = paths;
         self.boxes = boxes;
     }
 
