@@ -313,12 +313,12 @@ impl Scene {
         self.tree.query(lo, hi, f);
     }
 
-    /// Whether object `i`'s padded box (the tree's) touches `lo..=hi`: the test [`Scene::bounded_candidates`]
-    /// applies (never for planes and invalid geometry).
+    /// Object `i`'s padded box as the tree holds it (NaN for planes and invalid geometry, which it never
+    /// returns): [`Scene::bounded_candidates`] returns `i` when `min <= hi && max >= lo` on every axis.
     #[inline]
-    pub(crate) fn box_touches(&self, i: usize, lo: Vec3, hi: Vec3) -> bool {
+    pub(crate) fn padded_box(&self, i: usize) -> (Vec3, Vec3) {
         let b = &self.boxes[i];
-        b.min.cmple(hi).all() && b.max.cmpge(lo).all()
+        (b.min, b.max)
     }
 
     /// Counts the rebuilds of the structures ([`Scene::refresh`]): answers cached under one generation stay

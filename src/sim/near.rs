@@ -9,12 +9,21 @@ use glam::Vec3;
 
 use crate::scene::Scene;
 
-/// One ball's cached region and the bounded statics touching it, ascending.
-#[derive(Clone, Debug)]
+/// A cached static: its index and the tree's (padded) box of it, so the cached answers read no other memory.
+#[derive(Clone, Copy, Debug)]
+struct Cached {
+    index: u32,
+    min: Vec3,
+    max: Vec3,
+}
+
+/// One ball's cached region and where its statics lie in the pool.
+#[derive(Clone, Copy, Debug)]
 struct Region {
     lo: Vec3,
     hi: Vec3,
-    statics: Vec<u32>,
+    start: u32,
+    len: u32,
 }
 
 impl Default for Region {
@@ -23,27 +32,46 @@ impl Default for Region {
         Self {
             lo: Vec3::INFINITY,
             hi: Vec3::NEG_INFINITY,
-            statics: Vec::new(),
+            start: 0,
+            len: 0,
         }
     }
 }
 
-/// The balls' cached regions.
+/// The balls' cached regions. Their statics lie in one pool, each region's as a run, ascending; a region asked
+/// again appends its new run and leaves the old one behind, and the pool is rebuilt in ball order when the
+/// runs left behind outnumber the live ones (so the step, which visits the balls in order, reads it in order).
 #[derive(Clone, Debug, Default)]
 pub(super) struct NearStatics {
     regions: Vec<Region>,
+    pool: Vec<Cached>,
+    /// Entries of the pool in live runs.
+    live: usize,
     /// The scene generation the regions were filled under.
     generation: u64,
 }
 
 impl NearStatics {
-    /// Make ready for a step of `n` balls in `scene`: regions of a rebuilt scene are dropped.
+    /// Make ready for a step of `n` balls in `scene`: regions of a rebuilt scene are dropped, and the pool is
+    /// rebuilt in ball order when most of it is left behind.
     pub(super) fn begin(&mut self, scene: &Scene, n: usize) {
         if self.generation != scene.generation() {
             self.regions.clear();
+            self.pool.clear();
+            self.live = 0;
             self.generation = scene.generation();
         }
         self.regions.resize_with(n, Region::default);
+        self.live = self.regions.iter().map(|r| r.len as usize).sum();
+        if self.pool.len() > 2 * self.live + 1024 {
+            let mut pool = Vec::with_capacity(2 * self.live);
+            for r in &mut self.regions {
+                let run = &self.pool[r.start as usize..(r.start + r.len) as usize];
+                r.start = pool.len() as u32;
+                pool.extend_from_slice(run);
+            }
+            self.pool = pool;
+        }
     }
 
     /// Every static that may touch the box `lo..=hi` of ball `i` (the answer of [`Scene::candidates`]): the
@@ -65,23 +93,37 @@ impl NearStatics {
         if !(lo.cmpge(region.lo).all() && hi.cmple(region.hi).all()) {
             let grow = Vec3::splat(margin.max(0.0));
             let (rlo, rhi) = (lo - grow, hi + grow);
+            self.live -= region.len as usize;
             if !(rlo.is_finite() && rhi.is_finite()) {
                 // Not cacheable: ask the tree for this box alone.
-                region.lo = Vec3::INFINITY;
-                region.hi = Vec3::NEG_INFINITY;
+                *region = Region::default();
                 scene.candidates(lo, hi, f);
                 return;
             }
-            region.lo = rlo;
-            region.hi = rhi;
-            region.statics.clear();
-            scene.bounded_candidates(rlo, rhi, |k| region.statics.push(k as u32));
-            region.statics.sort_unstable();
+            let start = self.pool.len();
+            scene.bounded_candidates(rlo, rhi, |k| {
+                let (min, max) = scene.padded_box(k);
+                self.pool.push(Cached {
+                    index: k as u32,
+                    min,
+                    max,
+                });
+            });
+            self.pool[start..].sort_unstable_by_key(|c| c.index);
+            *region = Region {
+                lo: rlo,
+                hi: rhi,
+                start: start as u32,
+                len: (self.pool.len() - start) as u32,
+            };
+            self.live += region.len as usize;
         }
         scene.unbounded_candidates(lo, hi, &mut f);
-        for &k in &region.statics {
-            if scene.box_touches(k as usize, lo, hi) {
-                f(k as usize);
+        let run = &self.pool[region.start as usize..(region.start + region.len) as usize];
+        for c in run {
+            // The tree's leaf test, on the same box.
+            if c.min.cmple(hi).all() && c.max.cmpge(lo).all() {
+                f(c.index as usize);
             }
         }
     }
