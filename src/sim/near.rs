@@ -9,14 +9,6 @@ use glam::Vec3;
 
 use crate::scene::Scene;
 
-/// A cached static: its index and the tree's (padded) box of it, so the cached answers read no other memory.
-#[derive(Clone, Copy, Debug)]
-struct Cached {
-    index: u32,
-    min: Vec3,
-    max: Vec3,
-}
-
 /// One ball's cached region and where its statics lie in the pool.
 #[derive(Clone, Copy, Debug)]
 struct Region {
@@ -38,13 +30,13 @@ impl Default for Region {
     }
 }
 
-/// The balls' cached regions. Their statics lie in one pool, each region's as a run, ascending; a region asked
+/// The balls' cached regions. Their statics (indices) lie in one pool, each region's as a run, ascending; a region asked
 /// again appends its new run and leaves the old one behind, and the pool is rebuilt in ball order when the
 /// runs left behind outnumber the live ones (so the step, which visits the balls in order, reads it in order).
 #[derive(Clone, Debug, Default)]
 pub(super) struct NearStatics {
     regions: Vec<Region>,
-    pool: Vec<Cached>,
+    pool: Vec<u32>,
     /// Entries of the pool in live runs.
     live: usize,
     /// The scene generation the regions were filled under.
@@ -101,15 +93,8 @@ impl NearStatics {
                 return;
             }
             let start = self.pool.len();
-            scene.bounded_candidates(rlo, rhi, |k| {
-                let (min, max) = scene.padded_box(k);
-                self.pool.push(Cached {
-                    index: k as u32,
-                    min,
-                    max,
-                });
-            });
-            self.pool[start..].sort_unstable_by_key(|c| c.index);
+            scene.bounded_candidates(rlo, rhi, |k| self.pool.push(k as u32));
+            self.pool[start..].sort_unstable();
             *region = Region {
                 lo: rlo,
                 hi: rhi,
@@ -120,10 +105,11 @@ impl NearStatics {
         }
         scene.unbounded_candidates(lo, hi, &mut f);
         let run = &self.pool[region.start as usize..(region.start + region.len) as usize];
-        for c in run {
+        for &k in run {
             // The tree's leaf test, on the same box.
-            if c.min.cmple(hi).all() && c.max.cmpge(lo).all() {
-                f(c.index as usize);
+            let (min, max) = scene.padded_box(k as usize);
+            if min.cmple(hi).all() && max.cmpge(lo).all() {
+                f(k as usize);
             }
         }
     }
