@@ -5,6 +5,9 @@
 //! - `box_100`, `box_1000`, `box_4000`, `box_16000`: issue 18's sparse scene, 100 to 16,000 balls (radius 0.15
 //!   to 0.4 m, restitution 1) on a lattice in a closed 40 m box of six planes, random directions at 0 to
 //!   20 m/s, gravity, dt 1/60 (the same box for every count, so the larger crowds are denser).
+//! - `spread_1000`, `spread_4000`, `spread_16000` (report only): the box scene at the density of `box_1000`,
+//!   its side growing with the cube root of the count, for a growth exponent that measures the engine rather
+//!   than the rising collision rate of a denser crowd.
 //! - `maze_1k`, `maze_4k`, `maze_16k`: the walls of `levels/maze_large.ron` (10,000 walls) and its floor, with
 //!   1,000 / 4,000 / 16,000 balls: `generate::maze(&MazeParams { walls: 10_000, balls: N, seed: 1, cell: 2.0 })`
 //!   (the report checks that its walls are those of `levels/maze_large.ron`).
@@ -91,6 +94,8 @@ const REPORT_STEPS: usize = 300;
 const MAZE_BALLS: [usize; 3] = [1_000, 4_000, 16_000];
 /// Balls of the sparse box scenes (issue 18).
 const BOX_BALLS: [usize; 4] = [100, 1_000, 4_000, 16_000];
+/// Balls of the box scenes at a fixed density (report only, for the growth exponent).
+const SPREAD_BALLS: [usize; 3] = [1_000, 4_000, 16_000];
 /// Walls of the maze scenes (those of `levels/maze_large.ron`).
 const MAZE_WALLS: usize = 10_000;
 /// Cell side of the maze, metres.
@@ -136,11 +141,24 @@ fn maze_scene(balls: usize) -> Scene {
 /// Issue 18's sparse scene: `n` balls (radius 0.15 to 0.4 m, mass 1, restitution 1) on a lattice inside a
 /// closed 40 m box of six planes, moving in random directions at 0 to 20 m/s, under gravity, dt 1/60.
 fn box_scene(n: usize) -> Scene {
+    box_scene_in(n, 20.0, format!("box_{n}"))
+}
+
+/// The box scene at the density of `box_1000` whatever the count: the box's side grows with the cube root of
+/// the count (40 m at 1,000 balls, 63.5 m at 4,000, 100.8 m at 16,000). In the fixed 40 m box the collisions
+/// per ball grow with the count, so the work grows faster than the count whatever the engine; at a fixed
+/// density the growth exponent measures the engine alone.
+fn spread_scene(n: usize) -> Scene {
+    let half = 20.0 * (n as f32 / 1_000.0).cbrt();
+    box_scene_in(n, half, format!("spread_{n}"))
+}
+
+/// `n` balls in a closed box of six planes, `2 * half` on a side (see the module's scenes).
+fn box_scene_in(n: usize, half: f32, name: String) -> Scene {
     use collidoscope::level::{BallObject, ObjectId, PlaneObject};
     let mut rng = collidoscope::generate::SplitMix64::new(18);
-    let half = 20.0f32;
     let mut level = Level {
-        name: format!("box_{n}"),
+        name: name.clone(),
         ..Level::default()
     };
     let walls = [
@@ -187,10 +205,7 @@ fn box_scene(n: usize) -> Scene {
             properties: Default::default(),
         });
     }
-    Scene {
-        name: format!("box_{n}"),
-        level,
-    }
+    Scene { name, level }
 }
 
 fn collidoscope_world(level: &Level) -> World {
@@ -695,6 +710,7 @@ fn tunnelling_report() {
     let mut scenes = vec![magic_room()];
     scenes.extend(BOX_BALLS.iter().map(|&n| box_scene(n)));
     scenes.extend(MAZE_BALLS.iter().map(|&n| maze_scene(n)));
+    scenes.extend(SPREAD_BALLS.iter().map(|&n| spread_scene(n)));
     let mut rows = Vec::new();
     let mut counter_rows = Vec::new();
     // (family, balls, [collidoscope CPU, rapier3d CPU, collidoscope median, rapier3d median]).
