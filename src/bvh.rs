@@ -194,7 +194,7 @@ impl AabbTree {
 }
 
 /// A ray's precomputed slab test against boxes (the hot loop of every cast), in SIMD lanes.
-struct Slab {
+pub(crate) struct Slab {
     origin: Vec3A,
     inv: Vec3A,
     grow: Vec3A,
@@ -203,7 +203,7 @@ struct Slab {
 }
 
 impl Slab {
-    fn new(origin: Vec3, dir: Vec3, inflate: f32) -> Self {
+    pub(crate) fn new(origin: Vec3, dir: Vec3, inflate: f32) -> Self {
         let dir = Vec3A::from(dir);
         let parallel = dir.cmpeq(Vec3A::ZERO);
         Self {
@@ -219,7 +219,7 @@ impl Slab {
     /// parallel to (or whose product is 0 * inf, a subnormal direction on a face) count as inside when the
     /// origin is within the slab, and a miss otherwise; entry and exit are widened by a few ulps.
     #[inline(always)]
-    fn entry(&self, min: Vec3A, max: Vec3A, bound: f32) -> Option<f32> {
+    pub(crate) fn entry(&self, min: Vec3A, max: Vec3A, bound: f32) -> Option<f32> {
         const SLACK: f32 = 4.0 * f32::EPSILON;
         let (min, max) = (min - self.grow, max + self.grow);
         let o = self.origin;

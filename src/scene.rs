@@ -7,7 +7,10 @@
 //! stay out (the simulation's [`crate::sim::World`] moves them). Bounded objects go into one
 //! [`AabbTree`] built once (each box padded by a few ulps, so the tree never prunes a hit that an object's own
 //! query finds on its boundary); unbounded planes are tested always; the walls also go into a [`WallGrid`] for
-//! top-down [`Scene::move_and_slide`].
+//! top-down [`Scene::move_and_slide`]. Rays meet the walls along that grid's cells (nearest cells first, stopping
+//! at the first cell past the nearest hit) and the other objects through a tree of their own, unless the walls
+//! crowd into few cells, when the one tree serves; either way the answer is the same (tested against brute
+//! force on mazes with rays along cell lines, through lattice corners and at wall ends).
 //!
 //! Every answer equals the per-shape queries of [`crate::query`] and [`TriMesh`] over all the objects:
 //! - [`Scene::cast_ray`]: the smallest `t`; ties go to the lowest [`ObjectId`].
@@ -36,10 +39,10 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use glam::{Vec2, Vec3};
+use glam::{DVec2, Vec2, Vec3, Vec3A};
 use serde::{Deserialize, Serialize};
 
-use crate::bvh::AabbTree;
+use crate::bvh::{AabbTree, Slab};
 use crate::id::ObjectId;
 #[cfg(doc)]
 use crate::mesh::TriMesh;
@@ -93,6 +96,8 @@ pub struct Scene {
     planes: Vec<PlaneTest>,
     /// The level's walls for top-down movement, in level order.
     walls: WallGrid,
+    /// Rays meet walls through `walls`' cells rather than the tree (when the walls spread over the grid).
+    ray_walls: Option<RayWalls>,
     by_id: HashMap<ObjectId, u32>,
     /// What the front end that built the scene noted about it, opaque here: the level adapter
     /// (`level/scene.rs`) keeps the objects it left out in it, for `Scene::skipped`.
@@ -105,6 +110,25 @@ pub struct Scene {
     /// `Blocker::Triangle` numbering.
     triangle_ordinal: Vec<u32>,
 }
+
+/// How [`Scene::cast_ray`] meets the walls: along the cells of the wall grid (a 2D walk that stops at the
+/// first cell past the nearest hit, where the tree descends a dozen levels from its root for every ray),
+/// and everything else through a tree of its own.
+#[derive(Clone, Debug, Default)]
+struct RayWalls {
+    /// The scene index of each wall of the grid, in grid order.
+    objects: Vec<u32>,
+    /// The padded box of each wall of the grid (the scene's), in grid order and SIMD lanes.
+    boxes: Vec<(Vec3A, Vec3A)>,
+    /// The tree of the bounded objects that are not walls.
+    others: AabbTree,
+    /// The highest wall top (walls stand on `y = 0`): a ray is among the walls only where `y` is in
+    /// `0..=top`.
+    top: f32,
+}
+
+/// The most walls in one grid cell for rays to walk the grid (more, and the tree's finer boxes win).
+const RAY_GRID_MAX_CELL: usize = 48;
 
 /// A box padded by a few ulps of its coordinates (and of 1), so rounding in the tree's slab test can never
 /// exclude a point on the object's surface.
@@ -266,6 +290,7 @@ impl Scene {
             Static::Wall { wall, .. } => Some(*wall),
             _ => None,
         }));
+        self.ray_walls = self.ray_walls_for();
         let mut next = 0u32;
         self.triangle_ordinal = self
             .shapes
@@ -287,6 +312,34 @@ impl Scene {
             .map(|(i, id)| (*id, i as u32))
             .collect();
         self.dirty = false;
+    }
+
+    /// The walls' part of [`Scene::cast_ray`] through the grid, when the grid suits it (see [`RayWalls`]).
+    fn ray_walls_for(&self) -> Option<RayWalls> {
+        if self.walls.is_empty() || self.walls.max_cell_len() > RAY_GRID_MAX_CELL {
+            return None;
+        }
+        let mut objects = Vec::with_capacity(self.walls.len());
+        let mut boxes = Vec::with_capacity(self.walls.len());
+        let mut top = 0.0f32;
+        let mut others = self.boxes.clone();
+        for (i, s) in self.shapes.iter().enumerate() {
+            if let Static::Wall { height, .. } = s {
+                objects.push(i as u32);
+                let b = &self.boxes[i];
+                boxes.push((Vec3A::from(b.min), Vec3A::from(b.max)));
+                if height.is_finite() {
+                    top = top.max(*height);
+                }
+                others[i] = Aabb::new(Vec3::NAN, Vec3::NAN);
+            }
+        }
+        Some(RayWalls {
+            objects,
+            boxes,
+            others: AabbTree::new(&others),
+            top,
+        })
     }
 
     /// Every object that may touch the box `lo..=hi` (planes unless the box is clear of them by a margin; the
@@ -423,8 +476,38 @@ impl Scene {
                 start = start.min(t);
             }
         }
-        self.tree
-            .cast(ray.origin, ray.dir, 0.0, start, &mut consider);
+        let Some(rw) = &self.ray_walls else {
+            self.tree
+                .cast(ray.origin, ray.dir, 0.0, start, &mut consider);
+            return best;
+        };
+        // The walls along the grid's cells (each wall's box first), then the other objects' tree.
+        let mut bound = start;
+        if let Some((t0, t1)) = y_interval(ray, rw.top, bound) {
+            let slab = Slab::new(ray.origin, ray.dir, 0.0);
+            let (mut recent, mut next) = ([u32::MAX; 8], 0usize);
+            let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+            let (o, d) = (DVec2::new(o.x, o.z), DVec2::new(d.x, d.z));
+            self.walls.walk_ray(o, d, t0, t1, |run| {
+                for &w in run {
+                    // A wall spanning the cells just walked was asked already.
+                    if recent.contains(&w) {
+                        continue;
+                    }
+                    recent[next % recent.len()] = w;
+                    next += 1;
+                    let (min, max) = rw.boxes[w as usize];
+                    if slab.entry(min, max, bound).is_some()
+                        && let Some(t) = consider(rw.objects[w as usize] as usize)
+                    {
+                        bound = bound.min(t);
+                    }
+                }
+                f64::from(bound)
+            });
+        }
+        rw.others
+            .cast(ray.origin, ray.dir, 0.0, bound, &mut consider);
         best
     }
 
@@ -533,6 +616,24 @@ impl Scene {
     pub fn wall_segments(&self) -> &[Wall] {
         self.walls.walls()
     }
+}
+
+/// The `t` interval (within `0..=max_t`, widened by a few ulps) on which `ray` is at a height `y` in
+/// `0..=top`: where it can meet a wall.
+fn y_interval(ray: &Ray, top: f32, max_t: f32) -> Option<(f64, f64)> {
+    let (o, d) = (f64::from(ray.origin.y), f64::from(ray.dir.y));
+    let pad = (f64::from(top).abs() + o.abs() + 1.0) * 1e-6;
+    let (lo, hi) = (-pad, f64::from(top) + pad);
+    let (t0, t1) = if d == 0.0 {
+        if o < lo || o > hi {
+            return None;
+        }
+        (0.0, f64::from(max_t))
+    } else {
+        let (a, b) = ((lo - o) / d, (hi - o) / d);
+        (a.min(b).max(0.0), a.max(b).min(f64::from(max_t)))
+    };
+    (t0 <= t1).then_some((t0, t1))
 }
 
 /// One object's own ray query.

@@ -292,11 +292,13 @@ impl WallGrid {
             ((size.x / cell).ceil() as usize).clamp(1, 1 << 16),
             ((size.y / cell).ceil() as usize).clamp(1, 1 << 16),
         );
+        // Cell of a coordinate: clamped at 0 first, so the cast's truncation is the floor (without a call to
+        // libm's `floor`, which the baseline x86-64 target makes); NaN goes to 0.
         let cell_range = |l: DVec2, h: DVec2| {
-            let x0 = (((l.x - lo.x) / cell).floor().max(0.0) as usize).min(dims.0 - 1);
-            let y0 = (((l.y - lo.y) / cell).floor().max(0.0) as usize).min(dims.1 - 1);
-            let x1 = (((h.x - lo.x) / cell).floor().max(0.0) as usize).min(dims.0 - 1);
-            let y1 = (((h.y - lo.y) / cell).floor().max(0.0) as usize).min(dims.1 - 1);
+            let x0 = (((l.x - lo.x) / cell).max(0.0) as usize).min(dims.0 - 1);
+            let y0 = (((l.y - lo.y) / cell).max(0.0) as usize).min(dims.1 - 1);
+            let x1 = (((h.x - lo.x) / cell).max(0.0) as usize).min(dims.0 - 1);
+            let y1 = (((h.y - lo.y) / cell).max(0.0) as usize).min(dims.1 - 1);
             (x0, y0, x1, y1)
         };
         // Counting sort into cells (CSR layout).
@@ -378,7 +380,7 @@ impl WallGrid {
             return out;
         }
         let to_cell =
-            |v: f64, o: f64, n: usize| (((v - o) / self.cell).floor().max(0.0) as usize).min(n - 1);
+            |v: f64, o: f64, n: usize| (((v - o) / self.cell).max(0.0) as usize).min(n - 1);
         let (x0, x1) = (
             to_cell(l.x, self.origin.x, self.dims.0),
             to_cell(h.x, self.origin.x, self.dims.0),
@@ -443,6 +445,110 @@ impl WallGrid {
         }
         let near = self.near(from, half);
         move_and_slide(from, radius, motion, &near)
+    }
+
+    /// The most walls listed in one cell (a grid whose walls crowd into few cells serves rays poorly).
+    pub(crate) fn max_cell_len(&self) -> usize {
+        self.starts
+            .windows(2)
+            .map(|w| (w[1] - w[0]) as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Visit the cells that the top-down ray `origin + t dir`, `t` in `t_min..=t_max`, crosses, nearer cells
+    /// first, with the walls listed in each (indices into [`WallGrid::walls`]; a wall spanning several cells
+    /// comes once per cell). `f` answers the bound: cells the ray enters beyond it are not visited (those
+    /// entered at it, or within a few f32 ulps of it, still are, so a caller can break ties itself).
+    ///
+    /// Conservative: every cell is taken a millionth of a cell larger on each side, so rounding never skips a
+    /// cell the exact ray touches (a wall is listed in every cell its grown box touches, so the cell holding a
+    /// hit point lists the wall hit). The walk goes column by column along `x` and, within a column, row by
+    /// row along `z`: both in the order of increasing `t`.
+    pub(crate) fn walk_ray(
+        &self,
+        origin: DVec2,
+        dir: DVec2,
+        t_min: f64,
+        t_max: f64,
+        mut f: impl FnMut(&[u32]) -> f64,
+    ) {
+        if self.walls.len() == self.skipped
+            || !(t_min <= t_max)
+            || !origin.is_finite()
+            || !dir.is_finite()
+        {
+            return;
+        }
+        let cell = self.cell;
+        let eps = cell * 1e-6;
+        let n = [self.dims.0, self.dims.1];
+        let lo = self.origin - DVec2::splat(eps);
+        let hi = self.origin + DVec2::new(n[0] as f64, n[1] as f64) * cell + DVec2::splat(eps);
+        // `origin + t dir` on one axis; a zero direction stays at the origin (even for an infinite `t`).
+        let at = |k: usize, t: f64| {
+            if dir[k] == 0.0 {
+                origin[k]
+            } else {
+                origin[k] + t * dir[k]
+            }
+        };
+        // The `t` interval on which the ray lies within `l..=h` on axis `k`, within `t0..=t1`.
+        // (A reciprocal rather than a division per cell: its rounding is far inside the cells' growth.)
+        let inv = dir.recip();
+        let within = |k: usize, l: f64, h: f64, t0: f64, t1: f64| -> Option<(f64, f64)> {
+            let (o, d) = (origin[k], dir[k]);
+            let (a, b) = if d == 0.0 {
+                if o < l || o > h {
+                    return None;
+                }
+                (t0, t1)
+            } else {
+                let (a, b) = ((l - o) * inv[k], (h - o) * inv[k]);
+                (t0.max(a.min(b)), t1.min(a.max(b)))
+            };
+            (a <= b).then_some((a, b))
+        };
+        let Some((t0, t1)) =
+            within(0, lo.x, hi.x, t_min, t_max).and_then(|(t0, t1)| within(1, lo.y, hi.y, t0, t1))
+        else {
+            return;
+        };
+        let index =
+            |k: usize, v: f64| (((v - self.origin[k]) / cell).max(0.0) as usize).min(n[k] - 1);
+        // The cells of axis `k` that the ray covers on `ta..=tb` (grown), in the order it meets them.
+        let span = |k: usize, ta: f64, tb: f64| {
+            let (a, b) = (at(k, ta), at(k, tb));
+            let (first, last) = (index(k, a.min(b) - eps), index(k, a.max(b) + eps));
+            let forward = dir[k] >= 0.0;
+            (0..=last - first).map(move |j| if forward { first + j } else { last - j })
+        };
+        // Entered beyond the bound: a few f32 ulps of slack, as the answers compared with it are f32.
+        let beyond = |t: f64, bound: f64| t - t.abs() * 1e-6 > bound;
+        let mut bound = t_max;
+        for col in span(0, t0, t1) {
+            let x = self.origin.x + col as f64 * cell;
+            let Some((c0, c1)) = within(0, x - eps, x + cell + eps, t0, t1) else {
+                continue;
+            };
+            if beyond(c0, bound) {
+                return;
+            }
+            for row in span(1, c0, c1) {
+                let z = self.origin.y + row as f64 * cell;
+                let Some((r0, _)) = within(1, z - eps, z + cell + eps, c0, c1) else {
+                    continue;
+                };
+                if beyond(r0, bound) {
+                    break;
+                }
+                let c = row * n[0] + col;
+                let run = &self.items[self.starts[c] as usize..self.starts[c + 1] as usize];
+                if !run.is_empty() {
+                    bound = bound.min(f(run));
+                }
+            }
+        }
     }
 
     /// The valid walls (in index order) whose grown boxes touch the square of half-size `half` around `p`.

@@ -336,6 +336,120 @@ fn scene_equals_brute_force_on_every_sample_level() {
     assert!(seen >= 5, "{seen} sample levels");
 }
 
+/// Rays meet walls along the wall grid's cells: on a maze (walls end to end on the lattice, duplicates with
+/// other ids for ties, radius-0 walls), rays that graze walls along their lines, aim at their end points and
+/// at lattice corners, run flat at the floor and at the tops, fall straight down, start inside walls or outside
+/// the grid, all agree with brute force.
+#[test]
+fn scene_rays_through_the_wall_grid_equal_brute_force() {
+    use collidoscope::generate::{MazeParams, maze};
+    let mut level = maze(&MazeParams {
+        walls: 600,
+        balls: 0,
+        seed: 3,
+        cell: 2.0,
+    });
+    level.planes.clear();
+    let mut next = 1_000_000;
+    // Ties: a copy of every tenth wall under another id; radius-0 walls on some lattice lines.
+    let copies: Vec<WallObject> = level.walls.iter().step_by(10).cloned().collect();
+    for mut w in copies {
+        w.id = ObjectId(next);
+        next += 1;
+        level.walls.push(w);
+    }
+    for k in 0..8 {
+        level.walls.push(WallObject {
+            id: ObjectId(next),
+            name: None,
+            a: Vec2::new(2.0 * k as f32, 1.0),
+            b: Vec2::new(2.0 * k as f32, 9.0),
+            radius: 0.0,
+            height: Some(1.5),
+            properties: Default::default(),
+        });
+        next += 1;
+    }
+    level.aabbs.push(AabbObject {
+        id: ObjectId(next),
+        name: None,
+        min: Vec3::new(3.0, 0.5, 3.0),
+        max: Vec3::new(3.5, 4.0, 3.5),
+        properties: Default::default(),
+    });
+    let scene = Scene::from_level(&level).unwrap();
+    let objects = statics(&level);
+    let heights: Vec<f32> = level
+        .walls
+        .iter()
+        .map(|w| w.height.unwrap_or(level.default_wall_height))
+        .collect();
+    let mut rng = Rng(0xD0A);
+    let mut hits = 0;
+    let mut cases = 0;
+    let mut check = |r: Ray, max_t: f32| {
+        let got = scene.cast_ray(&r, max_t);
+        assert_eq!(
+            got,
+            brute_ray(&objects, &r, max_t),
+            "ray {r:?} max_t {max_t}"
+        );
+        hits += usize::from(got.is_some());
+        cases += 1;
+    };
+    let lattice = |rng: &mut Rng| 2.0 * rng.below(30) as f32 - 4.0;
+    for _ in 0..4_000 {
+        let w = &level.walls[rng.below(level.walls.len())];
+        let h = heights[rng.below(heights.len())];
+        let y = [0.0, h, h * 0.5, rng.f(-0.5, 4.0)][rng.below(4)];
+        let (a, b) = (Vec3::new(w.a.x, y, w.a.y), Vec3::new(w.b.x, y, w.b.y));
+        let max_t = [f32::INFINITY, 60.0, rng.f(0.0, 10.0)][rng.below(3)];
+        let (origin, dir) = match rng.below(6) {
+            // Along the wall's own line, from beyond an end.
+            0 => (a + (a - b) * rng.f(0.0, 3.0), b - a),
+            // At an end point, from anywhere.
+            1 => {
+                let o = Vec3::new(lattice(&mut rng), y, lattice(&mut rng));
+                (o, a - o)
+            }
+            // Along a lattice line (cell boundaries), flat.
+            2 => {
+                let c = lattice(&mut rng);
+                let d = [Vec3::X, -Vec3::X, Vec3::Z, -Vec3::Z][rng.below(4)];
+                let o = if d.x != 0.0 {
+                    Vec3::new(rng.f(-10.0, 60.0), y, c)
+                } else {
+                    Vec3::new(c, y, rng.f(-10.0, 60.0))
+                };
+                (o, d * rng.f(0.1, 5.0))
+            }
+            // Diagonal through lattice corners.
+            3 => {
+                let o = Vec3::new(lattice(&mut rng), y, lattice(&mut rng));
+                let d = Vec3::new([1.0, -1.0][rng.below(2)], 0.0, [1.0, -1.0][rng.below(2)]);
+                (o, d)
+            }
+            // Straight down or up, at a wall's end or middle.
+            4 => {
+                let p = a.lerp(b, [0.0, 0.5, 1.0][rng.below(3)]);
+                let d = [Vec3::Y, -Vec3::Y][rng.below(2)];
+                (p + Vec3::Y * rng.f(-1.0, 6.0), d)
+            }
+            // From inside a wall, or from far outside the maze.
+            _ => {
+                let o = if rng.below(2) == 0 {
+                    a.lerp(b, rng.f(0.0, 1.0))
+                } else {
+                    Vec3::new(rng.f(-200.0, 200.0), rng.f(-1.0, 5.0), rng.f(-200.0, 200.0))
+                };
+                (o, rng.v(1.0))
+            }
+        };
+        check(Ray::new(origin, dir), max_t);
+    }
+    assert!(hits > cases / 3, "{hits} of {cases} rays hit");
+}
+
 #[test]
 fn wall_grid_slides_like_the_plain_loop() {
     // Dense random walls: slides that leave the start-to-end box (the defect the grid had) are common here.
