@@ -268,47 +268,68 @@ fn fields_grid(
             }
             ui.end_row();
             for def in &ty.fields {
-                let mut new = def.clone();
-                let key = format!("field:{}:{}", ty.name, def.name);
-                if let Some(name) = committed_text(ui, &mut state.buffers, &key, &def.name, 110.0) {
-                    new.name = name.trim().to_owned();
-                }
-                let mut k = kind_index(&def.kind);
-                egui::ComboBox::from_id_salt((&key, "kind"))
-                    .width(60.0)
-                    .selected_text(KINDS[k])
-                    .show_ui(ui, |ui| {
-                        for (i, name) in KINDS.iter().enumerate() {
-                            ui.selectable_value(&mut k, i, *name);
-                        }
-                    });
-                if k != kind_index(&def.kind) {
-                    new.kind = kind_named(k, &def.kind);
-                    new.default = None;
-                }
-                ui.horizontal(|ui| {
-                    kind_details(ui, level, &mut new.kind, &mut state.buffers, &key)
-                });
-                ui.checkbox(&mut new.required, "");
-                ui.horizontal(|ui| default_editor(ui, &mut new));
-                let remove = ui
-                    .small_button("Remove")
-                    .on_hover_text("Remove the field and every entity's value of it");
-                ui.end_row();
-                if remove.clicked() {
-                    push(state, edits::remove_field(level, &ty.name, &def.name));
-                } else if new != *def {
-                    // A rename is its own step; kind, bounds, required and default changes of one field
-                    // in one session (a drag, typing) merge.
-                    let merge = (new.name == def.name).then(|| format!("{key}#{}", state.session));
-                    let e = edits::set_field(level, &ty.name, &def.name, new).map(|mut e| {
-                        e.merge_key = merge;
-                        e
-                    });
-                    push(state, e);
-                }
+                field_row(ui, level, ty, def, state, push);
             }
         });
+    new_field_row(ui, level, ty, state, push);
+}
+
+/// One field of a type: name, kind, details, required, default and Remove, each edit one checked step.
+fn field_row(
+    ui: &mut Ui,
+    level: &Level,
+    ty: &EntityType,
+    def: &FieldDef,
+    state: &mut EntityTypesState,
+    push: &mut Push<'_>,
+) {
+    let mut new = def.clone();
+    let key = format!("field:{}:{}", ty.name, def.name);
+    if let Some(name) = committed_text(ui, &mut state.buffers, &key, &def.name, 110.0) {
+        new.name = name.trim().to_owned();
+    }
+    let mut k = kind_index(&def.kind);
+    egui::ComboBox::from_id_salt((&key, "kind"))
+        .width(60.0)
+        .selected_text(KINDS[k])
+        .show_ui(ui, |ui| {
+            for (i, name) in KINDS.iter().enumerate() {
+                ui.selectable_value(&mut k, i, *name);
+            }
+        });
+    if k != kind_index(&def.kind) {
+        new.kind = kind_named(k, &def.kind);
+        new.default = None;
+    }
+    ui.horizontal(|ui| kind_details(ui, level, &mut new.kind, &mut state.buffers, &key));
+    ui.checkbox(&mut new.required, "");
+    ui.horizontal(|ui| default_editor(ui, &mut new));
+    let remove = ui
+        .small_button("Remove")
+        .on_hover_text("Remove the field and every entity's value of it");
+    ui.end_row();
+    if remove.clicked() {
+        push(state, edits::remove_field(level, &ty.name, &def.name));
+    } else if new != *def {
+        // A rename is its own step; kind, bounds, required and default changes of one field
+        // in one session (a drag, typing) merge.
+        let merge = (new.name == def.name).then(|| format!("{key}#{}", state.session));
+        let e = edits::set_field(level, &ty.name, &def.name, new).map(|mut e| {
+            e.merge_key = merge;
+            e
+        });
+        push(state, e);
+    }
+}
+
+/// The row that adds a field by name and kind.
+fn new_field_row(
+    ui: &mut Ui,
+    level: &Level,
+    ty: &EntityType,
+    state: &mut EntityTypesState,
+    push: &mut Push<'_>,
+) {
     ui.horizontal(|ui| {
         let l = ui.label("New field");
         ui.add(

@@ -50,9 +50,8 @@ pub fn input_text(q: &QueryRecord) -> String {
     }
 }
 
-/// The timeline strip: a tick per mark, a red tick per frame whose answers changed, the cursor; a click or
-/// drag seeks.
-fn timeline(ui: &mut Ui, s: &mut RecordingSession) {
+/// First, previous, the frame slider, next, last and the next frame whose answers changed.
+fn timeline_buttons(ui: &mut Ui, s: &mut RecordingSession) {
     let n = s.frames.len();
     ui.horizontal(|ui| {
         if ui.button("First").on_hover_text("First frame").clicked() {
@@ -93,6 +92,13 @@ fn timeline(ui: &mut Ui, s: &mut RecordingSession) {
             s.seek(k);
         }
     });
+}
+
+/// The timeline strip: a tick per mark, a red tick per frame whose answers changed, the cursor; a click or
+/// drag seeks.
+fn timeline(ui: &mut Ui, s: &mut RecordingSession) {
+    timeline_buttons(ui, s);
+    let n = s.frames.len();
     let (rect, response) =
         ui.allocate_exact_size(vec2(ui.available_width(), 14.0), Sense::click_and_drag());
     let painter = ui.painter_at(rect);
@@ -253,11 +259,21 @@ fn details(ui: &mut Ui, s: &RecordingSession, level: &Level) {
                 ui.end_row();
             }
         });
-    // A ray against a box (the one it hit, else the selected filter object): its slab intervals.
+    ray_slabs(ui, s, q, level);
+}
+
+/// A ray against a box (the one it hit, else the filter's object): its slab intervals. The box is looked up
+/// in the level by id (building a whole scene for it each frame cost milliseconds on a large level).
+fn ray_slabs(ui: &mut Ui, s: &RecordingSession, q: &QueryRecord, level: &Level) {
     if let QueryRecord::Ray { ray, max_t, hit } = q {
         let target = hit.map(|h| h.object).or(s.filter.object);
-        let scene = crate::scene::Scene::build(level);
-        let shape = target.and_then(|id| scene.object(id).cloned().map(|o| (id, o)));
+        let shape = target.and_then(|id| {
+            let aabb = level.aabbs.iter().find(|a| a.id == id);
+            let obb = level.obbs.iter().find(|o| o.id == id);
+            aabb.map(|a| Static::Aabb(a.aabb()))
+                .or_else(|| obb.map(|o| Static::Obb(o.obb())))
+                .map(|o| (id, o))
+        });
         let slabs = match shape {
             Some((id, Static::Aabb(b))) => Some(BoxSlabs {
                 object: id,

@@ -158,33 +158,7 @@ impl Scene {
                 let Some(o) = Object::get(level, kind, i) else {
                     continue;
                 };
-                let extras = match &o {
-                    Object::Ball(b) => Extras {
-                        velocity: Some(Vec2::new(b.velocity.x, b.velocity.z)),
-                        ..Extras::default()
-                    },
-                    Object::Triangle(t) => {
-                        let n = (t.b - t.a).cross(t.c - t.a).normalize_or_zero();
-                        Extras {
-                            normal: Some((Vec2::new(n.x, n.z), n.y)),
-                            ..Extras::default()
-                        }
-                    }
-                    Object::Entity(e) => {
-                        let f = e.yaw_deg.to_radians();
-                        Extras {
-                            // Facing 0 looks down -z (as the walker).
-                            facing: Some(Vec2::new(-f.sin(), -f.cos())),
-                            color: Some(crate::editor::theme::entity_color(level, &e.entity_type)),
-                            ..Extras::default()
-                        }
-                    }
-                    Object::Trigger(_) => Extras {
-                        dashed: true,
-                        ..Extras::default()
-                    },
-                    _ => Extras::default(),
-                };
+                let extras = extras_of(level, &o);
                 let fp = Footprint::of(&o);
                 entries.push(Entry {
                     id: o.id(),
@@ -314,6 +288,38 @@ impl Scene {
             consider((p.distance(w.position) - r).max(0.0), r * r * 4.0, None);
         }
         best.map(|b| b.2)
+    }
+}
+
+/// What the 2D view draws besides an object's footprint: a ball's velocity, a triangle's normal, an entity's
+/// facing and colour, a trigger's dashes.
+fn extras_of(level: &Level, o: &Object) -> Extras {
+    match o {
+        Object::Ball(b) => Extras {
+            velocity: Some(Vec2::new(b.velocity.x, b.velocity.z)),
+            ..Extras::default()
+        },
+        Object::Triangle(t) => {
+            let n = (t.b - t.a).cross(t.c - t.a).normalize_or_zero();
+            Extras {
+                normal: Some((Vec2::new(n.x, n.z), n.y)),
+                ..Extras::default()
+            }
+        }
+        Object::Entity(e) => {
+            let f = e.yaw_deg.to_radians();
+            Extras {
+                // Facing 0 looks down -z (as the walker).
+                facing: Some(Vec2::new(-f.sin(), -f.cos())),
+                color: Some(crate::editor::theme::entity_color(level, &e.entity_type)),
+                ..Extras::default()
+            }
+        }
+        Object::Trigger(_) => Extras {
+            dashed: true,
+            ..Extras::default()
+        },
+        _ => Extras::default(),
     }
 }
 
