@@ -1366,3 +1366,48 @@ fn a_game_streams_its_frames_to_the_listening_editor() {
     h.get_by_label_contains("game connected: 5 frames, 0 dropped");
     h.get_by_label_contains("live from 127.0.0.1");
 }
+
+/// File → Open Recording in the editor's own dialog (no system file dialog): the field asks for a `.crec`
+/// and starts in the level's folder (not at the level's own path), and OK opens the recording in its tab.
+#[test]
+fn open_recording_asks_for_a_recording_in_the_levels_folder() {
+    use collidoscope::record::{Recorder, RecorderConfig};
+    use collidoscope::scene::Scene;
+    use collidoscope::shape::Ray;
+    let dir = tempfile::tempdir().unwrap();
+    let level_path = dir.path().join("room.ron");
+    let level = Level::from_ron_str(collidoscope::editor::app::EMBEDDED_LEVEL).unwrap();
+    level.save(&level_path).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    for k in 0..3 {
+        rec.begin_frame(f64::from(k) / 60.0);
+        let _ = rec.cast_ray(
+            &scene,
+            &Ray::new(Vec3::new(0.0, 1.0, k as f32), Vec3::X),
+            100.0,
+        );
+    }
+    let rec_path = dir.path().join("game.crec");
+    rec.save(&rec_path).unwrap();
+
+    let mut h = harness(EditorApp::new(level, Some(level_path), options(None)));
+    key(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::O);
+    assert!(h.query_by_label("Open a game's recording").is_some());
+    assert!(h.query_by_label("File path (.ron):").is_none());
+    let field = h.get_by_role_and_label(Role::TextInput, "File path (.crec):");
+    let folder = format!("{}{}", dir.path().display(), std::path::MAIN_SEPARATOR);
+    assert_eq!(field.value().as_deref(), Some(folder.as_str()));
+    type_into(
+        &mut h,
+        "File path (.crec):",
+        &rec_path.display().to_string(),
+    );
+    click_label(&mut h, "OK");
+    assert!(
+        h.state().status.starts_with("opened recording"),
+        "{}",
+        h.state().status
+    );
+    assert_eq!(h.state().recording.as_ref().unwrap().frames.len(), 3);
+}

@@ -172,10 +172,12 @@ impl EditorApp {
         let mut chosen = None;
         egui::Modal::new(egui::Id::unique("path dialog")).show(ctx, |ui| {
             ui.heading(title);
-            let l = ui.label(if purpose == PathPurpose::ImportObj {
-                "File path (.obj):"
-            } else {
-                "File path (.ron):"
+            let l = ui.label(match purpose {
+                PathPurpose::ImportObj => "File path (.obj):",
+                PathPurpose::OpenRecording => "File path (.crec):",
+                PathPurpose::Open | PathPurpose::SaveAs | PathPurpose::Export => {
+                    "File path (.ron):"
+                }
             });
             let resp = ui
                 .add(egui::TextEdit::singleline(&mut text).desired_width(400.0))

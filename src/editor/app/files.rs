@@ -239,15 +239,32 @@ impl EditorApp {
                     self.opts.native_dialogs = false;
                     self.dialog = Some(Dialog::Path {
                         purpose,
-                        text: self.suggested_path(),
+                        text: self.suggested_path_for(purpose),
                     });
                 }
             }
         } else {
             self.dialog = Some(Dialog::Path {
                 purpose,
-                text: self.suggested_path(),
+                text: self.suggested_path_for(purpose),
             });
+        }
+    }
+
+    /// What the editor's own path dialog starts with: the level's path for the level's own files, its
+    /// folder (ending in a separator) for another kind of file, a mesh or a recording.
+    pub(crate) fn suggested_path_for(&self, purpose: PathPurpose) -> String {
+        match purpose {
+            PathPurpose::Open | PathPurpose::SaveAs | PathPurpose::Export => self.suggested_path(),
+            PathPurpose::ImportObj | PathPurpose::OpenRecording => self
+                .doc
+                .path
+                .as_ref()
+                .and_then(|p| p.parent())
+                .filter(|d| !d.as_os_str().is_empty())
+                .map_or_else(String::new, |d| {
+                    format!("{}{}", d.display(), std::path::MAIN_SEPARATOR)
+                }),
         }
     }
 
