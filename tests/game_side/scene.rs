@@ -403,7 +403,7 @@ fn scene_rays_through_the_wall_grid_equal_brute_force() {
         let h = heights[rng.below(heights.len())];
         let y = [0.0, h, h * 0.5, rng.f(-0.5, 4.0)][rng.below(4)];
         let (a, b) = (Vec3::new(w.a.x, y, w.a.y), Vec3::new(w.b.x, y, w.b.y));
-        let max_t = [f32::INFINITY, 60.0, rng.f(0.0, 10.0)][rng.below(3)];
+        let max_t = [f32::INFINITY, 60.0, rng.f(0.0, 10.0), 0.0][rng.below(4)];
         let (origin, dir) = match rng.below(6) {
             // Along the wall's own line, from beyond an end.
             0 => (a + (a - b) * rng.f(0.0, 3.0), b - a),
