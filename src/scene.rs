@@ -130,6 +130,11 @@ struct RayWalls {
 /// The most walls in one grid cell for rays to walk the grid (more, and the tree's finer boxes win).
 const RAY_GRID_MAX_CELL: usize = 48;
 
+/// The most columns plus rows for rays to walk the grid: a ray that meets nothing crosses about that many
+/// cells (walls strung along one long line make a grid of 65,536 columns and one row, where a ray along the
+/// line would walk them all; the tree answers it in a few dozen boxes).
+const RAY_GRID_MAX_ACROSS: usize = 4_096;
+
 /// A box padded by a few ulps of its coordinates (and of 1), so rounding in the tree's slab test can never
 /// exclude a point on the object's surface.
 fn padded(b: Aabb) -> Aabb {
@@ -316,7 +321,10 @@ impl Scene {
 
     /// The walls' part of [`Scene::cast_ray`] through the grid, when the grid suits it (see [`RayWalls`]).
     fn ray_walls_for(&self) -> Option<RayWalls> {
-        if self.walls.is_empty() || self.walls.max_cell_len() > RAY_GRID_MAX_CELL {
+        if self.walls.is_empty()
+            || self.walls.max_cell_len() > RAY_GRID_MAX_CELL
+            || self.walls.cells_across() > RAY_GRID_MAX_ACROSS
+        {
             return None;
         }
         let mut objects = Vec::with_capacity(self.walls.len());
@@ -685,6 +693,62 @@ impl Static {
 mod tests {
     use super::*;
     use crate::shape::{Aabb, Plane};
+
+    /// Rays walk the wall grid on a maze; walls strung along one line (a grid of one row) or crowded into
+    /// one cell go through the tree; both answer the same as each wall's own query.
+    #[test]
+    fn rays_walk_the_grid_only_where_it_serves() {
+        let wall = |k: u32, a: Vec2, b: Vec2| {
+            let w = crate::shape::Wall::new(a, b, 0.1);
+            (
+                ObjectId(k),
+                Static::Wall {
+                    wall: w,
+                    height: 2.0,
+                },
+            )
+        };
+        let maze = crate::generate::maze(&crate::generate::MazeParams {
+            walls: 400,
+            balls: 0,
+            seed: 2,
+            cell: 2.0,
+        });
+        let grid = Scene::from_objects(maze.walls.iter().map(|w| {
+            (
+                w.id,
+                Static::Wall {
+                    wall: w.wall(),
+                    height: 2.0,
+                },
+            )
+        }));
+        assert!(grid.ray_walls.is_some());
+        let line = Scene::from_objects((0..20_000u32).map(|k| {
+            let x = k as f32;
+            wall(k + 1, Vec2::new(x, 0.0), Vec2::new(x + 0.5, 0.0))
+        }));
+        assert!(line.ray_walls.is_none(), "{}", line.walls.cells_across());
+        let crowd = Scene::from_objects(
+            (0..100u32).map(|k| wall(k + 1, Vec2::ZERO, Vec2::new(1.0, 0.01 * k as f32))),
+        );
+        assert!(crowd.ray_walls.is_none(), "{}", crowd.walls.max_cell_len());
+        for scene in [&grid, &line, &crowd] {
+            for k in 0..200 {
+                let a = k as f32 * 0.37;
+                let r = Ray::new(
+                    Vec3::new(a.sin() * 5.0 + 8.0, 1.0, a.cos() * 5.0 + 8.0),
+                    Vec3::new(a.cos(), -0.05, -a.sin()),
+                );
+                let want = scene
+                    .objects()
+                    .filter_map(|(id, s)| s.cast_ray(&r, 50.0).map(|h| (h.t, id)))
+                    .min_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+                let got = scene.cast_ray(&r, 50.0).map(|h| (h.t, h.object));
+                assert_eq!(got, want);
+            }
+        }
+    }
 
     #[test]
     fn ties_go_to_the_lower_id() {

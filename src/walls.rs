@@ -447,6 +447,11 @@ impl WallGrid {
         move_and_slide(from, radius, motion, &near)
     }
 
+    /// Columns plus rows: the most cells a ray's walk can cross (about).
+    pub(crate) fn cells_across(&self) -> usize {
+        self.dims.0 + self.dims.1
+    }
+
     /// The most walls listed in one cell (a grid whose walls crowd into few cells serves rays poorly).
     pub(crate) fn max_cell_len(&self) -> usize {
         self.starts
