@@ -97,6 +97,24 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
     let mut r = Report {
         problems: Vec::new(),
     };
+    level_fields(level, &mut r);
+    duplicate_ids(level, &mut r);
+    walls(level, &mut r);
+    triangles(level, &mut r);
+    balls(level, &mut r);
+    planes(level, &mut r);
+    cylinders(level, &mut r);
+    boxes(level, &mut r);
+    meshes(level, &mut r);
+    probes(level, &mut r);
+    walker(level, &mut r);
+    overlaps(level, &mut r);
+    r.problems.extend(super::validate_game::problems(level));
+    r.problems
+}
+
+/// The level-wide fields: the default wall height, gravity and the time step.
+fn level_fields(level: &Level, r: &mut Report) {
     // Level-wide fields belong to no object.
     let no_id: Option<ObjectId> = None;
     if !(level.default_wall_height.is_finite() && level.default_wall_height > 0.0) {
@@ -120,6 +138,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             format!("must be in (0, 1] seconds (is {})", sim.dt),
         );
     }
+}
+
+/// Ids used twice (a set first; the paths are formatted only when one repeats).
+fn duplicate_ids(level: &Level, r: &mut Report) {
     // Duplicate ids: a set of ids first; the paths are formatted only when one repeats.
     let mut ids =
         std::collections::HashSet::with_capacity(level.walls.len() + level.balls.len() + 64);
@@ -137,6 +159,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             }
         }
     }
+}
+
+/// Walls: finite ends apart, a radius of 0 or more, a height above 0.
+fn walls(level: &Level, r: &mut Report) {
     for (i, w) in level.walls.iter().enumerate() {
         let p = At("walls", i);
         let ok = r.finite(w.id, || format!("{p}.a"), &v2(w.a))
@@ -159,6 +185,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             r.positive(w.id, || format!("{p}.height"), h);
         }
     }
+}
+
+/// Triangles: finite and not degenerate.
+fn triangles(level: &Level, r: &mut Report) {
     for (i, t) in level.triangles.iter().enumerate() {
         let p = At("triangles", i);
         let ok = r.finite(t.id, || format!("{p}.a"), &v3(t.a))
@@ -172,6 +202,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             );
         }
     }
+}
+
+/// Balls: finite, radius and mass above 0, restitution in [0, 1].
+fn balls(level: &Level, r: &mut Report) {
     for (i, b) in level.balls.iter().enumerate() {
         let p = At("balls", i);
         r.finite(b.id, || format!("{p}.center"), &v3(b.center));
@@ -188,6 +222,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             );
         }
     }
+}
+
+/// Planes: a finite unit normal and a finite offset.
+fn planes(level: &Level, r: &mut Report) {
     for (i, pl) in level.planes.iter().enumerate() {
         let p = At("planes", i);
         if r.finite(pl.id, || format!("{p}.normal"), &v3(pl.normal)) {
@@ -202,6 +240,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
         }
         r.finite(pl.id, || format!("{p}.d"), &[pl.d]);
     }
+}
+
+/// Cylinders: finite ends apart and a radius above 0.
+fn cylinders(level: &Level, r: &mut Report) {
     for (i, c) in level.cylinders.iter().enumerate() {
         let p = At("cylinders", i);
         let ok = r.finite(c.id, || format!("{p}.a"), &v3(c.a))
@@ -215,6 +257,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
         }
         r.positive(c.id, || format!("{p}.radius"), c.radius);
     }
+}
+
+/// Axis-aligned boxes (min not above max) and oriented boxes (half extents not negative).
+fn boxes(level: &Level, r: &mut Report) {
     for (i, a) in level.aabbs.iter().enumerate() {
         let p = At("aabbs", i);
         let ok = r.finite(a.id, || format!("{p}.min"), &v3(a.min))
@@ -233,6 +279,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
         }
         r.finite(o.id, || format!("{p}.rotation_deg"), &v3(o.rotation_deg));
     }
+}
+
+/// Meshes: finite vertices, indices in range, a readable OBJ path or some triangles.
+fn meshes(level: &Level, r: &mut Report) {
     for (i, m) in level.meshes.iter().enumerate() {
         let p = At("meshes", i);
         if m.vertices.iter().any(|v| !v.is_finite()) {
@@ -259,6 +309,10 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             r.warning(m.id, format!("{p}.indices"), "mesh has no triangles");
         }
     }
+}
+
+/// Probes: finite, a non-zero direction, max_t of 0 or more.
+fn probes(level: &Level, r: &mut Report) {
     for (i, pr) in level.probes.iter().enumerate() {
         let p = At("probes", i);
         let ok = r.finite(pr.id, || format!("{p}.origin"), &v3(pr.origin))
@@ -274,6 +328,12 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             );
         }
     }
+}
+
+/// The walker: finite, eye height and radius above 0.
+fn walker(level: &Level, r: &mut Report) {
+    // Level-wide fields belong to no object.
+    let no_id: Option<ObjectId> = None;
     if let Some(w) = &level.walker {
         r.finite(no_id, || "walker.position".into(), &v2(w.position));
         r.finite(no_id, || "walker.facing_deg".into(), &[w.facing_deg]);
@@ -291,9 +351,6 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
             }
         }
     }
-    overlaps(level, &mut r);
-    r.problems.extend(super::validate_game::problems(level));
-    r.problems
 }
 
 /// Warnings for balls that start inside walls or each other, and a walker inside a wall.
