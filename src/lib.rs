@@ -54,6 +54,7 @@ pub mod record;
 pub mod scene;
 pub mod shape;
 pub mod sim;
+mod statics;
 pub mod trigger;
 pub mod walker;
 pub mod walls;

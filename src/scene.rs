@@ -46,9 +46,11 @@ use crate::bvh::{AabbTree, Slab};
 use crate::id::ObjectId;
 #[cfg(doc)]
 use crate::mesh::TriMesh;
-use crate::query::{overlap, ray};
+#[cfg(doc)]
+use crate::query::overlap;
+use crate::query::ray;
 use crate::shape::{Aabb, Ray, Sphere, Wall};
-use crate::sim::Static;
+pub use crate::statics::Static;
 use crate::trigger::TriggerVolume;
 use crate::walls::WallGrid;
 
@@ -466,7 +468,7 @@ impl Scene {
                 }
                 ray::wall_hit(ray, wall, &e)?
             } else {
-                cast_one(shape, ray, bound)?
+                shape.cast_ray(ray, bound)?
             };
             if better(h.t, id, best.map(|b| (b.t, b.object))) {
                 best = Some(SceneHit {
@@ -528,7 +530,7 @@ impl Scene {
             return out;
         }
         let mut consider = |i: usize| -> Option<f32> {
-            if let Some(h) = cast_one(&self.shapes[i], ray, max_t) {
+            if let Some(h) = self.shapes[i].cast_ray(ray, max_t) {
                 out.push(SceneHit {
                     object: self.ids[i],
                     t: h.t,
@@ -596,7 +598,7 @@ impl Scene {
             return out;
         }
         let test = |i: usize, out: &mut Vec<ObjectId>| {
-            if overlaps_one(&self.shapes[i], sphere) {
+            if self.shapes[i].overlaps_sphere(sphere) {
                 out.push(self.ids[i]);
             }
         };
@@ -642,51 +644,6 @@ fn y_interval(ray: &Ray, top: f32, max_t: f32) -> Option<(f64, f64)> {
         (a.min(b).max(0.0), a.max(b).min(f64::from(max_t)))
     };
     (t0 <= t1).then_some((t0, t1))
-}
-
-/// One object's own ray query.
-fn cast_one(shape: &Static, r: &Ray, max_t: f32) -> Option<crate::query::RayHit> {
-    match shape {
-        Static::Plane(p) => ray::ray_plane(r, p, max_t),
-        Static::Cylinder(c) => ray::ray_cylinder(r, c, max_t),
-        Static::Triangle(t) => ray::ray_triangle(r, t, max_t),
-        Static::Aabb(a) => ray::ray_aabb(r, a, max_t),
-        Static::Obb(o) => ray::ray_obb(r, o, max_t),
-        Static::Wall { wall, height } => ray::ray_wall(r, wall, *height, max_t),
-        Static::Mesh(m) => m.cast_ray(r, max_t).map(|h| crate::query::RayHit {
-            t: h.t,
-            point: r.at(h.t),
-            normal: h.normal,
-        }),
-    }
-}
-
-/// One object's own overlap test.
-fn overlaps_one(shape: &Static, s: &Sphere) -> bool {
-    match shape {
-        Static::Plane(p) => overlap::sphere_plane(s, p),
-        Static::Cylinder(c) => overlap::sphere_cylinder(s, c),
-        Static::Triangle(t) => overlap::sphere_triangle(s, t),
-        Static::Aabb(a) => overlap::sphere_aabb(s, a),
-        Static::Obb(o) => overlap::sphere_obb(s, o),
-        Static::Wall { wall, height } => overlap::sphere_wall(s, wall, *height),
-        Static::Mesh(m) => m.overlaps_sphere(s),
-    }
-}
-
-impl Static {
-    /// This object's own ray cast (the per-shape query of [`crate::query::ray`] or [`TriMesh::cast_ray`]).
-    #[must_use]
-    pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<crate::query::RayHit> {
-        cast_one(self, ray, max_t)
-    }
-
-    /// Whether a sphere touches this object (the per-shape query of [`crate::query::overlap`] or
-    /// [`TriMesh::overlaps_sphere`]).
-    #[must_use]
-    pub fn overlaps_sphere(&self, sphere: &Sphere) -> bool {
-        overlaps_one(self, sphere)
-    }
 }
 
 #[cfg(test)]

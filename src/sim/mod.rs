@@ -60,13 +60,15 @@ mod near;
 mod policy;
 mod pushout;
 mod report;
+mod triggers;
 
 use std::collections::BTreeSet;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-pub use body::{Ball, BallId, Static};
+pub use crate::statics::Static;
+pub use body::{Ball, BallId};
 pub use hash::Fnv;
 pub use policy::{SimSettings, WEDGE_HITS};
 pub use report::{Contact, ContactEvent, PushOut, StepCounters, StepReport, TriggerEvent};
@@ -302,7 +304,7 @@ impl World {
         self.push_out(dt, &mut run, &mut report);
         run.simulate(self, &mut report);
         if run.track {
-            crate::trigger::step_events(
+            triggers::step_events(
                 &self.triggers,
                 &mut self.inside,
                 &run.knots,
