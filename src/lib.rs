@@ -42,6 +42,7 @@
 pub use glam;
 
 pub mod bvh;
+pub mod character;
 #[cfg(feature = "editor")]
 pub mod editor;
 pub mod generate;

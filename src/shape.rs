@@ -353,6 +353,54 @@ impl Cylinder {
     }
 }
 
+/// A solid capsule: the points within `radius` of the segment `a..b` (`a == b` is a sphere).
+///
+/// Valid when every number is finite and `radius > 0` (see [`Capsule::is_valid`]); queries answer `None` /
+/// `false` for an invalid capsule. A character's body is the upright capsule
+/// `CharacterController::capsule` builds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Capsule {
+    /// One end of the inner segment (the centre of one end sphere).
+    pub a: Vec3,
+    /// The other end of the inner segment.
+    pub b: Vec3,
+    /// Radius about the segment; must be positive.
+    pub radius: f32,
+}
+
+impl Capsule {
+    /// The capsule of `radius` about the segment `a..b`.
+    #[must_use]
+    pub const fn new(a: Vec3, b: Vec3, radius: f32) -> Self {
+        Self { a, b, radius }
+    }
+
+    /// Finite numbers and `radius > 0` (`a == b` is valid: a sphere).
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.a.is_finite() && self.b.is_finite() && self.radius.is_finite() && self.radius > 0.0
+    }
+
+    /// The inner segment `a..b`.
+    #[must_use]
+    pub fn segment(&self) -> Segment {
+        Segment::new(self.a, self.b)
+    }
+
+    /// The same capsule moved by `offset`.
+    #[must_use]
+    pub fn translated(&self, offset: Vec3) -> Self {
+        Self::new(self.a + offset, self.b + offset, self.radius)
+    }
+
+    /// The bounding box (not padded).
+    #[must_use]
+    pub fn bounds(&self) -> Aabb {
+        let r = Vec3::splat(self.radius);
+        Aabb::new(self.a.min(self.b) - r, self.a.max(self.b) + r)
+    }
+}
+
 /// A top-down wall: the segment `a..b` on the floor (`Vec2(x, z)`, `y = 0`) with a collision distance.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Wall {

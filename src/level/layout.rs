@@ -1,5 +1,6 @@
 //! The level file's layouts on disk, one per version, and how each becomes a [`Level`]; the writer's layout.
 
+use crate::character::CharacterController;
 use std::collections::BTreeMap;
 
 use glam::{Vec2, Vec3};
@@ -69,6 +70,8 @@ pub(super) struct LevelRef<'a> {
     meshes: Vec<MeshOut<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     walker: Option<&'a WalkerStart>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    character: Option<&'a CharacterController>,
     simulation: &'a SimulationConfig,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     probes: &'a [Probe],
@@ -97,6 +100,7 @@ impl<'a> From<&'a Level> for LevelRef<'a> {
             obbs: &l.obbs,
             meshes: l.meshes.iter().map(MeshOut::from).collect(),
             walker: l.walker.as_ref(),
+            character: l.character.as_ref(),
             simulation: &l.simulation,
             probes: &l.probes,
             entity_types: &l.entity_types,
@@ -174,6 +178,8 @@ pub(super) struct LevelV2 {
     meshes: Vec<MeshObject>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     walker: Option<WalkerStart>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    character: Option<CharacterController>,
     #[serde(default)]
     simulation: SimulationConfig,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -206,6 +212,7 @@ impl From<LevelV1> for Level {
             obbs: v.obbs,
             meshes: v.meshes,
             walker: v.walker,
+            character: None,
             simulation: v.simulation,
             probes: v.probes,
             entity_types: Vec::new(),
@@ -232,6 +239,7 @@ impl From<LevelV2> for Level {
             obbs: v.obbs,
             meshes: v.meshes,
             walker: v.walker,
+            character: v.character,
             simulation: v.simulation,
             probes: v.probes,
             entity_types: v.entity_types,

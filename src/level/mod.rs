@@ -15,6 +15,7 @@
 //!   giving every wall the global distance, and balls mass 1 and restitution 1.
 //! - **1** (current): everything below.
 
+use crate::character::CharacterController;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -65,6 +66,8 @@ pub struct Level {
     pub meshes: Vec<MeshObject>,
     /// The walker's start, if the level has one.
     pub walker: Option<WalkerStart>,
+    /// The level's player size and movement limits (absent: [`CharacterController::default`]).
+    pub character: Option<CharacterController>,
     /// Simulation settings.
     pub simulation: SimulationConfig,
     /// Saved probe rays.
@@ -96,6 +99,7 @@ impl Default for Level {
             obbs: Vec::new(),
             meshes: Vec::new(),
             walker: None,
+            character: None,
             simulation: SimulationConfig::default(),
             probes: Vec::new(),
             entity_types: Vec::new(),

@@ -108,6 +108,7 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
     meshes(level, &mut r);
     probes(level, &mut r);
     walker(level, &mut r);
+    character(level, &mut r);
     overlaps(level, &mut r);
     r.problems.extend(super::validate_game::problems(level));
     r.problems
@@ -349,6 +350,15 @@ fn walker(level: &Level, r: &mut Report) {
                     format!("must be greater than 0 (is {v})"),
                 );
             }
+        }
+    }
+}
+
+/// The level's character: its own limits ([`crate::character::CharacterController::problems`]).
+fn character(level: &Level, r: &mut Report) {
+    if let Some(c) = &level.character {
+        for (field, message) in c.problems() {
+            r.push(Severity::Error, None, format!("character.{field}"), message);
         }
     }
 }

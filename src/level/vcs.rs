@@ -76,6 +76,7 @@ struct Settings {
     units: super::Units,
     default_wall_height: f32,
     walker: Option<super::WalkerStart>,
+    character: Option<crate::character::CharacterController>,
     simulation: super::SimulationConfig,
 }
 
@@ -92,6 +93,7 @@ fn settings(l: &Level) -> Settings {
         units: l.units,
         default_wall_height: l.default_wall_height,
         walker: l.walker.clone(),
+        character: l.character,
         simulation: l.simulation.clone(),
     }
 }
@@ -398,6 +400,7 @@ pub fn merge_levels(
         units: ours.units,
         default_wall_height: ours.default_wall_height,
         walker: ours.walker.clone(),
+        character: ours.character,
         simulation: ours.simulation.clone(),
         ..Level::default()
     };
@@ -407,6 +410,7 @@ pub fn merge_levels(
         out.units = s.units;
         out.default_wall_height = s.default_wall_height;
         out.walker = s.walker;
+        out.character = s.character;
         out.simulation = s.simulation;
     }
     macro_rules! go {

@@ -257,6 +257,8 @@ pub struct Header {
     pub default_wall_height: f32,
     /// The walker's start.
     pub walker: Option<WalkerStart>,
+    /// The level's character (player size and limits).
+    pub character: Option<crate::character::CharacterController>,
     /// Gravity and time step.
     pub simulation: SimulationConfig,
     /// The game's entity types (what the Entity types panel edits).
@@ -272,6 +274,7 @@ impl Header {
             description: level.description.clone(),
             default_wall_height: level.default_wall_height,
             walker: level.walker.clone(),
+            character: level.character,
             simulation: level.simulation.clone(),
             entity_types: level.entity_types.clone(),
         }
@@ -282,6 +285,7 @@ impl Header {
         level.description.clone_from(&self.description);
         level.default_wall_height = self.default_wall_height;
         level.walker.clone_from(&self.walker);
+        level.character = self.character;
         level.simulation = self.simulation.clone();
         level.entity_types.clone_from(&self.entity_types);
     }

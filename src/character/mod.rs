@@ -1,0 +1,134 @@
+//! Characters: an upright capsule moved through a [`Scene`](crate::scene::Scene) by
+//! [`CharacterController::move_character`], which slides along walls, climbs steps, walks slopes, snaps down
+//! stairs and never ends inside anything, and returns its workings with the answer.
+//!
+//! The controller keeps no state: a game calls it once a frame with the feet position and the motion it wants
+//! (its own velocity times the time step, gravity included), and keeps its own velocity.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::shape::Capsule;
+
+/// The most slide iterations a controller may ask for: a motion of any length costs at most this many sweeps
+/// of its own (plus a bounded number of step and ground probes per iteration).
+pub const MAX_ITERATIONS_LIMIT: u32 = 1024;
+
+/// A character's size and movement limits. Up is `+y`; the body is the upright capsule from `feet` to
+/// `feet + height` ([`CharacterController::capsule`]). In a level file every field may be left out (its default
+/// is taken); an unknown field is an error.
+///
+/// ```
+/// use collidoscope::{character::CharacterController, glam::Vec3};
+/// let c = CharacterController::default();
+/// assert_eq!((c.radius, c.height, c.skin, c.max_step), (0.3, 1.8, 0.01, 0.35));
+/// let body = c.capsule(Vec3::new(1.0, 0.0, 2.0));
+/// assert_eq!((body.a, body.b, body.radius), (Vec3::new(1.0, 0.3, 2.0), Vec3::new(1.0, 1.5, 2.0), 0.3));
+/// assert!(c.problems().is_empty());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CharacterController {
+    /// Radius of the capsule, metres (above 0).
+    pub radius: f32,
+    /// Height from the feet to the top of the head, metres (at least `2 * radius`).
+    pub height: f32,
+    /// The gap kept between the body and everything it touches, metres (above 0, below `radius`): feet on a
+    /// floor rest between `skin / 2` and `2 * skin` above it.
+    pub skin: f32,
+    /// The highest riser climbed without jumping, metres (0 or more, below `height`).
+    pub max_step: f32,
+    /// The steepest surface that supports the character and can be walked up, degrees from level (0 or more,
+    /// below 90).
+    pub max_slope_deg: f32,
+    /// How far below the end of a move a supporting surface pulls the feet down onto it, metres (0 or more).
+    pub snap_distance: f32,
+    /// The most slide iterations (sweeps) a move may take (1 to [`MAX_ITERATIONS_LIMIT`]).
+    pub max_iterations: u32,
+}
+
+impl Default for CharacterController {
+    fn default() -> Self {
+        Self {
+            radius: 0.3,
+            height: 1.8,
+            skin: 0.01,
+            max_step: 0.35,
+            max_slope_deg: 45.0,
+            snap_distance: 0.4,
+            max_iterations: 8,
+        }
+    }
+}
+
+impl CharacterController {
+    /// The body with its feet at `feet`: the upright capsule from `feet + radius·y` to
+    /// `feet + (height − radius)·y`.
+    #[must_use]
+    pub fn capsule(&self, feet: Vec3) -> Capsule {
+        Capsule::new(
+            feet + Vec3::Y * self.radius,
+            feet + Vec3::Y * (self.height - self.radius),
+            self.radius,
+        )
+    }
+
+    /// What is wrong with these settings, as (field, message) pairs; empty when the controller is valid. A move
+    /// with an invalid controller moves nothing (see `move_character`).
+    #[must_use]
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let mut need = |ok: bool, field: &'static str, what: String| {
+            if !ok {
+                out.push((field, what));
+            }
+        };
+        let (r, h, s) = (self.radius, self.height, self.skin);
+        need(
+            r.is_finite() && r > 0.0,
+            "radius",
+            format!("must be greater than 0 (is {r})"),
+        );
+        need(
+            h.is_finite() && h >= 2.0 * r,
+            "height",
+            format!("must be at least twice the radius, {} (is {h})", 2.0 * r),
+        );
+        need(
+            s.is_finite() && s > 0.0 && s < r,
+            "skin",
+            format!("must be greater than 0 and less than the radius {r} (is {s})"),
+        );
+        let step = self.max_step;
+        need(
+            step.is_finite() && step >= 0.0 && step < h,
+            "max_step",
+            format!("must be 0 or more and less than the height {h} (is {step})"),
+        );
+        let slope = self.max_slope_deg;
+        need(
+            slope.is_finite() && (0.0..90.0).contains(&slope),
+            "max_slope_deg",
+            format!("must be at least 0 and less than 90 degrees (is {slope})"),
+        );
+        let snap = self.snap_distance;
+        need(
+            snap.is_finite() && snap >= 0.0,
+            "snap_distance",
+            format!("must be 0 or more (is {snap})"),
+        );
+        let it = self.max_iterations;
+        need(
+            (1..=MAX_ITERATIONS_LIMIT).contains(&it),
+            "max_iterations",
+            format!("must be between 1 and {MAX_ITERATIONS_LIMIT} (is {it})"),
+        );
+        out
+    }
+
+    /// Whether [`CharacterController::problems`] is empty.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.problems().is_empty()
+    }
+}
