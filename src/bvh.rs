@@ -123,12 +123,25 @@ impl AabbTree {
         dir: Vec3,
         inflate: f32,
         max_t: f32,
+        f: impl FnMut(usize) -> Option<f32>,
+    ) {
+        self.cast_box(origin, dir, Vec3::splat(inflate), max_t, f);
+    }
+
+    /// [`AabbTree::cast`] with the boxes grown by `grow` along each axis (a moving box's half extents: the
+    /// items a box centred on the ray can touch). Negative or NaN components grow nothing.
+    pub fn cast_box(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        grow: Vec3,
+        max_t: f32,
         mut f: impl FnMut(usize) -> Option<f32>,
     ) {
         if self.nodes.is_empty() || !(max_t >= 0.0) || !origin.is_finite() || !dir.is_finite() {
             return;
         }
-        let slab = Slab::new(origin, dir, inflate);
+        let slab = Slab::with_grow(origin, dir, grow);
         let mut bound = max_t;
         let entry = |min: Vec3A, max: Vec3A, bound: f32| slab.entry(min, max, bound);
         // Stack of (node, entry t) on the stack frame: median splits bound the depth by log2 of the item count,
@@ -204,12 +217,17 @@ pub(crate) struct Slab {
 
 impl Slab {
     pub(crate) fn new(origin: Vec3, dir: Vec3, inflate: f32) -> Self {
+        Self::with_grow(origin, dir, Vec3::splat(inflate))
+    }
+
+    /// The slab test of boxes grown by `grow` along each axis (negative or NaN components grow nothing).
+    pub(crate) fn with_grow(origin: Vec3, dir: Vec3, grow: Vec3) -> Self {
         let dir = Vec3A::from(dir);
         let parallel = dir.cmpeq(Vec3A::ZERO);
         Self {
             origin: Vec3A::from(origin),
             inv: dir.recip(),
-            grow: Vec3A::splat(inflate.max(0.0)),
+            grow: Vec3A::from(grow).max(Vec3A::ZERO),
             parallel,
             any_parallel: parallel.any(),
         }

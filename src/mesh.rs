@@ -13,9 +13,10 @@
 use glam::{Vec3, Vec4};
 
 use crate::pages::{Pages, prefetch};
-use crate::query::sweep::sphere_triangle;
+use crate::query::closest_segment::segment_triangle;
+use crate::query::sweep::{CapD, ToiD, capsule_triangle_d, sphere_triangle};
 use crate::query::{Toi, closest::point_triangle_d};
-use crate::shape::{Aabb, Ray, Sphere, Triangle};
+use crate::shape::{Aabb, Capsule, Ray, Sphere, Triangle};
 
 /// Largest triangle count a mesh may have.
 pub const MAX_TRIANGLES: usize = 1 << 26;
@@ -618,6 +619,51 @@ impl TriMesh {
             true
         });
         best
+    }
+
+    /// Whether the solid capsule touches any triangle (the per-triangle test of
+    /// [`crate::query::overlap::capsule_triangle`] on the triangles whose boxes the capsule's box touches).
+    #[must_use]
+    pub fn overlaps_capsule(&self, capsule: &Capsule) -> bool {
+        if !capsule.is_valid() {
+            return false;
+        }
+        let bounds = capsule.bounds();
+        let cap = CapD::of(capsule);
+        let rr = cap.r * cap.r;
+        let mut found = false;
+        self.visit_box(bounds.min, bounds.max, |k| {
+            let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
+            let (on_segment, on_triangle) = segment_triangle(cap.p, cap.q, a, b, c);
+            found = on_segment.distance_squared(on_triangle) <= rr;
+            !found
+        });
+        found
+    }
+
+    /// First contact of a capsule moving by `motion` with any triangle (both faces), and which triangle:
+    /// [`crate::query::sweep::capsule_triangle`] on the triangles whose boxes the swept capsule's box
+    /// touches; equal times go to the triangle found first.
+    #[must_use]
+    pub fn sweep_capsule(&self, capsule: &Capsule, motion: Vec3) -> Option<(Toi, u32)> {
+        if !capsule.is_valid() || !motion.is_finite() {
+            return None;
+        }
+        let (from, to) = (capsule.bounds(), capsule.translated(motion).bounds());
+        let cap = CapD::of(capsule);
+        let m = motion.as_dvec3();
+        let mut best: Option<(ToiD, u32)> = None;
+        self.visit_box(from.min.min(to.min), from.max.max(to.max), |k| {
+            let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
+            if let Some(toi) = capsule_triangle_d(&cap, m, a, b, c)
+                && best.is_none_or(|(t, _)| toi.t < t.t)
+            {
+                best = Some((toi, self.id(k)));
+            }
+            true
+        });
+        let (toi, triangle) = best?;
+        Some((toi.to_f32()?, triangle))
     }
 
     /// The index in the mesh of the triangle in slot `k` (`packet * 4 + lane`), `u32::MAX` for an unused lane.

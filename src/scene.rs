@@ -49,7 +49,7 @@ use crate::mesh::TriMesh;
 #[cfg(doc)]
 use crate::query::overlap;
 use crate::query::ray;
-use crate::shape::{Aabb, Ray, Sphere, Wall};
+use crate::shape::{Aabb, Capsule, Ray, Sphere, Wall};
 pub use crate::statics::Static;
 use crate::trigger::TriggerVolume;
 use crate::walls::WallGrid;
@@ -584,6 +584,91 @@ impl Scene {
         self.tree
             .cast(sphere.center, motion, sphere.radius, start, &mut consider);
         best
+    }
+
+    /// The first object a capsule moving by `motion` touches: the smallest time of impact of the objects' own
+    /// capsule sweeps ([`Static::sweep_capsule`]); equal times go to the lower id. Already touching at the
+    /// start gives `t = 0` (unless the motion separates them, as every sweep). An invalid capsule or
+    /// non-finite motion gives `None`.
+    ///
+    /// ```
+    /// use collidoscope::{glam::Vec3, level::{Level, ObjectId}, scene::Scene, shape::Capsule};
+    /// let level = Level::from_ron_str(r#"(version: 2,
+    ///     aabbs: [(id: 4, min: (2.0, 0.0, -1.0), max: (3.0, 2.0, 1.0))])"#).unwrap();
+    /// let scene = Scene::from_level(&level).unwrap();
+    /// // An upright capsule of radius 0.5 moving +x by 3: its side meets the face x = 2 when the axis is at 1.5.
+    /// let body = Capsule::new(Vec3::new(0.0, 0.5, 0.0), Vec3::new(0.0, 1.5, 0.0), 0.5);
+    /// let toi = scene.sweep_capsule(&body, Vec3::new(3.0, 0.0, 0.0)).unwrap();
+    /// assert_eq!((toi.object, toi.t, toi.normal), (ObjectId(4), 0.5, -Vec3::X));
+    /// ```
+    #[must_use]
+    pub fn sweep_capsule(&self, capsule: &Capsule, motion: Vec3) -> Option<SceneToi> {
+        if !capsule.is_valid() || !motion.is_finite() {
+            return None;
+        }
+        let mut best: Option<SceneToi> = None;
+        let mut consider = |i: usize| -> Option<f32> {
+            let (id, shape) = (self.ids[i], &self.shapes[i]);
+            let t = shape.sweep_capsule(capsule, motion)?;
+            if better(t.t, id, best.map(|b| (b.t, b.object))) {
+                best = Some(SceneToi {
+                    object: id,
+                    t: t.t,
+                    point: t.point,
+                    normal: t.normal,
+                });
+            }
+            Some(t.t)
+        };
+        let mut start = 1.0f32;
+        for &i in &self.unbounded {
+            if let Some(t) = consider(i as usize) {
+                start = start.min(t);
+            }
+        }
+        // The capsule's box moving along the motion: it can only touch objects whose box it enters.
+        let bounds = capsule.bounds();
+        self.tree.cast_box(
+            bounds.center(),
+            motion,
+            bounds.half_extents(),
+            start,
+            &mut consider,
+        );
+        best
+    }
+
+    /// Every object the capsule touches or overlaps, ids ascending: the objects' own capsule overlap tests
+    /// ([`Static::overlaps_capsule`]). An invalid capsule touches nothing.
+    ///
+    /// ```
+    /// use collidoscope::{glam::Vec3, level::{Level, ObjectId}, scene::Scene, shape::Capsule};
+    /// let level = Level::from_ron_str(r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+    ///     aabbs: [(id: 4, min: (2.0, 0.0, -1.0), max: (3.0, 2.0, 1.0))])"#).unwrap();
+    /// let scene = Scene::from_level(&level).unwrap();
+    /// let body = |x: f32, y: f32| Capsule::new(Vec3::new(x, y + 0.5, 0.0), Vec3::new(x, y + 1.5, 0.0), 0.5);
+    /// assert_eq!(scene.overlap_capsule(&body(1.5, 0.0)), vec![ObjectId(1), ObjectId(4)]); // on the floor, at the box
+    /// assert!(scene.overlap_capsule(&body(0.0, 0.01)).is_empty());
+    /// ```
+    #[must_use]
+    pub fn overlap_capsule(&self, capsule: &Capsule) -> Vec<ObjectId> {
+        let mut out = Vec::new();
+        if !capsule.is_valid() {
+            return out;
+        }
+        let test = |i: usize, out: &mut Vec<ObjectId>| {
+            if self.shapes[i].overlaps_capsule(capsule) {
+                out.push(self.ids[i]);
+            }
+        };
+        for &i in &self.unbounded {
+            test(i as usize, &mut out);
+        }
+        let b = capsule.bounds();
+        self.tree.query(b.min, b.max, |i| test(i, &mut out));
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Every object the sphere touches or overlaps (solids: boxes, cylinders, walls; surfaces: planes,

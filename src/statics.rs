@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3};
 
 use crate::mesh::TriMesh;
 use crate::query::{RayHit, Toi, overlap, ray, sweep};
-use crate::shape::{Aabb, Cylinder, Obb, Plane, Ray, Sphere, Triangle, Wall};
+use crate::shape::{Aabb, Capsule, Cylinder, Obb, Plane, Ray, Sphere, Triangle, Wall};
 
 /// Static geometry.
 #[derive(Clone, Debug)]
@@ -106,6 +106,36 @@ impl Static {
             Static::Obb(o) => overlap::sphere_obb(s, o),
             Static::Wall { wall, height } => overlap::sphere_wall(s, wall, *height),
             Static::Mesh(m) => m.overlaps_sphere(s),
+        }
+    }
+
+    /// First contact of a capsule moving by `motion` with this shape: the per-shape sweep of
+    /// [`crate::query::sweep`] (`capsule_*`) or [`TriMesh::sweep_capsule`].
+    #[must_use]
+    pub fn sweep_capsule(&self, capsule: &Capsule, motion: Vec3) -> Option<Toi> {
+        match self {
+            Static::Plane(p) => sweep::capsule_plane(capsule, motion, p),
+            Static::Cylinder(c) => sweep::capsule_cylinder(capsule, motion, c),
+            Static::Triangle(t) => sweep::capsule_triangle(capsule, motion, t),
+            Static::Aabb(a) => sweep::capsule_aabb(capsule, motion, a),
+            Static::Obb(o) => sweep::capsule_obb(capsule, motion, o),
+            Static::Wall { wall, height } => sweep::capsule_wall(capsule, motion, wall, *height),
+            Static::Mesh(m) => m.sweep_capsule(capsule, motion).map(|(toi, _)| toi),
+        }
+    }
+
+    /// Whether a capsule touches this object: the per-shape query of [`crate::query::overlap`]
+    /// (`capsule_*`) or [`TriMesh::overlaps_capsule`].
+    #[must_use]
+    pub fn overlaps_capsule(&self, c: &Capsule) -> bool {
+        match self {
+            Static::Plane(p) => overlap::capsule_plane(c, p),
+            Static::Cylinder(cy) => overlap::capsule_cylinder(c, cy),
+            Static::Triangle(t) => overlap::capsule_triangle(c, t),
+            Static::Aabb(a) => overlap::capsule_aabb(c, a),
+            Static::Obb(o) => overlap::capsule_obb(c, o),
+            Static::Wall { wall, height } => overlap::capsule_wall(c, wall, *height),
+            Static::Mesh(m) => m.overlaps_capsule(c),
         }
     }
 }

@@ -15,6 +15,7 @@ use glam::{DVec3, Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 pub mod closest;
+pub(crate) mod closest_segment;
 pub mod overlap;
 pub mod ray;
 pub mod sat;

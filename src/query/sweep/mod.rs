@@ -22,6 +22,16 @@ use super::closest::{point_aabb_d, point_segment_d, point_triangle_d};
 use super::{Toi, Toi2, d3, f3, finite_toi};
 use crate::shape::{Aabb, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 
+mod capsule;
+
+pub(crate) use capsule::{
+    CapD, ToiD, WallD, capsule_triangle_d, cylinder_pair, obb_pair, plane_pair,
+};
+pub use capsule::{
+    capsule_aabb, capsule_capsule, capsule_cylinder, capsule_obb, capsule_plane, capsule_sphere,
+    capsule_triangle, capsule_wall,
+};
+
 /// Relative distance tolerance of the root finding for cylinders.
 const ROOT_TOLERANCE: f64 = 1e-12;
 
@@ -166,7 +176,7 @@ fn ray_cylinder_side_entry(o: DVec3, m: DVec3, p: DVec3, q: DVec3, r: f64) -> Op
 }
 
 /// First entry of `o + t m` into the capsule `p..q` of radius `r`, for `o` outside it.
-fn ray_capsule_entry(o: DVec3, m: DVec3, p: DVec3, q: DVec3, r: f64) -> Option<f64> {
+pub(crate) fn ray_capsule_entry(o: DVec3, m: DVec3, p: DVec3, q: DVec3, r: f64) -> Option<f64> {
     [
         ray_cylinder_side_entry(o, m, p, q, r),
         ray_sphere_entry(o, m, p, r),
@@ -319,6 +329,23 @@ pub fn sphere_triangle(sphere: &Sphere, motion: Vec3, triangle: &Triangle) -> Op
     if o.distance_squared(closest_now) <= r * r {
         return touching_now(o, closest_now, m, None);
     }
+    let t = sphere_triangle_entry(o, m, r, a, b, c)?;
+    let center_then = o + m * t;
+    let q = point_triangle_d(center_then, a, b, c);
+    contact_at(t, center_then, q, -m.normalize())
+}
+
+/// First `t` in `[0, 1]` at which a sphere of radius `r` whose centre moves from `o` by `m` touches the
+/// triangle `a, b, c` (both faces), for a start farther than `r` from it: the face plates, edge cylinders and
+/// vertex spheres of the inflated triangle.
+pub(crate) fn sphere_triangle_entry(
+    o: DVec3,
+    m: DVec3,
+    r: f64,
+    a: DVec3,
+    b: DVec3,
+    c: DVec3,
+) -> Option<f64> {
     let n_raw = (b - a).cross(c - a);
     let n = n_raw.normalize();
     // Face plates: the plane offset by r on the side the centre is on, hit inside the triangle.
@@ -337,7 +364,7 @@ pub fn sphere_triangle(sphere: &Sphere, motion: Vec3, triangle: &Triangle) -> Op
             None
         }
     };
-    let t = earliest([
+    earliest([
         face,
         ray_cylinder_side_entry(o, m, a, b, r),
         ray_cylinder_side_entry(o, m, b, c, r),
@@ -345,10 +372,7 @@ pub fn sphere_triangle(sphere: &Sphere, motion: Vec3, triangle: &Triangle) -> Op
         ray_sphere_entry(o, m, a, r),
         ray_sphere_entry(o, m, b, r),
         ray_sphere_entry(o, m, c, r),
-    ])?;
-    let center_then = o + m * t;
-    let q = point_triangle_d(center_then, a, b, c);
-    contact_at(t, center_then, q, -m.normalize())
+    ])
 }
 
 /// A moving sphere against a solid axis-aligned box: the centre's ray against the box inflated by the
@@ -383,6 +407,16 @@ pub fn sphere_aabb(sphere: &Sphere, motion: Vec3, aabb: &Aabb) -> Option<Toi> {
     if o.distance_squared(closest_now) <= r * r {
         return touching_now(o, closest_now, m, Some(aabb_exit(o, min, max)));
     }
+    let t = sphere_aabb_entry(o, m, r, min, max)?;
+    let center_then = o + m * t;
+    let q = point_aabb_d(center_then, min, max);
+    contact_at(t, center_then, q, -m.normalize())
+}
+
+/// First `t` in `[0, 1]` at which a sphere of radius `r` whose centre moves from `o` by `m` touches the solid
+/// box `min..=max`, for a start farther than `r` from it (Ericson's expanded box, then the edge capsules in
+/// edge and corner regions).
+pub(crate) fn sphere_aabb_entry(o: DVec3, m: DVec3, r: f64, min: DVec3, max: DVec3) -> Option<f64> {
     // Slab test against the box expanded by r.
     let (emin, emax) = (min - DVec3::splat(r), max + DVec3::splat(r));
     let mut t_enter = 0.0f64;
@@ -434,9 +468,7 @@ pub fn sphere_aabb(sphere: &Sphere, motion: Vec3, aabb: &Aabb) -> Option<Toi> {
     if t > 1.0 {
         return None;
     }
-    let center_then = o + m * t;
-    let q = point_aabb_d(center_then, min, max);
-    contact_at(t, center_then, q, -m.normalize())
+    Some(t)
 }
 
 /// The point of the solid capped cylinder `a..b` (radius `rc`) closest to `p`.
@@ -494,6 +526,22 @@ pub fn sphere_cylinder(sphere: &Sphere, motion: Vec3, cylinder: &Cylinder) -> Op
     if o.distance_squared(q0) <= r * r {
         return touching_now(o, q0, m, Some(cylinder_exit(o, a, b, rc)));
     }
+    let t = sphere_cylinder_entry(o, m, r, a, b, rc)?;
+    let center_then = o + m * t;
+    contact_at(t, center_then, closest(center_then), -m.normalize())
+}
+
+/// First `t` in `[0, 1]` at which a sphere of radius `r` whose centre moves from `o` by `m` touches the solid
+/// capped cylinder `a..b` of radius `rc`, for a start farther than `r` from it: the inflated side and caps in
+/// closed form, the rims (tori) by [`first_root_convex`].
+pub(crate) fn sphere_cylinder_entry(
+    o: DVec3,
+    m: DVec3,
+    r: f64,
+    a: DVec3,
+    b: DVec3,
+    rc: f64,
+) -> Option<f64> {
     if m == DVec3::ZERO {
         return None;
     }
@@ -513,26 +561,21 @@ pub fn sphere_cylinder(sphere: &Sphere, motion: Vec3, cylinder: &Cylinder) -> Op
         let radial = p - u * p.dot(u);
         (radial.length() <= rc).then_some(t)
     };
-    let t = match earliest([side, cap(a, -u), cap(b, u)]) {
-        Some(t) => t,
-        None => {
-            // Otherwise only a rim (a torus of the inflated shape) can be touched, and only by a path that
-            // reaches beyond a cap's plane (outside it, the inflated shape is the infinite cylinder).
-            let h = axis.length();
-            let (s0, s1) = ((o - a).dot(u), (o + m - a).dot(u));
-            if s0.min(s1) >= 0.0 && s0.max(s1) <= h {
-                return None;
-            }
-            // A rim is within rc of the axis segment: a path that never comes within rc + r of it misses.
-            let (p, q) = super::segment::closest_segment_segment_d(o, o + m, a, b);
-            if p.distance_squared(q) > (rc + r) * (rc + r) {
-                return None;
-            }
-            first_root_convex(o, m, r, closest)?
+    earliest([side, cap(a, -u), cap(b, u)]).or_else(|| {
+        // Otherwise only a rim (a torus of the inflated shape) can be touched, and only by a path that
+        // reaches beyond a cap's plane (outside it, the inflated shape is the infinite cylinder).
+        let h = axis.length();
+        let (s0, s1) = ((o - a).dot(u), (o + m - a).dot(u));
+        if s0.min(s1) >= 0.0 && s0.max(s1) <= h {
+            return None;
         }
-    };
-    let center_then = o + m * t;
-    contact_at(t, center_then, closest(center_then), -m.normalize())
+        // A rim is within rc of the axis segment: a path that never comes within rc + r of it misses.
+        let (p, q) = super::segment::closest_segment_segment_d(o, o + m, a, b);
+        if p.distance_squared(q) > (rc + r) * (rc + r) {
+            return None;
+        }
+        first_root_convex(o, m, r, |p| point_cylinder_d(p, a, b, rc))
+    })
 }
 
 /// First `t` in `[0, 1]` at which the centre's path comes within `r` of a convex solid, given its
@@ -592,6 +635,67 @@ fn first_root_convex(o: DVec3, m: DVec3, r: f64, closest: impl Fn(DVec3) -> DVec
         }
     }
     Some(hi)
+}
+
+/// First `t` in `lo..=hi` at which the convex function `f` (a distance minus a radius) reaches 0, for
+/// `f(lo) > 0`: a golden-section search for the smallest value (stopping as soon as one is at or below the
+/// tolerance), then bisection for the start of the interval where `f` is at or below it. The tolerance is
+/// `ROOT_TOLERANCE * scale`, so the answer is never late and early by at most that distance.
+pub(crate) fn first_root_convex_fn(
+    f: impl Fn(f64) -> f64,
+    lo: f64,
+    hi: f64,
+    scale: f64,
+) -> Option<f64> {
+    let tol = ROOT_TOLERANCE * scale;
+    if !(hi >= lo) {
+        return None;
+    }
+    let (mut a, mut b) = (lo, hi);
+    let g = 0.5 * (5f64.sqrt() - 1.0);
+    let mut x1 = b - g * (b - a);
+    let mut x2 = a + g * (b - a);
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    for _ in 0..80 {
+        if f1 <= tol || f2 <= tol {
+            break;
+        }
+        if f1 <= f2 {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - g * (b - a);
+            f1 = f(x1);
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + g * (b - a);
+            f2 = f(x2);
+        }
+    }
+    let bracket = if f1 <= tol {
+        x1
+    } else if f2 <= tol {
+        x2
+    } else if f(hi) <= tol {
+        hi
+    } else {
+        return None;
+    };
+    let (mut a, mut b) = (lo, bracket);
+    for _ in 0..64 {
+        let mid = 0.5 * (a + b);
+        if mid <= a || mid >= b {
+            break;
+        }
+        if f(mid) <= tol {
+            b = mid;
+        } else {
+            a = mid;
+        }
+    }
+    Some(b)
 }
 
 /// A moving sphere against a solid oriented box: [`sphere_aabb`] in the box's frame.

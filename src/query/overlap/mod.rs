@@ -13,6 +13,13 @@ use super::sat::box_box_sat;
 use super::{SAT_EPSILON, d3};
 use crate::shape::{Aabb, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 
+mod capsule;
+
+pub use capsule::{
+    capsule_aabb, capsule_capsule, capsule_cylinder, capsule_obb, capsule_plane, capsule_sphere,
+    capsule_triangle, capsule_wall,
+};
+
 /// Exact (f64) squared-distance comparison.
 #[inline]
 fn within(p: DVec3, q: DVec3, r: f32) -> bool {

@@ -17,6 +17,10 @@ use super::triangle::moller_trumbore;
 use super::{Cull, RayHit, d3, f3, finite_hit, unit};
 use crate::shape::{Aabb, Cylinder, Interval, Obb, Plane, Ray, Sphere, Triangle, Wall};
 
+mod capsule;
+
+pub use capsule::ray_capsule;
+
 /// The workings of the slab method: each slab's entry/exit interval and their intersection.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SlabTrace {
@@ -29,7 +33,7 @@ pub struct SlabTrace {
 
 /// Whether `max_t` admits some hit.
 #[inline]
-fn max_t_ok(max_t: f32) -> bool {
+pub(crate) fn max_t_ok(max_t: f32) -> bool {
     max_t >= 0.0
 }
 

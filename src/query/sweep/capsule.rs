@@ -1,0 +1,773 @@
+//! Sweeps of a moving capsule against every static shape kind: the first contact of the segment grown by its
+//! radius.
+//!
+//! The first contact of two convex shapes is the earliest contact of a pair of their features, so each sweep
+//! tries every pair that can be the first, each in closed form:
+//! - an end sphere of the capsule against the whole obstacle (the sphere sweeps' own entry times: faces,
+//!   edges, corners, rims);
+//! - each vertex of a polytope against the capsule's cylindrical side (the vertex's ray, moving by `-motion`);
+//! - each edge of a polytope against the capsule's segment, where both closest points are interior (two lines
+//!   reaching the distance `r`: a linear equation in `t`);
+//! - for a cylinder, its axis against the segment (lines at `r + rc`), and its rims against the segment by
+//!   root finding on the convex distance to each cap's disk (the only case without a closed form).
+//!
+//! The segment's interior meets a face's interior first only when parallel to it, and then an end sphere
+//! meets it at the same time, so no other pair is needed. The contact point and normal are then read off the
+//! closest points of the capsule's segment and the obstacle at the time found. Walls are the union of their
+//! box core and the posts at their ends. Every computation is in f64; conventions as the sphere sweeps' (see
+//! the module documentation of [`super`]).
+
+use glam::{DMat3, DVec2, DVec3, Vec2, Vec3};
+
+use super::super::closest_segment::{
+    Pair, box_corners, box_edges, segment_aabb, segment_convex, segment_plane, segment_point,
+    segment_triangle,
+};
+use super::super::segment::closest_segment_segment_d;
+use super::super::{Toi, d3, f3, finite_toi};
+use super::{
+    earliest, first_root_convex_fn, point_cylinder_d, point_wall_solid_d, ray_capsule_entry,
+    ray_cylinder_side_entry, sphere_aabb_entry, sphere_cylinder_entry, sphere_triangle_entry,
+};
+use crate::shape::{Aabb, Capsule, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
+
+/// A capsule in f64: segment `p..q`, radius `r`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CapD {
+    pub(crate) p: DVec3,
+    pub(crate) q: DVec3,
+    pub(crate) r: f64,
+}
+
+impl CapD {
+    pub(crate) fn of(c: &Capsule) -> Self {
+        Self {
+            p: d3(c.a),
+            q: d3(c.b),
+            r: f64::from(c.radius),
+        }
+    }
+
+    fn moved(&self, by: DVec3) -> Self {
+        Self {
+            p: self.p + by,
+            q: self.q + by,
+            r: self.r,
+        }
+    }
+}
+
+/// A time of impact in f64, before the f32 answer is made from it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ToiD {
+    pub(crate) t: f64,
+    pub(crate) point: DVec3,
+    pub(crate) normal: DVec3,
+}
+
+impl ToiD {
+    /// The f32 answer (`t` clamped to `[0, 1]`), when every number is finite.
+    pub(crate) fn to_f32(self) -> Option<Toi> {
+        finite_toi(Toi {
+            t: self.t.clamp(0.0, 1.0) as f32,
+            point: f3(self.point),
+            normal: f3(self.normal),
+        })
+    }
+}
+
+/// The answer for a capsule already touching the obstacle: `t = 0`, the normal from the obstacle's closest
+/// point toward the segment's, or `inside` (the way out) where the segment meets a solid, or against the motion
+/// on a surface; `None` when the motion separates them.
+fn touching(pair: Pair, m: DVec3, inside: Option<(DVec3, DVec3)>) -> Option<ToiD> {
+    let away = pair.0 - pair.1;
+    let len = away.length();
+    let (normal, point) = if len > 0.0 {
+        (away / len, pair.1)
+    } else if let Some(found) = inside {
+        found
+    } else {
+        ((-m).try_normalize().unwrap_or(DVec3::Y), pair.1)
+    };
+    if normal.dot(m) > 0.0 {
+        return None;
+    }
+    Some(ToiD {
+        t: 0.0,
+        point,
+        normal,
+    })
+}
+
+/// The contact at `t`, read off the closest pair of the moved capsule's segment and the obstacle
+/// (`surface` moves the obstacle's point out to its surface along the normal, for obstacles with a radius of
+/// their own).
+fn contact(
+    t: f64,
+    cap: &CapD,
+    m: DVec3,
+    pair_at: impl Fn(DVec3, DVec3) -> Pair,
+    surface: f64,
+) -> Option<ToiD> {
+    let now = cap.moved(m * t);
+    let (on_seg, on_obs) = pair_at(now.p, now.q);
+    let normal = (on_seg - on_obs)
+        .try_normalize()
+        .unwrap_or_else(|| (-m).try_normalize().unwrap_or(DVec3::Y));
+    Some(ToiD {
+        t,
+        point: on_obs + normal * surface,
+        normal,
+    })
+}
+
+/// First `t` in `[0, 1]` at which the interiors of segment `p..q` (moving by `m`) and the still segment
+/// `e0..e1` come within `dist` of each other, for lines not within `dist` at the start: the distance between
+/// the two lines is `|c0 + c1 t|` along their common normal. `None` for parallel lines (an end point pair is
+/// as close then) or when the closest points at that time are not interior.
+pub(crate) fn line_line_entry(
+    p: DVec3,
+    q: DVec3,
+    m: DVec3,
+    e0: DVec3,
+    e1: DVec3,
+    dist: f64,
+) -> Option<f64> {
+    let (u, v) = (q - p, e1 - e0);
+    let n = u.cross(v);
+    let (uu, vv, nn) = (u.length_squared(), v.length_squared(), n.length_squared());
+    if !(nn > 1e-24 * uu * vv) {
+        return None;
+    }
+    let nh = n / nn.sqrt();
+    let (c0, c1) = ((p - e0).dot(nh), m.dot(nh));
+    if c0.abs() <= dist {
+        return None;
+    }
+    let closing = -c0.signum() * c1;
+    if !(closing > 0.0) {
+        return None;
+    }
+    let t = (c0.abs() - dist) / closing;
+    if !(0.0..=1.0).contains(&t) {
+        return None;
+    }
+    let w = p + m * t - e0;
+    let (uv, uw, vw) = (u.dot(v), u.dot(w), v.dot(w));
+    let s = (uv * vw - vv * uw) / nn;
+    let k = (uu * vw - uv * uw) / nn;
+    ((0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&k)).then_some(t)
+}
+
+/// Start of every capsule sweep: the capsule and motion in f64, or `None` for invalid input.
+fn start(capsule: &Capsule, motion: Vec3) -> Option<(CapD, DVec3)> {
+    (capsule.is_valid() && motion.is_finite()).then(|| (CapD::of(capsule), d3(motion)))
+}
+
+/// A moving capsule against a still sphere: the sphere's centre, moving by `-motion`, against the capsule
+/// grown by the sphere's radius. The point is on the sphere.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Capsule, Sphere}, query::sweep::capsule_sphere};
+/// // An upright capsule (radius 0.5) moving +x by 4 toward a ball of radius 1 at x = 3: they touch when the
+/// // axis is 1.5 from the centre, at x = 1.5, t = 1.5 / 4.
+/// let c = Capsule::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 0.0), 0.5);
+/// let toi = capsule_sphere(&c, Vec3::new(4.0, 0.0, 0.0), &Sphere::new(Vec3::new(3.0, 1.0, 0.0), 1.0)).unwrap();
+/// assert_eq!((toi.t, toi.point, toi.normal), (0.375, Vec3::new(2.0, 1.0, 0.0), -Vec3::X));
+/// ```
+#[must_use]
+pub fn capsule_sphere(capsule: &Capsule, motion: Vec3, sphere: &Sphere) -> Option<Toi> {
+    let (cap, m) = start(capsule, motion)?;
+    if !sphere.is_valid() {
+        return None;
+    }
+    let (c, rs) = (d3(sphere.center), f64::from(sphere.radius));
+    let big = cap.r + rs;
+    let pair = segment_point(cap.p, cap.q, c);
+    let toi = if pair.0.distance_squared(c) <= big * big {
+        touching(pair, m, None).map(|mut t| {
+            t.point = c + t.normal * rs;
+            t
+        })?
+    } else {
+        if m == DVec3::ZERO {
+            return None;
+        }
+        let t = earliest([ray_capsule_entry(c, -m, cap.p, cap.q, big)])?;
+        contact(t, &cap, m, |p, q| segment_point(p, q, c), rs)?
+    };
+    toi.to_f32()
+}
+
+/// A moving capsule against another still capsule: the end spheres of each against the other (rays against
+/// a capsule grown by both radii) and the two segments' interiors (lines at the sum of the radii). The point is
+/// on the still capsule's surface; the normal points from it toward the moving one.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::Capsule, query::sweep::capsule_capsule};
+/// // Two crossed capsules of radius 0.5: one along x at y = 3 falling, one along z at y = 0.
+/// let falling = Capsule::new(Vec3::new(-2.0, 3.0, 0.0), Vec3::new(2.0, 3.0, 0.0), 0.5);
+/// let lying = Capsule::new(Vec3::new(0.0, 0.0, -2.0), Vec3::new(0.0, 0.0, 2.0), 0.5);
+/// let toi = capsule_capsule(&falling, Vec3::new(0.0, -4.0, 0.0), &lying).unwrap();
+/// // The axes come within 1 when the upper one is at y = 1: after 2 of 4.
+/// assert_eq!((toi.t, toi.point, toi.normal), (0.5, Vec3::new(0.0, 0.5, 0.0), Vec3::Y));
+/// ```
+#[must_use]
+pub fn capsule_capsule(capsule: &Capsule, motion: Vec3, other: &Capsule) -> Option<Toi> {
+    let (cap, m) = start(capsule, motion)?;
+    if !other.is_valid() {
+        return None;
+    }
+    let o = CapD::of(other);
+    let big = cap.r + o.r;
+    let pair_at = |p: DVec3, q: DVec3| closest_segment_segment_d(p, q, o.p, o.q);
+    let pair = pair_at(cap.p, cap.q);
+    let toi = if pair.0.distance_squared(pair.1) <= big * big {
+        touching(pair, m, None).map(|mut t| {
+            t.point = pair.1 + t.normal * o.r;
+            t
+        })?
+    } else {
+        if m == DVec3::ZERO {
+            return None;
+        }
+        let t = earliest([
+            ray_capsule_entry(cap.p, m, o.p, o.q, big),
+            ray_capsule_entry(cap.q, m, o.p, o.q, big),
+            ray_capsule_entry(o.p, -m, cap.p, cap.q, big),
+            ray_capsule_entry(o.q, -m, cap.p, cap.q, big),
+            line_line_entry(cap.p, cap.q, m, o.p, o.q, big),
+        ])?;
+        contact(t, &cap, m, pair_at, o.r)?
+    };
+    toi.to_f32()
+}
+
+/// A moving capsule against a plane's surface (two-sided): the nearer end sphere against the plane offset by
+/// the radius. A capsule lying across the plane overlaps it at the start.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Capsule, Plane}, query::sweep::capsule_plane};
+/// // A tilted capsule falling onto the floor: its lower end (y = 2, radius 0.5) reaches it after 1.5 of 3.
+/// let c = Capsule::new(Vec3::new(0.0, 2.0, 0.0), Vec3::new(1.0, 4.0, 0.0), 0.5);
+/// let toi = capsule_plane(&c, Vec3::new(0.0, -3.0, 0.0), &Plane::new(Vec3::Y, 0.0)).unwrap();
+/// assert_eq!((toi.t, toi.point, toi.normal), (0.5, Vec3::ZERO, Vec3::Y));
+/// ```
+#[must_use]
+pub fn capsule_plane(capsule: &Capsule, motion: Vec3, plane: &Plane) -> Option<Toi> {
+    let (cap, m) = start(capsule, motion)?;
+    if !plane.is_valid() {
+        return None;
+    }
+    let n = d3(plane.normal);
+    let len = n.length();
+    let (n, d) = (n / len, f64::from(plane.d) / len);
+    let pair_at = |p: DVec3, q: DVec3| segment_plane(p, q, n, d);
+    let pair = pair_at(cap.p, cap.q);
+    let toi = if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
+        // On the plane: the side the capsule comes from (or the side most of it is on).
+        let inside = {
+            let side = n.dot(cap.p + cap.q) * 0.5 - d;
+            let toward = if side > 0.0 || (side == 0.0 && n.dot(m) <= 0.0) {
+                n
+            } else {
+                -n
+            };
+            Some((toward, pair.1))
+        };
+        touching(pair, m, inside)?
+    } else {
+        let entry = |e: DVec3| {
+            let s0 = n.dot(e) - d;
+            let approach = -s0.signum() * n.dot(m);
+            (approach > 0.0).then(|| (s0.abs() - cap.r) / approach)
+        };
+        let t = earliest([entry(cap.p), entry(cap.q)])?;
+        contact(t, &cap, m, pair_at, 0.0)?
+    };
+    toi.to_f32()
+}
+
+/// First contact of a capsule that starts clear of the triangle `a, b, c`.
+fn triangle_entry(cap: &CapD, m: DVec3, a: DVec3, b: DVec3, c: DVec3) -> Option<f64> {
+    let r = cap.r;
+    earliest([
+        sphere_triangle_entry(cap.p, m, r, a, b, c),
+        sphere_triangle_entry(cap.q, m, r, a, b, c),
+        ray_cylinder_side_entry(a, -m, cap.p, cap.q, r),
+        ray_cylinder_side_entry(b, -m, cap.p, cap.q, r),
+        ray_cylinder_side_entry(c, -m, cap.p, cap.q, r),
+        line_line_entry(cap.p, cap.q, m, a, b, r),
+        line_line_entry(cap.p, cap.q, m, b, c, r),
+        line_line_entry(cap.p, cap.q, m, c, a, r),
+    ])
+}
+
+/// A capsule moving against a triangle in f64 (the mesh sweep's per-triangle test): `None` for no contact.
+pub(crate) fn capsule_triangle_d(
+    cap: &CapD,
+    m: DVec3,
+    a: DVec3,
+    b: DVec3,
+    c: DVec3,
+) -> Option<ToiD> {
+    let pair_at = |p: DVec3, q: DVec3| segment_triangle(p, q, a, b, c);
+    let pair = pair_at(cap.p, cap.q);
+    if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
+        return touching(pair, m, None);
+    }
+    if m == DVec3::ZERO {
+        return None;
+    }
+    let t = triangle_entry(cap, m, a, b, c)?;
+    contact(t, cap, m, pair_at, 0.0)
+}
+
+/// A moving capsule against a triangle (both faces): its end spheres against the triangle, the triangle's
+/// corners against its side, and the triangle's edges against its segment.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Capsule, Triangle}, query::sweep::capsule_triangle};
+/// // A capsule lying along z, moving +x into a wall-like triangle in the plane x = 2 whose edge crosses it.
+/// let tri = Triangle::new(Vec3::new(2.0, -1.0, 0.0), Vec3::new(2.0, 3.0, 0.0), Vec3::new(2.0, -1.0, 4.0));
+/// let c = Capsule::new(Vec3::new(0.0, 0.0, -5.0), Vec3::new(0.0, 0.0, 5.0), 0.5);
+/// let toi = capsule_triangle(&c, Vec3::new(3.0, 0.0, 0.0), &tri).unwrap();
+/// // The face is met when the axis is 0.5 short of x = 2: after 1.5 of 3.
+/// assert_eq!((toi.t, toi.normal), (0.5, -Vec3::X));
+/// ```
+#[must_use]
+pub fn capsule_triangle(capsule: &Capsule, motion: Vec3, triangle: &Triangle) -> Option<Toi> {
+    let (cap, m) = start(capsule, motion)?;
+    if !triangle.is_valid() {
+        return None;
+    }
+    let (a, b, c) = (d3(triangle.a), d3(triangle.b), d3(triangle.c));
+    capsule_triangle_d(&cap, m, a, b, c)?.to_f32()
+}
+
+/// For a segment meeting the solid box `min..=max`: the face to leave through (the least push along a face
+/// normal that clears the whole segment) and the deepest point's foot on it.
+fn box_way_out(cap: &CapD, min: DVec3, max: DVec3) -> (DVec3, DVec3) {
+    let mut best = (f64::INFINITY, DVec3::Y, cap.p);
+    for i in 0..3 {
+        let (lo, hi) = (cap.p[i].min(cap.q[i]), cap.p[i].max(cap.q[i]));
+        for (depth, sign, face, deepest) in [
+            (
+                max[i] - lo + cap.r,
+                1.0,
+                max[i],
+                if cap.p[i] <= cap.q[i] { cap.p } else { cap.q },
+            ),
+            (
+                hi - min[i] + cap.r,
+                -1.0,
+                min[i],
+                if cap.p[i] >= cap.q[i] { cap.p } else { cap.q },
+            ),
+        ] {
+            if depth < best.0 {
+                let mut n = DVec3::ZERO;
+                n[i] = sign;
+                let mut foot = deepest.clamp(min, max);
+                foot[i] = face;
+                best = (depth, n, foot);
+            }
+        }
+    }
+    (best.1, best.2)
+}
+
+/// A capsule moving against the solid box `min..=max`, all in the box's own frame.
+pub(crate) fn capsule_box_local(cap: &CapD, m: DVec3, min: DVec3, max: DVec3) -> Option<ToiD> {
+    let pair_at = |p: DVec3, q: DVec3| segment_aabb(p, q, min, max);
+    let pair = pair_at(cap.p, cap.q);
+    if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
+        return touching(pair, m, Some(box_way_out(cap, min, max)));
+    }
+    let t = box_entry(cap, m, min, max)?;
+    contact(t, cap, m, pair_at, 0.0)
+}
+
+/// First contact of a capsule that starts clear of the solid box `min..=max`.
+fn box_entry(cap: &CapD, m: DVec3, min: DVec3, max: DVec3) -> Option<f64> {
+    if m == DVec3::ZERO {
+        return None;
+    }
+    let r = cap.r;
+    // Only the corners and edges the swept segment's box grown by r reaches can be touched.
+    let (lo, hi) = swept_box(cap, m);
+    let near = |x: DVec3| x.cmpge(lo).all() && x.cmple(hi).all();
+    let mut best = earliest([
+        sphere_aabb_entry(cap.p, m, r, min, max),
+        sphere_aabb_entry(cap.q, m, r, min, max),
+    ]);
+    let mut take = |t: Option<f64>| {
+        if let Some(t) = t
+            && (0.0..=1.0).contains(&t)
+            && best.is_none_or(|b| t < b)
+        {
+            best = Some(t);
+        }
+    };
+    for v in box_corners(min, max) {
+        if near(v) {
+            take(ray_cylinder_side_entry(v, -m, cap.p, cap.q, r));
+        }
+    }
+    for (e0, e1) in box_edges(min, max) {
+        if (e0.min(e1)).cmple(hi).all() && (e0.max(e1)).cmpge(lo).all() {
+            take(line_line_entry(cap.p, cap.q, m, e0, e1, r));
+        }
+    }
+    best
+}
+
+/// The box the capsule sweeps through (both ends, both positions, grown by the radius).
+fn swept_box(cap: &CapD, m: DVec3) -> (DVec3, DVec3) {
+    let (p1, q1) = (cap.p + m, cap.q + m);
+    let lo = cap.p.min(cap.q).min(p1).min(q1) - DVec3::splat(cap.r);
+    let hi = cap.p.max(cap.q).max(p1).max(q1) + DVec3::splat(cap.r);
+    (lo, hi)
+}
+
+/// A moving capsule against a solid axis-aligned box: its end spheres against the box, the box's corners
+/// against its side, the box's edges against its segment.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Aabb, Capsule}, query::sweep::capsule_aabb};
+/// // A character-sized upright capsule walking +x into a step 0.3 high: the lower end sphere (centre y = 0.35,
+/// // radius 0.3) meets the step's top edge (x = 2, y = 0.3) when the axis is sqrt(0.09 - 0.0025) short of it.
+/// let step = Aabb::new(Vec3::new(2.0, 0.0, -1.0), Vec3::new(3.0, 0.3, 1.0));
+/// let c = Capsule::new(Vec3::new(0.0, 0.35, 0.0), Vec3::new(0.0, 1.55, 0.0), 0.3);
+/// let toi = capsule_aabb(&c, Vec3::new(2.0, 0.0, 0.0), &step).unwrap();
+/// let x = 2.0 - (0.09f32 - 0.0025).sqrt();
+/// assert!((toi.t - x / 2.0).abs() < 1e-6);
+/// assert!((toi.point - Vec3::new(2.0, 0.3, 0.0)).length() < 1e-6);
+/// ```
+#[must_use]
+pub fn capsule_aabb(capsule: &Capsule, motion: Vec3, aabb: &Aabb) -> Option<Toi> {
+    let (cap, m) = start(capsule, motion)?;
+    if !aabb.is_valid() {
+        return None;
+    }
+    capsule_box_local(&cap, m, d3(aabb.min), d3(aabb.max))?.to_f32()
+}
+
+/// The frame of an oriented box in f64: its rotation (columns are the box's axes) and centre.
+fn obb_frame(obb: &Obb) -> (DMat3, DVec3) {
+    (obb.rotation.as_dmat3(), d3(obb.center))
+}
+
+/// A moving capsule against a solid oriented box: [`capsule_aabb`] in the box's frame (in f64).
+///
+/// ```
+/// use collidoscope::{glam::{Mat3, Vec3}, shape::{Capsule, Obb}, query::sweep::capsule_obb};
+/// // A box turned 45° about y, its corner edge pointing at a capsule coming along -x.
+/// let b = Obb::new(Vec3::ZERO, Vec3::ONE, Mat3::from_rotation_y(std::f32::consts::FRAC_PI_4));
+/// let c = Capsule::new(Vec3::new(5.0, -0.5, 0.0), Vec3::new(5.0, 0.5, 0.0), 0.5);
+/// let toi = capsule_obb(&c, Vec3::new(-5.0, 0.0, 0.0), &b).unwrap();
+/// // The vertical edge sits at x = sqrt(2): reached when the axis is at sqrt(2) + 0.5.
+/// assert!((toi.t - (5.0 - 2f32.sqrt() - 0.5) / 5.0).abs() < 1e-6);
+/// assert!((toi.normal - Vec3::X).length() < 1e-5);
+/// ```
+#[must_use]
+pub fn capsule_obb(capsule: &Capsule, motion: Vec3, obb: &Obb) -> Option<Toi> {
+    let (cap, m) = start(capsule, motion)?;
+    if !obb.is_valid() {
+        return None;
+    }
+    let (rot, center) = obb_frame(obb);
+    let to_local = rot.transpose();
+    let local = CapD {
+        p: to_local * (cap.p - center),
+        q: to_local * (cap.q - center),
+        r: cap.r,
+    };
+    let h = d3(obb.half_extents);
+    let toi = capsule_box_local(&local, to_local * m, -h, h)?;
+    ToiD {
+        t: toi.t,
+        point: center + rot * toi.point,
+        normal: (rot * toi.normal).normalize(),
+    }
+    .to_f32()
+}
+
+/// Segment `p..q` and the solid capped cylinder `a..b` of radius `rc`.
+fn segment_cylinder(p: DVec3, q: DVec3, a: DVec3, b: DVec3, rc: f64) -> Pair {
+    segment_convex(p, q, |x| point_cylinder_d(x, a, b, rc))
+}
+
+/// The point of the disk of centre `c`, unit normal `u` and radius `rc` closest to `x`.
+fn point_disk_d(x: DVec3, c: DVec3, u: DVec3, rc: f64) -> DVec3 {
+    let v = x - c;
+    let radial = v - u * v.dot(u);
+    let len = radial.length();
+    if len <= rc {
+        c + radial
+    } else {
+        c + radial * (rc / len)
+    }
+}
+
+/// First contact of a capsule that starts clear of the solid cylinder `a..b` (radius `rc`).
+fn cylinder_entry(cap: &CapD, m: DVec3, a: DVec3, b: DVec3, rc: f64) -> Option<f64> {
+    if m == DVec3::ZERO {
+        return None;
+    }
+    let r = cap.r;
+    let closed = earliest([
+        sphere_cylinder_entry(cap.p, m, r, a, b, rc),
+        sphere_cylinder_entry(cap.q, m, r, a, b, rc),
+        line_line_entry(cap.p, cap.q, m, a, b, r + rc),
+    ]);
+    // The segment's interior against a rim: root finding on the convex distance to each cap's disk, only
+    // where the swept capsule reaches the disk's box at all, and only up to the earliest closed-form contact.
+    let u = (b - a).normalize();
+    let (lo, hi) = swept_box(cap, m);
+    let mut best = closed;
+    for c in [a, b] {
+        let reach = DVec3::splat(rc);
+        if (c - reach).cmpgt(hi).any() || (c + reach).cmplt(lo).any() {
+            continue;
+        }
+        let limit = best.unwrap_or(1.0);
+        let dist = |t: f64| {
+            let now = cap.moved(m * t);
+            let (s, d) = segment_convex(now.p, now.q, |x| point_disk_d(x, c, u, rc));
+            s.distance(d) - r
+        };
+        if let Some(t) = first_root_convex_fn(dist, 0.0, limit, pair_scale(cap, m, c))
+            && best.is_none_or(|b| t < b)
+        {
+            best = Some(t);
+        }
+    }
+    best
+}
+
+/// The scale of a root search's tolerance: the sizes and distances involved.
+fn pair_scale(cap: &CapD, m: DVec3, c: DVec3) -> f64 {
+    cap.p.length() + cap.q.length() + m.length() + cap.r + c.length()
+}
+
+/// For a segment meeting the solid cylinder: the way out through the nearest of its side and caps.
+fn cylinder_way_out(cap: &CapD, a: DVec3, b: DVec3, rc: f64) -> (DVec3, DVec3) {
+    let mid = (cap.p + cap.q) * 0.5;
+    let axis = b - a;
+    let h = axis.length();
+    let u = axis / h;
+    let s = (mid - a).dot(u);
+    let radial = mid - a - u * s;
+    let rl = radial.length();
+    let (side, to_a, to_b) = (rc - rl, s, h - s);
+    if side <= to_a && side <= to_b && rl > 0.0 {
+        let n = radial / rl;
+        (n, mid + n * side)
+    } else if to_a <= to_b {
+        (-u, mid - u * to_a)
+    } else {
+        (u, mid + u * to_b)
+    }
+}
+
+/// A capsule moving against the solid cylinder `a..b` of radius `rc`, in f64.
+fn capsule_cylinder_d(cap: &CapD, m: DVec3, a: DVec3, b: DVec3, rc: f64) -> Option<ToiD> {
+    let pair_at = |p: DVec3, q: DVec3| segment_cylinder(p, q, a, b, rc);
+    let pair = pair_at(cap.p, cap.q);
+    if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
+        return touching(pair, m, Some(cylinder_way_out(cap, a, b, rc)));
+    }
+    let t = cylinder_entry(cap, m, a, b, rc)?;
+    contact(t, cap, m, pair_at, 0.0)
+}
+
+/// A moving capsule against a solid, finite, capped cylinder: its end spheres against the cylinder, its
+/// segment against the cylinder's axis (side contacts), and its segment against the rims (root finding on the
+/// convex distance to each cap's disk).
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::{Capsule, Cylinder}, query::sweep::capsule_cylinder};
+/// // A pillar of radius 1 from y = 0 to 4; a lying capsule (radius 0.5) along z moving +x toward it.
+/// let pillar = Cylinder::new(Vec3::ZERO, Vec3::new(0.0, 4.0, 0.0), 1.0);
+/// let c = Capsule::new(Vec3::new(-5.0, 2.0, -3.0), Vec3::new(-5.0, 2.0, 3.0), 0.5);
+/// let toi = capsule_cylinder(&c, Vec3::new(4.0, 0.0, 0.0), &pillar).unwrap();
+/// // The axes come within 1.5 when x = -1.5: after 3.5 of 4.
+/// assert!((toi.t - 0.875).abs() < 1e-6);
+/// assert!((toi.point - Vec3::new(-1.0, 2.0, 0.0)).length() < 1e-6);
+/// ```
+#[must_use]
+pub fn capsule_cylinder(capsule: &Capsule, motion: Vec3, cylinder: &Cylinder) -> Option<Toi> {
+    let (cap, m) = start(capsule, motion)?;
+    if !cylinder.is_valid() {
+        return None;
+    }
+    let (a, b, rc) = (d3(cylinder.a), d3(cylinder.b), f64::from(cylinder.radius));
+    capsule_cylinder_d(&cap, m, a, b, rc)?.to_f32()
+}
+
+/// A wall's solid in f64: its segment `a..b` on the floor, its radius and height.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WallD {
+    pub(crate) a: DVec3,
+    pub(crate) b: DVec3,
+    pub(crate) r: f64,
+    pub(crate) h: f64,
+}
+
+impl WallD {
+    pub(crate) fn of(wall: &Wall, height: f32) -> Self {
+        let lift = |v: Vec2| DVec3::new(f64::from(v.x), 0.0, f64::from(v.y));
+        Self {
+            a: lift(wall.a),
+            b: lift(wall.b),
+            r: f64::from(wall.radius),
+            h: f64::from(height),
+        }
+    }
+
+    /// The closest point of the solid to `p`.
+    pub(crate) fn closest(&self, p: DVec3) -> DVec3 {
+        point_wall_solid_d(p, self.a, self.b, self.r, self.h)
+    }
+
+    /// The box core's frame: rotation (local x along the wall, y up), centre, half extents.
+    fn core(&self) -> Option<(DMat3, DVec3, DVec3)> {
+        let along = DVec2::new(self.b.x - self.a.x, self.b.z - self.a.z);
+        let len = along.length();
+        let e = along.try_normalize()?;
+        let x = DVec3::new(e.x, 0.0, e.y);
+        let z = DVec3::new(-e.y, 0.0, e.x);
+        let center = (self.a + self.b) * 0.5 + DVec3::Y * (self.h * 0.5);
+        Some((
+            DMat3::from_cols(x, DVec3::Y, z),
+            center,
+            DVec3::new(len * 0.5, self.h * 0.5, self.r),
+        ))
+    }
+}
+
+/// For a segment meeting a wall's solid: out through the nearest of its side, top and bottom.
+fn wall_way_out(cap: &CapD, w: &WallD) -> (DVec3, DVec3) {
+    let mid = (cap.p + cap.q) * 0.5;
+    let flat = DVec3::new(mid.x, 0.0, mid.z);
+    let q = super::point_segment_d(flat, w.a, w.b);
+    let side_depth = w.r - flat.distance(q);
+    let side_n = (flat - q).try_normalize().unwrap_or_else(|| {
+        let e = (w.b - w.a).try_normalize().unwrap_or(DVec3::X);
+        DVec3::new(-e.z, 0.0, e.x)
+    });
+    let (top, bottom) = (w.h - mid.y, mid.y);
+    if side_depth <= top && side_depth <= bottom {
+        (side_n, mid + side_n * side_depth)
+    } else if top <= bottom {
+        (DVec3::Y, DVec3::new(mid.x, w.h, mid.z))
+    } else {
+        (-DVec3::Y, DVec3::new(mid.x, 0.0, mid.z))
+    }
+}
+
+/// A capsule moving against a wall's solid, in f64.
+pub(crate) fn capsule_wall_d(cap: &CapD, m: DVec3, w: &WallD) -> Option<ToiD> {
+    let pair_at = |p: DVec3, q: DVec3| segment_convex(p, q, |x| w.closest(x));
+    let pair = pair_at(cap.p, cap.q);
+    if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
+        return touching(pair, m, Some(wall_way_out(cap, w)));
+    }
+    // The solid is its box core and the two posts at its ends; each starts clear of the capsule.
+    let core = w.core().and_then(|(rot, center, half)| {
+        let to_local = rot.transpose();
+        let local = CapD {
+            p: to_local * (cap.p - center),
+            q: to_local * (cap.q - center),
+            r: cap.r,
+        };
+        box_entry(&local, to_local * m, -half, half)
+    });
+    let post = |c: DVec3| {
+        if w.r > 0.0 {
+            cylinder_entry(cap, m, c, c + DVec3::Y * w.h, w.r)
+        } else {
+            None
+        }
+    };
+    let t = if w.h > 0.0 {
+        earliest([core, post(w.a), post(w.b)])
+    } else {
+        // A wall of no height is its flat outline on the floor: the core is a flat box, and each post a disk.
+        earliest([
+            core,
+            flat_post(cap, m, w.a, w.r),
+            flat_post(cap, m, w.b, w.r),
+        ])
+    }?;
+    contact(t, cap, m, pair_at, 0.0)
+}
+
+/// First contact with the floor disk of radius `wr` at `c` (the post of a wall of no height).
+fn flat_post(cap: &CapD, m: DVec3, c: DVec3, wr: f64) -> Option<f64> {
+    if !(wr > 0.0) || m == DVec3::ZERO {
+        return None;
+    }
+    let dist = |t: f64| {
+        let now = cap.moved(m * t);
+        let (s, d) = segment_convex(now.p, now.q, |x| point_disk_d(x, c, DVec3::Y, wr));
+        s.distance(d) - cap.r
+    };
+    first_root_convex_fn(dist, 0.0, 1.0, pair_scale(cap, m, c))
+}
+
+/// A moving capsule against a wall extruded from the floor (`y = 0`) to `height`: the same solid as
+/// `sphere_wall` and the scene's walls (every point within the wall's radius of its segment, top-down, with
+/// `y` in `0..=height`), taken as its box core and the round posts at its ends.
+///
+/// ```
+/// use collidoscope::{glam::{Vec2, Vec3}, shape::{Capsule, Wall}, query::sweep::capsule_wall};
+/// // A wall along x at z = 0 (radius 0.25, 2 high); a character capsule walking -z toward it.
+/// let wall = Wall::new(Vec2::new(-5.0, 0.0), Vec2::new(5.0, 0.0), 0.25);
+/// let c = Capsule::new(Vec3::new(0.0, 0.3, 3.0), Vec3::new(0.0, 1.5, 3.0), 0.3);
+/// let toi = capsule_wall(&c, Vec3::new(0.0, 0.0, -3.0), &wall, 2.0).unwrap();
+/// // Touching when the axis is 0.25 + 0.3 from the wall's line: after 2.45 of 3.
+/// assert!((toi.t - 2.45 / 3.0).abs() < 1e-6);
+/// assert_eq!(toi.normal, Vec3::Z);
+/// ```
+#[must_use]
+pub fn capsule_wall(capsule: &Capsule, motion: Vec3, wall: &Wall, height: f32) -> Option<Toi> {
+    let (cap, m) = start(capsule, motion)?;
+    if !wall.is_valid() || !(height >= 0.0) || !height.is_finite() {
+        return None;
+    }
+    capsule_wall_d(&cap, m, &WallD::of(wall, height))?.to_f32()
+}
+
+/// The f64 pair of a capsule and a plane, for the overlap tests: exposed so they share one rule.
+pub(crate) fn plane_pair(cap: &CapD, plane: &Plane) -> Pair {
+    let n = d3(plane.normal);
+    let len = n.length();
+    segment_plane(cap.p, cap.q, n / len, f64::from(plane.d) / len)
+}
+
+/// The f64 pair of a capsule and a cylinder, for the overlap tests.
+pub(crate) fn cylinder_pair(cap: &CapD, cylinder: &Cylinder) -> Pair {
+    segment_cylinder(
+        cap.p,
+        cap.q,
+        d3(cylinder.a),
+        d3(cylinder.b),
+        f64::from(cylinder.radius),
+    )
+}
+
+/// The f64 pair of a capsule and a box in the box's frame (for oriented boxes: the frame given).
+pub(crate) fn obb_pair(cap: &CapD, obb: &Obb) -> Pair {
+    let (rot, center) = obb_frame(obb);
+    let to_local = rot.transpose();
+    let h = d3(obb.half_extents);
+    let (s, b) = segment_aabb(
+        to_local * (cap.p - center),
+        to_local * (cap.q - center),
+        -h,
+        h,
+    );
+    (center + rot * s, center + rot * b)
+}
