@@ -666,6 +666,18 @@ impl TriMesh {
         Some((toi.to_f32()?, triangle))
     }
 
+    /// Call `f` with the index and the triangle of every hittable (non-degenerate) triangle whose bounding box
+    /// touches the box `lo..=hi` (in BVH order).
+    pub fn triangles_in_box(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(u32, Triangle)) {
+        self.visit_box(lo, hi, |k| {
+            let [a, b, c] = self.slot(k);
+            if a.min(b).min(c).cmple(hi).all() && a.max(b).max(c).cmpge(lo).all() {
+                f(self.id(k), Triangle::new(a, b, c));
+            }
+            true
+        });
+    }
+
     /// The index in the mesh of the triangle in slot `k` (`packet * 4 + lane`), `u32::MAX` for an unused lane.
     fn id(&self, k: usize) -> u32 {
         self.packets[k / 4].id[k % 4]

@@ -8,7 +8,18 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
+use crate::scene::Scene;
 use crate::shape::Capsule;
+
+mod movement;
+mod pushout;
+mod result;
+mod support;
+
+pub use result::{
+    CharacterHit, CharacterMove, Constraint, Ground, Limit, MoveTrace, PushOut, StepAttempt,
+    StepRefusal, SweepHit, SweepPhase, SweepRecord,
+};
 
 /// The most slide iterations a controller may ask for: a motion of any length costs at most this many sweeps
 /// of its own (plus a bounded number of step and ground probes per iteration).
@@ -130,5 +141,57 @@ impl CharacterController {
     #[must_use]
     pub fn is_valid(&self) -> bool {
         self.problems().is_empty()
+    }
+
+    /// One move of the body with its feet at `feet` by `motion` (the game adds gravity to `motion` itself and
+    /// keeps its own velocity): collide and slide, step up, walk slopes, snap down. See the module's guarantees.
+    ///
+    /// Bad input (an invalid controller, non-finite `feet` or `motion`) moves nothing and says why in
+    /// [`CharacterMove::limit`] ([`Limit::Invalid`]); it never panics.
+    ///
+    /// ```
+    /// use collidoscope::{character::CharacterController, glam::Vec3, level::Level, scene::Scene};
+    /// let level = Level::from_ron_str(r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+    ///     aabbs: [(id: 2, min: (1.0, 0.0, -1.0), max: (4.0, 0.2, 1.0))])"#).unwrap();
+    /// let scene = Scene::from_level(&level).unwrap();
+    /// let c = CharacterController::default();
+    /// // Standing on the floor a skin above it, walking +x with a little gravity: onto the 0.2 m step.
+    /// let mut feet = Vec3::new(0.0, c.skin, 0.0);
+    /// let mut climbed = 0.0;
+    /// for _ in 0..20 {
+    ///     let m = c.move_character(&scene, feet, Vec3::new(0.1, -0.01, 0.0));
+    ///     assert!(m.grounded);
+    ///     climbed += m.stepped_up;
+    ///     feet = m.feet;
+    /// }
+    /// assert!((climbed - 0.2).abs() < 1e-3);
+    /// assert!(feet.x > 1.0 && (feet.y - 0.2 - c.skin).abs() < c.skin);
+    /// ```
+    #[must_use]
+    pub fn move_character(&self, scene: &Scene, feet: Vec3, motion: Vec3) -> CharacterMove {
+        let invalid = |reason: String| CharacterMove {
+            feet,
+            grounded: false,
+            ground: None,
+            hits: Vec::new(),
+            stepped_up: 0.0,
+            snapped_down: 0.0,
+            start: feet,
+            motion,
+            limit: Some(Limit::Invalid { reason }),
+            trace: MoveTrace::default(),
+        };
+        if let Some((field, message)) = self.problems().into_iter().next() {
+            return invalid(format!("controller {field} {message}"));
+        }
+        if !feet.is_finite() || !motion.is_finite() || !(feet + motion).is_finite() {
+            return invalid("feet and motion must be finite".into());
+        }
+        let answer = movement::Mover::new(self, scene).run(feet, motion);
+        if answer.feet.is_finite() {
+            answer
+        } else {
+            invalid("the move left the range of f32".into())
+        }
     }
 }

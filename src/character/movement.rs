@@ -1,0 +1,647 @@
+//! One move: push out of an overlapping start, collide and slide (each contact a plane the motion left is
+//! projected along), step up risers, then find the ground and snap down onto it. Every sweep is of the body
+//! with its radius grown by half the skin, and each stops short of its contact so that the real body keeps
+//! the whole skin from what it met: that gap is what lets the next motion slide freely.
+
+use glam::Vec3;
+
+use super::result::{
+    CharacterHit, CharacterMove, Constraint, Ground, Limit, MoveTrace, PushOut, StepAttempt,
+    StepRefusal, SweepHit, SweepPhase, SweepRecord, degrees_from_up,
+};
+use super::support::faces_at;
+use super::{CharacterController, pushout};
+use crate::id::ObjectId;
+use crate::scene::{Scene, SceneToi};
+use crate::shape::Capsule;
+
+/// A contact plane the motion left is kept out of.
+#[derive(Clone, Copy, Debug)]
+struct Plane {
+    normal: Vec3,
+    constraint: Constraint,
+    object: ObjectId,
+}
+
+/// Most planes kept per move (the oldest are dropped).
+const MAX_PLANES: usize = 6;
+
+/// Below this, a motion is done.
+const TINY: f32 = 1e-7;
+
+/// The state of one move in progress.
+pub(super) struct Mover<'a> {
+    ctl: &'a CharacterController,
+    scene: &'a Scene,
+    /// `cos(max_slope_deg)`: a face whose normal has at least this `y` is walkable.
+    walkable_y: f32,
+    trace: MoveTrace,
+    hits: Vec<CharacterHit>,
+    /// The last reason the motion was cut short.
+    block: Option<Limit>,
+    /// The height of the ground the move started from (or last stood on), for measuring risers.
+    ground_y: Option<f32>,
+    /// Whether the body stood on something walkable at the start or met something walkable since.
+    on_ground: bool,
+    stepped_up: f32,
+}
+
+/// What one sweep did.
+struct Swept {
+    to: Vec3,
+    hit: Option<SceneToi>,
+}
+
+impl<'a> Mover<'a> {
+    pub(super) fn new(ctl: &'a CharacterController, scene: &'a Scene) -> Self {
+        Self {
+            ctl,
+            scene,
+            walkable_y: ctl.max_slope_deg.to_radians().cos(),
+            trace: MoveTrace::default(),
+            hits: Vec::new(),
+            block: None,
+            ground_y: None,
+            on_ground: false,
+            stepped_up: 0.0,
+        }
+    }
+
+    /// The body used for every sweep and overlap: radius grown by half the skin.
+    fn body(&self, feet: Vec3) -> Capsule {
+        let mut c = self.ctl.capsule(feet);
+        c.radius += self.ctl.skin * 0.5;
+        c
+    }
+
+    /// Sweep the body from `from` by `motion`, stopping short of the first contact so that the grown body keeps
+    /// half the skin from it (measured along its normal), never moving back past `from`.
+    fn sweep(&mut self, phase: SweepPhase, iteration: u32, from: Vec3, motion: Vec3) -> Swept {
+        let hit = self.scene.sweep_capsule(&self.body(from), motion);
+        let to = match &hit {
+            None => from + motion,
+            Some(h) => {
+                let len = motion.length();
+                let dir = motion / len;
+                let travel = h.t * len;
+                let closing = (-h.normal).dot(dir);
+                let back = if closing > 0.0 {
+                    self.ctl.skin * 0.5 / closing.max(0.05)
+                } else {
+                    travel
+                };
+                from + dir * (travel - back).max(0.0)
+            }
+        };
+        self.trace.sweeps.push(SweepRecord {
+            phase,
+            iteration,
+            from,
+            motion,
+            hit: hit.map(|h| SweepHit {
+                object: h.object,
+                t: h.t,
+                point: h.point,
+                normal: h.normal,
+                constraint: None,
+            }),
+            to,
+            left: Vec3::ZERO,
+        });
+        Swept { to, hit }
+    }
+
+    /// The supporting face through a contact: the most level face of the object at the point, or the contact
+    /// normal when none is found.
+    fn support(&self, hit: &SceneToi, feet: Vec3) -> (Vec3, bool) {
+        let body = self.ctl.capsule(feet);
+        let axis = crate::query::closest::point_segment(hit.point, &body.segment());
+        let tol = 1e-5 * (1.0 + hit.point.abs().max_element());
+        let faces = self
+            .scene
+            .object(hit.object)
+            .map(|s| faces_at(s, hit.point, axis, tol))
+            .unwrap_or_default();
+        let on_face = faces.has(hit.normal);
+        (faces.most_level().unwrap_or(hit.normal), on_face)
+    }
+
+    /// The ground under `feet`: a short probe down (or down to `snap` when that is farther). Answers the ground
+    /// and how far down the feet would settle onto it (0 when already within the skin band).
+    fn probe_ground(&mut self, feet: Vec3, reach: f32, phase: SweepPhase) -> Option<(Ground, f32)> {
+        let swept = self.sweep(phase, 0, feet, Vec3::NEG_Y * reach);
+        let hit = swept.hit?;
+        let (support, _) = self.support(&hit, feet);
+        if support.y < self.walkable_y || hit.normal.y <= 0.0 {
+            return None;
+        }
+        Some((
+            Ground {
+                object: hit.object,
+                point: hit.point,
+                normal: support,
+            },
+            feet.y - swept.to.y,
+        ))
+    }
+
+    /// The whole move.
+    pub(super) fn run(mut self, feet: Vec3, motion: Vec3) -> CharacterMove {
+        let ctl = *self.ctl;
+        let mut pos = feet;
+        if !self.scene.overlap_capsule(&self.body(pos)).is_empty() {
+            let out = pushout::push_out(self.scene, pos, ctl.radius + ctl.skin, |f| self.body(f));
+            self.trace.push_out = Some(PushOut {
+                from: pos,
+                to: out.feet,
+                objects: out.objects.clone(),
+                resolved: out.resolved,
+            });
+            if !out.resolved {
+                return self.finish(
+                    feet,
+                    motion,
+                    feet,
+                    None,
+                    0.0,
+                    Some(Limit::Inside {
+                        objects: out.objects,
+                    }),
+                );
+            }
+            pos = out.feet;
+        }
+        let band = 2.5 * ctl.skin;
+        if let Some((g, _)) = self.probe_ground(pos, band, SweepPhase::Ground) {
+            self.ground_y = Some(g.point.y);
+            self.on_ground = true;
+            self.trace.ground_at_start = Some(g);
+        }
+        let (end, left) = self.slide(pos, motion);
+        // The ground at the end, and the snap: one probe down to the farther of the skin band and the snap.
+        let reach = if motion.y <= 0.0 {
+            band.max(ctl.snap_distance + 1.5 * ctl.skin)
+        } else {
+            band
+        };
+        let mut pos = end;
+        let mut snapped = 0.0;
+        let mut ground = None;
+        if let Some((g, drop)) = self.probe_ground(pos, reach, SweepPhase::Snap) {
+            // `drop` is how far the feet would settle to rest a skin above it: within a skin, they stand.
+            if drop <= ctl.skin + 1e-5 {
+                ground = Some(g);
+            } else if motion.y <= 0.0 && drop <= ctl.snap_distance + 1e-5 {
+                pos.y -= drop;
+                snapped = drop;
+                ground = Some(g);
+            }
+        }
+        let limit = self.shortfall(motion, pos - feet, left);
+        self.finish(feet, motion, pos, ground, snapped, limit)
+    }
+
+    /// The limit to report when the move fell short of its horizontal motion (or of an upward one), if it did.
+    fn shortfall(&mut self, motion: Vec3, moved: Vec3, left: Vec3) -> Option<Limit> {
+        let want = Vec3::new(motion.x, 0.0, motion.z).length();
+        let got = Vec3::new(moved.x, 0.0, moved.z).length();
+        let short = got < want - (1e-4 + 1e-4 * want);
+        let short_up = motion.y > 0.0 && moved.y < motion.y - 1e-4;
+        if !(short || short_up) {
+            return None;
+        }
+        if let Some(b) = self.block.take() {
+            return Some(b);
+        }
+        (left.length() > 1e-5).then_some(Limit::Iterations)
+    }
+
+    /// Assemble the answer.
+    fn finish(
+        self,
+        start: Vec3,
+        motion: Vec3,
+        feet: Vec3,
+        ground: Option<Ground>,
+        snapped_down: f32,
+        limit: Option<Limit>,
+    ) -> CharacterMove {
+        CharacterMove {
+            feet,
+            grounded: ground.is_some(),
+            ground,
+            hits: self.hits,
+            stepped_up: self.stepped_up,
+            snapped_down,
+            start,
+            motion,
+            limit,
+            trace: self.trace,
+        }
+    }
+
+    /// Collide and slide from `pos` by `motion`: the end and the motion left undone (when the iterations ran
+    /// out).
+    fn slide(&mut self, mut pos: Vec3, motion: Vec3) -> (Vec3, Vec3) {
+        let mut rem = motion;
+        let mut planes: Vec<Plane> = Vec::new();
+        for it in 0..self.ctl.max_iterations {
+            if rem.length_squared() <= TINY * TINY {
+                return (pos, Vec3::ZERO);
+            }
+            let swept = self.sweep(SweepPhase::Slide, it, pos, rem);
+            let Some(hit) = swept.hit else {
+                return (swept.to, Vec3::ZERO);
+            };
+            let left = rem - (swept.to - pos);
+            pos = swept.to;
+            self.hits.push(CharacterHit {
+                object: hit.object,
+                point: hit.point,
+                normal: hit.normal,
+                iteration: it,
+            });
+            let (support, on_face) = self.support(&hit, pos);
+            let constraint = self.constraint(&hit, left, support, on_face);
+            if let Some(rec) = self.trace.sweeps.last_mut()
+                && let Some(h) = rec.hit.as_mut()
+            {
+                h.constraint = Some(constraint);
+            }
+            let horizontal = Vec3::new(left.x, 0.0, left.z);
+            let candidate = self.step_candidate(&hit, pos, left, constraint, on_face);
+            if constraint == Constraint::Ground {
+                self.on_ground = true;
+                if !candidate {
+                    self.ground_y = Some(hit.point.y);
+                }
+            }
+            if candidate {
+                match self.try_step(it, pos, horizontal, &hit) {
+                    Ok((landed, rest)) => {
+                        pos = landed;
+                        rem = rest;
+                        planes.clear();
+                        self.set_left(rem);
+                        continue;
+                    }
+                    Err(limit) => self.block = Some(limit),
+                }
+            } else if constraint != Constraint::Ground {
+                self.block = Some(self.limit_of(&hit, constraint, support, pos));
+            }
+            add_plane(&mut planes, &hit, constraint, left);
+            let (clipped, corner) = clip(left, &planes);
+            if corner && planes.len() >= 2 {
+                let mut objects: Vec<ObjectId> = planes.iter().map(|p| p.object).collect();
+                objects.sort_unstable();
+                objects.dedup();
+                if objects.len() >= 2 {
+                    self.block = Some(Limit::Corner {
+                        objects,
+                        at: hit.point,
+                    });
+                }
+            }
+            rem = clipped;
+            self.set_left(rem);
+        }
+        (pos, rem)
+    }
+
+    /// Note the motion left after the last slide sweep in its record.
+    fn set_left(&mut self, left: Vec3) {
+        if let Some(rec) = self
+            .trace
+            .sweeps
+            .iter_mut()
+            .rev()
+            .find(|r| r.phase == SweepPhase::Slide)
+        {
+            rec.left = left;
+        }
+    }
+
+    /// How a contact constrains the motion left.
+    fn constraint(&self, hit: &SceneToi, left: Vec3, support: Vec3, on_face: bool) -> Constraint {
+        let n = hit.normal;
+        if n.y < -1e-3 {
+            Constraint::Ceiling
+        } else if n.y >= self.walkable_y
+            && (on_face || support.y >= self.walkable_y)
+            && left.y <= 0.0
+        {
+            Constraint::Ground
+        } else if n.y >= self.walkable_y && left.y > 0.0 {
+            // Moving up (a jump) onto something walkable: slide along it as along any surface.
+            Constraint::Wall
+        } else if n.y > 1e-3 {
+            Constraint::Steep
+        } else {
+            Constraint::Wall
+        }
+    }
+
+    /// Whether a contact may be a riser to step up: standing (or having stood this move), not moving up,
+    /// moving into it horizontally, met above the feet and no higher than a step, and not the interior of a
+    /// walkable face (a ramp is walked, not stepped).
+    fn step_candidate(
+        &self,
+        hit: &SceneToi,
+        feet: Vec3,
+        left: Vec3,
+        constraint: Constraint,
+        on_face: bool,
+    ) -> bool {
+        let ctl = self.ctl;
+        let horizontal = Vec3::new(left.x, 0.0, left.z);
+        let nh = Vec3::new(hit.normal.x, 0.0, hit.normal.z);
+        self.on_ground
+            && ctl.max_step > 0.0
+            && left.y <= 1e-6 * (1.0 + left.length())
+            && horizontal.length() > TINY
+            && nh.dot(horizontal) < 0.0
+            && hit.point.y > feet.y + 2.0 * ctl.skin
+            && hit.point.y <= feet.y + ctl.max_step + ctl.skin + 1e-3
+            && !(constraint == Constraint::Ground && on_face)
+    }
+
+    /// The limit a blocking contact stands for.
+    fn limit_of(&self, hit: &SceneToi, constraint: Constraint, support: Vec3, feet: Vec3) -> Limit {
+        match constraint {
+            Constraint::Ceiling => Limit::Ceiling {
+                object: hit.object,
+                at: hit.point,
+            },
+            Constraint::Steep => Limit::SlopeTooSteep {
+                object: hit.object,
+                degrees: degrees_from_up(if support.y < self.walkable_y {
+                    support
+                } else {
+                    hit.normal
+                }),
+                at: hit.point,
+            },
+            _ => self.wall_or_riser(hit, feet),
+        }
+    }
+
+    /// A blocking wall-like contact: a riser above `max_step` when the obstacle is lower than the body (its
+    /// height measured), else a wall.
+    fn wall_or_riser(&self, hit: &SceneToi, feet: Vec3) -> Limit {
+        if self.on_ground
+            && let Some(height) = self.obstacle_height(hit, feet)
+            && height > self.ctl.max_step
+            && height < self.ctl.height
+        {
+            return Limit::StepTooHigh {
+                object: hit.object,
+                height: Some(height),
+                at: hit.point,
+            };
+        }
+        Limit::Wall {
+            object: hit.object,
+            at: hit.point,
+        }
+    }
+
+    /// The height of an obstacle met at `hit` above the ground the move stood on: a ray down onto its top just
+    /// beyond the contact, from the top of the body. `None` when it is at least as tall as the body.
+    fn obstacle_height(&self, hit: &SceneToi, feet: Vec3) -> Option<f32> {
+        let base = self.ground_y.unwrap_or(feet.y - self.ctl.skin);
+        let nh = Vec3::new(hit.normal.x, 0.0, hit.normal.z).normalize_or_zero();
+        let top = feet.y + self.ctl.height;
+        let probe = hit.point - nh * (self.ctl.skin.max(1e-3)) + Vec3::Y * (top - hit.point.y);
+        let ray = crate::shape::Ray::new(probe, Vec3::NEG_Y);
+        let h = self.scene.cast_ray(&ray, top - base)?;
+        if h.t <= 0.0 {
+            return None;
+        }
+        Some(h.point.y - base)
+    }
+
+    /// Try to step up a riser met at `hit`, carrying the horizontal motion `horizontal` forward: lift by up to
+    /// `max_step` (plus the skin), move forward at that height, settle onto the tread (moving the body fully
+    /// onto it when it only rests on the nosing). The landing and the motion left, or the limit met.
+    fn try_step(
+        &mut self,
+        it: u32,
+        pos: Vec3,
+        horizontal: Vec3,
+        hit: &SceneToi,
+    ) -> Result<(Vec3, Vec3), Limit> {
+        let mut attempt = StepAttempt {
+            iteration: it,
+            obstacle: hit.object,
+            lift: 0.0,
+            forward: 0.0,
+            riser: None,
+            taken: false,
+            refused: None,
+        };
+        let outcome = self.step_probes(it, pos, horizontal, &mut attempt);
+        let result = match outcome {
+            Ok(found) => {
+                attempt.taken = true;
+                Ok(found)
+            }
+            Err(why) => {
+                attempt.refused = Some(why);
+                Err(match why {
+                    StepRefusal::NoHeadroom => Limit::Ceiling {
+                        object: hit.object,
+                        at: hit.point,
+                    },
+                    StepRefusal::TreadTooSteep | StepRefusal::NoTread => {
+                        let (support, _) = self.support(hit, pos);
+                        if support.y > 1e-3 && support.y < self.walkable_y {
+                            Limit::SlopeTooSteep {
+                                object: hit.object,
+                                degrees: degrees_from_up(support),
+                                at: hit.point,
+                            }
+                        } else {
+                            Limit::Wall {
+                                object: hit.object,
+                                at: hit.point,
+                            }
+                        }
+                    }
+                    StepRefusal::TooHigh | StepRefusal::NoProgress => {
+                        attempt.riser = attempt.riser.or(self.obstacle_height(hit, pos));
+                        self.wall_or_riser(hit, pos)
+                    }
+                })
+            }
+        };
+        self.trace.steps.push(attempt);
+        result
+    }
+
+    /// The probes of a step-up; fills in `attempt` as it goes.
+    fn step_probes(
+        &mut self,
+        it: u32,
+        pos: Vec3,
+        horizontal: Vec3,
+        attempt: &mut StepAttempt,
+    ) -> Result<(Vec3, Vec3), StepRefusal> {
+        let ctl = *self.ctl;
+        let up = self.sweep(
+            SweepPhase::StepUp,
+            it,
+            pos,
+            Vec3::Y * (ctl.max_step + ctl.skin),
+        );
+        let lift = up.to.y - pos.y;
+        attempt.lift = lift;
+        if lift < ctl.skin {
+            return Err(StepRefusal::NoHeadroom);
+        }
+        let fwd = self.sweep(SweepPhase::StepForward, it, up.to, horizontal);
+        let mut over = fwd.to;
+        let forward = Vec3::new(over.x - up.to.x, 0.0, over.z - up.to.z).length();
+        attempt.forward = forward;
+        if forward <= 1e-6 {
+            return Err(if up.hit.is_some() {
+                StepRefusal::NoHeadroom
+            } else {
+                StepRefusal::TooHigh
+            });
+        }
+        let mut down = self.sweep(
+            SweepPhase::StepDown,
+            it,
+            over,
+            Vec3::NEG_Y * (lift + 2.0 * ctl.skin),
+        );
+        for _ in 0..2 {
+            let Some(h) = down.hit else {
+                return Err(StepRefusal::NoTread);
+            };
+            let (support, on_face) = self.support(&h, down.to);
+            if support.y < self.walkable_y {
+                return Err(StepRefusal::TreadTooSteep);
+            }
+            if on_face || h.normal.y >= 0.9999 {
+                break;
+            }
+            // Resting on the nosing: move on at the lifted height until the axis is over the contact.
+            let axis = Vec3::new(down.to.x, 0.0, down.to.z);
+            let to_contact = Vec3::new(h.point.x, 0.0, h.point.z) - axis;
+            let nudge = to_contact + to_contact.normalize_or_zero() * ctl.skin;
+            let more = self.sweep(SweepPhase::StepForward, it, over, nudge);
+            over = more.to;
+            down = self.sweep(
+                SweepPhase::StepDown,
+                it,
+                over,
+                Vec3::NEG_Y * (lift + 2.0 * ctl.skin),
+            );
+        }
+        let Some(h) = down.hit else {
+            return Err(StepRefusal::NoTread);
+        };
+        let landed = down.to;
+        let base = self.ground_y.unwrap_or(pos.y - ctl.skin);
+        let rise = h.point.y - base;
+        attempt.riser = Some(rise);
+        if landed.y - pos.y > ctl.max_step + ctl.skin + 1e-3 || rise > ctl.max_step + 1e-3 {
+            return Err(StepRefusal::TooHigh);
+        }
+        if rise < ctl.skin {
+            // Back down at the height it started from: nothing was stepped onto.
+            return Err(StepRefusal::NoProgress);
+        }
+        self.stepped_up += rise;
+        self.ground_y = Some(h.point.y);
+        self.hits.push(CharacterHit {
+            object: h.object,
+            point: h.point,
+            normal: h.normal,
+            iteration: it,
+        });
+        let done = Vec3::new(over.x - up.to.x, 0.0, over.z - up.to.z);
+        let rest = if done.length() >= horizontal.length() {
+            Vec3::ZERO
+        } else {
+            horizontal - horizontal.normalize_or_zero() * done.length()
+        };
+        Ok((landed, rest))
+    }
+}
+
+/// Keep a contact's plane (two for a too-steep surface: itself, and its horizontal direction as a wall for the
+/// horizontal motion), replacing one about equal.
+fn add_plane(planes: &mut Vec<Plane>, hit: &SceneToi, constraint: Constraint, left: Vec3) {
+    let mut push = |normal: Vec3, constraint: Constraint| {
+        if let Some(p) = planes
+            .iter_mut()
+            .find(|p| p.normal.dot(normal) > 0.9999 && p.constraint == constraint)
+        {
+            p.object = hit.object;
+            return;
+        }
+        if planes.len() == MAX_PLANES {
+            planes.remove(0);
+        }
+        planes.push(Plane {
+            normal,
+            constraint,
+            object: hit.object,
+        });
+    };
+    push(hit.normal, constraint);
+    if constraint == Constraint::Steep && left.y <= 0.0 {
+        let flat = Vec3::new(hit.normal.x, 0.0, hit.normal.z);
+        if flat.length_squared() > 1e-12 {
+            push(flat.normalize(), Constraint::Wall);
+        }
+    }
+}
+
+/// `v` kept out of one plane: a walkable plane keeps the horizontal part and follows the surface; any other
+/// loses its component into the plane.
+fn project(v: Vec3, p: &Plane) -> Vec3 {
+    let into = v.dot(p.normal);
+    if into >= 0.0 {
+        return v;
+    }
+    if p.constraint == Constraint::Ground && p.normal.y > 1e-3 {
+        Vec3::new(
+            v.x,
+            -(v.x * p.normal.x + v.z * p.normal.z) / p.normal.y,
+            v.z,
+        )
+    } else {
+        v - p.normal * into
+    }
+}
+
+/// The motion left kept out of every plane (Quake's clip planes): each plane alone, then each crease of two,
+/// else nothing (a corner). Answers the motion and whether it is a corner.
+fn clip(left: Vec3, planes: &[Plane]) -> (Vec3, bool) {
+    let tol = 1e-6 * left.length() + 1e-9;
+    let fits = |v: Vec3| planes.iter().all(|p| v.dot(p.normal) >= -tol);
+    for p in planes.iter().rev() {
+        let v = project(left, p);
+        if fits(v) {
+            return (v, false);
+        }
+    }
+    for i in (0..planes.len()).rev() {
+        for j in (0..i).rev() {
+            let crease = planes[i].normal.cross(planes[j].normal);
+            if crease.length_squared() < 1e-10 {
+                continue;
+            }
+            let c = crease.normalize();
+            let v = c * left.dot(c);
+            if fits(v) {
+                return (v, v.length_squared() <= TINY * TINY);
+            }
+        }
+    }
+    (Vec3::ZERO, true)
+}

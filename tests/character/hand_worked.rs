@@ -1,0 +1,505 @@
+//! Hand-worked moves, one guarantee at a time: floors, walls, corners, steps, slopes, snapping, push-out,
+//! ceilings, narrow doors, bad input.
+
+use collidoscope::character::{CharacterController, Limit, SweepPhase};
+use collidoscope::glam::Vec3;
+use collidoscope::shape::Capsule;
+
+use crate::common::{scene, walk};
+
+const FLOOR: &str = r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)])"#;
+
+fn ctl() -> CharacterController {
+    CharacterController::default()
+}
+
+/// A floor and one box step of `riser` from x = 1 to x = 4.
+fn step_level(riser: f32) -> String {
+    format!(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (1.0, 0.0, -2.0), max: (4.0, {riser}, 2.0))])"#
+    )
+}
+
+#[test]
+fn a_flat_floor_keeps_the_feet_height_and_the_horizontal_motion() {
+    let s = scene(FLOOR);
+    let c = ctl();
+    let motion = Vec3::new(0.07, -0.02, 0.05);
+    let moves = walk(&c, &s, Vec3::new(0.0, c.skin, 0.0), motion, 60);
+    let mut prev = Vec3::new(0.0, c.skin, 0.0);
+    for m in &moves {
+        assert!(m.grounded, "{m:?}");
+        assert!((m.feet.y - c.skin).abs() < 1e-4, "{:?}", m.feet);
+        let d = m.feet - prev;
+        assert!(
+            (d.x - motion.x).abs() < 1e-4 && (d.z - motion.z).abs() < 1e-4,
+            "{d:?}"
+        );
+        assert!(m.limit.is_none(), "{:?}", m.limit);
+        prev = m.feet;
+    }
+}
+
+#[test]
+fn steps_up_to_max_step_are_climbed_in_one_move_and_a_higher_riser_blocks() {
+    let c = ctl();
+    for riser in [0.05f32, 0.1, 0.2, 0.3, 0.35] {
+        let s = scene(&step_level(riser));
+        let moves = walk(
+            &c,
+            &s,
+            Vec3::new(0.0, c.skin, 0.0),
+            Vec3::new(0.1, -0.01, 0.0),
+            20,
+        );
+        let stepped: Vec<_> = moves.iter().filter(|m| m.stepped_up > 0.0).collect();
+        assert_eq!(
+            stepped.len(),
+            1,
+            "riser {riser}: {:?}",
+            moves.iter().map(|m| m.feet).collect::<Vec<_>>()
+        );
+        let m = stepped[0];
+        assert!(
+            (m.stepped_up - riser).abs() < 1e-3,
+            "riser {riser}: stepped {}",
+            m.stepped_up
+        );
+        let gap = m.feet.y - riser;
+        assert!(
+            gap >= c.skin * 0.5 && gap <= 2.0 * c.skin,
+            "riser {riser}: gap {gap}"
+        );
+        assert!(m.feet.x >= 1.0, "the feet end on the tread: {:?}", m.feet);
+        assert!(moves.iter().all(|m| m.grounded), "riser {riser}");
+    }
+    let s = scene(&step_level(0.40));
+    let moves = walk(
+        &c,
+        &s,
+        Vec3::new(0.0, c.skin, 0.0),
+        Vec3::new(0.1, -0.01, 0.0),
+        20,
+    );
+    assert!(moves.iter().all(|m| m.stepped_up == 0.0));
+    let last = moves.last().unwrap();
+    assert!(last.feet.x < 1.0 && last.feet.y < 0.05, "{:?}", last.feet);
+    match &last.limit {
+        Some(Limit::StepTooHigh {
+            height: Some(h), ..
+        }) => assert!((h - 0.40).abs() < 1e-3, "{h}"),
+        other => panic!("{other:?}"),
+    }
+    let words = last
+        .limit
+        .as_ref()
+        .unwrap()
+        .describe(c.max_step, c.max_slope_deg, |id| format!("box {id}"));
+    assert_eq!(words, "riser 0.40 m is above max_step 0.35 m: box #2");
+}
+
+#[test]
+fn a_wall_keeps_the_motion_along_it() {
+    // A wall along x at z = -1 (box), walking diagonally into it with a little gravity.
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (-50.0, 0.0, -2.0), max: (50.0, 3.0, -1.0))])"#,
+    );
+    let c = ctl();
+    let motion = Vec3::new(0.1, -0.02, -0.1);
+    let mut feet = Vec3::new(0.0, c.skin, -1.0 + c.radius + c.skin);
+    for _ in 0..40 {
+        let m = c.move_character(&s, feet, motion);
+        let d = m.feet - feet;
+        assert!((d.x - 0.1).abs() <= 2.0 * c.skin, "{d:?}");
+        assert!(m.grounded);
+        assert!(m.feet.z - (-1.0) >= c.radius, "{:?}", m.feet);
+        feet = m.feet;
+    }
+}
+
+#[test]
+fn a_corner_is_where_the_move_ends() {
+    // Two walls meeting at a right angle (x = 2 and z = 2), and a V of 30 degrees.
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (2.0, 0.0, -5.0), max: (3.0, 3.0, 3.0)), (id: 3, min: (-5.0, 0.0, 2.0), max: (3.0, 3.0, 3.0))])"#,
+    );
+    let c = ctl();
+    let moves = walk(
+        &c,
+        &s,
+        Vec3::new(0.0, c.skin, 0.0),
+        Vec3::new(0.3, -0.05, 0.2),
+        30,
+    );
+    let end = moves.last().unwrap().feet;
+    let reach = c.radius + 2.0 * c.skin + 1e-3;
+    assert!(2.0 - end.x <= reach && 2.0 - end.z <= reach, "{end:?}");
+    assert!(
+        2.0 - end.x >= c.radius && 2.0 - end.z >= c.radius,
+        "{end:?}"
+    );
+}
+
+#[test]
+fn a_v_corner_of_thirty_degrees_holds_the_body_without_jitter() {
+    // Walls from the origin along +x and at 30 degrees from it; walking into the V along its bisector.
+    let a = 15f32.to_radians();
+    let s = scene(&format!(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        walls: [(id: 2, a: (0.0, 0.0), b: (10.0, 0.0), radius: 0.05, height: 2.5),
+                (id: 3, a: (0.0, 0.0), b: ({}, {}), radius: 0.05, height: 2.5)])"#,
+        10.0 * (2.0 * a).cos(),
+        10.0 * (2.0 * a).sin()
+    ));
+    let c = ctl();
+    let dir = Vec3::new(-a.cos(), 0.0, -a.sin());
+    let start = Vec3::new(5.0 * a.cos(), c.skin, 5.0 * a.sin());
+    let moves = walk(&c, &s, start, dir * 0.2 + Vec3::new(0.0, -0.02, 0.0), 60);
+    let last = moves[moves.len() - 1].feet;
+    let before = moves[moves.len() - 2].feet;
+    assert!((last - before).length() < 1e-3, "{before:?} -> {last:?}");
+    let body = c.capsule(last);
+    assert!(
+        s.overlap_capsule(&body).iter().all(|id| id.0 == 1),
+        "{:?}",
+        s.overlap_capsule(&body)
+    );
+}
+
+#[test]
+fn a_walkable_slope_is_walked_up_and_a_steep_one_is_a_wall() {
+    let c = ctl();
+    for (deg, walkable) in [(30.0f32, true), (44.0, true), (52.0, false)] {
+        // A ramp rising along +x from x = 1, 20 m long, as a rotated box whose top face is the ramp.
+        let t = deg.to_radians();
+        let s = scene(&format!(
+            r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+            triangles: [(id: 2, a: (1.0, 0.0, -3.0), b: (1.0, 0.0, 3.0), c: ({x}, {y}, 3.0)),
+                        (id: 3, a: (1.0, 0.0, -3.0), b: ({x}, {y}, 3.0), c: ({x}, {y}, -3.0))])"#,
+            x = 1.0 + 20.0 * t.cos(),
+            y = 20.0 * t.sin()
+        ));
+        let moves = walk(
+            &c,
+            &s,
+            Vec3::new(0.0, c.skin, 0.0),
+            Vec3::new(0.1, -0.02, 0.0),
+            100,
+        );
+        let top = moves.iter().map(|m| m.feet.y).fold(0.0f32, f32::max);
+        if walkable {
+            assert!(top >= 1.0, "{deg}: rose {top}");
+            let last = moves.last().unwrap();
+            assert!(last.grounded, "{deg}");
+            let g = last.ground.unwrap();
+            assert!(g.object.0 == 2 || g.object.0 == 3);
+            assert!((g.normal.y - t.cos()).abs() < 1e-4, "{deg}: {:?}", g.normal);
+        } else {
+            assert!(top <= c.max_step + c.skin, "{deg}: rose {top}");
+            for m in &moves {
+                if let Some(g) = m.ground {
+                    assert_eq!(g.object.0, 1, "{deg}: the steep slope is never the ground");
+                }
+            }
+            match &moves.last().unwrap().limit {
+                Some(Limit::SlopeTooSteep { degrees, .. }) => {
+                    assert!((degrees - deg).abs() < 3.0, "{degrees}")
+                }
+                other => panic!("{deg}: {other:?}"),
+            }
+        }
+    }
+}
+
+/// Stairs going down along +x: `n` steps of `riser` and `tread`, the top at `n * riser`.
+fn stairs_down(n: usize, riser: f32, tread: f32) -> String {
+    let mut boxes = String::new();
+    for k in 0..n {
+        let top = (n - k) as f32 * riser;
+        let x0 = k as f32 * tread;
+        boxes += &format!(
+            "(id: {}, min: ({x0}, 0.0, -2.0), max: ({}, {top}, 2.0)),",
+            k + 2,
+            x0 + tread
+        );
+    }
+    format!(r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)], aabbs: [{boxes}])"#)
+}
+
+#[test]
+fn going_down_stairs_every_move_is_grounded() {
+    let c = ctl();
+    let s = scene(&stairs_down(6, 0.2, 0.35));
+    let start = Vec3::new(0.1, 6.0 * 0.2 + c.skin, 0.0);
+    for speed in [0.03f32, 0.08, 0.15] {
+        let moves = walk(
+            &c,
+            &s,
+            start,
+            Vec3::new(speed, -0.01, 0.0),
+            (3.0 / speed) as usize,
+        );
+        for (i, m) in moves.iter().enumerate() {
+            assert!(m.grounded, "speed {speed}, move {i}: {:?}", m.feet);
+            let g = m.ground.unwrap();
+            assert!(
+                g.normal.y >= c.max_slope_deg.to_radians().cos(),
+                "{:?}",
+                g.normal
+            );
+        }
+        assert!(moves.last().unwrap().feet.y < 0.05, "reached the bottom");
+    }
+}
+
+#[test]
+fn the_snap_pulls_down_within_its_distance_and_not_beyond() {
+    let c = ctl();
+    for (drop, snaps) in [(0.3f32, true), (0.6, false)] {
+        let s = scene(&format!(
+            r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+            aabbs: [(id: 2, min: (-5.0, 0.0, -2.0), max: (0.0, {drop}, 2.0))])"#
+        ));
+        // From the ledge's edge, one move past it.
+        let m = c.move_character(
+            &s,
+            Vec3::new(-0.1, drop + c.skin, 0.0),
+            Vec3::new(0.5, -0.01, 0.0),
+        );
+        assert_eq!(m.grounded, snaps, "{drop}: {m:?}");
+        if snaps {
+            assert!(
+                (m.snapped_down - drop).abs() < 2.0 * c.skin,
+                "{}",
+                m.snapped_down
+            );
+            assert!(
+                m.feet.y <= 2.0 * c.skin && m.feet.y >= 0.5 * c.skin,
+                "{:?}",
+                m.feet
+            );
+        } else {
+            assert_eq!(m.snapped_down, 0.0);
+        }
+        // An upward motion never snaps.
+        let m = c.move_character(
+            &s,
+            Vec3::new(-0.1, drop + c.skin, 0.0),
+            Vec3::new(0.5, 0.01, 0.0),
+        );
+        assert_eq!(m.snapped_down, 0.0);
+    }
+}
+
+#[test]
+fn a_start_inside_a_box_is_pushed_out_the_shortest_way_and_says_so() {
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (1.0, 0.0, -2.0), max: (4.0, 3.0, 2.0))])"#,
+    );
+    let c = ctl();
+    // Overlapping the face x = 1 by 0.1: out along -x.
+    let m = c.move_character(&s, Vec3::new(0.8, c.skin, 0.0), Vec3::ZERO);
+    let p = m.trace.push_out.as_ref().expect("a push-out");
+    assert!(p.resolved && p.objects.iter().any(|o| o.0 == 2));
+    assert!(
+        m.feet.x <= 1.0 - c.radius - c.skin * 0.5 && m.feet.x > 0.6,
+        "{:?}",
+        m.feet
+    );
+    assert!(
+        (m.feet.z).abs() < 1e-5 && (m.feet.y - c.skin).abs() < 1e-3,
+        "{:?}",
+        m.feet
+    );
+    assert!(s.overlap_capsule(&c.capsule(m.feet)).is_empty());
+    // A gap narrower than the body: it cannot be pushed out, and nothing moves.
+    let s = scene(
+        r#"(version: 2, aabbs: [(id: 2, min: (-3.0, 0.0, -2.0), max: (-0.2, 3.0, 2.0)), (id: 3, min: (0.2, 0.0, -2.0), max: (3.0, 3.0, 2.0))],
+        planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)])"#,
+    );
+    let m = c.move_character(&s, Vec3::new(0.0, c.skin, 0.0), Vec3::new(0.1, 0.0, 0.0));
+    assert_eq!(m.feet, Vec3::new(0.0, c.skin, 0.0));
+    assert!(
+        matches!(m.limit, Some(Limit::Inside { .. })),
+        "{:?}",
+        m.limit
+    );
+}
+
+#[test]
+fn bad_input_moves_nothing_and_says_why() {
+    let s = scene(FLOOR);
+    let c = ctl();
+    let feet = Vec3::new(0.0, c.skin, 0.0);
+    for (ctl, motion) in [
+        (c, Vec3::new(f32::NAN, 0.0, 0.0)),
+        (c, Vec3::new(f32::INFINITY, 0.0, 0.0)),
+        (CharacterController { height: 0.5, ..c }, Vec3::X),
+        (CharacterController { radius: -1.0, ..c }, Vec3::X),
+        (CharacterController { skin: 0.0, ..c }, Vec3::X),
+        (
+            CharacterController {
+                max_slope_deg: 90.0,
+                ..c
+            },
+            Vec3::X,
+        ),
+        (
+            CharacterController {
+                max_iterations: 0,
+                ..c
+            },
+            Vec3::X,
+        ),
+        (
+            CharacterController {
+                max_step: f32::NAN,
+                ..c
+            },
+            Vec3::X,
+        ),
+    ] {
+        let m = ctl.move_character(&s, feet, motion);
+        assert_eq!(m.feet, feet);
+        assert!(
+            matches!(m.limit, Some(Limit::Invalid { .. })),
+            "{:?}",
+            m.limit
+        );
+    }
+    let m = c.move_character(&s, Vec3::new(f32::NAN, 0.0, 0.0), Vec3::X);
+    assert!(matches!(m.limit, Some(Limit::Invalid { .. })));
+    let m = c.move_character(&s, Vec3::splat(f32::MAX), Vec3::splat(f32::MAX));
+    assert!(matches!(m.limit, Some(Limit::Invalid { .. })));
+}
+
+#[test]
+fn a_kilometre_costs_at_most_max_iterations_slides_and_never_ends_inside() {
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (5.0, 0.0, -50.0), max: (6.0, 3.0, 50.0)), (id: 3, min: (-50.0, 0.0, 5.0), max: (50.0, 3.0, 6.0)),
+                (id: 4, min: (-6.0, 0.0, -50.0), max: (-5.0, 3.0, 50.0)), (id: 5, min: (-50.0, 0.0, -6.0), max: (50.0, 3.0, -5.0))])"#,
+    );
+    let c = ctl();
+    for dir in [
+        Vec3::new(1.0, 0.0, 0.3),
+        Vec3::new(-0.2, -0.1, 1.0),
+        Vec3::new(1.0, 0.5, 1.0),
+    ] {
+        let m = c.move_character(&s, Vec3::new(0.0, c.skin, 0.0), dir.normalize() * 1000.0);
+        let slides = m
+            .trace
+            .sweeps
+            .iter()
+            .filter(|r| r.phase == SweepPhase::Slide)
+            .count();
+        assert!(slides <= c.max_iterations as usize, "{slides}");
+        assert!(m.trace.sweeps.len() <= 4 * c.max_iterations as usize + 3);
+        let mut grown = c.capsule(m.feet);
+        grown.radius += c.skin * 0.5;
+        assert!(s.overlap_capsule(&grown).is_empty(), "{:?}", m.feet);
+        assert!(m.feet.x.abs() < 5.0 && m.feet.z.abs() < 5.0, "{:?}", m.feet);
+    }
+}
+
+#[test]
+fn a_jump_into_a_ceiling_is_cut_and_says_so() {
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (-5.0, 2.5, -5.0), max: (5.0, 3.0, 5.0))])"#,
+    );
+    let c = ctl();
+    let m = c.move_character(&s, Vec3::new(0.0, c.skin, 0.0), Vec3::new(0.0, 2.0, 0.0));
+    assert!(
+        m.feet.y + c.height <= 2.5 - c.skin * 0.5 && m.feet.y + c.height > 2.4,
+        "{:?}",
+        m.feet
+    );
+    assert!(
+        matches!(m.limit, Some(Limit::Ceiling { .. })),
+        "{:?}",
+        m.limit
+    );
+    assert!(!m.grounded);
+}
+
+#[test]
+fn a_door_narrower_than_the_body_is_not_passed_and_a_wide_one_is() {
+    let c = ctl();
+    for (width, passes) in [(0.5f32, false), (0.7, true)] {
+        let h = width / 2.0;
+        let s = scene(&format!(
+            r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+            aabbs: [(id: 2, min: (2.0, 0.0, -5.0), max: (2.2, 3.0, {lo})), (id: 3, min: (2.0, 0.0, {h}), max: (2.2, 3.0, 5.0))])"#,
+            lo = -h
+        ));
+        let moves = walk(
+            &c,
+            &s,
+            Vec3::new(0.0, c.skin, 0.0),
+            Vec3::new(0.1, -0.01, 0.0),
+            40,
+        );
+        let end = moves.last().unwrap().feet;
+        assert_eq!(end.x > 2.2, passes, "width {width}: {end:?}");
+    }
+}
+
+#[test]
+fn a_tunnel_lower_than_the_body_blocks_it() {
+    let c = ctl();
+    for (clearance, passes) in [(1.6f32, false), (2.0, true)] {
+        let s = scene(&format!(
+            r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+            aabbs: [(id: 2, min: (2.0, {clearance}, -5.0), max: (6.0, 4.0, 5.0))])"#
+        ));
+        let moves = walk(
+            &c,
+            &s,
+            Vec3::new(0.0, c.skin, 0.0),
+            Vec3::new(0.1, -0.01, 0.0),
+            40,
+        );
+        let end = moves.last().unwrap().feet;
+        assert_eq!(end.x > 2.0, passes, "clearance {clearance}: {end:?}");
+        assert!(s.overlap_capsule(&c.capsule(end)).iter().all(|o| o.0 == 1));
+    }
+}
+
+#[test]
+fn moves_are_deterministic_to_the_bit() {
+    let s = scene(&stairs_down(4, 0.25, 0.3));
+    let c = ctl();
+    let a = walk(
+        &c,
+        &s,
+        Vec3::new(0.1, 1.0 + c.skin, 0.0),
+        Vec3::new(0.07, -0.03, 0.01),
+        40,
+    );
+    let b = walk(
+        &c,
+        &s,
+        Vec3::new(0.1, 1.0 + c.skin, 0.0),
+        Vec3::new(0.07, -0.03, 0.01),
+        40,
+    );
+    assert_eq!(a, b);
+}
+
+#[test]
+fn the_body_is_the_upright_capsule_at_the_feet() {
+    let c = CharacterController {
+        radius: 0.4,
+        height: 2.0,
+        ..ctl()
+    };
+    assert_eq!(
+        c.capsule(Vec3::new(1.0, 2.0, 3.0)),
+        Capsule::new(Vec3::new(1.0, 2.4, 3.0), Vec3::new(1.0, 3.6, 3.0), 0.4)
+    );
+}

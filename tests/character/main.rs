@@ -1,0 +1,6 @@
+//! The character controller: hand-worked moves, the guarantees as properties over random levels, the sample
+//! playground.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+mod hand_worked;
