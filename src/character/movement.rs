@@ -172,12 +172,26 @@ impl<'a> Mover<'a> {
             pos = out.feet;
         }
         let band = 2.5 * ctl.skin;
-        if let Some((g, _)) = self.probe_ground(pos, band, SweepPhase::Ground) {
+        let mut start_drop = f32::INFINITY;
+        if let Some((g, drop)) = self.probe_ground(pos, band, SweepPhase::Ground) {
             self.ground_y = Some(g.point.y);
             self.on_ground = true;
             self.trace.ground_at_start = Some(g);
+            start_drop = drop;
         }
-        let (end, left) = self.slide(pos, motion);
+        // Standing within the skin band, a motion into the ground is taken by it at once: the feet keep
+        // their height instead of sinking through the band move by move.
+        let mut planes = Vec::new();
+        if let Some(g) = self.trace.ground_at_start
+            && start_drop <= ctl.skin + 1e-5
+        {
+            planes.push(Plane {
+                normal: g.normal,
+                constraint: Constraint::Ground,
+                object: g.object,
+            });
+        }
+        let (end, left) = self.slide(pos, motion, planes);
         // The ground at the end, and the snap: one probe down to the farther of the skin band and the snap.
         let reach = if motion.y <= 0.0 {
             band.max(ctl.snap_distance + 1.5 * ctl.skin)
@@ -242,9 +256,8 @@ impl<'a> Mover<'a> {
 
     /// Collide and slide from `pos` by `motion`: the end and the motion left undone (when the iterations ran
     /// out).
-    fn slide(&mut self, mut pos: Vec3, motion: Vec3) -> (Vec3, Vec3) {
-        let mut rem = motion;
-        let mut planes: Vec<Plane> = Vec::new();
+    fn slide(&mut self, mut pos: Vec3, motion: Vec3, mut planes: Vec<Plane>) -> (Vec3, Vec3) {
+        let mut rem = clip(motion, &planes, motion).0;
         for it in 0..self.ctl.max_iterations {
             if rem.length_squared() <= TINY * TINY {
                 return (pos, Vec3::ZERO);
@@ -291,7 +304,7 @@ impl<'a> Mover<'a> {
                 self.block = Some(self.limit_of(&hit, constraint, support, pos));
             }
             add_plane(&mut planes, &hit, constraint, left);
-            let (clipped, corner) = clip(left, &planes);
+            let (clipped, corner) = clip(left, &planes, motion);
             if corner && planes.len() >= 2 {
                 let mut objects: Vec<ObjectId> = planes.iter().map(|p| p.object).collect();
                 objects.sort_unstable();
@@ -361,7 +374,7 @@ impl<'a> Mover<'a> {
             && left.y <= 1e-6 * (1.0 + left.length())
             && horizontal.length() > TINY
             && nh.dot(horizontal) < 0.0
-            && hit.point.y > feet.y + 2.0 * ctl.skin
+            && hit.point.y > feet.y + 0.25 * ctl.skin
             && hit.point.y <= feet.y + ctl.max_step + ctl.skin + 1e-3
             && !(constraint == Constraint::Ground && on_face)
     }
@@ -419,6 +432,14 @@ impl<'a> Mover<'a> {
             return None;
         }
         Some(h.point.y - base)
+    }
+
+    /// The height of the surface straight under the feet, within the body's height below them.
+    fn ground_below(&self, feet: Vec3) -> Option<f32> {
+        let ray = crate::shape::Ray::new(feet + Vec3::Y * self.ctl.skin, Vec3::NEG_Y);
+        self.scene
+            .cast_ray(&ray, self.ctl.height)
+            .map(|h| h.point.y)
     }
 
     /// Try to step up a riser met at `hit`, carrying the horizontal motion `horizontal` forward: lift by up to
@@ -524,12 +545,13 @@ impl<'a> Mover<'a> {
             if support.y < self.walkable_y {
                 return Err(StepRefusal::TreadTooSteep);
             }
-            if on_face || h.normal.y >= 0.9999 {
-                break;
-            }
-            // Resting on the nosing: move on at the lifted height until the axis is over the contact.
+            // Resting on the nosing (the contact off to the side of the axis, on an edge): move on at the
+            // lifted height until the axis is over the contact.
             let axis = Vec3::new(down.to.x, 0.0, down.to.z);
             let to_contact = Vec3::new(h.point.x, 0.0, h.point.z) - axis;
+            if on_face || to_contact.length() <= 1e-4 {
+                break;
+            }
             let nudge = to_contact + to_contact.normalize_or_zero() * ctl.skin;
             let more = self.sweep(SweepPhase::StepForward, it, over, nudge);
             over = more.to;
@@ -544,8 +566,13 @@ impl<'a> Mover<'a> {
             return Err(StepRefusal::NoTread);
         };
         let landed = down.to;
-        let base = self.ground_y.unwrap_or(pos.y - ctl.skin);
-        let rise = h.point.y - base;
+        // The riser: the ground straight under the feet after, less the ground straight under them before.
+        let base = self
+            .ground_below(pos)
+            .or(self.ground_y)
+            .unwrap_or(pos.y - ctl.skin);
+        let tread = self.ground_below(landed).unwrap_or(h.point.y);
+        let rise = tread - base;
         attempt.riser = Some(rise);
         if landed.y - pos.y > ctl.max_step + ctl.skin + 1e-3 || rise > ctl.max_step + 1e-3 {
             return Err(StepRefusal::TooHigh);
@@ -555,7 +582,7 @@ impl<'a> Mover<'a> {
             return Err(StepRefusal::NoProgress);
         }
         self.stepped_up += rise;
-        self.ground_y = Some(h.point.y);
+        self.ground_y = Some(tread);
         self.hits.push(CharacterHit {
             object: h.object,
             point: h.point,
@@ -620,10 +647,12 @@ fn project(v: Vec3, p: &Plane) -> Vec3 {
 }
 
 /// The motion left kept out of every plane (Quake's clip planes): each plane alone, then each crease of two,
-/// else nothing (a corner). Answers the motion and whether it is a corner.
-fn clip(left: Vec3, planes: &[Plane]) -> (Vec3, bool) {
+/// else nothing (a corner). A way that turns back against the move's own motion (`primal`) is no way: in an
+/// obtuse corner, the wall met second would otherwise send the body back out along itself. Answers the motion
+/// and whether it is a corner.
+fn clip(left: Vec3, planes: &[Plane], primal: Vec3) -> (Vec3, bool) {
     let tol = 1e-6 * left.length() + 1e-9;
-    let fits = |v: Vec3| planes.iter().all(|p| v.dot(p.normal) >= -tol);
+    let fits = |v: Vec3| planes.iter().all(|p| v.dot(p.normal) >= -tol) && v.dot(primal) >= 0.0;
     for p in planes.iter().rev() {
         let v = project(left, p);
         if fits(v) {

@@ -45,10 +45,11 @@ impl Faces {
             .max_by(|a, b| a.y.total_cmp(&b.y))
     }
 
-    /// Whether a face's normal is `normal` (to about a degree): the contact is on that face's interior rather
+    /// Whether a face's normal is `normal` (to a tenth of a degree, far above the rounding of a contact normal
+    /// and below the tilt of any edge contact that matters): the contact is on that face's interior rather
     /// than on an edge or corner.
     pub(crate) fn has(&self, normal: Vec3) -> bool {
-        self.as_slice().iter().any(|n| n.dot(normal) >= 0.9998)
+        self.as_slice().iter().any(|n| n.dot(normal) >= 1.0 - 1e-6)
     }
 }
 

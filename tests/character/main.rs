@@ -3,4 +3,5 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+mod guarantees;
 mod hand_worked;

@@ -1,0 +1,365 @@
+//! The controller's guarantees as properties over random levels and long motions: never inside, never stuck
+//! against walls and in corners, steps, slopes, seams, determinism.
+
+use collidoscope::character::{CharacterController, CharacterMove};
+use collidoscope::glam::{Mat3, Vec2, Vec3};
+use collidoscope::level::ObjectId;
+use collidoscope::mesh::TriMesh;
+use collidoscope::scene::{Scene, Static};
+use collidoscope::shape::{Aabb, Capsule, Cylinder, Obb, Plane, Triangle, Wall};
+use proptest::prelude::*;
+use proptest::test_runner::{RngSeed, TestCaseError};
+
+/// Config with a fixed number of cases, a fixed seed and no persistence files.
+fn config(cases: u32) -> ProptestConfig {
+    let default = ProptestConfig::default();
+    let rng_seed = if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
+        default.rng_seed
+    } else {
+        RngSeed::Fixed(0x0C4A_12AC_7E20_0000 ^ u64::from(cases))
+    };
+    ProptestConfig {
+        cases,
+        max_global_rejects: 100_000,
+        max_local_rejects: 100_000,
+        failure_persistence: None,
+        rng_seed,
+        ..default
+    }
+}
+
+fn grown(c: &CharacterController, feet: Vec3) -> Capsule {
+    let mut body = c.capsule(feet);
+    body.radius += c.skin * 0.5;
+    body
+}
+
+/// One random static object near the origin (within about 8 m), of any kind.
+fn object() -> impl Strategy<Value = Static> {
+    let v = |r: f32| (-r..r, 0.0f32..3.0, -r..r).prop_map(|(x, y, z)| Vec3::new(x, y, z));
+    prop_oneof![
+        (v(8.0), (0.1f32..3.0, 0.05f32..2.0, 0.1f32..3.0)).prop_map(|(c, (x, y, z))| Static::Aabb(
+            Aabb::from_center_half_extents(c, Vec3::new(x, y, z))
+        )),
+        (
+            v(8.0),
+            (0.1f32..2.0, 0.05f32..1.5, 0.1f32..2.0),
+            -3.2f32..3.2,
+            -0.6f32..0.6
+        )
+            .prop_map(|(c, (x, y, z), yaw, tilt)| Static::Obb(Obb::new(
+                c,
+                Vec3::new(x, y, z),
+                Mat3::from_rotation_y(yaw) * Mat3::from_rotation_x(tilt)
+            ))),
+        (v(8.0), v(8.0), v(8.0)).prop_map(|(a, b, c)| Static::Triangle(Triangle::new(a, b, c))),
+        (
+            (-8.0f32..8.0, -8.0f32..8.0),
+            (-8.0f32..8.0, -8.0f32..8.0),
+            0.0f32..0.4,
+            0.3f32..3.0
+        )
+            .prop_map(|((ax, az), (bx, bz), r, h)| Static::Wall {
+                wall: Wall::new(Vec2::new(ax, az), Vec2::new(bx, bz), r),
+                height: h,
+            }),
+        (v(8.0), v(2.0), 0.1f32..1.0).prop_map(|(a, d, r)| Static::Cylinder(Cylinder::new(
+            a,
+            a + d,
+            r
+        ))),
+    ]
+}
+
+/// A random level: the floor plane (or a big floor box) and up to `n` objects.
+fn level(n: usize) -> impl Strategy<Value = Scene> {
+    (prop::collection::vec(object(), 0..n), any::<bool>()).prop_map(|(objects, plane)| {
+        let floor = if plane {
+            Static::Plane(Plane::new(Vec3::Y, 0.0))
+        } else {
+            Static::Aabb(Aabb::new(
+                Vec3::new(-20.0, -1.0, -20.0),
+                Vec3::new(20.0, 0.0, 20.0),
+            ))
+        };
+        Scene::from_objects(
+            std::iter::once((ObjectId(1), floor)).chain(
+                objects
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, s)| (ObjectId(i as u32 + 2), s)),
+            ),
+        )
+    })
+}
+
+fn check_clear(
+    c: &CharacterController,
+    scene: &Scene,
+    m: &CharacterMove,
+) -> Result<(), TestCaseError> {
+    let inside = scene.overlap_capsule(&grown(c, m.feet));
+    prop_assert!(
+        inside.is_empty(),
+        "ended inside {:?} at {:?}: {:?}",
+        inside,
+        m.feet,
+        m.trace.sweeps
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    /// Never inside: from a clear start, every move of a random walk (gravity, jumps, long dashes) ends clear.
+    #[test]
+    fn never_inside_on_random_levels(
+        scene in level(14),
+        start in (-6.0f32..6.0, 0.0f32..3.0, -6.0f32..6.0),
+        moves in prop::collection::vec((-1.0f32..1.0, -1.0f32..0.6, -1.0f32..1.0, 0u8..10), 1..25),
+    ) {
+        let c = CharacterController::default();
+        let mut feet = Vec3::new(start.0, start.1, start.2);
+        prop_assume!(scene.overlap_capsule(&grown(&c, feet)).is_empty());
+        for (x, y, z, kind) in moves {
+            let scale = match kind { 0 => 200.0, 1 => 20.0, 2..=4 => 1.0, _ => 0.15 };
+            let m = c.move_character(&scene, feet, Vec3::new(x, y, z) * scale);
+            check_clear(&c, &scene, &m)?;
+            prop_assert!(m.trace.sweeps.iter().filter(|r| r.phase == collidoscope::character::SweepPhase::Slide).count() <= c.max_iterations as usize);
+            feet = m.feet;
+        }
+    }
+
+    /// Deterministic: the same move twice gives the same bits.
+    #[test]
+    fn deterministic_on_random_levels(
+        scene in level(10),
+        start in (-6.0f32..6.0, 0.0f32..3.0, -6.0f32..6.0),
+        motion in (-2.0f32..2.0, -2.0f32..1.0, -2.0f32..2.0),
+    ) {
+        let c = CharacterController::default();
+        let feet = Vec3::new(start.0, start.1, start.2);
+        let m = Vec3::new(motion.0, motion.1, motion.2);
+        prop_assert_eq!(c.move_character(&scene, feet, m), c.move_character(&scene, feet, m));
+    }
+
+    /// Never stuck against a wall: with a little gravity, the motion keeps its component along a wall of any
+    /// orientation (an oriented box, a level wall or a vertical triangle pair) to within two skins.
+    #[test]
+    fn never_stuck_against_a_wall(
+        yaw in 0.0f32..std::f32::consts::TAU,
+        into in 0.01f32..1.0,
+        along in -1.0f32..1.0,
+        speed in 0.02f32..0.5,
+        kind in 0u8..3,
+    ) {
+        let c = CharacterController::default();
+        // The wall's face passes through the origin with outward normal n (horizontal).
+        let n = Vec3::new(yaw.cos(), 0.0, yaw.sin());
+        let t = Vec3::new(-n.z, 0.0, n.x);
+        let wall = match kind {
+            0 => Static::Obb(Obb::new(-n * 0.5 + Vec3::Y * 2.0, Vec3::new(0.5, 2.0, 50.0), Mat3::from_cols(n, Vec3::Y, t))),
+            1 => Static::Wall {
+                wall: Wall::new(Vec2::new(-t.x * 50.0 - n.x * 0.2, -t.z * 50.0 - n.z * 0.2), Vec2::new(t.x * 50.0 - n.x * 0.2, t.z * 50.0 - n.z * 0.2), 0.2),
+                height: 3.0,
+            },
+            _ => Static::Mesh(TriMesh::new(
+                vec![-t * 50.0, t * 50.0, t * 50.0 + Vec3::Y * 4.0, -t * 50.0 + Vec3::Y * 4.0],
+                vec![[0, 1, 2], [0, 2, 3]],
+            ).unwrap()),
+        };
+        let scene = Scene::from_objects([(ObjectId(1), Static::Plane(Plane::new(Vec3::Y, 0.0))), (ObjectId(2), wall)]);
+        let mut feet = n * (c.radius + c.skin) + Vec3::Y * c.skin;
+        let horizontal = (-n * into + t * along).normalize() * speed;
+        let motion = horizontal + Vec3::new(0.0, -0.02, 0.0);
+        for _ in 0..10 {
+            let m = c.move_character(&scene, feet, motion);
+            let d = m.feet - feet;
+            let want = horizontal.dot(t);
+            prop_assert!((d.dot(t) - want).abs() <= 2.0 * c.skin, "along {} want {want}: {:?}", d.dot(t), m.trace.sweeps);
+            prop_assert!(m.feet.dot(n) >= c.radius, "{:?}", m.feet);
+            prop_assert!(m.grounded);
+            feet = m.feet;
+        }
+    }
+
+    /// In a corner (two walls at any angle from 30 to 150 degrees), walking into it ends in it: within
+    /// `radius + 2 skin + 1 mm` of both faces.
+    #[test]
+    fn a_corner_ends_in_the_corner(
+        opening in 30.0f32..150.0,
+        yaw in 0.0f32..std::f32::consts::TAU,
+        jitter in -0.4f32..0.4,
+    ) {
+        let c = CharacterController::default();
+        // Faces: through the origin, with inward normals n1 and n2 (the corner's inside is where both dot > 0).
+        let half = (opening * 0.5).to_radians();
+        let bis = Vec3::new(yaw.cos(), 0.0, yaw.sin());
+        let side = Vec3::new(-bis.z, 0.0, bis.x);
+        let d1 = bis * half.cos() + side * half.sin();
+        let d2 = bis * half.cos() - side * half.sin();
+        let n1 = Vec3::Y.cross(d1).normalize() * if Vec3::Y.cross(d1).dot(d2) > 0.0 { 1.0 } else { -1.0 };
+        let n2 = Vec3::Y.cross(d2).normalize() * if Vec3::Y.cross(d2).dot(d1) > 0.0 { 1.0 } else { -1.0 };
+        let slab = |d: Vec3, n: Vec3| Static::Obb(Obb::new(d * 10.0 - n * 0.5 + Vec3::Y * 2.0, Vec3::new(10.0, 2.0, 0.5), Mat3::from_cols(d, Vec3::Y, -n)));
+        let scene = Scene::from_objects([
+            (ObjectId(1), Static::Plane(Plane::new(Vec3::Y, 0.0))),
+            (ObjectId(2), slab(d1, n1)),
+            (ObjectId(3), slab(d2, n2)),
+        ]);
+        let mut feet = bis * 4.0 + Vec3::Y * c.skin;
+        prop_assume!(scene.overlap_capsule(&grown(&c, feet)).iter().all(|o| o.0 == 1));
+        let dir = (-bis + side * jitter).normalize();
+        // Into the corner: along each face, the motion heads for the apex.
+        prop_assume!(dir.dot(d1) < -0.2 && dir.dot(d2) < -0.2);
+        for _ in 0..150 {
+            feet = c.move_character(&scene, feet, dir * 0.2 + Vec3::new(0.0, -0.02, 0.0)).feet;
+        }
+        let reach = c.radius + 2.0 * c.skin + 1e-3;
+        let (g1, g2) = (feet.dot(n1), feet.dot(n2));
+        prop_assert!(g1 <= reach && g2 <= reach, "{g1} {g2} {feet:?}");
+        prop_assert!(g1 >= c.radius && g2 >= c.radius, "{g1} {g2}");
+    }
+
+    /// Steps: a riser up to `max_step` with a tread at least `radius` deep is climbed in one move with
+    /// `stepped_up` equal to it; one `0.05` above `max_step` or more blocks.
+    #[test]
+    fn steps_are_climbed_up_to_max_step(
+        riser in 0.02f32..0.35,
+        tread in 0.3f32..1.5,
+        yaw in 0.0f32..std::f32::consts::TAU,
+        speed in 0.03f32..0.3,
+        high in 0.40f32..1.0,
+    ) {
+        let c = CharacterController::default();
+        let fwd = Vec3::new(yaw.cos(), 0.0, yaw.sin());
+        let rot = Mat3::from_cols(fwd, Vec3::Y, fwd.cross(Vec3::Y));
+        let stair = |h: f32| Static::Obb(Obb::new(fwd * (1.0 + tread * 0.5) + Vec3::Y * (h * 0.5), Vec3::new(tread * 0.5, h * 0.5, 3.0), rot));
+        for (h, climbs) in [(riser, true), (high, false)] {
+            let scene = Scene::from_objects([(ObjectId(1), Static::Plane(Plane::new(Vec3::Y, 0.0))), (ObjectId(2), stair(h))]);
+            let mut feet = Vec3::Y * c.skin;
+            let mut climbed = Vec::new();
+            for _ in 0..((1.0 + tread * 0.5) / speed) as usize + 2 {
+                let m = c.move_character(&scene, feet, fwd * speed + Vec3::new(0.0, -0.01, 0.0));
+                check_clear(&c, &scene, &m)?;
+                if m.stepped_up > 0.0 {
+                    climbed.push(m.stepped_up);
+                    // The feet end on the tread, a skin above it.
+                    let gap = m.feet.y - h;
+                    prop_assert!(gap >= c.skin * 0.5 - 1e-5 && gap <= 2.0 * c.skin, "gap {}", gap);
+                    let along = m.feet.dot(fwd);
+                    prop_assert!(along >= 1.0 && along <= 1.0 + tread, "{:?}", m.feet);
+                }
+                feet = m.feet;
+            }
+            if climbs {
+                prop_assert_eq!(climbed.len(), 1, "riser {} tread {}: {:?}", h, tread, feet);
+                prop_assert!((climbed[0] - h).abs() < 1e-3, "riser {} stepped {}", h, climbed[0]);
+            } else {
+                prop_assert!(climbed.is_empty() && feet.y < 0.1, "riser {}: {:?}", h, feet);
+            }
+        }
+    }
+
+    /// Slopes: one up to `max_slope_deg` is walked up (1 m of rise in 100 moves of 0.1 m) and supports; a
+    /// steeper one is never the ground and the feet rise on it at most `max_step`.
+    #[test]
+    fn slopes_up_to_the_limit_are_walked(deg in 10.0f32..44.0, steep in 46.5f32..85.0, yaw in 0.0f32..std::f32::consts::TAU) {
+        let c = CharacterController::default();
+        let fwd = Vec3::new(yaw.cos(), 0.0, yaw.sin());
+        let side = fwd.cross(Vec3::Y);
+        for (angle, walkable) in [(deg, true), (steep, false)] {
+            let t = angle.to_radians();
+            let (a, b) = (fwd * 0.4 - side * 3.0, fwd * 0.4 + side * 3.0);
+            let up = fwd * (30.0 * t.cos()) + Vec3::Y * (30.0 * t.sin());
+            let ramp = TriMesh::new(vec![a, b, b + up, a + up], vec![[0, 1, 2], [0, 2, 3]]).unwrap();
+            let scene = Scene::from_objects([(ObjectId(1), Static::Plane(Plane::new(Vec3::Y, 0.0))), (ObjectId(2), Static::Mesh(ramp))]);
+            let mut feet = Vec3::Y * c.skin;
+            let mut top = 0.0f32;
+            let mut last = None;
+            for _ in 0..100 {
+                let m = c.move_character(&scene, feet, fwd * 0.1 + Vec3::new(0.0, -0.02, 0.0));
+                check_clear(&c, &scene, &m)?;
+                if !walkable && let Some(g) = m.ground {
+                    prop_assert_eq!(g.object, ObjectId(1), "a {} degree slope supported", angle);
+                }
+                top = top.max(m.feet.y);
+                feet = m.feet;
+                last = Some(m);
+            }
+            let last = last.unwrap();
+            if walkable {
+                prop_assert!(top >= 1.0, "{} degrees: rose {}", angle, top);
+                prop_assert!(last.grounded && last.ground.unwrap().object == ObjectId(2));
+            } else {
+                prop_assert!(top <= c.max_step + c.skin, "{} degrees: rose {}", angle, top);
+            }
+        }
+    }
+
+    /// Seams: a flat floor of boxes, of level triangles or of one mesh, cut into pieces of random sizes, is
+    /// walked without a bump: the feet keep their height and the horizontal motion its length, every hit's
+    /// normal is the floor's and every move is grounded.
+    #[test]
+    fn seams_never_bump(
+        cuts_x in prop::collection::vec(0.2f32..1.5, 4..12),
+        cuts_z in prop::collection::vec(0.2f32..1.5, 4..12),
+        yaw in 0.0f32..std::f32::consts::TAU,
+        speed in 0.01f32..0.4,
+        gravity in 0.0f32..0.05,
+        kind in 0u8..3,
+        top in -2.0f32..2.0,
+    ) {
+        let c = CharacterController::default();
+        // Cut -8..8 into pieces in the proportions given.
+        let edges = |cuts: &[f32]| {
+            let total: f32 = cuts.iter().sum();
+            let mut e = vec![-8.0f32];
+            let mut at = 0.0;
+            for w in cuts {
+                at += w;
+                e.push(-8.0 + 16.0 * at / total);
+            }
+            e
+        };
+        let (xs, zs) = (edges(&cuts_x), edges(&cuts_z));
+        let mut objects: Vec<Static> = Vec::new();
+        let mut vertices = Vec::new();
+        let mut indices = Vec::new();
+        for i in 0..xs.len() - 1 {
+            for j in 0..zs.len() - 1 {
+                let (x0, x1, z0, z1) = (xs[i], xs[i + 1], zs[j], zs[j + 1]);
+                let p = [Vec3::new(x0, top, z0), Vec3::new(x1, top, z0), Vec3::new(x1, top, z1), Vec3::new(x0, top, z1)];
+                match kind {
+                    0 => objects.push(Static::Aabb(Aabb::new(Vec3::new(x0, top - 0.5, z0), Vec3::new(x1, top, z1)))),
+                    1 => {
+                        objects.push(Static::Triangle(Triangle::new(p[0], p[2], p[1])));
+                        objects.push(Static::Triangle(Triangle::new(p[0], p[3], p[2])));
+                    }
+                    _ => {
+                        let k = vertices.len() as u32;
+                        vertices.extend(p);
+                        indices.push([k, k + 2, k + 1]);
+                        indices.push([k, k + 3, k + 2]);
+                    }
+                }
+            }
+        }
+        if kind == 2 {
+            objects.push(Static::Mesh(TriMesh::new(vertices, indices).unwrap()));
+        }
+        let scene = Scene::from_objects(objects.into_iter().enumerate().map(|(i, s)| (ObjectId(i as u32 + 1), s)));
+        let dir = Vec3::new(yaw.cos(), 0.0, yaw.sin());
+        let mut feet = Vec3::new(-dir.x * 6.0, top + c.skin, -dir.z * 6.0);
+        let motion = dir * speed - Vec3::Y * gravity;
+        for _ in 0..(12.0 / speed).min(200.0) as usize {
+            let m = c.move_character(&scene, feet, motion);
+            let d = m.feet - feet;
+            prop_assert!((m.feet.y - (top + c.skin)).abs() <= 1e-4, "height {} at {:?}", m.feet.y - top, feet);
+            prop_assert!((Vec3::new(d.x, 0.0, d.z) - dir * speed).length() <= 1e-4, "moved {:?}", d);
+            prop_assert!(m.hits.iter().all(|h| h.normal.y >= 0.999), "{:?}", m.hits);
+            prop_assert!(m.grounded, "{:?}", feet);
+            feet = m.feet;
+        }
+    }
+}
