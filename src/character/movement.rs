@@ -179,29 +179,45 @@ impl<'a> Mover<'a> {
             self.trace.ground_at_start = Some(g);
             start_drop = drop;
         }
-        // Standing within the skin band, a motion into the ground is taken by it at once: the feet keep
-        // their height instead of sinking through the band move by move.
+        // Standing within the skin band, the ground takes the motion's downward part while it supports the
+        // body: the walk is horizontal (following the ground), and only what is left of the fall once off the
+        // ground is fallen (walking off a ledge). The feet keep their height instead of sinking through the
+        // band move by move.
+        let standing = self.trace.ground_at_start.is_some() && start_drop <= ctl.skin + 1e-5;
         let mut planes = Vec::new();
-        if let Some(g) = self.trace.ground_at_start
-            && start_drop <= ctl.skin + 1e-5
-        {
-            planes.push(Plane {
-                normal: g.normal,
-                constraint: Constraint::Ground,
-                object: g.object,
-            });
-        }
-        let (end, left) = self.slide(pos, motion, planes);
+        let (walk, fall) = match self.trace.ground_at_start {
+            Some(g) if standing => {
+                planes.push(Plane {
+                    normal: g.normal,
+                    constraint: Constraint::Ground,
+                    object: g.object,
+                });
+                if motion.y < 0.0 {
+                    (Vec3::new(motion.x, 0.0, motion.z), motion.y)
+                } else {
+                    (motion, 0.0)
+                }
+            }
+            _ => (motion, 0.0),
+        };
+        let (mut end, mut left, used) = self.slide(pos, walk, planes, 0);
         // The ground at the end, and the snap: one probe down to the farther of the skin band and the snap.
         let reach = if motion.y <= 0.0 {
             band.max(ctl.snap_distance + 1.5 * ctl.skin)
         } else {
             band
         };
+        let mut probe = self.probe_ground(end, reach, SweepPhase::Snap);
+        if fall < 0.0 && !probe.is_some_and(|(_, drop)| drop <= ctl.skin + 1e-5) {
+            let (at, rest, _) = self.slide(end, Vec3::new(0.0, fall, 0.0), Vec::new(), used);
+            end = at;
+            left += rest;
+            probe = self.probe_ground(end, reach, SweepPhase::Snap);
+        }
         let mut pos = end;
         let mut snapped = 0.0;
         let mut ground = None;
-        if let Some((g, drop)) = self.probe_ground(pos, reach, SweepPhase::Snap) {
+        if let Some((g, drop)) = probe {
             // `drop` is how far the feet would settle to rest a skin above it: within a skin, they stand.
             if drop <= ctl.skin + 1e-5 {
                 ground = Some(g);
@@ -254,17 +270,25 @@ impl<'a> Mover<'a> {
         }
     }
 
-    /// Collide and slide from `pos` by `motion`: the end and the motion left undone (when the iterations ran
-    /// out).
-    fn slide(&mut self, mut pos: Vec3, motion: Vec3, mut planes: Vec<Plane>) -> (Vec3, Vec3) {
+    /// Collide and slide from `pos` by `motion`, kept out of `planes` from the start, numbering its iterations
+    /// from `first`: the end, the motion left undone (when the iterations ran out) and the next iteration.
+    fn slide(
+        &mut self,
+        mut pos: Vec3,
+        motion: Vec3,
+        mut planes: Vec<Plane>,
+        first: u32,
+    ) -> (Vec3, Vec3, u32) {
         let mut rem = clip(motion, &planes, motion).0;
-        for it in 0..self.ctl.max_iterations {
+        // The iterations left of the move's budget (at least one, for the fall after a walk).
+        let last = self.ctl.max_iterations.max(first + 1);
+        for it in first..last {
             if rem.length_squared() <= TINY * TINY {
-                return (pos, Vec3::ZERO);
+                return (pos, Vec3::ZERO, it);
             }
             let swept = self.sweep(SweepPhase::Slide, it, pos, rem);
             let Some(hit) = swept.hit else {
-                return (swept.to, Vec3::ZERO);
+                return (swept.to, Vec3::ZERO, it + 1);
             };
             let left = rem - (swept.to - pos);
             pos = swept.to;
@@ -319,7 +343,7 @@ impl<'a> Mover<'a> {
             rem = clipped;
             self.set_left(rem);
         }
-        (pos, rem)
+        (pos, rem, last)
     }
 
     /// Note the motion left after the last slide sweep in its record.

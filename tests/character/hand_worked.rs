@@ -503,3 +503,36 @@ fn the_body_is_the_upright_capsule_at_the_feet() {
         Capsule::new(Vec3::new(1.0, 2.4, 3.0), Vec3::new(1.0, 3.6, 3.0), 0.4)
     );
 }
+
+#[test]
+fn walking_off_a_ledge_falls_what_is_left_of_the_motion() {
+    // A ledge 2 m high ending at x = 0; one move of 0.4 m forward and 2.35 m down lands on the floor below.
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (-5.0, 0.0, -2.0), max: (0.0, 2.0, 2.0))])"#,
+    );
+    let c = ctl();
+    let m = c.move_character(
+        &s,
+        Vec3::new(-0.1, 2.0 + c.skin, 0.0),
+        Vec3::new(0.4, -2.35, 0.0),
+    );
+    assert!(m.grounded, "{m:?}");
+    assert_eq!(m.ground.unwrap().object.0, 1);
+    assert!(
+        (m.feet - Vec3::new(0.3, c.skin, 0.0)).length() < c.skin + 1e-3,
+        "{:?}",
+        m.feet
+    );
+    // The same motion on the ledge itself is taken by the ledge: the feet keep their height.
+    let m = c.move_character(
+        &s,
+        Vec3::new(-2.0, 2.0 + c.skin, 0.0),
+        Vec3::new(0.4, -2.35, 0.0),
+    );
+    assert!(
+        m.grounded && (m.feet.y - 2.0 - c.skin).abs() < 1e-5,
+        "{:?}",
+        m.feet
+    );
+}
