@@ -506,7 +506,8 @@ fn the_body_is_the_upright_capsule_at_the_feet() {
 
 #[test]
 fn walking_off_a_ledge_falls_what_is_left_of_the_motion() {
-    // A ledge 2 m high ending at x = 0; one move of 0.4 m forward and 2.35 m down lands on the floor below.
+    // A ledge 2 m high ending at x = 0; one move of 0.6 m forward and 2.35 m down lands on the floor below
+    // (the body, its radius and skin clear of the edge, is off it).
     let s = scene(
         r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
         aabbs: [(id: 2, min: (-5.0, 0.0, -2.0), max: (0.0, 2.0, 2.0))])"#,
@@ -518,7 +519,7 @@ fn walking_off_a_ledge_falls_what_is_left_of_the_motion() {
         Vec3::new(0.4, -2.35, 0.0),
     );
     assert!(m.grounded, "{m:?}");
-    assert_eq!(m.ground.unwrap().object.0, 1);
+    assert_eq!(m.ground.unwrap().object.0, 1, "{:?}", m.trace.sweeps);
     assert!(
         (m.feet - Vec3::new(0.3, c.skin, 0.0)).length() < c.skin + 1e-3,
         "{:?}",
