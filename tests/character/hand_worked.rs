@@ -513,17 +513,18 @@ fn walking_off_a_ledge_falls_what_is_left_of_the_motion() {
         aabbs: [(id: 2, min: (-5.0, 0.0, -2.0), max: (0.0, 2.0, 2.0))])"#,
     );
     let c = ctl();
-    let m = c.move_character(
-        &s,
-        Vec3::new(-0.1, 2.0 + c.skin, 0.0),
-        Vec3::new(0.4, -2.35, 0.0),
-    );
+    let on_ledge = Vec3::new(-0.1, 2.0 + c.skin, 0.0);
+    let m = c.move_character(&s, on_ledge, Vec3::new(0.6, -2.35, 0.0));
     assert!(m.grounded, "{m:?}");
     assert_eq!(m.ground.unwrap().object.0, 1, "{:?}", m.trace.sweeps);
+    let want = Vec3::new(0.5, c.skin, 0.0);
+    assert!((m.feet - want).length() < c.skin + 1e-3, "{:?}", m.feet);
+    // Short of that, the body rests on the edge, supported by the ledge's top face.
+    let m = c.move_character(&s, on_ledge, Vec3::new(0.3, -2.35, 0.0));
+    let g = m.ground.unwrap();
     assert!(
-        (m.feet - Vec3::new(0.3, c.skin, 0.0)).length() < c.skin + 1e-3,
-        "{:?}",
-        m.feet
+        m.grounded && g.object.0 == 2 && g.normal == Vec3::Y,
+        "{m:?}"
     );
     // The same motion on the ledge itself is taken by the ledge: the feet keep their height.
     let m = c.move_character(
