@@ -675,6 +675,9 @@ fn project(v: Vec3, p: &Plane) -> Vec3 {
 /// obtuse corner, the wall met second would otherwise send the body back out along itself. Answers the motion
 /// and whether it is a corner.
 fn clip(left: Vec3, planes: &[Plane], primal: Vec3) -> (Vec3, bool) {
+    if planes.is_empty() {
+        return (left, false);
+    }
     let tol = 1e-6 * left.length() + 1e-9;
     let fits = |v: Vec3| planes.iter().all(|p| v.dot(p.normal) >= -tol) && v.dot(primal) >= 0.0;
     for p in planes.iter().rev() {

@@ -538,3 +538,30 @@ fn walking_off_a_ledge_falls_what_is_left_of_the_motion() {
         m.feet
     );
 }
+
+#[test]
+fn a_fall_in_open_air_moves_the_whole_motion_and_lands_a_skin_above_the_floor() {
+    let s = scene(FLOOR);
+    let c = ctl();
+    let mut feet = Vec3::new(0.0, 5.0, 0.0);
+    let motion = Vec3::new(0.2, -1.0, 0.1);
+    for k in 0..4 {
+        let m = c.move_character(&s, feet, motion);
+        assert_eq!(m.feet, feet + motion, "move {k}");
+        assert!(!m.grounded && m.hits.is_empty());
+        feet = m.feet;
+    }
+    let m = c.move_character(&s, feet, motion);
+    assert!(m.grounded, "{m:?}");
+    assert!(
+        m.feet.y >= 0.5 * c.skin && m.feet.y <= 2.0 * c.skin,
+        "{:?}",
+        m.feet
+    );
+    // Landing on the floor keeps the horizontal part: it is taken by the ground, not lost.
+    assert!(
+        (m.feet.x - (feet.x + 0.2)).abs() < 1e-4 && (m.feet.z - (feet.z + 0.1)).abs() < 1e-4,
+        "{:?}",
+        m.feet
+    );
+}
