@@ -439,6 +439,19 @@ impl Scene {
         self.by_id.get(&id).map(|&i| &self.shapes[i as usize])
     }
 
+    /// The box around every bounded object (planes are unbounded and left out), or `None` when there is none.
+    #[must_use]
+    pub fn bounds(&self) -> Option<Aabb> {
+        let mut out: Option<Aabb> = None;
+        for b in self.boxes.iter().filter(|b| b.is_valid()) {
+            out = Some(match out {
+                None => *b,
+                Some(o) => Aabb::new(o.min.min(b.min), o.max.max(b.max)),
+            });
+        }
+        out
+    }
+
     /// The level's walls (top-down) in level order, as used by [`Scene::move_and_slide`].
     #[must_use]
     pub fn walls(&self) -> &WallGrid {

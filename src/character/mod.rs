@@ -1,4 +1,4 @@
-//! Characters: an upright capsule moved through a [`Scene`](crate::scene::Scene) by
+//! Characters: an upright capsule moved through a [`Scene`] by
 //! [`CharacterController::move_character`], which slides along walls, climbs steps, walks slopes, snaps down
 //! stairs and never ends inside anything, and returns its workings with the answer.
 //!
@@ -13,9 +13,13 @@ use crate::shape::Capsule;
 
 mod movement;
 mod pushout;
+mod reach;
 mod result;
 mod support;
 
+pub use reach::{
+    Blocker3, FloorArea, ReachError, ReachMap, ReachSettings, ReachStats, UnreachablePlace,
+};
 pub use result::{
     CharacterHit, CharacterMove, Constraint, Ground, Limit, MoveTrace, PushOut, StepAttempt,
     StepRefusal, SweepHit, SweepPhase, SweepRecord,

@@ -329,3 +329,28 @@ pub(crate) fn shortest_push(shape: &Static, body: &Capsule, target_r: f32) -> Op
 pub(crate) fn triangle_shape(t: Triangle) -> Static {
     Static::Triangle(t)
 }
+
+/// The point of `shape` nearest `p` within `reach` of it (solids: their surface or `p` itself inside; a mesh:
+/// its nearest triangle within reach).
+pub(crate) fn closest_point(shape: &Static, p: Vec3, reach: f32) -> Option<Vec3> {
+    if let Static::Mesh(m) = shape {
+        let r = Vec3::splat(reach);
+        let pd = d3(p);
+        let mut best: Option<(f64, DVec3)> = None;
+        m.triangles_in_box(p - r, p + r, |_, t| {
+            let [a, b, c] = t.vertices().map(d3);
+            let q = point_triangle_d(pd, a, b, c);
+            let d = q.distance_squared(pd);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, q));
+            }
+        });
+        return best.map(|(_, q)| f3(q));
+    }
+    let point = CapD {
+        p: d3(p),
+        q: d3(p),
+        r: 0.0,
+    };
+    closest_pair(shape, &point).map(|(_, q)| f3(q))
+}

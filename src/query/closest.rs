@@ -295,6 +295,36 @@ pub fn point_triangle(p: Vec3, triangle: &Triangle) -> Vec3 {
     ))
 }
 
+/// The point of the solid capsule closest to `p`: `p` itself when inside (or on) it, else the segment's closest
+/// point moved out by the radius toward `p`.
+///
+/// An invalid capsule (non-finite numbers, radius not above 0) gives `p` back (the origin for a NaN `p`); a NaN
+/// `p` with a valid capsule gives `a`.
+///
+/// ```
+/// use collidoscope::{glam::Vec3, shape::Capsule, query::closest::point_capsule};
+/// let c = Capsule::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 0.0), 0.5);
+/// assert_eq!(point_capsule(Vec3::new(3.0, 1.0, 0.0), &c), Vec3::new(0.5, 1.0, 0.0));
+/// assert_eq!(point_capsule(Vec3::new(0.0, 6.0, 0.0), &c), Vec3::new(0.0, 2.5, 0.0));
+/// assert_eq!(point_capsule(Vec3::new(0.1, 1.0, 0.0), &c), Vec3::new(0.1, 1.0, 0.0)); // inside
+/// ```
+#[must_use]
+pub fn point_capsule(p: Vec3, capsule: &Capsule) -> Vec3 {
+    if !capsule.is_valid() {
+        return invalid_shape_answer(p);
+    }
+    let Some(pd) = sanitize(p) else {
+        return capsule.a;
+    };
+    let on_axis = point_segment_d(pd, d3(capsule.a), d3(capsule.b));
+    let away = pd - on_axis;
+    let r = f64::from(capsule.radius);
+    if away.length_squared() <= r * r {
+        return p.clamp(Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX));
+    }
+    clamp_to_f32(on_axis + away * (r / away.length()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,34 +362,4 @@ mod tests {
         let s = Sphere::new(Vec3::ZERO, -1.0);
         assert_eq!(point_sphere(Vec3::X, &s), Vec3::X);
     }
-}
-
-/// The point of the solid capsule closest to `p`: `p` itself when inside (or on) it, else the segment's closest
-/// point moved out by the radius toward `p`.
-///
-/// An invalid capsule (non-finite numbers, radius not above 0) gives `p` back (the origin for a NaN `p`); a NaN
-/// `p` with a valid capsule gives `a`.
-///
-/// ```
-/// use collidoscope::{glam::Vec3, shape::Capsule, query::closest::point_capsule};
-/// let c = Capsule::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 0.0), 0.5);
-/// assert_eq!(point_capsule(Vec3::new(3.0, 1.0, 0.0), &c), Vec3::new(0.5, 1.0, 0.0));
-/// assert_eq!(point_capsule(Vec3::new(0.0, 6.0, 0.0), &c), Vec3::new(0.0, 2.5, 0.0));
-/// assert_eq!(point_capsule(Vec3::new(0.1, 1.0, 0.0), &c), Vec3::new(0.1, 1.0, 0.0)); // inside
-/// ```
-#[must_use]
-pub fn point_capsule(p: Vec3, capsule: &Capsule) -> Vec3 {
-    if !capsule.is_valid() {
-        return invalid_shape_answer(p);
-    }
-    let Some(pd) = sanitize(p) else {
-        return capsule.a;
-    };
-    let on_axis = point_segment_d(pd, d3(capsule.a), d3(capsule.b));
-    let away = pd - on_axis;
-    let r = f64::from(capsule.radius);
-    if away.length_squared() <= r * r {
-        return p.clamp(Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX));
-    }
-    clamp_to_f32(on_axis + away * (r / away.length()))
 }

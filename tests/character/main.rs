@@ -5,3 +5,4 @@
 mod common;
 mod guarantees;
 mod hand_worked;
+mod reach;

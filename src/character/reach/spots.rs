@@ -1,0 +1,338 @@
+//! Where the character can stand: on a grid of columns, every supporting surface under each column (floors
+//! over one another included) where the body fits, nudged within its cell when the centre does not.
+
+use glam::{Vec2, Vec3};
+
+use super::super::CharacterController;
+use super::super::pushout::push_out;
+use super::super::support::closest_point;
+use crate::id::ObjectId;
+use crate::scene::{Scene, Static};
+use crate::shape::{Aabb, Capsule, Ray, Sphere};
+
+/// The most surfaces followed down one column of one mesh (a tower of floors in one mesh).
+const MAX_MESH_LAYERS: usize = 64;
+
+/// The grid of columns over the mapped area.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Grid {
+    /// The `(x, z)` corner of cell `(0, 0)`.
+    pub(super) min: Vec2,
+    /// Cell size, metres.
+    pub(super) cell: f32,
+    /// Columns along x.
+    pub(super) nx: usize,
+    /// Columns along z.
+    pub(super) nz: usize,
+    /// Where rays start (above everything mapped).
+    pub(super) top: f32,
+    /// Where rays stop.
+    pub(super) bottom: f32,
+}
+
+impl Grid {
+    /// The grid over `bounds` with cells of `cell`.
+    pub(super) fn over(bounds: &Aabb, cell: f32, body_height: f32) -> Self {
+        let size = Vec2::new(bounds.max.x - bounds.min.x, bounds.max.z - bounds.min.z);
+        let nx = ((size.x / cell).ceil() as usize).max(1);
+        let nz = ((size.y / cell).ceil() as usize).max(1);
+        Self {
+            min: Vec2::new(bounds.min.x, bounds.min.z),
+            cell,
+            nx,
+            nz,
+            top: bounds.max.y + body_height,
+            bottom: bounds.min.y - 1.0,
+        }
+    }
+
+    /// Number of columns.
+    pub(super) fn columns(&self) -> usize {
+        self.nx * self.nz
+    }
+
+    /// The centre `(x, z)` of column `c`.
+    pub(super) fn center(&self, c: usize) -> Vec2 {
+        let (i, k) = (c % self.nx, c / self.nx);
+        self.min + Vec2::new((i as f32 + 0.5) * self.cell, (k as f32 + 0.5) * self.cell)
+    }
+
+    /// The column holding `(x, z)`, if inside the grid.
+    pub(super) fn column_at(&self, p: Vec2) -> Option<usize> {
+        let f = (p - self.min) / self.cell;
+        if !(f.x >= 0.0 && f.y >= 0.0) {
+            return None;
+        }
+        let (i, k) = (f.x as usize, f.y as usize);
+        (i < self.nx && k < self.nz).then_some(k * self.nx + i)
+    }
+
+    /// The column `(di, dk)` away from `c`, if inside the grid.
+    pub(super) fn neighbour(&self, c: usize, di: i64, dk: i64) -> Option<usize> {
+        let (i, k) = ((c % self.nx) as i64 + di, (c / self.nx) as i64 + dk);
+        (i >= 0 && k >= 0 && (i as usize) < self.nx && (k as usize) < self.nz)
+            .then(|| k as usize * self.nx + i as usize)
+    }
+}
+
+/// A place to stand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Spot {
+    /// Where the feet rest: a skin above the surface (measured along its normal).
+    pub(super) feet: Vec3,
+    /// The surface's unit normal.
+    pub(super) normal: Vec3,
+    /// The surface's height under the feet.
+    pub(super) ground: f32,
+    /// What it stands on.
+    pub(super) object: ObjectId,
+    /// Its column.
+    pub(super) column: u32,
+}
+
+/// One surface met going down a column.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Surface {
+    point: Vec3,
+    normal: Vec3,
+    object: ObjectId,
+}
+
+/// Every surface under `(x, z)`, from the top down: each object's first surface (the top of a solid), and for a
+/// mesh every layer of it (a mesh may hold floors over one another).
+fn surfaces(scene: &Scene, grid: &Grid, x: f32, z: f32, out: &mut Vec<Surface>) {
+    out.clear();
+    let ray = Ray::new(Vec3::new(x, grid.top, z), Vec3::NEG_Y);
+    let depth = grid.top - grid.bottom;
+    for hit in scene.cast_ray_all(&ray, depth) {
+        out.push(Surface {
+            point: hit.point,
+            normal: hit.normal,
+            object: hit.object,
+        });
+        if let Some(Static::Mesh(mesh)) = scene.object(hit.object) {
+            let mut at = hit.point;
+            for _ in 0..MAX_MESH_LAYERS {
+                let below = at.y - 1e-4 * (1.0 + at.y.abs());
+                let ray = Ray::new(Vec3::new(x, below, z), Vec3::NEG_Y);
+                let Some(h) = mesh.cast_ray(&ray, below - grid.bottom) else {
+                    break;
+                };
+                at = ray.at(h.t);
+                out.push(Surface {
+                    point: at,
+                    normal: h.normal,
+                    object: hit.object,
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| b.point.y.total_cmp(&a.point.y));
+}
+
+/// The body with its radius grown by half the skin (what every move keeps clear).
+pub(super) fn grown(ctl: &CharacterController, feet: Vec3) -> Capsule {
+    let mut c = ctl.capsule(feet);
+    c.radius += ctl.skin * 0.5;
+    c
+}
+
+/// Where the feet rest above the surface point `p` with normal `n`: the body's lower sphere a radius and a skin
+/// from the surface's plane, along its normal.
+pub(super) fn feet_above(ctl: &CharacterController, p: Vec3, n: Vec3) -> Vec3 {
+    let lift = (ctl.radius + ctl.skin) / n.y.max(1e-3) - ctl.radius;
+    p + Vec3::Y * lift
+}
+
+/// Why a surface under a column is no place to stand, when it is a limit a way could meet (a surface merely
+/// beside a wall is no limit, and is not kept).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Rejection {
+    /// Steeper than `max_slope_deg`.
+    Steep {
+        /// Degrees from level.
+        degrees: f32,
+    },
+    /// The body does not fit under what is above: floor to ceiling.
+    Low {
+        /// Metres.
+        clearance: f32,
+    },
+    /// The body does not fit between things on either side: the clear opening.
+    Narrow {
+        /// Metres.
+        width: f32,
+    },
+}
+
+/// A surface that is no place to stand, and why.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Rejected {
+    /// The surface point under the column's centre.
+    pub(super) point: Vec3,
+    /// Why.
+    pub(super) why: Rejection,
+    /// Its column.
+    pub(super) column: u32,
+}
+
+/// What one column holds.
+#[derive(Default)]
+pub(super) struct ColumnOut {
+    /// Places to stand, from the top down.
+    pub(super) spots: Vec<Spot>,
+    /// Surfaces rejected for a reason a way could meet.
+    pub(super) rejected: Vec<Rejected>,
+    /// Whether the column has no surface at all within the bounds (a pit).
+    pub(super) empty: bool,
+}
+
+/// The places to stand in column `c`, from the top down, and the surfaces rejected there.
+pub(super) fn column_spots(
+    scene: &Scene,
+    ctl: &CharacterController,
+    grid: &Grid,
+    c: usize,
+    scratch: &mut Vec<Surface>,
+    out: &mut ColumnOut,
+) {
+    let walkable = ctl.max_slope_deg.to_radians().cos();
+    let center = grid.center(c);
+    surfaces(scene, grid, center.x, center.y, scratch);
+    out.empty = scratch.is_empty();
+    for s in scratch.iter() {
+        // A surface under something else (a floor beneath a crate) is no surface to stand on or to meet.
+        let above = s.point + Vec3::Y * (ctl.skin * 2.0);
+        if !scene
+            .overlap_sphere(&Sphere::new(above, ctl.skin))
+            .is_empty()
+        {
+            continue;
+        }
+        if s.normal.y < walkable {
+            out.rejected.push(Rejected {
+                point: s.point,
+                why: Rejection::Steep {
+                    degrees: s.normal.y.clamp(-1.0, 1.0).acos().to_degrees(),
+                },
+                column: c as u32,
+            });
+            continue;
+        }
+        let feet = feet_above(ctl, s.point, s.normal);
+        if scene.overlap_capsule(&grown(ctl, feet)).is_empty() {
+            out.spots.push(Spot {
+                feet,
+                normal: s.normal,
+                ground: s.point.y,
+                object: s.object,
+                column: c as u32,
+            });
+            continue;
+        }
+        // The body does not fit at the centre: why (kept even when a place is found off the centre, so a
+        // doorway the grid straddles still names its width), then the nearest place in the cell.
+        if let Some(why) = why_not(scene, ctl, feet, s.point) {
+            out.rejected.push(Rejected {
+                point: s.point,
+                why,
+                column: c as u32,
+            });
+        }
+        if let Some(feet) = fit(scene, ctl, grid, feet, s) {
+            out.spots.push(Spot {
+                feet,
+                normal: s.normal,
+                ground: s.point.y,
+                object: s.object,
+                column: c as u32,
+            });
+        }
+    }
+}
+
+/// Why the body does not fit at `feet` over the surface point `ground`: a ceiling lower than the body, or
+/// things on opposite sides closer than its width; `None` for anything else (beside a wall).
+fn why_not(
+    scene: &Scene,
+    ctl: &CharacterController,
+    feet: Vec3,
+    ground: Vec3,
+) -> Option<Rejection> {
+    let up = Ray::new(ground + Vec3::Y * ctl.skin, Vec3::Y);
+    if let Some(h) = scene.cast_ray(&up, ctl.height + ctl.skin)
+        && h.t > 0.0
+    {
+        return Some(Rejection::Low {
+            clearance: h.t + ctl.skin,
+        });
+    }
+    // At mid-height, the nearest points of the things the body overlaps: two on opposite sides (more than
+    // 150° apart around the axis) make an opening narrower than the body.
+    let mid = feet + Vec3::Y * (ctl.height * 0.5);
+    let mut body = grown(ctl, feet);
+    let reach = body.radius * 2.0;
+    // Everything within a body's width of the axis: the other side of an opening may not touch the body.
+    body.radius = reach;
+    let mut near: Vec<Vec3> = Vec::new();
+    for id in scene.overlap_capsule(&body) {
+        let Some(shape) = scene.object(id) else {
+            continue;
+        };
+        let probe = Vec3::new(
+            mid.x,
+            mid.y
+                .clamp(feet.y + ctl.radius, feet.y + ctl.height - ctl.radius),
+            mid.z,
+        );
+        if let Some(q) = closest_point(shape, probe, reach) {
+            let flat = Vec3::new(q.x - probe.x, 0.0, q.z - probe.z);
+            if flat.length() > 1e-6 && flat.length() <= reach {
+                near.push(q);
+            }
+        }
+    }
+    let mut narrowest: Option<f32> = None;
+    for (i, a) in near.iter().enumerate() {
+        for b in &near[i + 1..] {
+            let (da, db) = (
+                Vec3::new(a.x - mid.x, 0.0, a.z - mid.z).normalize(),
+                Vec3::new(b.x - mid.x, 0.0, b.z - mid.z).normalize(),
+            );
+            if da.dot(db) < -0.866 {
+                let width = Vec3::new(a.x - b.x, 0.0, a.z - b.z).length();
+                narrowest = Some(narrowest.map_or(width, |w: f32| w.min(width)));
+            }
+        }
+    }
+    narrowest
+        .filter(|&w| w < 2.0 * (ctl.radius + ctl.skin))
+        .map(|width| Rejection::Narrow { width })
+}
+
+/// For a body that does not fit at `feet`: the nearest place within the cell where it fits over the same
+/// surface (pushed out of what it overlaps by the shortest way: a door a little wider than the body has a place
+/// to stand whatever the grid's phase), else `None`.
+fn fit(
+    scene: &Scene,
+    ctl: &CharacterController,
+    grid: &Grid,
+    feet: Vec3,
+    s: &Surface,
+) -> Option<Vec3> {
+    let out = push_out(scene, feet, ctl.radius + ctl.skin, |f| grown(ctl, f));
+    let moved = out.feet - feet;
+    let flat = Vec2::new(moved.x, moved.z);
+    if !out.resolved || flat.length() > grid.cell * 0.5 || moved.y.abs() > 2.0 * ctl.skin {
+        return None;
+    }
+    // Still over the same surface, at the same height.
+    let ray = Ray::new(
+        Vec3::new(out.feet.x, s.point.y + ctl.skin, out.feet.z),
+        Vec3::NEG_Y,
+    );
+    let hit = scene.cast_ray(&ray, 2.0 * ctl.skin)?;
+    let settled = feet_above(ctl, ray.at(hit.t), hit.normal);
+    ((settled.y - feet.y).abs() <= 1e-3 && scene.overlap_capsule(&grown(ctl, settled)).is_empty())
+        .then_some(settled)
+}
