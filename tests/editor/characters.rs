@@ -92,7 +92,7 @@ fn the_characters_fields_edit_in_one_step_each_refuse_with_the_reason_and_undo()
 #[test]
 fn add_writes_the_default_character_and_remove_restores_the_default() {
     let mut h = open_room();
-    press(&mut h, "Add");
+    press(&mut h, "Add a character");
     assert_eq!(
         h.state().doc.level().character,
         Some(CharacterController::default())
@@ -100,7 +100,7 @@ fn add_writes_the_default_character_and_remove_restores_the_default() {
     assert!(h.query_by_label("the level's own character").is_some());
     type_into(&mut h, "height", "2.1");
     assert_eq!(h.state().doc.level().character.unwrap().height, 2.1);
-    press(&mut h, "Remove");
+    press(&mut h, "Remove the character");
     assert_eq!(h.state().doc.level().character, None);
     // The fields show the default again.
     let height = h.get_by_role_and_label(Role::TextInput, "height");

@@ -82,7 +82,7 @@ impl CharacterField {
         match self {
             Self::Radius => "radius of the capsule",
             Self::Height => "from the feet to the top of the head",
-            Self::Skin => "the gap kept between the body and everything it touches",
+            Self::Skin => "the clearance kept between the body and everything it touches",
             Self::MaxStep => "the highest riser climbed without jumping",
             Self::MaxSlopeDeg => {
                 "the steepest surface that supports the character, degrees from level"

@@ -36,7 +36,7 @@ pub(super) fn section(
             if level.character.is_some() {
                 ui.label("the level's own character");
                 if ui
-                    .button("Remove")
+                    .button("Remove the character")
                     .on_hover_text("Remove it from the level: the default character is used")
                     .clicked()
                 {
@@ -45,7 +45,7 @@ pub(super) fn section(
             } else {
                 ui.weak("the default character (not in the level)");
                 if ui
-                    .button("Add")
+                    .button("Add a character")
                     .on_hover_text("Write the default character into the level")
                     .clicked()
                 {

@@ -389,9 +389,10 @@ fn number_field(
             }
             _ => None,
         };
+        // Narrower beside a note, so the row keeps the inspector's width.
         let mut edit = egui::TextEdit::singleline(&mut text)
             .hint_text(hint)
-            .desired_width(90.0);
+            .desired_width(if note.is_empty() { 90.0 } else { 56.0 });
         if error.is_some() {
             edit = edit.text_color(Color32::from_rgb(255, 90, 90));
         }
