@@ -66,8 +66,20 @@ pub fn draw(lines: &mut Batch, rect: Rect, cam: &Camera, relief: &Relief) {
             let e = relief.edges[index as usize];
             match drawn {
                 Drawn::Line(sa, sb) => {
-                    let (ca, cb) = (color(range.color(e.a.y)), color(range.color(e.b.y)));
-                    lines.line2(sa, sb, EDGE_WIDTH, ca, cb);
+                    // A sloping edge in pieces, so its colours follow the ramp's stops (blue to red straight
+                    // would pass through grey).
+                    let (fa, fb) = (range.fraction(e.a.y), range.fraction(e.b.y));
+                    let n = ((fa - fb).abs() * 8.0).ceil().clamp(1.0, 8.0) as usize;
+                    for k in 0..n {
+                        let (t0, t1) = (k as f32 / n as f32, (k + 1) as f32 / n as f32);
+                        lines.line2(
+                            sa.lerp(sb, t0),
+                            sa.lerp(sb, t1),
+                            EDGE_WIDTH,
+                            color(ramp(fa + (fb - fa) * t0)),
+                            color(ramp(fa + (fb - fa) * t1)),
+                        );
+                    }
                 }
                 Drawn::Dot(cell) => {
                     let at = rect.min
@@ -184,5 +196,16 @@ mod tests {
         let mut b = Batch::default();
         draw(&mut b, rect, &far, &relief);
         assert_eq!(b.vertices(), 4);
+        // A ramp's edge from the lowest height to the highest: in eight pieces along the ramp's colours.
+        let slope = [
+            edge((0.0, 0.0), (0.0, 0.0), 0.0),
+            Edge {
+                a: Vec3::new(-5.0, 0.0, 0.0),
+                b: Vec3::new(5.0, 2.0, 0.0),
+            },
+        ];
+        let mut b = Batch::default();
+        draw(&mut b, rect, &cam, &Relief::new(&[&slope]));
+        assert_eq!(b.vertices(), 4 * 8 + 4);
     }
 }
