@@ -458,7 +458,7 @@ pub struct Drawer<'a> {
     /// rows are runs of such walls, so a still frame of 100,000 walls draws far fewer quads.
     pub run: Option<(Vec2, Vec2, f32)>,
     /// The heights the relief's colours span: a plain level triangle is filled in its height's colour and
-    /// leaves its edges to the relief (see [`relief_paint`]). `None`: triangles drawn in their kind's colour.
+    /// leaves its edges to the relief (see `relief_paint`). `None`: triangles drawn in their kind's colour.
     pub heights: Option<HeightRange>,
 }
 
