@@ -83,10 +83,17 @@ pub struct Edge {
 }
 
 impl Edge {
-    /// The height of its higher end (what orders edges low to high for drawing).
+    /// The height of its higher end.
     #[must_use]
     pub fn top(&self) -> f32 {
         self.a.y.max(self.b.y)
+    }
+
+    /// The height of its middle: what orders edges low to high for drawing, so a ramp's top edge draws over
+    /// the diagonal that climbs to it along the same line from above.
+    #[must_use]
+    pub fn middle(&self) -> f32 {
+        (self.a.y + self.b.y) * 0.5
     }
 }
 
@@ -136,8 +143,8 @@ pub fn unique_edges(tris: impl IntoIterator<Item = [Vec3; 3]>) -> (Vec<Edge>, Ve
 /// Height bands the edges are sorted into for drawing (low ones first, so higher floors draw over lower).
 pub const BANDS: usize = 32;
 
-/// Every mesh's and level triangle's edges, sorted into [`BANDS`] height bands from low to high, with the
-/// heights they span: what the top-down view draws shaded by height.
+/// Every mesh's and level triangle's edges, sorted into [`BANDS`] height bands from low to high (by their
+/// middle's height), with the heights they span: what the top-down view draws shaded by height.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Relief {
     /// The heights of every edge's ends, `None` when there are no edges.
@@ -156,7 +163,7 @@ impl Relief {
         let Some(range) = HeightRange::of(all().flat_map(|e| [e.a.y, e.b.y])) else {
             return Self::default();
         };
-        let band = |e: &Edge| ((range.fraction(e.top()) * BANDS as f32) as usize).min(BANDS - 1);
+        let band = |e: &Edge| ((range.fraction(e.middle()) * BANDS as f32) as usize).min(BANDS - 1);
         let mut starts = vec![0u32; BANDS + 1];
         for e in all() {
             starts[band(e) + 1] += 1;
@@ -541,7 +548,8 @@ mod tests {
         let order: Vec<f32> = (0..BANDS)
             .flat_map(|k| r.band(k).iter().map(Edge::top))
             .collect();
-        assert_eq!(order, vec![0.0, 1.0, 1.5, 3.0]);
+        // By the middle's height: the slope from 0 to 1.5 (middle 0.75) before the flat edge at 1.
+        assert_eq!(order, vec![0.0, 1.5, 1.0, 3.0]);
         assert_eq!(r.band(BANDS - 1), &[e(3.0, 3.0)]);
         assert_eq!(Relief::new(&[]), Relief::default());
         assert!(Relief::default().band(0).is_empty());
