@@ -3,7 +3,9 @@
 //! beside the same frame on the small house level and on an empty level (budget 8 ms); and the same maze
 //! with the debugger playing — one simulation step, its recording and the UI per frame (budget 16 ms). The
 //! setup also reports the memory 10,000 recorded frames of the maze take. `maze_100k_all_in_view` and
-//! `maze_100k_playing` do the same on a generated maze of 100,000 walls and 1,000 balls.
+//! `maze_100k_playing` do the same on a generated maze of 100,000 walls and 1,000 balls. `terrain_100k_all_in_view`
+//! and `terrain_100k_zoomed_8x` are a still frame of one 100,000-triangle mesh (`generate::terrain`, 200 m a side),
+//! the 3D level's case: the top-down view draws its edges shaded by height.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use collidoscope::editor::{EditorApp, EditorOptions};
@@ -58,12 +60,24 @@ fn bench(c: &mut Criterion) {
         balls: 1_000,
         ..collidoscope::generate::MazeParams::default()
     });
+    let (vertices, indices) = collidoscope::generate::terrain(100_000, 200.0, 1);
+    let mut terrain = Level::default();
+    terrain.meshes.push(collidoscope::level::MeshObject {
+        id: collidoscope::level::ObjectId(1),
+        name: None,
+        obj: None,
+        vertices,
+        indices,
+        properties: Default::default(),
+    });
     for (name, level, zoom) in [
         ("empty", Level::default(), 1.0),
         ("house", house, 1.0),
         ("maze_large_all_in_view", maze.clone(), 1.0),
         ("maze_large_zoomed_8x", maze, 8.0),
         ("maze_100k_all_in_view", maze_100k.clone(), 1.0),
+        ("terrain_100k_all_in_view", terrain.clone(), 1.0),
+        ("terrain_100k_zoomed_8x", terrain, 8.0),
     ] {
         let mut h = harness(level);
         if zoom != 1.0 {

@@ -10,13 +10,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The sample levels shipped in `levels/`.
-const SAMPLES: [&str; 6] = [
+const SAMPLES: [&str; 7] = [
     "house",
     "triangle_walk",
     "magic_room",
     "cookbook_gallery",
     "maze_large",
     "courtyard",
+    "playground",
 ];
 
 fn root() -> PathBuf {

@@ -18,6 +18,9 @@ use glam::{Vec2, Vec3};
 #[path = "editor/game_data.rs"]
 mod game_data;
 
+#[path = "editor/characters.rs"]
+mod characters;
+
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
         recovery_dir: recovery.map(Path::to_path_buf),

@@ -37,6 +37,8 @@ pub mod palette {
     pub const PROBE: Color32 = Color32::from_rgb(230, 100, 200);
     /// The walker.
     pub const WALKER: Color32 = Color32::from_rgb(100, 230, 120);
+    /// The level's character, drawn at the walker's start (the 3D preview's `CHARACTER_RGBA`).
+    pub const CHARACTER: Color32 = Color32::from_rgb(255, 110, 230);
     /// Entities whose type has no colour of its own.
     pub const ENTITY: Color32 = Color32::from_rgb(250, 120, 120);
     /// Trigger volumes.

@@ -21,13 +21,14 @@ use collidoscope::query::overlap;
 use glam::{Quat, Vec2, Vec3};
 
 /// Every committed sample level.
-const SAMPLES: [&str; 6] = [
+const SAMPLES: [&str; 7] = [
     "house",
     "triangle_walk",
     "magic_room",
     "cookbook_gallery",
     "maze_large",
     "courtyard",
+    "playground",
 ];
 
 fn root() -> PathBuf {

@@ -305,6 +305,20 @@ impl EditorApp {
         self.view_rect
     }
 
+    /// The heights the top-down view shades meshes and level triangles by (its legend), `None` when the
+    /// level has neither.
+    #[must_use]
+    pub fn height_range(&self) -> Option<crate::editor::view2d::relief::HeightRange> {
+        self.scene.relief.range
+    }
+
+    /// The height of the highest mesh or level triangle surface over floor point `(x, z)`, as the top-down
+    /// view's legend shows it under the pointer.
+    #[must_use]
+    pub fn surface_height(&self, p: Vec2) -> Option<f32> {
+        self.scene.surface_height(p)
+    }
+
     /// Frame everything (Home).
     pub fn frame_all(&mut self) {
         self.framed = false;

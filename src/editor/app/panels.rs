@@ -447,6 +447,10 @@ impl EditorApp {
 /// The field a problem names, after its object: `walls[3].radius` → `radius`,
 /// `entities[0].fields.team` → `fields.team` (what the inspector focuses).
 fn focus_path(field: &str) -> Option<String> {
+    if field.starts_with("character.") {
+        // The level's character: its section in the level's settings.
+        return Some(field.to_owned());
+    }
     let (_, rest) = field.split_once("].")?;
     (!rest.is_empty()).then(|| rest.to_owned())
 }
@@ -474,5 +478,9 @@ mod tests {
             Some("fields.team")
         );
         assert_eq!(focus_path("walker"), None);
+        assert_eq!(
+            focus_path("character.max_step").as_deref(),
+            Some("character.max_step")
+        );
     }
 }

@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
+pub mod character;
 mod clipboard;
 mod edit;
 pub mod game;

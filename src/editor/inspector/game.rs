@@ -515,7 +515,7 @@ fn bounds_text(min: Option<f64>, max: Option<f64>) -> String {
 }
 
 /// Push an accepted edit (clearing the field's error) or keep the refusal's reason beside the field.
-fn report(
+pub(super) fn report(
     state: &mut InspectorState,
     key: &str,
     edit: Result<LabelledEdit, String>,
@@ -532,7 +532,7 @@ fn report(
     }
 }
 
-fn show_error(ui: &mut Ui, state: &InspectorState, key: &str) {
+pub(super) fn show_error(ui: &mut Ui, state: &InspectorState, key: &str) {
     if let Some(why) = state.errors.get(key) {
         ui.label(
             RichText::new(format!("refused: {why}"))

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+mod character;
 pub mod game;
 
 pub use game::{PickRequest, PickWhat, Slot};
@@ -348,6 +349,10 @@ struct FieldSpec<'a> {
     hint: &'a str,
     rule: Rule,
     optional: bool,
+    /// Shown after the field, weak (a unit, the limits); empty for none.
+    note: &'a str,
+    /// What a problem calls it (see [`InspectorState::take_focus`]); `None`: its label.
+    path: Option<&'a str>,
 }
 
 /// One labelled, validated number field.
@@ -363,10 +368,13 @@ fn number_field(
         hint,
         rule,
         optional,
+        note,
+        path,
     } = *spec;
     let mut out = None;
     ui.horizontal(|ui| {
         let l = ui.add_sized([110.0, 18.0], egui::Label::new(label));
+        let path = path.unwrap_or(label);
         let shown = current.map(|v| format!("{v}")).unwrap_or_default();
         let mut text = state
             .buffers
@@ -381,9 +389,10 @@ fn number_field(
             }
             _ => None,
         };
+        // Narrower beside a note, so the row keeps the inspector's width.
         let mut edit = egui::TextEdit::singleline(&mut text)
             .hint_text(hint)
-            .desired_width(90.0);
+            .desired_width(if note.is_empty() { 90.0 } else { 56.0 });
         if error.is_some() {
             edit = edit.text_color(Color32::from_rgb(255, 90, 90));
         }
@@ -400,9 +409,12 @@ fn number_field(
             state.buffers.remove(key);
             state.session += 1;
         }
-        if state.take_focus(label) {
+        if state.take_focus(path) {
             resp.request_focus();
             resp.scroll_to_me(Some(egui::Align::Center));
+        }
+        if !note.is_empty() {
+            ui.weak(RichText::new(note).small());
         }
         if let Some(e) = error {
             ui.label(
@@ -433,6 +445,7 @@ fn fields(ui: &mut Ui, doc: &Document, state: &mut InspectorState, out: &mut Vec
     if doc.walker_selected() {
         ui.heading("Walker start");
         header_number_fields(ui, doc, state, &walker_fields(), out);
+        character::section(ui, doc, state, out);
         ui.separator();
     }
     if let [one] = selected.as_slice() {
@@ -531,6 +544,8 @@ fn kind_fields(
             hint,
             rule: f.rule,
             optional: f.optional,
+            note: "",
+            path: None,
         };
         if let Some(FieldEdit::Set(v)) = number_field(ui, state, &spec) {
             let replace = of_kind
@@ -611,6 +626,8 @@ fn header_number_fields(
             hint: "",
             rule: f.rule,
             optional: f.optional,
+            note: "",
+            path: None,
         };
         if let Some(FieldEdit::Set(v)) = number_field(ui, state, &spec) {
             let mut h = header.clone();
@@ -706,6 +723,8 @@ fn level_fields(
             None,
         ));
     }
+    ui.separator();
+    character::section(ui, doc, state, out);
 }
 
 #[cfg(test)]

@@ -1,9 +1,12 @@
 //! What each level object looks like from above (its projection onto the floor, `(x, z)`): used to draw the
 //! top-down view, to pick objects under the cursor and to box-select them.
 
+use std::sync::Arc;
+
 use glam::{Vec2, Vec3};
 
 use crate::editor::document::Object;
+use crate::editor::view2d::relief::MeshPlan;
 use crate::level::TriggerShape;
 
 /// Radius of an entity's marker in the top-down view, in metres.
@@ -28,12 +31,14 @@ pub enum Footprint {
         /// Radius.
         r: f32,
     },
-    /// A convex polygon, counter-clockwise: boxes, cylinders, mesh hulls.
+    /// A convex polygon, counter-clockwise: boxes, cylinders.
     Polygon(Vec<Vec2>),
     /// Any simple polygon (concave allowed), in order: prism triggers.
     Area(Vec<Vec2>),
     /// A triangle (kept apart from polygons for its normal tick).
     Triangle([Vec2; 3]),
+    /// A mesh: its triangles from above (picked by the one under the pointer), drawn by its edges.
+    Mesh(Arc<MeshPlan>),
     /// An arrow from `a` to `b`: probes.
     Arrow {
         /// Origin.
@@ -166,7 +171,7 @@ impl Footprint {
                 });
                 Footprint::Polygon(convex_hull(corners))
             }
-            Object::Mesh(m) => Footprint::Polygon(convex_hull(m.vertices.iter().map(|&v| xz(v)))),
+            Object::Mesh(m) => Footprint::Mesh(Arc::new(MeshPlan::new(&m.vertices, &m.indices))),
             Object::Probe(p) => {
                 let dir = p.dir.normalize_or_zero();
                 let len = if p.max_t.is_finite() {
@@ -200,6 +205,7 @@ impl Footprint {
                 |(lo, hi), &q| (lo.min(q), hi.max(q)),
             ),
             Footprint::Triangle(t) => (t[0].min(t[1]).min(t[2]), t[0].max(t[1]).max(t[2])),
+            Footprint::Mesh(m) => m.bounds?,
             Footprint::Arrow { a, b } => (a.min(*b), a.max(*b)),
             Footprint::Line { .. } | Footprint::Everywhere => return None,
         };
@@ -210,16 +216,24 @@ impl Footprint {
     /// footprint cannot be picked with the pointer (everywhere) or has non-finite data.
     #[must_use]
     pub fn distance(&self, p: Vec2) -> Option<f32> {
+        self.distance_within(p, f32::INFINITY)
+    }
+
+    /// [`Footprint::distance`] when it is at most `tol`, else `None` (a mesh looks only at its triangles
+    /// near `p`).
+    #[must_use]
+    pub fn distance_within(&self, p: Vec2, tol: f32) -> Option<f32> {
         let d = match self {
             Footprint::Capsule { a, b, r } => (segment_distance(p, *a, *b) - r).max(0.0),
             Footprint::Circle { c, r } => (p.distance(*c) - r).max(0.0),
             Footprint::Polygon(poly) | Footprint::Area(poly) => polygon_distance(p, poly),
             Footprint::Triangle(t) => polygon_distance(p, t),
+            Footprint::Mesh(m) => return m.distance_within(p, tol),
             Footprint::Arrow { a, b } => segment_distance(p, *a, *b),
             Footprint::Line { p: q, dir } => (p - *q).perp_dot(*dir).abs(),
             Footprint::Everywhere => return None,
         };
-        d.is_finite().then_some(d)
+        (d.is_finite() && d <= tol).then_some(d)
     }
 }
 

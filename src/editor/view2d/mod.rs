@@ -4,6 +4,8 @@
 
 pub mod footprint;
 pub(crate) mod paint;
+pub mod relief;
+pub(crate) mod relief_paint;
 pub mod scene;
 
 use crate::editor::theme;
@@ -12,6 +14,7 @@ use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke};
 use glam::Vec2;
 
 use crate::editor::view2d::footprint::Footprint;
+use crate::editor::view2d::relief::HeightRange;
 
 /// Pan and zoom of the top-down view.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -247,6 +250,11 @@ impl Batch {
 
     /// A straight line `width` points wide.
     pub fn line(&mut self, a: Pos2, b: Pos2, width: f32, color: Color32) {
+        self.line2(a, b, width, color, color);
+    }
+
+    /// A straight line `width` points wide, its colour running from `ca` at `a` to `cb` at `b`.
+    pub fn line2(&mut self, a: Pos2, b: Pos2, width: f32, ca: Color32, cb: Color32) {
         let d = b - a;
         let len = d.length();
         let n = if len > 0.0 {
@@ -254,10 +262,10 @@ impl Batch {
         } else {
             egui::vec2(width * 0.5, 0.0)
         };
-        let i = self.vertex(a + n, color);
-        self.vertex(a - n, color);
-        self.vertex(b - n, color);
-        self.vertex(b + n, color);
+        let i = self.vertex(a + n, ca);
+        self.vertex(a - n, ca);
+        self.vertex(b - n, cb);
+        self.vertex(b + n, cb);
         self.mesh.add_triangle(i, i + 1, i + 2);
         self.mesh.add_triangle(i, i + 2, i + 3);
     }
@@ -322,6 +330,12 @@ impl Batch {
     pub fn circle(&mut self, c: Pos2, r: f32, width: f32, color: Color32) {
         let pts = arc(c, r, 0.0, std::f32::consts::TAU, Self::segments(r));
         self.polyline(&pts, true, width, color);
+    }
+
+    /// A dashed circle's outline.
+    pub fn dashed_circle(&mut self, c: Pos2, r: f32, width: f32, color: Color32) {
+        let pts = arc(c, r, 0.0, std::f32::consts::TAU, Self::segments(r) * 2);
+        self.dashed(&pts, true, width, color);
     }
 
     /// A filled disc.
@@ -423,6 +437,8 @@ pub struct Extras {
     pub color: Option<Color32>,
     /// A volume rather than a solid (triggers): dashed outline, lighter fill.
     pub dashed: bool,
+    /// A level triangle's corner heights (its fill is shaded by height; its edges are the relief's).
+    pub heights: Option<[f32; 3]>,
 }
 
 /// Draws footprints into batches: fills first, then lines, so outlines stay visible.
@@ -441,6 +457,9 @@ pub struct Drawer<'a> {
     /// drawn as one line: `(start, end, width)` of the run not drawn yet (see [`Drawer::flush`]). A maze's
     /// rows are runs of such walls, so a still frame of 100,000 walls draws far fewer quads.
     pub run: Option<(Vec2, Vec2, f32)>,
+    /// The heights the relief's colours span: a plain level triangle is filled in its height's colour and
+    /// leaves its edges to the relief (see `relief_paint`). `None`: triangles drawn in their kind's colour.
+    pub heights: Option<HeightRange>,
 }
 
 impl Drawer<'_> {
@@ -550,8 +569,18 @@ impl Drawer<'_> {
             }
             Footprint::Triangle(t) => {
                 let pts: Vec<Pos2> = t.iter().map(|p| self.s(*p)).collect();
+                let (line, fill) = match (look, self.heights, extras.heights) {
+                    (Look::Normal, Some(range), Some(h)) => {
+                        let [r, g, b] = range.color((h[0] + h[1] + h[2]) / 3.0);
+                        let c = Color32::from_rgb(r, g, b);
+                        (c, c.gamma_multiply(0.25))
+                    }
+                    _ => {
+                        self.lines.polyline(&pts, true, w, line);
+                        (line, fill)
+                    }
+                };
                 self.fills.fill_convex(&pts, fill);
-                self.lines.polyline(&pts, true, w, line);
                 if let Some((n, ny)) = extras.normal {
                     let c = self.s((t[0] + t[1] + t[2]) / 3.0);
                     // A tick along the normal's floor part; a dot when the triangle faces straight up/down.
@@ -576,7 +605,28 @@ impl Drawer<'_> {
                 let (sa, sb) = (self.s(*p - *dir * half), self.s(*p + *dir * half));
                 self.lines.line(sa, sb, w, line);
             }
+            Footprint::Mesh(m) => {
+                // Its edges are the relief's; a look outlines its border.
+                if look != Look::Normal {
+                    self.outline(&m.outline, w, line);
+                }
+            }
             Footprint::Everywhere => {}
+        }
+    }
+
+    /// Floor segments, culled to the view; a segment inside one pixel is dropped (its neighbours in a chain
+    /// cover it at this width).
+    fn outline(&mut self, segments: &[[Vec2; 2]], w: f32, color: Color32) {
+        let view = self.rect.expand(w);
+        for [a, b] in segments {
+            let (sa, sb) = (self.s(*a), self.s(*b));
+            if (sa.x.floor(), sa.y.floor()) == (sb.x.floor(), sb.y.floor())
+                || !Rect::from_two_pos(sa, sb).intersects(view)
+            {
+                continue;
+            }
+            self.lines.line(sa, sb, w, color);
         }
     }
 }
@@ -648,6 +698,7 @@ mod tests {
                 lines: Batch::default(),
                 wall_radii: false,
                 run: None,
+                heights: None,
             };
             for &(a, b) in walls {
                 let fp = Footprint::Capsule { a, b, r: 0.1 };

@@ -61,6 +61,7 @@ impl EditorApp {
         painter.with_clip_rect(rect.shrink(0.02)).add(level_lines);
         let (fills, mut lines) = self.paint_hovered(rect, hovered);
         self.paint_walker(&mut lines, rect, hovered);
+        let character_label = self.paint_character(&mut lines, rect);
         self.paint_probe(&mut lines, rect);
         self.paint_recording_query(&mut lines, rect);
         self.paint_compare(&mut lines, rect);
@@ -74,6 +75,22 @@ impl EditorApp {
         painter
             .with_clip_rect(rect.shrink(0.04))
             .add(lines.finish());
+        if let Some((at, text)) = character_label {
+            painter.text(
+                at,
+                egui::Align2::LEFT_BOTTOM,
+                text,
+                egui::FontId::proportional(11.0),
+                theme::palette::CHARACTER,
+            );
+        }
+        if let Some(range) = self.scene.relief.range {
+            let under = hover.and_then(|p| {
+                self.scene
+                    .surface_height(self.cam.world_from_screen(rect, p))
+            });
+            view2d::relief_paint::legend(&painter, rect, range, under, dark);
+        }
         self.paint_tool(&painter, rect, hover, shift);
         self.paint_gesture(&painter, rect, hover, shift);
         if self.scene.entries.is_empty() && self.doc.level().walker.is_none() {
@@ -107,7 +124,10 @@ impl EditorApp {
             lines: Batch::default(),
             wall_radii: self.debug.overlays.wall_radii,
             run: None,
+            heights: self.scene.relief.range,
         };
+        // Meshes and triangles by their edges, shaded by height, under everything else.
+        view2d::relief_paint::draw(&mut drawer.lines, rect, &self.cam, &self.scene.relief);
         // Selected objects last, so they draw on top.
         let mut later = Vec::new();
         let simulated = self.debug.active();
@@ -168,6 +188,7 @@ impl EditorApp {
             lines: Batch::default(),
             wall_radii: self.debug.overlays.wall_radii,
             run: None,
+            heights: self.scene.relief.range,
         };
         let (vis_lo, vis_hi) = self.cam.visible(rect);
         let simulated = self.debug.active();
@@ -206,6 +227,32 @@ impl EditorApp {
             );
         }
         self.paint_live_walker(lines, rect);
+    }
+
+    /// The level's character (or the default) standing at the walker's start: its capsule's footprint to
+    /// scale, dashed (the walker's own collision radius is the solid circle), and where to write its size
+    /// once the circle is big enough to label.
+    fn paint_character(&self, lines: &mut Batch, rect: Rect) -> Option<(Pos2, String)> {
+        let level = self.doc.level();
+        let w = level.walker.as_ref()?;
+        let c = crate::editor::document::character::effective(level);
+        let rs = c.radius * self.cam.scale;
+        if !(rs.is_finite() && rs > 0.0) {
+            return None;
+        }
+        let centre = self.cam.screen_from_world(rect, w.position);
+        lines.dashed_circle(centre, rs.max(3.0), 1.5, theme::palette::CHARACTER);
+        (rs >= 8.0).then(|| {
+            let d = view2d::trim_number(c.radius * 2.0);
+            let at = centre + egui::vec2(rs * 0.75 + 4.0, -rs * 0.75);
+            (
+                at,
+                format!(
+                    "character {d} m wide, {} m tall",
+                    view2d::trim_number(c.height)
+                ),
+            )
+        })
     }
 
     /// While walking in the 3D preview: the walker where it is now, with its facing and collision radius to

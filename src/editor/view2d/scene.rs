@@ -4,11 +4,13 @@
 use glam::{Vec2, Vec3};
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use crate::editor::document::{DocKey, Document, Kind, Object};
 use crate::editor::view2d::Extras;
 use crate::editor::view2d::footprint::Footprint;
-use crate::level::{Level, MeshObject, ObjectId, WalkerStart};
+use crate::editor::view2d::relief::{self, MeshPlan, Relief};
+use crate::level::{Level, ObjectId, WalkerStart};
 
 /// Pointer distance, in screen points, within which an object counts as under the pointer.
 const PICK_PX: f32 = 6.0;
@@ -28,8 +30,11 @@ pub(crate) struct Entry {
 pub(crate) struct Scene {
     pub(crate) key: Option<DocKey>,
     pub(crate) entries: Vec<Entry>,
-    /// Mesh hulls by id with the key they were computed for (vertex count, first and last vertex).
-    pub(crate) hulls: Vec<(ObjectId, (usize, Vec3, Vec3), Footprint)>,
+    /// Mesh plans by id with the fingerprint of the geometry they were made from (a 100,000-triangle mesh
+    /// takes tens of milliseconds to plan: an edit elsewhere keeps it).
+    pub(crate) plans: Vec<(ObjectId, u64, Arc<MeshPlan>)>,
+    /// The edges of every mesh and level triangle by height, drawn shaded by height.
+    pub(crate) relief: Relief,
     /// The entries by where they are, for picking.
     pub(crate) grid: PickGrid,
     /// The first entry of each id (a scan of 100,000 entries per frame for the hovered one cost a millisecond).
@@ -170,19 +175,16 @@ impl Scene {
                 });
             }
         }
-        let mut hulls = Vec::new();
+        let mut plans = Vec::new();
         for m in &level.meshes {
-            let key = (
-                m.vertices.len(),
-                m.vertices.first().copied().unwrap_or_default(),
-                m.vertices.last().copied().unwrap_or_default(),
-            );
-            let fp = self
-                .hulls
+            let key = relief::fingerprint(&m.vertices, &m.indices);
+            let plan = self
+                .plans
                 .iter()
                 .find(|(id, k, _)| *id == m.id && *k == key)
-                .map(|(_, _, fp)| fp.clone())
-                .unwrap_or_else(|| Footprint::of(&Object::Mesh(mesh_outline(m))));
+                .map(|(_, _, p)| Arc::clone(p))
+                .unwrap_or_else(|| Arc::new(MeshPlan::new(&m.vertices, &m.indices)));
+            let fp = Footprint::Mesh(Arc::clone(&plan));
             entries.push(Entry {
                 id: m.id,
                 label: match &m.name {
@@ -191,11 +193,16 @@ impl Scene {
                 },
                 kind: Kind::Mesh,
                 bounds: fp.bounds(),
-                fp: fp.clone(),
+                fp,
                 extras: Extras::default(),
             });
-            hulls.push((m.id, key, fp));
+            plans.push((m.id, key, plan));
         }
+        let (tri_edges, _) = relief::unique_edges(level.triangles.iter().map(|t| [t.a, t.b, t.c]));
+        let mut parts: Vec<&[relief::Edge]> =
+            plans.iter().map(|(_, _, p)| p.edges.as_slice()).collect();
+        parts.push(&tri_edges);
+        let relief = Relief::new(&parts);
         let mut by_id = HashMap::with_capacity(entries.len());
         for (i, e) in entries.iter().enumerate() {
             by_id.entry(e.id).or_insert(i as u32);
@@ -204,7 +211,8 @@ impl Scene {
             key: Some(doc.key()),
             grid: PickGrid::new(&entries),
             entries,
-            hulls,
+            plans,
+            relief,
             by_id,
         };
     }
@@ -276,7 +284,7 @@ impl Scene {
             {
                 continue;
             }
-            if let Some(d) = e.fp.distance(p) {
+            if let Some(d) = e.fp.distance_within(p, tol) {
                 let area = e
                     .bounds
                     .map_or(f32::INFINITY, |(lo, hi)| (hi - lo).x * (hi - lo).y);
@@ -288,6 +296,25 @@ impl Scene {
             consider((p.distance(w.position) - r).max(0.0), r * r * 4.0, None);
         }
         best.map(|b| b.2)
+    }
+
+    /// The height of the highest mesh or level triangle surface over floor point `p`, if any.
+    pub(crate) fn surface_height(&self, p: Vec2) -> Option<f32> {
+        let mut best: Option<f32> = None;
+        for i in self.grid.near(p, 0.0) {
+            let e = &self.entries[i as usize];
+            let y = match (&e.fp, e.extras.heights) {
+                (Footprint::Mesh(m), _) => m.height_at(p),
+                (Footprint::Triangle(t), Some(h)) => {
+                    relief::height_in(p, [0, 1, 2].map(|k| Vec3::new(t[k].x, h[k], t[k].y)))
+                }
+                _ => None,
+            };
+            if let Some(y) = y {
+                best = Some(best.map_or(y, |b: f32| b.max(y)));
+            }
+        }
+        best
     }
 }
 
@@ -303,6 +330,7 @@ fn extras_of(level: &Level, o: &Object) -> Extras {
             let n = (t.b - t.a).cross(t.c - t.a).normalize_or_zero();
             Extras {
                 normal: Some((Vec2::new(n.x, n.z), n.y)),
+                heights: Some([t.a.y, t.b.y, t.c.y]),
                 ..Extras::default()
             }
         }
@@ -320,18 +348,6 @@ fn extras_of(level: &Level, o: &Object) -> Extras {
             ..Extras::default()
         },
         _ => Extras::default(),
-    }
-}
-
-/// A mesh without its index list, for its outline (the hull needs the vertices only).
-pub(crate) fn mesh_outline(m: &MeshObject) -> MeshObject {
-    MeshObject {
-        id: m.id,
-        name: None,
-        obj: None,
-        vertices: m.vertices.clone(),
-        indices: Vec::new(),
-        properties: Default::default(),
     }
 }
 

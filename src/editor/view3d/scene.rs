@@ -179,6 +179,30 @@ impl Lines {
         self.strip(&pts, rgba);
     }
 
+    /// The wire frame of a capsule (the points within `radius` of segment `a`–`b`): a ring at each end of
+    /// the segment and one between, four lines along its sides, and two half circles over each end cap.
+    pub fn capsule(&mut self, a: Vec3, b: Vec3, radius: f32, rgba: [u8; 4]) {
+        let axis = (b - a).normalize_or(Vec3::Y);
+        let (u, v) = axis.any_orthonormal_pair();
+        for c in [a, (a + b) * 0.5, b] {
+            self.circle(c, axis, radius, rgba);
+        }
+        for side in [u, -u, v, -v] {
+            self.line(a + side * radius, b + side * radius, rgba);
+        }
+        for (c, out) in [(a, -axis), (b, axis)] {
+            for side in [u, v] {
+                let pts: Vec<Vec3> = (0..=12)
+                    .map(|i| {
+                        let t = i as f32 / 12.0 * std::f32::consts::PI;
+                        c + (side * t.cos() + out * t.sin()) * radius
+                    })
+                    .collect();
+                self.strip(&pts, rgba);
+            }
+        }
+    }
+
     /// A small three-axis cross (a marker).
     pub fn cross(&mut self, p: Vec3, size: f32, rgba: [u8; 4]) {
         for ax in [Vec3::X, Vec3::Y, Vec3::Z] {
@@ -308,6 +332,7 @@ pub fn build_static(
     entities_and_triggers(&mut s, level, paint);
     if show_walker && let Some(w) = &level.walker {
         walker_body(&mut s, w);
+        character_capsule(&mut s.lines, level, w);
     }
     floor_grid(&mut s.lines, &bounds);
     s
@@ -458,6 +483,19 @@ fn walker_body(s: &mut StaticScene, w: &crate::level::WalkerStart) {
     let eye = wk.eye();
     s.lines
         .arrow(eye, eye + Vec3::new(f.x, 0.0, f.y) * 1.0, col);
+}
+
+/// Colour of the character's capsule (as in the top-down view).
+pub const CHARACTER_RGBA: [u8; 4] = [255, 110, 230, 255];
+
+/// The level's character (or the default) standing at the walker's start, to scale: the upright capsule
+/// from the feet on the floor to the top of its head, so a door or a tunnel too small for it shows at once.
+fn character_capsule(lines: &mut Lines, level: &Level, w: &crate::level::WalkerStart) {
+    let c = crate::editor::document::character::effective(level);
+    if c.radius > 0.0 && c.height >= 2.0 * c.radius {
+        let body = c.capsule(Vec3::new(w.position.x, 0.0, w.position.y));
+        lines.capsule(body.a, body.b, body.radius, CHARACTER_RGBA);
+    }
 }
 
 /// Every object's bounds joined with a floor patch about the origin (so an empty level has a size).
@@ -641,6 +679,60 @@ mod tests {
                 .data
                 .iter()
                 .all(|f| !f.is_nan() || f.to_bits() != f32::NAN.to_bits())
+        );
+    }
+
+    #[test]
+    fn the_character_stands_at_the_walker_start_as_a_capsule_to_scale() {
+        let mut level = Level::default();
+        level.walker = Some(crate::level::WalkerStart {
+            position: Vec2::new(2.0, -3.0),
+            ..crate::level::WalkerStart::default()
+        });
+        let points = |level: &Level| {
+            let s = build_static(level, &plain, true, false);
+            let color = pack(CHARACTER_RGBA);
+            s.lines
+                .data
+                .chunks(LINE_FLOATS)
+                .filter(|v| v[3].to_bits() == color.to_bits())
+                .map(|v| Vec3::new(v[0], v[1], v[2]))
+                .collect::<Vec<_>>()
+        };
+        // The default character: 0.3 m radius, 1.8 m tall, its feet on the floor at the start.
+        let pts = points(&level);
+        assert!(!pts.is_empty());
+        let (lo, hi) = pts
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(l, h), p| (l.min(p.y), h.max(p.y)));
+        assert!(lo.abs() < 1e-5 && (hi - 1.8).abs() < 1e-5, "{lo} {hi}");
+        for p in &pts {
+            let axis = Vec3::new(2.0, p.y.clamp(0.3, 1.5), -3.0);
+            assert!(
+                (p.distance(axis) - 0.3).abs() < 1e-5,
+                "{p} is on the capsule"
+            );
+        }
+        let widest = pts.iter().map(|p| (p.x - 2.0).abs()).fold(0.0, f32::max);
+        assert!((widest - 0.3).abs() < 1e-5);
+        // The level's own character: a wider, shorter one.
+        level.character = Some(crate::character::CharacterController {
+            radius: 0.5,
+            height: 1.2,
+            ..Default::default()
+        });
+        let pts = points(&level);
+        let hi = pts.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+        let widest = pts.iter().map(|p| (p.z + 3.0).abs()).fold(0.0, f32::max);
+        assert!((hi - 1.2).abs() < 1e-5 && (widest - 0.5).abs() < 1e-5);
+        // Not drawn while walking (the walker's body is hidden then too).
+        let s = build_static(&level, &plain, false, false);
+        let color = pack(CHARACTER_RGBA).to_bits();
+        assert!(
+            !s.lines
+                .data
+                .chunks(LINE_FLOATS)
+                .any(|v| v[3].to_bits() == color)
         );
     }
 
