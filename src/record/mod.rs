@@ -900,16 +900,34 @@ impl Recorder {
     /// Stream frames to a [`Listener`] (the editor's File → Listen for a game) at `addr`: from now on each frame
     /// is also sent when the next one begins. Connecting waits at most a second; after that the game never
     /// waits on the link: frames go through a queue of [`RecorderConfig::live_queue_bytes`] to a background
-    /// thread, a frame that does not fit is dropped and counted ([`Recorder::live_stats`]), and a lost
-    /// connection is retried every second in the background (the header is sent again).
+    /// thread, a frame that does not fit is dropped and counted ([`Recorder::live_stats`]).
+    ///
+    /// A link that cannot be made is not an error: when nothing listens at `addr` yet (the game started
+    /// before the editor), the background thread tries again every second, as it does when a link is lost,
+    /// and frames finished meanwhile are dropped and counted; once the editor listens, it gets the header
+    /// (the level) and every frame from then on. What happened is said once per change of the link, not at
+    /// every retry, in [`Recorder::live_messages`] ("cannot connect to the viewer at 127.0.0.1:47474:
+    /// Connection refused (retrying every second)", then "connected to the viewer at …"); whether it is up
+    /// now is [`LiveStats::connected`]. Calling `connect` again replaces the link.
     ///
     /// # Errors
-    /// [`RecordError::Net`] when nothing accepts the connection.
+    /// [`RecordError::Net`] only when the background thread cannot be started.
     pub fn connect(&mut self, addr: std::net::SocketAddr) -> Result<(), RecordError> {
+        self.live = None;
         let sender =
             live::Sender::connect(addr, self.header.clone(), self.config.live_queue_bytes)?;
         self.live = Some(sender);
         Ok(())
+    }
+
+    /// What happened to the live link since the last call, one line per change (the first connection failed
+    /// and is being retried, connected, lost): for the game's log. Empty when not connected or nothing
+    /// changed.
+    pub fn live_messages(&mut self) -> Vec<String> {
+        self.live
+            .as_ref()
+            .map(live::Sender::messages)
+            .unwrap_or_default()
     }
 
     /// Send the current frame as it stands (a game calls it before exiting; the viewer replaces a frame it

@@ -1,5 +1,6 @@
 //! The flight recorder, its file format (truncation, damage, garbage), the live link (loopback, bad peers, a
-//! slow viewer, a restarting game), character moves recorded and asked again, and hot reload.
+//! slow viewer, a restarting game, a game that starts before the viewer listens), character moves recorded and
+//! asked again, and hot reload.
 
 #![allow(clippy::unwrap_used)]
 
@@ -872,4 +873,62 @@ fn the_live_link_streams_character_moves() {
     for (f, m) in got.iter().zip(&moves) {
         assert!(matches!(&f.queries[0], QueryRecord::Character { result, .. } if result == m));
     }
+}
+
+#[test]
+fn a_game_that_connects_before_the_viewer_listens_connects_once_it_does() {
+    // A port nothing listens on (bound, then let go).
+    let addr = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let level = Level::from_ron_str(STEPS).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    // Not an error: the link is retried in the background, and the failure is said once.
+    rec.connect(addr).unwrap();
+    assert!(!rec.live_stats().unwrap().connected);
+    let mut messages = rec.live_messages();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].contains(&addr.to_string()) && messages[0].contains("retrying every second"),
+        "{messages:?}"
+    );
+    // The game plays on for 2.5 s (two retries fail), its frames dropped and counted; nothing more is said.
+    let c = CharacterController::default();
+    let mut feet = Vec3::new(0.0, c.skin, 0.0);
+    let mut frame = 0u32;
+    let mut play = |rec: &mut Recorder, for_ms: u64| {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_millis(for_ms) {
+            rec.begin_frame(f64::from(frame) / 60.0);
+            feet = rec
+                .move_character(&scene, &c, feet, Vec3::new(0.0, -0.01, 0.0))
+                .feet;
+            frame += 1;
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    play(&mut rec, 2500);
+    messages.extend(rec.live_messages());
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    let stats = rec.live_stats().unwrap();
+    assert!(
+        !stats.connected && stats.dropped > 0 && stats.frames == 0,
+        "{stats:?}"
+    );
+    // The viewer starts listening: within the next retry the game connects, sends the level, then frames.
+    let mut listener = Listener::bind(addr).unwrap();
+    let start = Instant::now();
+    let mut events = Vec::new();
+    while start.elapsed() < Duration::from_secs(10) && frames(&events) < 5 {
+        play(&mut rec, 50);
+        events.extend(listener.poll());
+    }
+    assert!(matches!(events.first(), Some(LiveEvent::Connected { level: l }) if *l == level));
+    assert!(frames(&events) >= 5, "{} frames", frames(&events));
+    let stats = rec.live_stats().unwrap();
+    assert!(stats.connected && stats.frames >= 5, "{stats:?}");
+    let said = rec.live_messages();
+    assert_eq!(said, [format!("connected to the viewer at {addr}")]);
 }
