@@ -107,9 +107,9 @@ pub enum RecordError {
 /// One recorded query: its inputs and the answer the game got.
 ///
 /// A character move's answer is kept whole, inline, as the public contract has it (`result: CharacterMove`):
-/// that makes every record as large as a move in memory (336 bytes, against 64 for a ray), which a decoded
-/// recording pays per query; the encoded size of each kind is its own (about 40 bytes a ray, a few hundred a
-/// move).
+/// that makes every record as large as a move in memory (336 bytes; 72 before the move was a kind), which a
+/// decoded recording pays per query; encoded, each kind takes its own size (a ray that hits 59 bytes, a move
+/// with its workings a few hundred).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 // The shape is the public contract (API.md, a struct-literal variant with `result: CharacterMove`).
 #[allow(clippy::large_enum_variant)]
@@ -792,8 +792,9 @@ impl Recorder {
 
     /// [`CharacterController::move_character`], recorded: the controller, the feet, the motion and the whole
     /// answer, its workings included (so the debugger shows every sweep of the move as the game made it, and
-    /// `replay` can tell a changed answer from a changed build). A move costs a few hundred bytes: its trace
-    /// holds every sweep (about 80 bytes each; three to six in a plain step on a floor), ten times a ray.
+    /// `replay` can tell a changed answer from a changed build). A move costs a few hundred bytes (about 470
+    /// walking on a floor, 700 against a wall or up a step, eight to thirteen times a ray): its trace holds
+    /// every sweep, about 80 bytes each, three to six of them in a plain move on a floor.
     pub fn move_character(
         &mut self,
         scene: &Scene,
