@@ -792,9 +792,9 @@ impl Recorder {
 
     /// [`CharacterController::move_character`], recorded: the controller, the feet, the motion and the whole
     /// answer, its workings included (so the debugger shows every sweep of the move as the game made it, and
-    /// `replay` can tell a changed answer from a changed build). A move costs a few hundred bytes (about 470
-    /// walking on a floor, 700 against a wall or up a step, eight to thirteen times a ray): its trace holds
-    /// every sweep, about 80 bytes each, three to six of them in a plain move on a floor.
+    /// `replay` can tell a changed answer from a changed build). A move costs a few hundred bytes (about 370
+    /// walking on a floor, 580 against a wall, 780 up a step: six to thirteen times a ray that hits): its
+    /// trace holds every sweep, about 80 bytes each, three to six of them in a move.
     pub fn move_character(
         &mut self,
         scene: &Scene,
