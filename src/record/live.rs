@@ -4,9 +4,10 @@
 //! decoder reads both. The game side never waits: frames go through a bounded queue to a sender thread, and a
 //! frame that does not fit is dropped and counted. A link that cannot be made, at first or after it was lost,
 //! is retried every second by that thread, so a game may start before the editor listens; what happened is
-//! reported once per change (`Recorder::live_messages`), not at every retry. The listener is polled by the editor once per UI frame,
-//! reads what has arrived without blocking, refuses bad peers (wrong magic or version, damaged or oversized
-//! frames) with a message and keeps listening, so a restarted game simply connects again.
+//! reported once per change (`Recorder::live_messages`), not at every retry. The listener is polled by the
+//! editor once per UI frame, reads what has arrived without blocking, refuses bad peers (wrong magic or
+//! version, damaged or oversized frames) with a message and keeps listening, so a restarted game simply
+//! connects again.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
