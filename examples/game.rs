@@ -1,28 +1,50 @@
-//! A small game loop to copy: a level queried as a whole (`Scene`), a character that slides along walls, a
-//! camera ray, the level's balls simulated, everything recorded by the flight recorder, the level hot-reloaded
-//! when it is saved, and the live link to the editor on request.
+//! A small game loop to copy: a level queried as a whole (`Scene`), a character walking in 3D with the
+//! character controller (the level's gravity, jumps, steps and slopes, its own velocity kept), a camera ray,
+//! the level's balls simulated, pickups and trigger volumes met by the character's body, everything recorded
+//! by the flight recorder, the level hot-reloaded when it is saved, and the live link to the editor on
+//! request.
 //!
 //! ```sh
-//! cargo run --example game                                   # the built-in house, in real time
+//! cargo run --example game                                   # the built-in courtyard, in real time
 //! cargo run --example game -- --level levels/magic_room.ron  # a level file, reloaded when saved
 //! cargo run --example game -- --connect                      # stream to the editor (File → Listen for a game)
 //! cargo run --example game -- --headless --frames 600 --record game.crec   # as fast as possible (CI)
-//! collidoscope replay game.crec --level levels/house.ron     # did a level edit change what the game saw?
+//! collidoscope replay game.crec --level levels/courtyard.ron # did a level edit change what the game saw?
 //! ```
+//!
+//! There is no window: the controls are scripted (`input`), the same in real time and headless, so a run is
+//! the same every time (CI replays its recording). A game with a window reads its keys there instead: walk
+//! with WASD, jump with Space. `--connect` may be given before the editor listens: the recorder retries every
+//! second and the game plays on meanwhile.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use collidoscope::character::{CharacterController, CharacterMove};
 use collidoscope::glam::{Vec2, Vec3};
-use collidoscope::level::{Level, LevelWatcher};
+use collidoscope::level::{Level, LevelWatcher, ObjectId};
+use collidoscope::query::closest::point_capsule;
 use collidoscope::record::{DEFAULT_PORT, Recorder, RecorderConfig};
 use collidoscope::scene::Scene;
-use collidoscope::shape::{Ray, Sphere};
+use collidoscope::shape::{Capsule, Ray, Sphere};
 use collidoscope::sim::World;
 
-/// The level used without `--level`.
-const DEFAULT_LEVEL: &str = include_str!("../levels/house.ron");
+/// The level used without `--level` (it has a ground to walk on; a level without one is played too: the
+/// character falls, and is put back at its start once it is [`FALL_LIMIT`] below it).
+const DEFAULT_LEVEL: &str = include_str!("../levels/courtyard.ron");
+
+/// Walking speed, metres per second.
+const SPEED: f32 = 6.0;
+/// How high a jump lifts the feet, metres (under the level's gravity).
+const JUMP_HEIGHT: f32 = 1.0;
+/// The fastest fall, metres per second (a body wedged on steep faces, not grounded and not falling either,
+/// would otherwise gather speed forever).
+const MAX_FALL_SPEED: f32 = 50.0;
+/// A character this far below its start has fallen out of the level, metres.
+const FALL_LIMIT: f32 = 50.0;
+/// How close to the body a pickup is collected, metres.
+const REACH: f32 = 0.5;
 
 /// Command-line options.
 #[derive(Debug, Default)]
@@ -57,8 +79,16 @@ pub struct Summary {
     pub steps: u64,
     /// Level reloads.
     pub reloads: u64,
-    /// Where the character ended, top-down.
+    /// Where the character ended, top-down `(x, z)`.
     pub position: Vec2,
+    /// Where its feet ended.
+    pub feet: Vec3,
+    /// Jumps taken.
+    pub jumps: u64,
+    /// Frames that ended on the ground.
+    pub grounded_frames: u64,
+    /// Times the character fell out of the level and was put back at its start.
+    pub fell: u64,
     /// Encoded bytes the recorder held at the end.
     pub recorded_bytes: usize,
     /// Pickups collected: (entity id, kind, amount).
@@ -111,11 +141,101 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
     Ok(o)
 }
 
-/// The scripted input of frame `f` (a real game reads its controls here): straight runs of 3 s, each turned
-/// about 109° from the last, so every run explores the level and meets its walls.
-fn input(f: u64) -> Vec2 {
+/// What the player asks for in one frame.
+#[derive(Clone, Copy, Debug)]
+struct Input {
+    /// Walking direction, top-down `(x, z)`, unit (or zero).
+    walk: Vec2,
+    /// The jump button went down this frame.
+    jump: bool,
+}
+
+/// The scripted input of frame `f` (a real game reads its controls here: WASD and Space): straight runs of
+/// 3 s, each turned about 109° from the last, so every run explores the level and meets its walls, with a jump
+/// 1.25 s into each run and another 2.5 s into every other one.
+fn input(f: u64) -> Input {
     let a = (f / 180) as f32 * 1.9;
-    Vec2::new(a.cos(), a.sin())
+    let into_run = f % 180;
+    Input {
+        walk: Vec2::new(a.cos(), a.sin()),
+        jump: into_run == 75 || (into_run == 150 && (f / 180) % 2 == 1),
+    }
+}
+
+/// The character: the level's controller, where its feet are and its own velocity (the controller keeps no
+/// state; the game keeps this).
+#[derive(Clone, Copy, Debug)]
+struct Character {
+    controller: CharacterController,
+    feet: Vec3,
+    /// Metres per second: horizontal from the input, vertical integrated from gravity and jumps.
+    velocity: Vec3,
+    grounded: bool,
+}
+
+impl Character {
+    /// Standing at `feet` (put a skin above them, so the first move starts clear of the floor).
+    fn new(controller: CharacterController, feet: Vec3) -> Self {
+        Self {
+            controller,
+            feet: feet + Vec3::Y * controller.skin,
+            velocity: Vec3::ZERO,
+            grounded: false,
+        }
+    }
+
+    /// One frame: the input sets the horizontal velocity (in the air too), a jump the vertical one when on the
+    /// ground, gravity is added (up to a fastest fall), and the controller moves the body by `velocity * dt`
+    /// (recorded, through [`Recorder::move_character`]). Landing
+    /// (ground under falling feet) stops the fall; a ceiling stops a rise. Returns the move and whether it
+    /// jumped.
+    fn update(
+        &mut self,
+        rec: &mut Recorder,
+        scene: &Scene,
+        input: Input,
+        gravity: Vec3,
+        dt: f32,
+    ) -> (CharacterMove, bool) {
+        self.velocity.x = input.walk.x * SPEED;
+        self.velocity.z = input.walk.y * SPEED;
+        // Up is +y for the controller: only gravity's vertical part pulls the body.
+        let jumped = input.jump && self.grounded;
+        if jumped {
+            self.velocity.y = (2.0 * gravity.y.abs() * JUMP_HEIGHT).sqrt();
+        }
+        self.velocity.y = (self.velocity.y + gravity.y * dt).max(-MAX_FALL_SPEED);
+        let m = rec.move_character(scene, &self.controller, self.feet, self.velocity * dt);
+        self.feet = m.feet;
+        self.grounded = m.grounded;
+        if m.grounded && self.velocity.y <= 0.0 {
+            self.velocity.y = 0.0;
+        }
+        if self.velocity.y > 0.0 && m.hits.iter().any(|h| h.normal.y < -0.5) {
+            self.velocity.y = 0.0;
+        }
+        (m, jumped)
+    }
+
+    fn body(&self) -> Capsule {
+        self.controller.capsule(self.feet)
+    }
+}
+
+/// The trigger volumes the body is in, ids ascending: the capsule tested exactly, as the volume a sphere of
+/// its radius sweeps from one end of its segment to the other (`TriggerVolume::intervals` of that sweep is
+/// empty when they do not meet). `Scene::triggers_at` takes a sphere: a sphere at the feet would miss a
+/// volume at head height, and spheres strung along the body would miss the gaps between them.
+pub fn triggers_at_capsule(scene: &Scene, body: &Capsule) -> Vec<ObjectId> {
+    let mut out: Vec<ObjectId> = scene
+        .triggers()
+        .iter()
+        .filter(|t| !t.intervals(body.a, body.b, body.radius).is_empty())
+        .map(|t| t.id)
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Play the game.
@@ -135,16 +255,19 @@ pub fn run(o: &Options) -> Result<Summary, String> {
     let mut world = World::from_level(&level).map_err(|e| e.to_string())?;
     let mut rec = Recorder::new(RecorderConfig::default(), &level);
     if let Some(addr) = o.connect {
+        // Never fatal: with no editor listening yet the recorder retries every second (see its messages).
         rec.connect(addr).map_err(|e| e.to_string())?;
     }
     let walker = level.walker.clone().unwrap_or_default();
-    let (radius, eye) = (walker.radius, walker.eye_height);
-    // The level's game data: start at its spawn entity, if it has one.
-    let mut pos = level
+    // The level's game data: start at its spawn entity, if it has one, else at the walker's start.
+    let start = level
         .entities_of("spawn")
         .next()
-        .map_or(walker.position, |s| Vec2::new(s.position.x, s.position.z));
-    let mut inside: Vec<collidoscope::level::ObjectId> = Vec::new();
+        .map_or(Vec3::new(walker.position.x, 0.0, walker.position.y), |s| {
+            s.position
+        });
+    let mut player = Character::new(level.character.unwrap_or_default(), start);
+    let mut inside: Vec<ObjectId> = Vec::new();
     let mut blocked = false;
     let dt = level.simulation.dt;
     let frames = o.frames.unwrap_or(if o.headless { 600 } else { u64::MAX });
@@ -153,20 +276,29 @@ pub fn run(o: &Options) -> Result<Summary, String> {
         queries: 0,
         steps: 0,
         reloads: 0,
-        position: pos,
+        position: Vec2::new(player.feet.x, player.feet.z),
+        feet: player.feet,
+        jumps: 0,
+        grounded_frames: 0,
+        fell: 0,
         recorded_bytes: 0,
         picked: Vec::new(),
         entered: Vec::new(),
     };
-    let start = Instant::now();
+    let started = Instant::now();
     for f in 0..frames {
         rec.begin_frame(f64::from(dt) * f as f64);
-        // Hot reload: a saved level replaces the scene and the world; the character stays where it is.
+        for m in rec.live_messages() {
+            eprintln!("live link: {m}");
+        }
+        // Hot reload: a saved level replaces the scene, the world and the character's size and limits; the
+        // character stays where it is.
         if let Some(w) = &mut watcher {
             match w.poll() {
                 Some(Ok(new)) => match (Scene::from_level(&new), World::from_level(&new)) {
                     (Ok(s), Ok(wd)) => {
                         (level, scene, world) = (new, s, wd);
+                        player.controller = level.character.unwrap_or_default();
                         summary.reloads += 1;
                         rec.mark(&format!("level reloaded: {}", level.name));
                     }
@@ -176,30 +308,43 @@ pub fn run(o: &Options) -> Result<Summary, String> {
                 None => {}
             }
         }
-        // The character: slide along the walls at 6 m/s.
-        let motion = input(f) * 6.0 * dt;
-        let before = pos;
-        pos = rec.move_and_slide(&scene, pos, radius, motion);
-        // Marked when it starts to be blocked (not every frame it stays against a wall).
-        let now_blocked = (pos - (before + motion)).length() > 1e-3;
-        if now_blocked && !blocked {
-            rec.mark("character blocked");
+        // The character: walk at 6 m/s, jump now and then, fall under the level's gravity.
+        let controls = input(f);
+        let (m, jumped) = player.update(&mut rec, &scene, controls, level.simulation.gravity, dt);
+        summary.jumps += u64::from(jumped);
+        summary.grounded_frames += u64::from(m.grounded);
+        // Marked when it starts to be blocked (not every frame it stays against a wall), with why.
+        let now_blocked = m.limit.is_some();
+        if let Some(limit) = &m.limit
+            && !blocked
+        {
+            let c = &player.controller;
+            let why = limit.describe(c.max_step, c.max_slope_deg, |id| id.to_string());
+            rec.mark(&format!("character blocked: {why}"));
         }
         blocked = now_blocked;
+        if player.feet.y < start.y - FALL_LIMIT {
+            rec.mark("character fell out of the level");
+            player = Character::new(player.controller, start);
+            summary.fell += 1;
+        }
         // The camera: what the eye looks at, and whether the way ahead is clear for a ball-sized probe.
-        let facing = input(f).normalize_or(Vec2::X);
-        let eye_at = Vec3::new(pos.x, eye, pos.y);
+        let facing = controls.walk.normalize_or(Vec2::X);
+        let eye_at = player.feet + Vec3::Y * walker.eye_height.min(player.controller.height);
+        let radius = player.controller.radius;
         let look = Vec3::new(facing.x, -0.1, facing.y);
         let _ = rec.cast_ray(&scene, &Ray::new(eye_at, look), 50.0);
         let _ = rec.sweep_sphere(&scene, &Sphere::new(eye_at, radius), look * 2.0);
+        // What is around the character's feet.
         let _ = rec.overlap_sphere(
             &scene,
-            &Sphere::new(Vec3::new(pos.x, radius, pos.y), radius * 1.5),
+            &Sphere::new(player.feet + Vec3::Y * radius, radius * 1.5),
         );
         summary.queries += 4;
-        // Pickups within reach are collected (their typed fields say what they give).
+        // Pickups within reach of the body are collected (their typed fields say what they give).
+        let body = player.body();
         for p in level.entities_of("pickup") {
-            let near = Vec2::new(p.position.x, p.position.z).distance(pos) <= radius + 0.5;
+            let near = point_capsule(p.position, &body).distance(p.position) <= REACH;
             if near && !summary.picked.iter().any(|(id, ..)| *id == p.id.0) {
                 match p.fields_as::<Pickup>(&level) {
                     Ok(got) => {
@@ -211,8 +356,7 @@ pub fn run(o: &Options) -> Result<Summary, String> {
             }
         }
         // Triggers the character's body is in: report the ones it just entered.
-        let body = Sphere::new(Vec3::new(pos.x, radius, pos.y), radius);
-        let now = scene.triggers_at(&body);
+        let now = triggers_at_capsule(&scene, &body);
         for id in now.iter().filter(|id| !inside.contains(id)) {
             let name = level
                 .triggers
@@ -233,22 +377,29 @@ pub fn run(o: &Options) -> Result<Summary, String> {
         summary.frames += 1;
         if !o.headless {
             if f % 60 == 0 {
+                let p = player.feet;
                 println!(
-                    "frame {f}: at ({:.2}, {:.2}), {} KB recorded{}",
-                    pos.x,
-                    pos.y,
+                    "frame {f}: feet at ({:.2}, {:.2}, {:.2}){}, {} KB recorded{}",
+                    p.x,
+                    p.y,
+                    p.z,
+                    if player.grounded { "" } else { " in the air" },
                     rec.bytes() / 1024,
                     rec.live_stats()
                         .map(|s| format!(", live: {} sent, {} dropped", s.frames, s.dropped))
                         .unwrap_or_default()
                 );
             }
-            let due = start + Duration::from_secs_f64(f64::from(dt) * (f + 1) as f64);
+            let due = started + Duration::from_secs_f64(f64::from(dt) * (f + 1) as f64);
             std::thread::sleep(due.saturating_duration_since(Instant::now()));
         }
     }
     rec.flush();
-    summary.position = pos;
+    for m in rec.live_messages() {
+        eprintln!("live link: {m}");
+    }
+    summary.feet = player.feet;
+    summary.position = Vec2::new(player.feet.x, player.feet.z);
     summary.recorded_bytes = rec.bytes();
     if let Some(path) = &o.record {
         rec.save(path).map_err(|e| e.to_string())?;
@@ -262,15 +413,24 @@ fn main() -> std::process::ExitCode {
     match parse(&args).and_then(|o| run(&o)) {
         Ok(s) => {
             println!(
-                "{} frames, {} queries, {} steps, {} reloads; character at ({:.2}, {:.2}); {} KB recorded",
+                "{} frames, {} queries, {} steps, {} reloads; character's feet at ({:.2}, {:.2}, {:.2}) \
+                 after {} jumps; {} KB recorded",
                 s.frames,
                 s.queries,
                 s.steps,
                 s.reloads,
-                s.position.x,
-                s.position.y,
+                s.feet.x,
+                s.feet.y,
+                s.feet.z,
+                s.jumps,
                 s.recorded_bytes / 1024
             );
+            if s.fell > 0 {
+                println!(
+                    "the character fell out of the level {} times (it has no ground there?)",
+                    s.fell
+                );
+            }
             std::process::ExitCode::SUCCESS
         }
         Err(e) => {

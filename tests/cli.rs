@@ -396,6 +396,164 @@ fn info_counts_and_problems() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// info and replay of recordings with character moves
+
+/// A floor (#1), a 0.2 m step (#2) and a wall (#3).
+const STEPS: &str = r#"(version: 2, name: "steps",
+    planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+    aabbs: [(id: 2, min: (1.0, 0.0, -1.0), max: (4.0, 0.2, 1.0)), (id: 3, min: (6.0, 0.0, -5.0), max: (7.0, 3.0, 5.0))],
+)"#;
+
+/// A recording of a character walking over the step to the wall (a move and a ray a frame, 70 frames), saved
+/// in `dir`; returns its path and the level.
+fn character_recording(dir: &Path) -> (PathBuf, collidoscope::level::Level) {
+    use collidoscope::character::CharacterController;
+    use collidoscope::glam::Vec3;
+    use collidoscope::record::{Recorder, RecorderConfig};
+    use collidoscope::scene::Scene;
+    use collidoscope::shape::Ray;
+
+    let level = collidoscope::level::Level::from_ron_str(STEPS).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let c = CharacterController::default();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    let mut feet = Vec3::new(0.0, c.skin, 0.0);
+    for f in 0..70 {
+        rec.begin_frame(f64::from(f) / 60.0);
+        feet = rec
+            .move_character(&scene, &c, feet, Vec3::new(0.1, -0.01, 0.0))
+            .feet;
+        let _ = rec.cast_ray(&scene, &Ray::new(feet + Vec3::Y, Vec3::X), 50.0);
+    }
+    let path = dir.join("walk.crec");
+    rec.save(&path).unwrap();
+    (path, level)
+}
+
+#[test]
+fn info_counts_character_moves_among_the_queries() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = character_recording(dir.path());
+    let r = go(["info".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    for line in [
+        "   character: 70\n",
+        "         ray: 70\n",
+        "       slide: 0\n",
+        "       sweep: 0\n",
+        "     overlap: 0\n",
+    ] {
+        assert!(r.stdout.contains(line), "{line:?} in\n{}", r.stdout);
+    }
+    let r = go([
+        "info".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(json["queries"]["character"], 70);
+    assert_eq!(json["queries"]["ray"], 70);
+    // A recording written before character moves were recorded has none.
+    let r = go([
+        "info",
+        "--format",
+        "json",
+        "tests/data/courtyard_before_characters.crec",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(json["queries"]["character"], 0);
+    assert_eq!(json["queries"]["slide"], 90);
+}
+
+#[test]
+fn replay_lists_the_character_moves_that_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, level) = character_recording(dir.path());
+    // Against its own level: nothing changed.
+    let r = go(["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout
+            .ends_with("0 of 140 queries in 70 frames answer differently\n"),
+        "{r:?}"
+    );
+    // The step made 0.1 m higher: the moves from the climb on change (feet, steps), the rays do not.
+    let mut edited = level.clone();
+    edited.aabbs[0].max.y = 0.3;
+    let edited_path = dir.path().join("edited.ron");
+    edited.save(&edited_path).unwrap();
+    let r = go([
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--level".as_ref(),
+        edited_path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let (summary, changed) = lines.split_last().unwrap();
+    assert!(
+        summary.contains(" of 140 queries in 70 frames answer differently"),
+        "{summary}"
+    );
+    assert!(!changed.is_empty());
+    for l in changed {
+        assert!(
+            l.starts_with("frame ") && l.contains(" query 0 (character): feet ("),
+            "{l}"
+        );
+        assert!(l.contains(" -> feet (") && l.contains(" (changed: "), "{l}");
+    }
+    assert!(
+        changed.iter().any(|l| l.contains("stepped 0.300 m")
+            && l.contains("stepped 0.200 m")
+            && l.contains("(changed: feet, ")
+            && l.contains("steps")),
+        "{}",
+        r.stdout
+    );
+    let r = go([
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--level".as_ref(),
+        edited_path.as_os_str(),
+        "--format".as_ref(),
+        "json".as_ref(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(json["queries"], 140);
+    let changed = json["changed"].as_array().unwrap();
+    assert_eq!(changed.len(), lines.len() - 1);
+    for c in changed {
+        assert_eq!(c["kind"], "character");
+        assert_eq!(c["query"], 0);
+        let parts = c["differences"].as_array().unwrap();
+        assert!(parts.contains(&"feet".into()), "{c}");
+        // The whole record before and after, the move's workings included.
+        assert!(
+            c["before"]["Character"]["result"]["trace"]["sweeps"].is_array(),
+            "{c}"
+        );
+        assert_ne!(
+            c["before"]["Character"]["result"],
+            c["after"]["Character"]["result"]
+        );
+    }
+    // A level that does not load: exit 2.
+    std::fs::write(&edited_path, "(version: 2, planes: [oops])").unwrap();
+    let r = go([
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--level".as_ref(),
+        edited_path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // generate
 
 #[test]

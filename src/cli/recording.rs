@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use collidoscope::level::Level;
-use collidoscope::record::{Recording, format::MAGIC};
+use collidoscope::record::{QueryRecord, Recording, format::MAGIC};
 use collidoscope::scene::Scene;
 
 use super::{Format, print_json};
@@ -39,7 +39,9 @@ fn load(path: &Path) -> Result<Recording, ExitCode> {
     })
 }
 
-/// Re-ask every recorded query; exit 0 when every answer is the same, 1 when some changed, 2 on errors.
+/// Re-ask every recorded query (character moves included, with their controller); exit 0 when every answer is
+/// the same, 1 when some changed, 2 on errors. Each changed query is listed with its answer before and after
+/// and the parts that changed (for a character move: feet, grounded, ground, hits, steps, snap, limit).
 pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
     let recording = match load(&args.recording) {
         Ok(r) => r,
@@ -86,13 +88,20 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
             "truncated": recording.truncated,
             "changed": changed.iter().map(|(frame, i, before, after)| serde_json::json!({
                 "frame": frame, "query": i, "kind": before.kind(),
+                "differences": before.differences(after),
                 "before": before, "after": after,
             })).collect::<Vec<_>>(),
         })),
         Format::Human => {
             for (frame, i, before, after) in &changed {
+                let parts = match before {
+                    QueryRecord::Character { .. } => {
+                        format!(" (changed: {})", before.differences(after).join(", "))
+                    }
+                    _ => String::new(),
+                };
                 outln!(
-                    "frame {frame} query {i} ({}): {} -> {}",
+                    "frame {frame} query {i} ({}): {} -> {}{parts}",
                     before.kind(),
                     before.answer_text(3),
                     after.answer_text(3)
@@ -118,14 +127,14 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
     }
 }
 
-/// `info` for a recording: frames, queries by kind, steps, marks, truncated.
+/// `info` for a recording: frames, queries by kind (character moves among them), steps, marks, truncated.
 pub(super) fn info(path: &Path, format: Format) -> ExitCode {
     let recording = match load(path) {
         Ok(r) => r,
         Err(code) => return code,
     };
     let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
-    for k in ["ray", "sweep", "overlap", "slide"] {
+    for k in QueryRecord::KINDS {
         kinds.insert(k, 0);
     }
     let mut steps = 0;

@@ -2,15 +2,18 @@
 //!
 //! The bytes on the wire are those of a recording file (header with the level, then frame records), so one
 //! decoder reads both. The game side never waits: frames go through a bounded queue to a sender thread, and a
-//! frame that does not fit is dropped and counted. The listener is polled by the editor once per UI frame,
-//! reads what has arrived without blocking, refuses bad peers (wrong magic or version, damaged or oversized
-//! frames) with a message and keeps listening, so a restarted game simply connects again.
+//! frame that does not fit is dropped and counted. A link that cannot be made, at first or after it was lost,
+//! is retried every second by that thread, so a game may start before the editor listens; what happened is
+//! reported once per change (`Recorder::live_messages`), not at every retry. The listener is polled by the
+//! editor once per UI frame, reads what has arrived without blocking, refuses bad peers (wrong magic or
+//! version, damaged or oversized frames) with a message and keeps listening, so a restarted game simply
+//! connects again.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::format::{Decoder, Item};
@@ -48,6 +51,20 @@ struct Shared {
     dropped: AtomicU64,
     bytes: AtomicU64,
     connected: AtomicBool,
+    /// What happened to the link since the game last asked, one line per change.
+    messages: Mutex<Vec<String>>,
+}
+
+impl Shared {
+    fn say(&self, message: String) {
+        if let Ok(mut m) = self.messages.lock() {
+            // A game that never reads them keeps a bounded list (the link changes state at most once a second).
+            if m.len() >= 64 {
+                m.remove(0);
+            }
+            m.push(message);
+        }
+    }
 }
 
 /// The game's end: a queue to a thread that owns the socket.
@@ -59,22 +76,30 @@ pub(super) struct Sender {
 }
 
 impl Sender {
+    /// Try the viewer at `addr` once (at most a second), then hand the link to the sender thread: connected
+    /// or not, it retries every second until the viewer is there, and again whenever the link is lost.
     pub(super) fn connect(
         addr: SocketAddr,
         header: Vec<u8>,
         max_queue: usize,
     ) -> Result<Sender, RecordError> {
-        let stream = TcpStream::connect_timeout(&addr, Duration::from_secs(1)).map_err(|e| {
-            RecordError::Net(format!("cannot connect to the viewer at {addr}: {e}"))
-        })?;
         let shared = Arc::new(Shared::default());
-        shared.connected.store(true, Ordering::Relaxed);
+        let stream = match TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                shared.say(format!(
+                    "cannot connect to the viewer at {addr}: {e} (retrying every second)"
+                ));
+                None
+            }
+        };
+        shared.connected.store(stream.is_some(), Ordering::Relaxed);
         // The queue's length in frames is a backstop; its size in bytes is the real bound.
         let (tx, rx) = sync_channel::<Vec<u8>>(4096);
         let thread_shared = Arc::clone(&shared);
         std::thread::Builder::new()
             .name("collidoscope-live".into())
-            .spawn(move || send_loop(addr, Some(stream), &header, &rx, &thread_shared))
+            .spawn(move || send_loop(addr, stream, &header, &rx, &thread_shared))
             .map_err(|e| RecordError::Net(format!("cannot start the sender thread: {e}")))?;
         Ok(Sender {
             tx,
@@ -116,6 +141,15 @@ impl Sender {
         }
     }
 
+    /// What happened to the link since the last call, one line per change.
+    pub(super) fn messages(&self) -> Vec<String> {
+        self.shared
+            .messages
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default()
+    }
+
     pub(super) fn stats(&self) -> LiveStats {
         LiveStats {
             connected: self.shared.connected.load(Ordering::Relaxed),
@@ -126,8 +160,9 @@ impl Sender {
     }
 }
 
-/// The sender thread: write the header, then every queued frame; on a broken link count what arrives as
-/// dropped and reconnect every second. Ends when the recorder is dropped.
+/// The sender thread: write the header, then every queued frame; with no link (never made, or broken) count
+/// what arrives as dropped and try to connect every second, saying so once per change of state (lost,
+/// connected), never at each failed retry. Ends when the recorder is dropped.
 fn send_loop(
     addr: SocketAddr,
     mut stream: Option<TcpStream>,
@@ -137,26 +172,41 @@ fn send_loop(
 ) {
     let mut need_header = true;
     let mut last_try = Instant::now();
+    // Whether the game was told the link is down (so a reconnection is worth saying).
+    let mut said_down = stream.is_none();
     loop {
         if stream.is_none() && last_try.elapsed() >= Duration::from_secs(1) {
             last_try = Instant::now();
             stream = TcpStream::connect_timeout(&addr, Duration::from_millis(500)).ok();
             need_header = true;
-            shared.connected.store(stream.is_some(), Ordering::Relaxed);
         }
         if let Some(s) = &mut stream
             && need_header
         {
             let _ = s.set_nodelay(true);
-            if s.write_all(header).is_ok() {
-                shared
-                    .bytes
-                    .fetch_add(header.len() as u64, Ordering::Relaxed);
-                need_header = false;
-            } else {
-                stream = None;
-                shared.connected.store(false, Ordering::Relaxed);
-                continue;
+            match s.write_all(header) {
+                Ok(()) => {
+                    shared
+                        .bytes
+                        .fetch_add(header.len() as u64, Ordering::Relaxed);
+                    need_header = false;
+                    shared.connected.store(true, Ordering::Relaxed);
+                    if said_down {
+                        shared.say(format!("connected to the viewer at {addr}"));
+                        said_down = false;
+                    }
+                }
+                Err(e) => {
+                    stream = None;
+                    shared.connected.store(false, Ordering::Relaxed);
+                    if !said_down {
+                        shared.say(format!(
+                            "lost the viewer at {addr}: {e} (retrying every second)"
+                        ));
+                        said_down = true;
+                    }
+                    continue;
+                }
             }
         }
         let wait = if stream.is_some() {
@@ -169,18 +219,26 @@ fn send_loop(
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return,
         };
-        let written = stream.as_mut().is_some_and(|s| s.write_all(&frame).is_ok());
-        if written {
-            {
+        let written = stream.as_mut().map(|s| s.write_all(&frame));
+        match written {
+            Some(Ok(())) => {
                 shared.frames.fetch_add(1, Ordering::Relaxed);
                 shared
                     .bytes
                     .fetch_add(frame.len() as u64, Ordering::Relaxed);
             }
-        } else {
-            {
+            Some(Err(e)) => {
                 stream = None;
                 shared.connected.store(false, Ordering::Relaxed);
+                shared.dropped.fetch_add(1, Ordering::Relaxed);
+                if !said_down {
+                    shared.say(format!(
+                        "lost the viewer at {addr}: {e} (retrying every second)"
+                    ));
+                    said_down = true;
+                }
+            }
+            None => {
                 shared.dropped.fetch_add(1, Ordering::Relaxed);
             }
         }

@@ -50,6 +50,7 @@ use serde::{Deserialize, Serialize};
 
 pub use live::{DEFAULT_PORT, Listener, LiveEvent, LiveStats};
 
+use crate::character::{CharacterController, CharacterMove};
 use crate::level::{Level, LevelError, ObjectId};
 use crate::scene::{Scene, SceneHit, SceneToi};
 use crate::shape::{Ray, Sphere};
@@ -104,7 +105,14 @@ pub enum RecordError {
 }
 
 /// One recorded query: its inputs and the answer the game got.
+///
+/// A character move's answer is kept whole, inline, as the public contract has it (`result: CharacterMove`):
+/// that makes every record as large as a move in memory (336 bytes; 72 before the move was a kind), which a
+/// decoded recording pays per query; encoded, each kind takes its own size (a ray that hits 59 bytes, a move
+/// with its workings a few hundred).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+// The shape is the public contract (API.md, a struct-literal variant with `result: CharacterMove`).
+#[allow(clippy::large_enum_variant)]
 pub enum QueryRecord {
     /// [`Scene::cast_ray`].
     Ray {
@@ -142,6 +150,18 @@ pub enum QueryRecord {
         /// The answer: where it ended.
         end: Vec2,
     },
+    /// [`CharacterController::move_character`]: one move of a character. The last kind, so recordings
+    /// written before it existed still load (postcard numbers the kinds in this order).
+    Character {
+        /// The character's size and limits.
+        controller: CharacterController,
+        /// The feet at the start.
+        feet: Vec3,
+        /// The motion asked for (gravity included).
+        motion: Vec3,
+        /// The answer, whole: the move's workings ([`CharacterMove::trace`]) included.
+        result: CharacterMove,
+    },
 }
 
 /// The same layout as [`QueryRecord`], borrowing, so a query is encoded without a copy.
@@ -167,6 +187,37 @@ enum QueryRef<'a> {
         motion: Vec2,
         end: Vec2,
     },
+    Character {
+        controller: &'a CharacterController,
+        feet: Vec3,
+        motion: Vec3,
+        result: &'a CharacterMove,
+    },
+}
+
+/// Postcard bytes of a value: for these types they are the value's bits (floats as their IEEE bits), so equal
+/// bytes are equal answers bit for bit, a NaN equal to itself and `-0.0` apart from `0.0`, as for the other
+/// kinds. Encoding into a `Vec` cannot fail for them.
+fn bytes_of(v: &impl Serialize) -> Vec<u8> {
+    postcard::to_allocvec(v).unwrap_or_default()
+}
+
+/// The parts of a move's answer that differ between two moves, by name: `feet`, `grounded`, `ground`, `hits`,
+/// `steps` (`stepped_up`), `snap` (`snapped_down`), `limit`.
+fn move_differences(a: &CharacterMove, b: &CharacterMove) -> Vec<&'static str> {
+    [
+        ("feet", same_bits(&a.feet.to_array(), &b.feet.to_array())),
+        ("grounded", a.grounded == b.grounded),
+        ("ground", bytes_of(&a.ground) == bytes_of(&b.ground)),
+        ("hits", bytes_of(&a.hits) == bytes_of(&b.hits)),
+        ("steps", a.stepped_up.to_bits() == b.stepped_up.to_bits()),
+        ("snap", a.snapped_down.to_bits() == b.snapped_down.to_bits()),
+        ("limit", bytes_of(&a.limit) == bytes_of(&b.limit)),
+    ]
+    .into_iter()
+    .filter(|(_, same)| !same)
+    .map(|(name, _)| name)
+    .collect()
 }
 
 /// Float fields compared by their bits, so NaN inputs compare equal to themselves.
@@ -198,7 +249,10 @@ fn toi_bits(h: &Option<SceneToi>) -> Option<(ObjectId, Vec<f32>)> {
 
 impl QueryRecord {
     /// The answer in one line for people (the CLI's `replay`, the editor's query list): the object hit and
-    /// where (`#12 at t 1.2500 (3.00, 0.50, -1.00)`), the objects touched, the slide's end, or `nothing`.
+    /// where (`#12 at t 1.2500 (3.00, 0.50, -1.00)`), the objects touched, the slide's end, or `nothing`; for
+    /// a character move where the feet ended, the ground, the step and snap, and the limit met in words
+    /// ([`Limit::describe`](crate::character::Limit::describe)): `feet (1.00, 0.21, 0.00), grounded on #7,
+    /// stepped 0.20 m` or `feet (2.69, 0.01, 0.00), grounded on #1; blocked by a wall: #3`.
     /// Points have `digits` decimals, `t` two more, a slide's end one more.
     ///
     /// ```
@@ -234,6 +288,33 @@ impl QueryRecord {
             QueryRecord::Slide { end, .. } => {
                 format!("ends at ({:.slide$}, {:.slide$})", end.x, end.y)
             }
+            QueryRecord::Character {
+                controller, result, ..
+            } => {
+                let f = result.feet;
+                let mut out = format!(
+                    "feet ({:.digits$}, {:.digits$}, {:.digits$})",
+                    f.x, f.y, f.z
+                );
+                match (&result.ground, result.grounded) {
+                    (Some(g), true) => out += &format!(", grounded on {}", g.object),
+                    (_, true) => out += ", grounded",
+                    (_, false) => out += ", in the air",
+                }
+                if result.stepped_up != 0.0 {
+                    out += &format!(", stepped {:.digits$} m", result.stepped_up);
+                }
+                if result.snapped_down != 0.0 {
+                    out += &format!(", snapped {:.digits$} m", result.snapped_down);
+                }
+                if let Some(limit) = &result.limit {
+                    out += "; ";
+                    out += &limit.describe(controller.max_step, controller.max_slope_deg, |id| {
+                        id.to_string()
+                    });
+                }
+                out
+            }
         }
     }
 
@@ -266,14 +347,32 @@ impl QueryRecord {
                 motion: *motion,
                 end: scene.move_and_slide(*from, *radius, *motion),
             },
+            QueryRecord::Character {
+                controller,
+                feet,
+                motion,
+                ..
+            } => QueryRecord::Character {
+                controller: *controller,
+                feet: *feet,
+                motion: *motion,
+                result: controller.move_character(scene, *feet, *motion),
+            },
         }
     }
 
     /// Whether two records of the same query got the same answer, bit for bit (inputs are not compared, and a
-    /// NaN answer equals itself).
+    /// NaN answer equals itself). A character move's answer is what the game sees of it: the feet, `grounded`,
+    /// the ground, the hits, `stepped_up`, `snapped_down` and the limit ([`QueryRecord::differences`] names
+    /// them); its workings ([`CharacterMove::trace`]) are not part of it (a probe that finds something new
+    /// without changing where the character went changed nothing for the game).
     #[must_use]
     pub fn same_answer(&self, other: &QueryRecord) -> bool {
         match (self, other) {
+            (
+                QueryRecord::Character { result: a, .. },
+                QueryRecord::Character { result: b, .. },
+            ) => move_differences(a, b).is_empty(),
             (QueryRecord::Ray { hit: a, .. }, QueryRecord::Ray { hit: b, .. }) => {
                 match (hit_bits(a), hit_bits(b)) {
                     (Some((ia, fa)), Some((ib, fb))) => ia == ib && same_bits(&fa, &fb),
@@ -298,7 +397,27 @@ impl QueryRecord {
         }
     }
 
-    /// The kind's short name: `ray`, `sweep`, `overlap` or `slide`.
+    /// Which parts of the answer differ between two records of the same query, by name; empty exactly when
+    /// [`QueryRecord::same_answer`]. A character move names each part that changed: `feet`, `grounded`,
+    /// `ground`, `hits`, `steps` (`stepped_up`), `snap` (`snapped_down`), `limit`; the other kinds name their
+    /// one answer: `hit`, `toi`, `objects`, `end`. Records of different kinds differ in `kind`.
+    #[must_use]
+    pub fn differences(&self, other: &QueryRecord) -> Vec<&'static str> {
+        match (self, other) {
+            (
+                QueryRecord::Character { result: a, .. },
+                QueryRecord::Character { result: b, .. },
+            ) => move_differences(a, b),
+            _ if self.kind() != other.kind() => vec!["kind"],
+            _ if self.same_answer(other) => Vec::new(),
+            (QueryRecord::Ray { .. }, _) => vec!["hit"],
+            (QueryRecord::Sweep { .. }, _) => vec!["toi"],
+            (QueryRecord::Overlap { .. }, _) => vec!["objects"],
+            _ => vec!["end"],
+        }
+    }
+
+    /// The kind's short name: `ray`, `sweep`, `overlap`, `slide` or `character`.
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
@@ -306,10 +425,15 @@ impl QueryRecord {
             QueryRecord::Sweep { .. } => "sweep",
             QueryRecord::Overlap { .. } => "overlap",
             QueryRecord::Slide { .. } => "slide",
+            QueryRecord::Character { .. } => "character",
         }
     }
 
-    /// The objects the answer names (the hit, the first contact, every overlap; none for a slide).
+    /// Every kind's short name, in the order of the variants.
+    pub const KINDS: [&'static str; 5] = ["ray", "sweep", "overlap", "slide", "character"];
+
+    /// The objects the answer names (the hit, the first contact, every overlap; none for a slide; for a
+    /// character move the ground, every hit and the objects of its limit, ids ascending).
     #[must_use]
     pub fn objects(&self) -> Vec<ObjectId> {
         match self {
@@ -317,13 +441,37 @@ impl QueryRecord {
             QueryRecord::Sweep { toi, .. } => toi.iter().map(|h| h.object).collect(),
             QueryRecord::Overlap { objects, .. } => objects.clone(),
             QueryRecord::Slide { .. } => Vec::new(),
+            QueryRecord::Character { result, .. } => {
+                use crate::character::Limit;
+                let mut out: Vec<ObjectId> = result.ground.iter().map(|g| g.object).collect();
+                out.extend(result.hits.iter().map(|h| h.object));
+                match &result.limit {
+                    Some(
+                        Limit::StepTooHigh { object, .. }
+                        | Limit::SlopeTooSteep { object, .. }
+                        | Limit::Wall { object, .. }
+                        | Limit::Ceiling { object, .. },
+                    ) => out.push(*object),
+                    Some(Limit::Corner { objects, .. } | Limit::Inside { objects }) => {
+                        out.extend_from_slice(objects);
+                    }
+                    Some(Limit::Iterations | Limit::Invalid { .. }) | None => {}
+                }
+                out.sort_unstable();
+                out.dedup();
+                out
+            }
         }
     }
 
-    /// Whether the answer found nothing (no hit, no contact, no overlap, a slide that went the whole way).
+    /// Whether the answer found nothing (no hit, no contact, no overlap, a slide that went the whole way, a
+    /// character move that met nothing, stood on nothing and ended without a limit: a fall through the void).
     #[must_use]
     pub fn hit_nothing(&self) -> bool {
         match self {
+            QueryRecord::Character { result, .. } => {
+                result.hits.is_empty() && result.ground.is_none() && result.limit.is_none()
+            }
             QueryRecord::Ray { hit, .. } => hit.is_none(),
             QueryRecord::Sweep { toi, .. } => toi.is_none(),
             QueryRecord::Overlap { objects, .. } => objects.is_empty(),
@@ -642,6 +790,31 @@ impl Recorder {
         end
     }
 
+    /// [`CharacterController::move_character`], recorded: the controller, the feet, the motion and the whole
+    /// answer, its workings included (so the debugger shows every sweep of the move as the game made it, and
+    /// `replay` can tell a changed answer from a changed build). A move costs a few hundred bytes (about 370
+    /// walking on a floor, 580 against a wall, 780 up a step: six to thirteen times a ray that hits): its
+    /// trace holds every sweep, about 80 bytes each, three to six of them in a move.
+    pub fn move_character(
+        &mut self,
+        scene: &Scene,
+        controller: &CharacterController,
+        feet: Vec3,
+        motion: Vec3,
+    ) -> CharacterMove {
+        let result = controller.move_character(scene, feet, motion);
+        self.push(
+            &QueryRef::Character {
+                controller,
+                feet,
+                motion,
+                result: &result,
+            },
+            false,
+        );
+        result
+    }
+
     /// Store a simulation step: the world's balls after it and the report's contact events.
     pub fn record_step(&mut self, world: &World, report: &StepReport) {
         #[derive(Serialize)]
@@ -728,16 +901,34 @@ impl Recorder {
     /// Stream frames to a [`Listener`] (the editor's File → Listen for a game) at `addr`: from now on each frame
     /// is also sent when the next one begins. Connecting waits at most a second; after that the game never
     /// waits on the link: frames go through a queue of [`RecorderConfig::live_queue_bytes`] to a background
-    /// thread, a frame that does not fit is dropped and counted ([`Recorder::live_stats`]), and a lost
-    /// connection is retried every second in the background (the header is sent again).
+    /// thread, a frame that does not fit is dropped and counted ([`Recorder::live_stats`]).
+    ///
+    /// A link that cannot be made is not an error: when nothing listens at `addr` yet (the game started
+    /// before the editor), the background thread tries again every second, as it does when a link is lost,
+    /// and frames finished meanwhile are dropped and counted; once the editor listens, it gets the header
+    /// (the level) and every frame from then on. What happened is said once per change of the link, not at
+    /// every retry, in [`Recorder::live_messages`] ("cannot connect to the viewer at 127.0.0.1:47474:
+    /// Connection refused (retrying every second)", then "connected to the viewer at …"); whether it is up
+    /// now is [`LiveStats::connected`]. Calling `connect` again replaces the link.
     ///
     /// # Errors
-    /// [`RecordError::Net`] when nothing accepts the connection.
+    /// [`RecordError::Net`] only when the background thread cannot be started.
     pub fn connect(&mut self, addr: std::net::SocketAddr) -> Result<(), RecordError> {
+        self.live = None;
         let sender =
             live::Sender::connect(addr, self.header.clone(), self.config.live_queue_bytes)?;
         self.live = Some(sender);
         Ok(())
+    }
+
+    /// What happened to the live link since the last call, one line per change (the first connection failed
+    /// and is being retried, connected, lost): for the game's log. Empty when not connected or nothing
+    /// changed.
+    pub fn live_messages(&mut self) -> Vec<String> {
+        self.live
+            .as_ref()
+            .map(live::Sender::messages)
+            .unwrap_or_default()
     }
 
     /// Send the current frame as it stands (a game calls it before exiting; the viewer replaces a frame it
@@ -834,5 +1025,148 @@ impl Recording {
 impl Default for format::Decoder {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::character::{CharacterHit, Ground, Limit, MoveTrace};
+
+    fn a_move(feet: Vec3) -> CharacterMove {
+        CharacterMove {
+            feet,
+            grounded: false,
+            ground: None,
+            hits: Vec::new(),
+            stepped_up: 0.0,
+            snapped_down: 0.0,
+            start: Vec3::ZERO,
+            motion: feet,
+            limit: None,
+            trace: MoveTrace::default(),
+        }
+    }
+
+    fn record(result: CharacterMove) -> QueryRecord {
+        QueryRecord::Character {
+            controller: CharacterController::default(),
+            feet: result.start,
+            motion: result.motion,
+            result,
+        }
+    }
+
+    fn ground(id: u32) -> Ground {
+        Ground {
+            object: ObjectId(id),
+            point: Vec3::ZERO,
+            normal: Vec3::Y,
+        }
+    }
+
+    #[test]
+    fn a_character_move_in_words() {
+        let mut m = a_move(Vec3::new(1.0, 0.205, -2.0));
+        assert_eq!(
+            record(m.clone()).answer_text(2),
+            "feet (1.00, 0.20, -2.00), in the air"
+        );
+        m.grounded = true;
+        m.ground = Some(ground(7));
+        m.stepped_up = 0.2;
+        assert_eq!(
+            record(m.clone()).answer_text(2),
+            "feet (1.00, 0.20, -2.00), grounded on #7, stepped 0.20 m"
+        );
+        m.stepped_up = 0.0;
+        m.snapped_down = 0.125;
+        m.limit = Some(Limit::StepTooHigh {
+            object: ObjectId(12),
+            height: Some(0.42),
+            at: Vec3::ZERO,
+        });
+        assert_eq!(
+            record(m).answer_text(1),
+            "feet (1.0, 0.2, -2.0), grounded on #7, snapped 0.1 m; riser 0.42 m is above max_step 0.35 m: #12"
+        );
+    }
+
+    #[test]
+    fn differences_name_the_parts_of_a_move_that_changed() {
+        let a = a_move(Vec3::new(1.0, 0.0, 0.0));
+        let mut b = a.clone();
+        assert!(record(a.clone()).same_answer(&record(b.clone())));
+        // The workings and the inputs are not the answer.
+        b.trace.steps.clear();
+        b.trace.ground_at_start = Some(ground(3));
+        b.start = Vec3::ONE;
+        assert!(record(a.clone()).differences(&record(b.clone())).is_empty());
+        b.feet.y = -0.0;
+        b.hits.push(CharacterHit {
+            object: ObjectId(3),
+            point: Vec3::ZERO,
+            normal: Vec3::X,
+            iteration: 0,
+        });
+        b.snapped_down = f32::MIN_POSITIVE;
+        b.limit = Some(Limit::Iterations);
+        // 0.0 and -0.0 differ in their bits.
+        assert_eq!(
+            record(a.clone()).differences(&record(b.clone())),
+            ["feet", "hits", "snap", "limit"]
+        );
+        assert!(!record(a.clone()).same_answer(&record(b)));
+        let ray = QueryRecord::Ray {
+            ray: Ray::new(Vec3::ZERO, Vec3::X),
+            max_t: 1.0,
+            hit: None,
+        };
+        assert_eq!(record(a).differences(&ray), ["kind"]);
+        assert!(ray.differences(&ray).is_empty());
+        let mut missed = a_move(Vec3::NAN);
+        missed.snapped_down = f32::NAN;
+        assert!(record(missed.clone()).same_answer(&record(missed)));
+    }
+
+    #[test]
+    fn a_moves_objects_and_misses() {
+        let mut m = a_move(Vec3::ZERO);
+        assert!(record(m.clone()).hit_nothing());
+        assert!(record(m.clone()).objects().is_empty());
+        m.ground = Some(ground(9));
+        m.limit = Some(Limit::Corner {
+            objects: vec![ObjectId(4), ObjectId(2)],
+            at: Vec3::ZERO,
+        });
+        m.hits.push(CharacterHit {
+            object: ObjectId(4),
+            point: Vec3::ZERO,
+            normal: Vec3::X,
+            iteration: 0,
+        });
+        let q = record(m);
+        assert!(!q.hit_nothing());
+        assert_eq!(q.objects(), [ObjectId(2), ObjectId(4), ObjectId(9)]);
+        assert_eq!(q.kind(), "character");
+        assert_eq!(QueryRecord::KINDS[4], q.kind());
+    }
+
+    #[test]
+    fn a_character_record_encodes_as_its_borrowed_twin() {
+        let level = Level::default();
+        let scene = Scene::from_level(&level).unwrap_or_else(|_| unreachable!());
+        let c = CharacterController::default();
+        let mut rec = Recorder::new(RecorderConfig::default(), &level);
+        let result = rec.move_character(&scene, &c, Vec3::ZERO, Vec3::new(0.1, -0.2, 0.0));
+        let owned = postcard::to_allocvec(&QueryRecord::Character {
+            controller: c,
+            feet: Vec3::ZERO,
+            motion: Vec3::new(0.1, -0.2, 0.0),
+            result,
+        })
+        .unwrap_or_default();
+        let cur = rec.current.as_ref().map(|c| c.queries.clone());
+        assert_eq!(cur, Some(owned));
     }
 }

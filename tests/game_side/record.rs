@@ -1,5 +1,6 @@
 //! The flight recorder, its file format (truncation, damage, garbage), the live link (loopback, bad peers, a
-//! slow viewer, a restarting game) and hot reload.
+//! slow viewer, a restarting game, a game that starts before the viewer listens), character moves recorded and
+//! asked again, and hot reload.
 
 #![allow(clippy::unwrap_used)]
 
@@ -8,8 +9,9 @@ use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use collidoscope::character::{CharacterController, Limit};
 use collidoscope::glam::{Vec2, Vec3};
-use collidoscope::level::{Level, LevelWatcher};
+use collidoscope::level::{Level, LevelWatcher, ObjectId};
 use collidoscope::record::{
     Listener, LiveEvent, QueryRecord, RecordError, Recorder, RecorderConfig, Recording, format,
 };
@@ -89,7 +91,23 @@ fn mixed_queries(rec: &mut Recorder, scene: &Scene, rng: &mut Rng, n: usize) -> 
     out
 }
 
-/// A recording of the magic room: 6 frames of queries, steps and marks.
+/// A character move from a random spot of a 20 m square (on the floor, above it, or inside something) by a
+/// random motion with some gravity, recorded; returns the record.
+fn random_move(rec: &mut Recorder, scene: &Scene, rng: &mut Rng) -> QueryRecord {
+    let controller = CharacterController::default();
+    let feet = Vec3::new(rng.f(-10.0, 10.0), rng.f(0.0, 1.0), rng.f(-10.0, 10.0));
+    let motion = Vec3::new(rng.f(-1.0, 1.0), rng.f(-0.5, 0.2), rng.f(-1.0, 1.0));
+    let result = rec.move_character(scene, &controller, feet, motion);
+    assert_eq!(result, controller.move_character(scene, feet, motion));
+    QueryRecord::Character {
+        controller,
+        feet,
+        motion,
+        result,
+    }
+}
+
+/// A recording of the magic room: 6 frames of queries (character moves among them), steps and marks.
 fn small_recording() -> (Level, Vec<Vec<QueryRecord>>, Vec<u8>) {
     let level = sample("magic_room.ron");
     let scene = Scene::from_level(&level).unwrap();
@@ -99,7 +117,11 @@ fn small_recording() -> (Level, Vec<Vec<QueryRecord>>, Vec<u8>) {
     let mut asked = Vec::new();
     for f in 0..6 {
         rec.begin_frame(f64::from(f) / 60.0);
-        asked.push(mixed_queries(&mut rec, &scene, &mut rng, 5 + f as usize));
+        let mut queries = mixed_queries(&mut rec, &scene, &mut rng, 5 + f as usize);
+        if f % 2 == 1 {
+            queries.push(random_move(&mut rec, &scene, &mut rng));
+        }
+        asked.push(queries);
         let report = world.step(1.0 / 60.0);
         rec.record_step(&world, &report);
         if f == 3 {
@@ -129,6 +151,14 @@ fn round_trip_keeps_every_query_step_and_mark() {
             assert_eq!(&q.rerun(&scene), q);
             assert!(q.same_answer(&q.rerun(&scene)));
         }
+        assert_eq!(
+            frame
+                .queries
+                .iter()
+                .filter(|q| q.kind() == "character")
+                .count(),
+            f % 2
+        );
     }
     // The steps are the world's: replaying the world gives the same balls.
     let mut world = World::from_level(&level).unwrap();
@@ -549,4 +579,356 @@ fn level_watcher_reloads_once_per_save_and_keeps_the_old_level_on_errors() {
     level.name = "fixed".into();
     level.save(&path).unwrap();
     assert_eq!(wait(&mut w).expect("a reload").0.unwrap().name, "fixed");
+}
+
+/// A recording written by the code of main before the character move was a recorded kind (commit c057839:
+/// the example game on the courtyard, 90 frames; see `tests/data/README.md`).
+fn recording_before_characters() -> (Vec<u8>, Recording) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/courtyard_before_characters.crec");
+    let bytes = std::fs::read(&path).unwrap();
+    let r = Recording::load(&path).unwrap();
+    (bytes, r)
+}
+
+#[test]
+fn a_recording_written_before_character_moves_still_loads() {
+    let (bytes, r) = recording_before_characters();
+    assert!(!r.truncated);
+    assert_eq!(r.version, 1);
+    assert_eq!(r.level.name, "courtyard");
+    assert_eq!(r.level.walls.len(), 8);
+    assert_eq!(r.frames.len(), 90);
+    for (i, f) in r.frames.iter().enumerate() {
+        assert_eq!(f.index, i as u64);
+        let kinds: Vec<&str> = f.queries.iter().map(QueryRecord::kind).collect();
+        assert_eq!(kinds, ["slide", "ray", "sweep", "overlap"], "frame {i}");
+        assert_eq!(f.steps.len(), 1);
+        assert_eq!(f.steps[0].balls.len(), 2);
+        assert_eq!(f.dropped, 0);
+    }
+    assert_eq!(r.frames[52].marks, ["picked up #32 (5 coin)"]);
+    let QueryRecord::Slide { from, radius, .. } = &r.frames[0].queries[0] else {
+        unreachable!()
+    };
+    assert_eq!((*from, *radius), (Vec2::new(-6.0, -6.0), 0.3));
+    // Every frame decodes to what encodes back to its very bytes: the layout of the kinds written then is
+    // unchanged.
+    let header_len =
+        format::HEADER_BYTES + u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let mut at = header_len;
+    for f in &r.frames {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+        let payload =
+            &bytes[at + format::FRAME_HEADER_BYTES..at + format::FRAME_HEADER_BYTES + len];
+        assert_eq!(
+            postcard::to_allocvec(f).unwrap(),
+            payload,
+            "frame {}",
+            f.index
+        );
+        at += format::FRAME_HEADER_BYTES + len;
+    }
+    assert_eq!(at, bytes.len());
+    // Its queries can be asked again of its level (whether every answer is still the same bit for bit is the
+    // business of the queries' own tests, not of the format).
+    let scene = Scene::from_level(&r.level).unwrap();
+    for f in &r.frames {
+        for q in &f.queries {
+            assert_eq!(q.rerun(&scene).kind(), q.kind());
+        }
+    }
+}
+
+/// A floor (#1), a 0.2 m step (#2) and a wall (#3).
+const STEPS: &str = r#"(version: 2,
+    planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+    aabbs: [(id: 2, min: (1.0, 0.0, -1.0), max: (4.0, 0.2, 1.0)), (id: 3, min: (6.0, 0.0, -5.0), max: (7.0, 3.0, 5.0))],
+)"#;
+
+/// Walk the character over the step to the wall, recorded, one move a frame: every move and its record.
+fn walk_to_the_wall(
+    rec: &mut Recorder,
+    scene: &Scene,
+    c: &CharacterController,
+) -> Vec<collidoscope::character::CharacterMove> {
+    let mut feet = Vec3::new(0.0, c.skin, 0.0);
+    let mut out = Vec::new();
+    for f in 0..70 {
+        rec.begin_frame(f64::from(f) / 60.0);
+        let m = rec.move_character(scene, c, feet, Vec3::new(0.1, -0.01, 0.0));
+        feet = m.feet;
+        out.push(m);
+    }
+    out
+}
+
+#[test]
+fn character_moves_are_recorded_whole_and_asked_again_bit_for_bit() {
+    let level = Level::from_ron_str(STEPS).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let c = CharacterController::default();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    let moves = walk_to_the_wall(&mut rec, &scene, &c);
+    // The recorder answers what the controller answers.
+    let mut feet = Vec3::new(0.0, c.skin, 0.0);
+    for m in &moves {
+        assert_eq!(
+            *m,
+            c.move_character(&scene, feet, Vec3::new(0.1, -0.01, 0.0))
+        );
+        feet = m.feet;
+    }
+    let stepped = moves.iter().position(|m| m.stepped_up > 0.0).unwrap();
+    let blocked = moves
+        .iter()
+        .position(|m| matches!(m.limit, Some(Limit::Wall { .. })))
+        .unwrap();
+    // bytes() is exact with moves too.
+    let bytes = rec.to_bytes();
+    let header = format::HEADER_BYTES + rec.level().to_ron_string().len();
+    assert_eq!(bytes.len() - header, rec.bytes());
+
+    let r = Recording::from_bytes(&bytes).unwrap();
+    assert_eq!(r.frames.len(), 70);
+    for (f, m) in r.frames.iter().zip(&moves) {
+        assert_eq!(f.queries.len(), 1);
+        let q = &f.queries[0];
+        let QueryRecord::Character {
+            controller, result, ..
+        } = q
+        else {
+            panic!("frame {}: {q:?}", f.index)
+        };
+        assert_eq!((controller, result), (&c, m));
+        assert!(!result.trace.sweeps.is_empty());
+        // Asked again: the same record, bit for bit, the workings included.
+        let again = q.rerun(&scene);
+        assert_eq!(
+            postcard::to_allocvec(&again).unwrap(),
+            postcard::to_allocvec(q).unwrap()
+        );
+        assert!(q.same_answer(&again) && q.differences(&again).is_empty());
+        assert_eq!(q.kind(), "character");
+    }
+    // The answer in words.
+    let text = r.frames[stepped].queries[0].answer_text(2);
+    assert!(
+        text.starts_with("feet (") && text.contains(", grounded on #2, stepped 0.20 m"),
+        "{text}"
+    );
+    let text = r.frames[blocked].queries[0].answer_text(2);
+    assert!(text.ends_with("; blocked by a wall: #3"), "{text}");
+    assert_eq!(
+        r.frames[blocked].queries[0].objects(),
+        [ObjectId(1), ObjectId(3)]
+    );
+    assert!(!r.frames[blocked].queries[0].hit_nothing());
+}
+
+#[test]
+fn a_moved_step_changes_the_character_moves_part_by_part() {
+    let level = Level::from_ron_str(STEPS).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let c = CharacterController::default();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    let _ = walk_to_the_wall(&mut rec, &scene, &c);
+    let r = Recording::from_bytes(&rec.to_bytes()).unwrap();
+    // The step 0.1 m higher: the climb is higher and everything on the tread stands higher.
+    let mut higher = level.clone();
+    higher.aabbs[0].max.y = 0.3;
+    let scene2 = Scene::from_level(&higher).unwrap();
+    let mut parts = std::collections::BTreeSet::new();
+    for f in &r.frames {
+        let q = &f.queries[0];
+        let again = q.rerun(&scene2);
+        let d = q.differences(&again);
+        assert_eq!(d.is_empty(), q.same_answer(&again));
+        parts.extend(d);
+    }
+    assert!(
+        parts.contains("feet") && parts.contains("steps"),
+        "{parts:?}"
+    );
+    assert!(parts.iter().all(|p| {
+        [
+            "feet", "grounded", "ground", "hits", "steps", "snap", "limit",
+        ]
+        .contains(p)
+    }));
+    // A step too high to climb: the limit says so.
+    let mut wall = level.clone();
+    wall.aabbs[0].max.y = 0.5;
+    let scene3 = Scene::from_level(&wall).unwrap();
+    let changed_limit = r.frames.iter().any(|f| {
+        let again = f.queries[0].rerun(&scene3);
+        f.queries[0].differences(&again).contains(&"limit")
+            && again
+                .answer_text(2)
+                .contains("is above max_step 0.35 m: #2")
+    });
+    assert!(changed_limit);
+}
+
+#[test]
+fn bytes_per_character_move() {
+    // What a move costs in a recording, beside a ray: walking on a floor, stepping up, against a wall.
+    let level = Level::from_ron_str(STEPS).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let c = CharacterController::default();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    let moves = walk_to_the_wall(&mut rec, &scene, &c);
+    let r = Recording::from_bytes(&rec.to_bytes()).unwrap();
+    let size = |q: &QueryRecord| postcard::to_allocvec(q).unwrap().len();
+    let (mut plain, mut step, mut wall) = (Vec::new(), Vec::new(), Vec::new());
+    for (f, m) in r.frames.iter().zip(&moves) {
+        let n = size(&f.queries[0]);
+        let trace = postcard::to_allocvec(&m.trace).unwrap().len();
+        if m.stepped_up > 0.0 {
+            step.push((n, trace));
+        } else if m.limit.is_some() {
+            wall.push((n, trace));
+        } else {
+            plain.push((n, trace));
+        }
+    }
+    let mean = |v: &[(usize, usize)]| {
+        let k = v.len().max(1) as f64;
+        (
+            v.iter().map(|x| x.0).sum::<usize>() as f64 / k,
+            v.iter().map(|x| x.1).sum::<usize>() as f64 / k,
+        )
+    };
+    let ray = QueryRecord::Ray {
+        ray: Ray::new(Vec3::new(0.0, 1.0, 0.0), Vec3::X),
+        max_t: 100.0,
+        hit: scene.cast_ray(&Ray::new(Vec3::new(0.0, 1.0, 0.0), Vec3::X), 100.0),
+    };
+    for (what, v) in [
+        ("on the floor", &plain),
+        ("stepping up", &step),
+        ("against the wall", &wall),
+    ] {
+        let (all, trace) = mean(v);
+        println!(
+            "a character move {what}: {all:.0} bytes ({trace:.0} of them its workings), {} moves",
+            v.len()
+        );
+    }
+    println!("a ray that hits: {} bytes", size(&ray));
+    assert!(!plain.is_empty() && !step.is_empty() && !wall.is_empty());
+    // A move with its workings is a few hundred bytes: kept whole, but bounded.
+    assert!(mean(&plain).0 < 600.0 && mean(&step).0 < 1500.0 && mean(&wall).0 < 1000.0);
+}
+
+#[test]
+fn the_budget_holds_with_character_moves() {
+    let level = sample("magic_room.ron");
+    let scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(
+        RecorderConfig {
+            max_bytes: 30_000,
+            ..RecorderConfig::default()
+        },
+        &level,
+    );
+    let mut rng = Rng(11);
+    for f in 0..100 {
+        rec.begin_frame(f64::from(f));
+        for _ in 0..10 {
+            let _ = random_move(&mut rec, &scene, &mut rng);
+        }
+        assert!(rec.bytes() <= 30_000, "{} at frame {f}", rec.bytes());
+    }
+    assert!(rec.frames_dropped() > 0);
+    let header = format::HEADER_BYTES + rec.level().to_ron_string().len();
+    assert_eq!(rec.to_bytes().len() - header, rec.bytes());
+    let r = Recording::from_bytes(&rec.to_bytes()).unwrap();
+    assert_eq!(r.frames.last().unwrap().index, 99);
+    assert!(
+        r.frames
+            .iter()
+            .all(|f| f.queries.len() == 10 && f.dropped == 0)
+    );
+}
+
+#[test]
+fn the_live_link_streams_character_moves() {
+    let level = Level::from_ron_str(STEPS).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let mut listener = Listener::bind(SocketAddr::from(([127, 0, 0, 1], 0))).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    rec.connect(listener.local_addr()).unwrap();
+    let moves = walk_to_the_wall(&mut rec, &scene, &CharacterController::default());
+    rec.flush();
+    let events = poll_until(&mut listener, |ev| frames(ev) >= 70);
+    let got: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            LiveEvent::Frame(f) => Some(f),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(got.len(), 70);
+    for (f, m) in got.iter().zip(&moves) {
+        assert!(matches!(&f.queries[0], QueryRecord::Character { result, .. } if result == m));
+    }
+}
+
+#[test]
+fn a_game_that_connects_before_the_viewer_listens_connects_once_it_does() {
+    // A port nothing listens on (bound, then let go).
+    let addr = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let level = Level::from_ron_str(STEPS).unwrap();
+    let scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    // Not an error: the link is retried in the background, and the failure is said once.
+    rec.connect(addr).unwrap();
+    assert!(!rec.live_stats().unwrap().connected);
+    let mut messages = rec.live_messages();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].contains(&addr.to_string()) && messages[0].contains("retrying every second"),
+        "{messages:?}"
+    );
+    // The game plays on for 2.5 s (two retries fail), its frames dropped and counted; nothing more is said.
+    let c = CharacterController::default();
+    let mut feet = Vec3::new(0.0, c.skin, 0.0);
+    let mut frame = 0u32;
+    let mut play = |rec: &mut Recorder, for_ms: u64| {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_millis(for_ms) {
+            rec.begin_frame(f64::from(frame) / 60.0);
+            feet = rec
+                .move_character(&scene, &c, feet, Vec3::new(0.0, -0.01, 0.0))
+                .feet;
+            frame += 1;
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    play(&mut rec, 2500);
+    messages.extend(rec.live_messages());
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    let stats = rec.live_stats().unwrap();
+    assert!(
+        !stats.connected && stats.dropped > 0 && stats.frames == 0,
+        "{stats:?}"
+    );
+    // The viewer starts listening: within the next retry the game connects, sends the level, then frames.
+    let mut listener = Listener::bind(addr).unwrap();
+    let start = Instant::now();
+    let mut events = Vec::new();
+    while start.elapsed() < Duration::from_secs(10) && frames(&events) < 5 {
+        play(&mut rec, 50);
+        events.extend(listener.poll());
+    }
+    assert!(matches!(events.first(), Some(LiveEvent::Connected { level: l }) if *l == level));
+    assert!(frames(&events) >= 5, "{} frames", frames(&events));
+    let stats = rec.live_stats().unwrap();
+    assert!(stats.connected && stats.frames >= 5, "{stats:?}");
+    let said = rec.live_messages();
+    assert_eq!(said, [format!("connected to the viewer at {addr}")]);
 }

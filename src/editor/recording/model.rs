@@ -20,8 +20,8 @@ pub enum Origin {
 /// Which queries the list shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct QueryFilter {
-    /// Shown kinds: ray, sweep, overlap, slide.
-    pub kinds: [bool; 4],
+    /// Shown kinds: ray, sweep, overlap, slide, character (the order of [`QueryRecord::KINDS`]).
+    pub kinds: [bool; 5],
     /// Only queries whose answer names this object.
     pub object: Option<ObjectId>,
     /// Only queries that found nothing.
@@ -33,7 +33,7 @@ pub struct QueryFilter {
 impl Default for QueryFilter {
     fn default() -> Self {
         Self {
-            kinds: [true; 4],
+            kinds: [true; 5],
             object: None,
             nothing_only: false,
             changed_only: false,
@@ -49,6 +49,7 @@ pub fn kind_index(q: &QueryRecord) -> usize {
         QueryRecord::Sweep { .. } => 1,
         QueryRecord::Overlap { .. } => 2,
         QueryRecord::Slide { .. } => 3,
+        QueryRecord::Character { .. } => 4,
     }
 }
 
@@ -367,6 +368,36 @@ pub fn query_shape(q: &QueryRecord, y: f32) -> QueryShape {
                 s.spheres.push(Sphere::new(lift(*end), *radius));
             }
         }
+        QueryRecord::Character {
+            controller,
+            feet,
+            motion,
+            result,
+        } => {
+            // The motion asked for, the way the feet went, and the body where it ended (its capsule's end
+            // spheres joined by lines); the ground and every hit with their normals.
+            s.lines.push((*feet, *feet + *motion));
+            s.lines.push((*feet, result.feet));
+            s.points.push(result.feet);
+            let body = controller.capsule(result.feet);
+            if body.radius > 0.0 && body.radius.is_finite() {
+                s.spheres.push(Sphere::new(body.a, body.radius));
+                s.spheres.push(Sphere::new(body.b, body.radius));
+                for side in [Vec3::X, Vec3::NEG_X, Vec3::Z, Vec3::NEG_Z] {
+                    let o = side * body.radius;
+                    s.lines.push((body.a + o, body.b + o));
+                }
+            }
+            for (point, normal) in result
+                .ground
+                .iter()
+                .map(|g| (g.point, g.normal))
+                .chain(result.hits.iter().map(|h| (h.point, h.normal)))
+            {
+                s.points.push(point);
+                s.arrows.push((point, point + normal * 0.5));
+            }
+        }
     }
     s.lines.retain(|(a, b)| finite(*a) && finite(*b));
     s
@@ -406,7 +437,7 @@ mod tests {
     fn filters_pick_kinds_objects_and_misses() {
         let (mut s, _) = session();
         assert_eq!(s.visible_queries(), [0, 1, 2]);
-        s.filter.kinds = [false, true, true, true];
+        s.filter.kinds = [false, true, true, true, true];
         assert_eq!(s.visible_queries(), [2]);
         s.filter = QueryFilter {
             object: Some(ObjectId(1)),
@@ -486,5 +517,30 @@ mod tests {
         let slide = query_shape(&f.queries[2], 0.5);
         assert_eq!(slide.lines.len(), 2);
         assert_eq!(slide.points[0].y, 0.5);
+    }
+
+    #[test]
+    fn a_character_move_draws_its_path_body_and_ground() {
+        let level =
+            Level::from_ron_str("(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)])")
+                .unwrap_or_default();
+        let scene = Scene::from_level(&level).unwrap_or_else(|_| unreachable!());
+        let c = crate::character::CharacterController::default();
+        let mut rec = Recorder::new(RecorderConfig::default(), &level);
+        let feet = Vec3::new(0.0, c.skin, 0.0);
+        let m = rec.move_character(&scene, &c, feet, Vec3::new(0.5, -0.01, 0.0));
+        let r = Recording::from_bytes(&rec.to_bytes()).unwrap_or_else(|_| unreachable!());
+        let q = &r.frames[0].queries[0];
+        assert_eq!(kind_index(q), 4);
+        let shape = query_shape(q, 0.0);
+        // The motion asked for, the way gone, the body's four sides; its two end spheres; the feet and the
+        // ground point with its normal.
+        assert_eq!(shape.lines.len(), 6);
+        assert_eq!(shape.lines[1], (feet, m.feet));
+        assert_eq!(shape.spheres.len(), 2);
+        assert_eq!(shape.spheres[0].center, c.capsule(m.feet).a);
+        assert!(m.grounded);
+        assert_eq!(shape.points.len(), 2 + m.hits.len());
+        assert_eq!(shape.arrows.len(), 1 + m.hits.len());
     }
 }

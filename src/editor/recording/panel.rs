@@ -12,7 +12,7 @@ use crate::query::ray::{ray_aabb_slabs, ray_obb_slabs};
 use crate::record::QueryRecord;
 use crate::sim::Static;
 
-const KINDS: [&str; 4] = ["ray", "sweep", "overlap", "slide"];
+const KINDS: [&str; 5] = QueryRecord::KINDS;
 /// A game's mark on the timeline.
 const MARK: Color32 = Color32::from_rgb(120, 180, 255);
 
@@ -46,6 +46,22 @@ pub fn input_text(q: &QueryRecord) -> String {
         } => format!(
             "radius {radius:.2} from ({:.2}, {:.2}) by ({:.2}, {:.2})",
             from.x, from.y, motion.x, motion.y
+        ),
+        QueryRecord::Character {
+            controller,
+            feet,
+            motion,
+            ..
+        } => format!(
+            "character r {:.2} h {:.2} from feet ({:.2}, {:.2}, {:.2}) by ({:.2}, {:.2}, {:.2})",
+            controller.radius,
+            controller.height,
+            feet.x,
+            feet.y,
+            feet.z,
+            motion.x,
+            motion.y,
+            motion.z
         ),
     }
 }
