@@ -1,9 +1,36 @@
-//! Characters: an upright capsule moved through a [`Scene`] by
-//! [`CharacterController::move_character`], which slides along walls, climbs steps, walks slopes, snaps down
-//! stairs and never ends inside anything, and returns its workings with the answer.
+//! Characters: an upright capsule moved through a [`Scene`] by [`CharacterController::move_character`], which
+//! slides along walls, climbs steps, walks slopes, snaps down stairs and never ends inside anything, and
+//! returns its workings with the answer; and [`ReachMap`], where that character can stand and go.
 //!
 //! The controller keeps no state: a game calls it once a frame with the feet position and the motion it wants
 //! (its own velocity times the time step, gravity included), and keeps its own velocity.
+//!
+//! # What a move guarantees
+//! Each is a test of ours (`tests/character/`: hand-worked moves and properties over random levels).
+//! - **Never inside**: if the body at `feet`, its radius grown by half the skin, overlaps nothing, neither does
+//!   it at the result, whatever the motion's length. Every sweep is of that grown body and stops short of its
+//!   contact, so the real body keeps a whole skin from what it met. A start that overlaps is first pushed out
+//!   by the shortest way found (the move's [`MoveTrace::push_out`] says so); one that cannot be (a gap
+//!   narrower than the body) moves nothing and reports [`Limit::Inside`].
+//! - **Never stuck**: against a wall the motion keeps its part along the wall; into a corner it ends in the
+//!   corner. Each contact is a plane the motion left is kept out of (Quake's clip planes: one plane, else the
+//!   crease of two, else a corner), and no way that turns back against the move's own motion is taken.
+//! - **Steps**: a contact above the feet and no higher than `max_step` that is not on a walkable face is tried
+//!   as a riser: lift by `max_step` (and a skin), move on at that height, settle onto the tread (moving the
+//!   body fully onto it when it would rest on the nosing). `stepped_up` is the tread's height over the ground
+//!   before, measured straight under the feet; a higher riser blocks and is reported with its height.
+//! - **Slopes**: a surface whose normal is within `max_slope_deg` of up is walked (the motion keeps its
+//!   horizontal part and follows it) and supports; a steeper one is a wall for the horizontal motion, which may
+//!   only slide down it.
+//! - **Snap**: a move that was not upward and ends off the ground, with a supporting surface within
+//!   `snap_distance` below, is put on it (`snapped_down`).
+//! - **Seams**: standing within the skin band, the ground takes the motion's downward part while it supports
+//!   the body, so the feet keep their height exactly and no contact is made with the floor's pieces; what is
+//!   left of the fall once off the ground (walking off a ledge) is fallen in the same move.
+//! - **Ground**: [`Ground::normal`] is the most level face through the contact (at a stair's nosing, the
+//!   tread's), always within `max_slope_deg` of up.
+//! - **Bounded and deterministic**: at most `max_iterations` slide sweeps a move, plus a bounded number of
+//!   probes; the same input gives the same bits.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
