@@ -147,61 +147,98 @@ impl<'a> Mover<'a> {
 
     /// The whole move.
     pub(super) fn run(mut self, feet: Vec3, motion: Vec3) -> CharacterMove {
-        let ctl = *self.ctl;
-        let mut pos = feet;
-        if !self.scene.overlap_capsule(&self.body(pos)).is_empty() {
-            let out = pushout::push_out(self.scene, pos, ctl.radius + ctl.skin, |f| self.body(f));
-            self.trace.push_out = Some(PushOut {
-                from: pos,
-                to: out.feet,
-                objects: out.objects.clone(),
-                resolved: out.resolved,
-            });
-            if !out.resolved {
+        let pos = match self.push_out_start(feet) {
+            Ok(pos) => pos,
+            Err(objects) => {
                 return self.finish(
                     feet,
                     motion,
                     feet,
                     None,
                     0.0,
-                    Some(Limit::Inside {
-                        objects: out.objects,
-                    }),
+                    Some(Limit::Inside { objects }),
                 );
             }
-            pos = out.feet;
+        };
+        let standing = self.ground_at_start(pos);
+        let (walk, fall, planes) = self.split(motion, standing);
+        let (end, left, used) = self.slide(pos, walk, planes, 0);
+        let (mut end, ground, snapped, left) = self.settle(end, motion, fall, used, left);
+        // Never inside by construction; checked all the same (one overlap test), falling back to the start.
+        if !self.scene.overlap_capsule(&self.body(end)).is_empty() {
+            end = pos;
         }
-        let band = 2.5 * ctl.skin;
-        let mut start_drop = f32::INFINITY;
-        if let Some((g, drop)) = self.probe_ground(pos, band, SweepPhase::Ground) {
-            self.ground_y = Some(g.point.y);
-            self.on_ground = true;
-            self.trace.ground_at_start = Some(g);
-            start_drop = drop;
+        let limit = self.shortfall(motion, end - feet, left);
+        self.finish(feet, motion, end, ground, snapped, limit)
+    }
+
+    /// Push a start that overlaps out; `Err` with what it overlaps when it cannot be.
+    fn push_out_start(&mut self, feet: Vec3) -> Result<Vec3, Vec<ObjectId>> {
+        if self.scene.overlap_capsule(&self.body(feet)).is_empty() {
+            return Ok(feet);
         }
-        // Standing within the skin band, the ground takes the motion's downward part while it supports the
-        // body: the walk is horizontal (following the ground), and only what is left of the fall once off the
-        // ground is fallen (walking off a ledge). The feet keep their height instead of sinking through the
-        // band move by move.
-        let standing = self.trace.ground_at_start.is_some() && start_drop <= ctl.skin + 1e-5;
-        let mut planes = Vec::new();
-        let (walk, fall) = match self.trace.ground_at_start {
+        let ctl = *self.ctl;
+        let out = pushout::push_out(self.scene, feet, ctl.radius + ctl.skin, |f| self.body(f));
+        self.trace.push_out = Some(PushOut {
+            from: feet,
+            to: out.feet,
+            objects: out.objects.clone(),
+            resolved: out.resolved,
+        });
+        if out.resolved {
+            Ok(out.feet)
+        } else {
+            Err(out.objects)
+        }
+    }
+
+    /// The ground under the start (a probe down through the skin band): whether the body stands on it.
+    fn ground_at_start(&mut self, pos: Vec3) -> bool {
+        let ctl = *self.ctl;
+        let Some((g, drop)) = self.probe_ground(pos, 2.5 * ctl.skin, SweepPhase::Ground) else {
+            return false;
+        };
+        self.ground_y = Some(g.point.y);
+        self.on_ground = true;
+        self.trace.ground_at_start = Some(g);
+        drop <= ctl.skin + 1e-5
+    }
+
+    /// Standing within the skin band, the ground takes the motion's downward part while it supports the body:
+    /// the walk is horizontal (following the ground, whose plane the walk starts against), and only what is
+    /// left of the fall once off the ground is fallen (walking off a ledge). The feet keep their height instead
+    /// of sinking through the band move by move. Answers the walk, the fall and the starting planes.
+    fn split(&self, motion: Vec3, standing: bool) -> (Vec3, f32, Vec<Plane>) {
+        match self.trace.ground_at_start {
             Some(g) if standing => {
-                planes.push(Plane {
+                let planes = vec![Plane {
                     normal: g.normal,
                     constraint: Constraint::Ground,
                     object: g.object,
-                });
+                }];
                 if motion.y < 0.0 {
-                    (Vec3::new(motion.x, 0.0, motion.z), motion.y)
+                    (Vec3::new(motion.x, 0.0, motion.z), motion.y, planes)
                 } else {
-                    (motion, 0.0)
+                    (motion, 0.0, planes)
                 }
             }
-            _ => (motion, 0.0),
-        };
-        let (mut end, mut left, used) = self.slide(pos, walk, planes, 0);
-        // The ground at the end, and the snap: one probe down to the farther of the skin band and the snap.
+            _ => (motion, 0.0, Vec::new()),
+        }
+    }
+
+    /// After the walk: the fall left (when off the ground), then the ground at the end and the snap, with one
+    /// probe down to the farther of the skin band and the snap. Answers the end, the ground, the snap's drop and
+    /// the motion left undone.
+    fn settle(
+        &mut self,
+        mut end: Vec3,
+        motion: Vec3,
+        fall: f32,
+        used: u32,
+        mut left: Vec3,
+    ) -> (Vec3, Option<Ground>, f32, Vec3) {
+        let ctl = *self.ctl;
+        let band = 2.5 * ctl.skin;
         let reach = if motion.y <= 0.0 {
             band.max(ctl.snap_distance + 1.5 * ctl.skin)
         } else {
@@ -214,21 +251,17 @@ impl<'a> Mover<'a> {
             left += rest;
             probe = self.probe_ground(end, reach, SweepPhase::Snap);
         }
-        let mut pos = end;
-        let mut snapped = 0.0;
-        let mut ground = None;
-        if let Some((g, drop)) = probe {
-            // `drop` is how far the feet would settle to rest a skin above it: within a skin, they stand.
-            if drop <= ctl.skin + 1e-5 {
-                ground = Some(g);
-            } else if motion.y <= 0.0 && drop <= ctl.snap_distance + 1e-5 {
-                pos.y -= drop;
-                snapped = drop;
-                ground = Some(g);
-            }
+        let Some((g, drop)) = probe else {
+            return (end, None, 0.0, left);
+        };
+        // `drop` is how far the feet would settle to rest a skin above it: within a skin, they stand.
+        if drop <= ctl.skin + 1e-5 {
+            (end, Some(g), 0.0, left)
+        } else if motion.y <= 0.0 && drop <= ctl.snap_distance + 1e-5 {
+            (end - Vec3::Y * drop, Some(g), drop, left)
+        } else {
+            (end, None, 0.0, left)
         }
-        let limit = self.shortfall(motion, pos - feet, left);
-        self.finish(feet, motion, pos, ground, snapped, limit)
     }
 
     /// The limit to report when the move fell short of its horizontal motion (or of an upward one), if it did.
@@ -524,7 +557,8 @@ impl<'a> Mover<'a> {
         result
     }
 
-    /// The probes of a step-up; fills in `attempt` as it goes.
+    /// The probes of a step-up; fills in `attempt` as it goes. Answers the landing and the horizontal motion
+    /// left.
     fn step_probes(
         &mut self,
         it: u32,
@@ -545,8 +579,7 @@ impl<'a> Mover<'a> {
             return Err(StepRefusal::NoHeadroom);
         }
         let fwd = self.sweep(SweepPhase::StepForward, it, up.to, horizontal);
-        let mut over = fwd.to;
-        let forward = Vec3::new(over.x - up.to.x, 0.0, over.z - up.to.z).length();
+        let forward = Vec3::new(fwd.to.x - up.to.x, 0.0, fwd.to.z - up.to.z).length();
         attempt.forward = forward;
         if forward <= 1e-6 {
             return Err(if up.hit.is_some() {
@@ -555,41 +588,7 @@ impl<'a> Mover<'a> {
                 StepRefusal::TooHigh
             });
         }
-        let mut down = self.sweep(
-            SweepPhase::StepDown,
-            it,
-            over,
-            Vec3::NEG_Y * (lift + 2.0 * ctl.skin),
-        );
-        for _ in 0..2 {
-            let Some(h) = down.hit else {
-                return Err(StepRefusal::NoTread);
-            };
-            let (support, on_face) = self.support(&h, down.to);
-            if support.y < self.walkable_y {
-                return Err(StepRefusal::TreadTooSteep);
-            }
-            // Resting on the nosing (the contact off to the side of the axis, on an edge): move on at the
-            // lifted height until the axis is over the contact.
-            let axis = Vec3::new(down.to.x, 0.0, down.to.z);
-            let to_contact = Vec3::new(h.point.x, 0.0, h.point.z) - axis;
-            if on_face || to_contact.length() <= 1e-4 {
-                break;
-            }
-            let nudge = to_contact + to_contact.normalize_or_zero() * ctl.skin;
-            let more = self.sweep(SweepPhase::StepForward, it, over, nudge);
-            over = more.to;
-            down = self.sweep(
-                SweepPhase::StepDown,
-                it,
-                over,
-                Vec3::NEG_Y * (lift + 2.0 * ctl.skin),
-            );
-        }
-        let Some(h) = down.hit else {
-            return Err(StepRefusal::NoTread);
-        };
-        let landed = down.to;
+        let (over, landed, h) = self.settle_on_tread(it, fwd.to, lift)?;
         // The riser: the ground straight under the feet after, less the ground straight under them before.
         let base = self
             .ground_below(pos)
@@ -620,6 +619,40 @@ impl<'a> Mover<'a> {
             horizontal - horizontal.normalize_or_zero() * done.length()
         };
         Ok((landed, rest))
+    }
+
+    /// From `over` (lifted by `lift` past the riser), settle down onto the tread; when the body would rest on
+    /// the nosing (the contact off to the side of the axis, on an edge), move on at the lifted height until the
+    /// axis is over the contact, and settle again. Answers where it was over the tread, where it landed and the
+    /// tread's contact.
+    fn settle_on_tread(
+        &mut self,
+        it: u32,
+        mut over: Vec3,
+        lift: f32,
+    ) -> Result<(Vec3, Vec3, SceneToi), StepRefusal> {
+        let ctl = *self.ctl;
+        let down_by = Vec3::NEG_Y * (lift + 2.0 * ctl.skin);
+        let mut down = self.sweep(SweepPhase::StepDown, it, over, down_by);
+        for _ in 0..2 {
+            let Some(h) = down.hit else {
+                return Err(StepRefusal::NoTread);
+            };
+            let (support, on_face) = self.support(&h, down.to);
+            if support.y < self.walkable_y {
+                return Err(StepRefusal::TreadTooSteep);
+            }
+            let axis = Vec3::new(down.to.x, 0.0, down.to.z);
+            let to_contact = Vec3::new(h.point.x, 0.0, h.point.z) - axis;
+            if on_face || to_contact.length() <= 1e-4 {
+                break;
+            }
+            let nudge = to_contact + to_contact.normalize_or_zero() * ctl.skin;
+            over = self.sweep(SweepPhase::StepForward, it, over, nudge).to;
+            down = self.sweep(SweepPhase::StepDown, it, over, down_by);
+        }
+        let h = down.hit.ok_or(StepRefusal::NoTread)?;
+        Ok((over, down.to, h))
     }
 }
 
