@@ -518,7 +518,7 @@ impl<'a> Mover<'a> {
             taken: false,
             refused: None,
         };
-        let outcome = self.step_probes(it, pos, horizontal, &mut attempt);
+        let outcome = self.step_probes(it, pos, horizontal, hit.point, &mut attempt);
         let result = match outcome {
             Ok(found) => {
                 attempt.taken = true;
@@ -564,6 +564,7 @@ impl<'a> Mover<'a> {
         it: u32,
         pos: Vec3,
         horizontal: Vec3,
+        riser_at: Vec3,
         attempt: &mut StepAttempt,
     ) -> Result<(Vec3, Vec3), StepRefusal> {
         let ctl = *self.ctl;
@@ -588,7 +589,18 @@ impl<'a> Mover<'a> {
                 StepRefusal::TooHigh
             });
         }
-        let (over, landed, h) = self.settle_on_tread(it, fwd.to, lift)?;
+        // The top of the riser being climbed: straight down onto it just past the contact that blocked the walk.
+        let into = Vec3::new(horizontal.x, 0.0, horizontal.z).normalize_or_zero() * ctl.skin;
+        let top = pos.y + ctl.height;
+        let ray = crate::shape::Ray::new(
+            Vec3::new(riser_at.x + into.x, top, riser_at.z + into.z),
+            Vec3::NEG_Y,
+        );
+        let riser_top = self
+            .scene
+            .cast_ray(&ray, ctl.height)
+            .map_or(pos.y + ctl.max_step, |h| h.point.y);
+        let (over, landed, h) = self.settle_on_tread(it, up.to, fwd.to, lift, riser_top)?;
         // The riser: the ground straight under the feet after, less the ground straight under them before.
         let base = self
             .ground_below(pos)
@@ -601,8 +613,15 @@ impl<'a> Mover<'a> {
             return Err(StepRefusal::TooHigh);
         }
         if rise < ctl.skin {
-            // Back down at the height it started from: nothing was stepped onto.
-            return Err(StepRefusal::NoProgress);
+            // Back down at the height it started from: nothing was stepped onto this time. The riser's own
+            // height (measured where the walk met it) says whether it ever could be.
+            let riser = riser_top - base;
+            attempt.riser = Some(riser);
+            return Err(if riser > ctl.max_step + 1e-3 {
+                StepRefusal::TooHigh
+            } else {
+                StepRefusal::NoProgress
+            });
         }
         self.stepped_up += rise;
         self.ground_y = Some(tread);
@@ -628,29 +647,46 @@ impl<'a> Mover<'a> {
     fn settle_on_tread(
         &mut self,
         it: u32,
+        from: Vec3,
         mut over: Vec3,
         lift: f32,
+        riser_top: f32,
     ) -> Result<(Vec3, Vec3, SceneToi), StepRefusal> {
         let ctl = *self.ctl;
         let down_by = Vec3::NEG_Y * (lift + 2.0 * ctl.skin);
         let mut down = self.sweep(SweepPhase::StepDown, it, over, down_by);
-        for _ in 0..2 {
+        let mut landed_at = down.to;
+        for _ in 0..3 {
             let Some(h) = down.hit else {
                 return Err(StepRefusal::NoTread);
             };
             let (support, on_face) = self.support(&h, down.to);
-            if support.y < self.walkable_y {
-                return Err(StepRefusal::TreadTooSteep);
-            }
             let axis = Vec3::new(down.to.x, 0.0, down.to.z);
             let to_contact = Vec3::new(h.point.x, 0.0, h.point.z) - axis;
             if on_face || to_contact.length() <= 1e-4 {
+                if support.y < self.walkable_y {
+                    return Err(StepRefusal::TreadTooSteep);
+                }
                 break;
             }
-            let nudge = to_contact + to_contact.normalize_or_zero() * ctl.skin;
+            // An edge: the nosing being climbed (no higher than the riser's top), move on until the axis is
+            // over it; a higher one (the next riser's nosing, on a tread narrower than the body), move back until
+            // the body clears it.
+            let forward = Vec3::new(over.x - from.x, 0.0, over.z - from.z).normalize_or_zero();
+            let nudge = if h.point.y <= riser_top + 1e-3 || forward == Vec3::ZERO {
+                if support.y < self.walkable_y {
+                    return Err(StepRefusal::TreadTooSteep);
+                }
+                to_contact + to_contact.normalize_or_zero() * ctl.skin
+            } else {
+                let clear = self.body(down.to).radius + ctl.skin;
+                -to_contact.normalize_or_zero() * (clear - to_contact.length()).max(ctl.skin)
+            };
             over = self.sweep(SweepPhase::StepForward, it, over, nudge).to;
             down = self.sweep(SweepPhase::StepDown, it, over, down_by);
+            landed_at = down.to;
         }
+        let _ = landed_at;
         let h = down.hit.ok_or(StepRefusal::NoTread)?;
         Ok((over, down.to, h))
     }

@@ -5,4 +5,5 @@
 mod common;
 mod guarantees;
 mod hand_worked;
+mod playground;
 mod reach;

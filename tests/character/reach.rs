@@ -27,7 +27,7 @@ fn map(s: &Scene, start: Vec3) -> ReachMap {
 /// Replay the paths to a spread of reached places: each step lands within a skin and a millimetre.
 fn check_paths(s: &Scene, m: &ReachMap) {
     let c = ctl();
-    let reached: Vec<Vec3> = m.places().filter(|(_, r)| *r).map(|(f, _)| f).collect();
+    let reached: Vec<Vec3> = m.reached_places().collect();
     let start = m.start().unwrap();
     for to in reached.iter().step_by((reached.len() / 40).max(1)) {
         let path = m.path(*to).expect("a reached place has a path");

@@ -1,10 +1,18 @@
-//! Which places lead to which: from each place, one move toward each neighbouring column's places, decided by
-//! the controller itself (`move_character` with the motion a game would replay, `next - at + (0, -max_step,
-//! 0)`): an edge when the move lands within a skin of the place. Between two places on the same level floor the
-//! move is a single horizontal sweep (the controller's own first sweep; nothing else can change its end), so
-//! that sweep alone decides, once for both directions; a sweep that meets something falls back to the whole
-//! move. Past a rim, where the next column has nowhere to stand near the height, moves of two or more cells
-//! find where a walk off the edge lands (a drop is a one-way edge).
+//! Where the character gets to: a breadth-first exploration from the start in which every step is one move of
+//! the controller itself, replayed as a game would (`move_character(scene, at, next - at + (0, -max_step,
+//! 0))`), and every place reached is where such a move actually landed — so a path is a chain of exact landings
+//! that replays by construction.
+//!
+//! From each place reached, one move toward each neighbouring column's places (the one nearest in height
+//! first). Between two places on one level floor the controller's move is exactly its first sweep (nothing
+//! else can change where it ends), so a clear sweep lands on the target itself; any other move is made in
+//! full, and its landing kept when the same move aimed at the landing lands there again (within a skin and a
+//! millimetre). Where the next column has nothing near the height (a body keeps its radius and skin from a
+//! riser or a rim, so places on either side of one are more than a cell apart), moves of two to a few cells
+//! find the place up a step or down past a rim (a drop, one way). The frontier of each round is expanded on
+//! all cores and merged in order, so the result does not depend on the thread count.
+
+use std::collections::HashMap;
 
 use glam::Vec3;
 
@@ -24,6 +32,30 @@ pub(super) struct EdgeWork {
     pub(super) moves: u64,
 }
 
+/// A place reached: where a move landed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Node {
+    /// The feet.
+    pub(super) feet: Vec3,
+    /// Its column.
+    pub(super) column: u32,
+    /// The place to stand (from the scan) it is, or `NONE` when it landed where the scan found none.
+    pub(super) spot: u32,
+    /// The node it was reached from (the start: itself).
+    pub(super) parent: u32,
+    /// Whether it stands on a level face (normal straight up), where moves to level places are one sweep.
+    pub(super) level: bool,
+}
+
+/// Which node a landing is: its scan place, or its column and height in quarter-skin steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Spot(u32),
+    Loose(u32, i32),
+}
+
+const NONE: u32 = u32::MAX;
+
 /// The places and where they are, shared by the workers.
 pub(super) struct Places<'a> {
     pub(super) scene: &'a Scene,
@@ -39,136 +71,220 @@ impl Places<'_> {
         self.col_start[c] as usize..self.col_start[c + 1] as usize
     }
 
-    /// Whether one move from `a` replayed as a game would (toward `b`, plus `max_step` down) lands within a
-    /// skin (and a millimetre) of `b`.
-    fn move_lands(&self, a: &Spot, b: &Spot, work: &mut EdgeWork) -> bool {
-        work.moves += 1;
-        let motion = b.feet - a.feet + Vec3::NEG_Y * self.ctl.max_step;
-        let m = self.ctl.move_character(self.scene, a.feet, motion);
-        m.feet.distance(b.feet) <= self.ctl.skin + 1e-3
-    }
-
-    /// Whether two places are on the same level floor (both surfaces facing straight up, at one height), where
-    /// the move between them is one horizontal sweep.
-    fn level_pair(&self, a: &Spot, b: &Spot) -> bool {
-        a.normal == Vec3::Y && b.normal == Vec3::Y && (a.feet.y - b.feet.y).abs() <= 1e-5
-    }
-
-    /// Whether `b` is within a step up or a snap down of `a`.
-    fn within_step(&self, a: &Spot, b: &Spot) -> bool {
+    /// Whether `y` is within a step up or a snap down of `from`.
+    fn within_step(&self, from: f32, y: f32) -> bool {
         let ctl = self.ctl;
-        b.feet.y <= a.feet.y + ctl.max_step + 2.0 * ctl.skin
-            && b.feet.y >= a.feet.y - ctl.snap_distance - 2.0 * ctl.skin
+        y <= from + ctl.max_step + 2.0 * ctl.skin && y >= from - ctl.snap_distance - 2.0 * ctl.skin
     }
 
-    /// The edges out of place `i` (and, for level pairs toward +x and +z, the edge back too), appended to `out`.
-    pub(super) fn edges_from(&self, i: usize, out: &mut Vec<(u32, u32)>, work: &mut EdgeWork) {
-        let a = &self.spots[i];
-        let ctl = self.ctl;
-        let column = a.column as usize;
-        for (d, &(di, dk)) in DIRECTIONS.iter().enumerate() {
-            let Some(n) = self.grid.neighbour(column, di, dk) else {
-                continue;
-            };
-            let mut any = false;
-            for j in self.in_column(n) {
-                let b = &self.spots[j];
-                if !self.within_step(a, b) {
-                    continue;
-                }
-                any = true;
-                if self.level_pair(a, b) {
-                    // Once per pair, from the side toward +x or +z.
-                    if d < 2 {
-                        work.sweeps += 1;
-                        let motion = b.feet - a.feet;
-                        if self
-                            .scene
-                            .sweep_capsule(&grown(ctl, a.feet), motion)
-                            .is_none()
-                        {
-                            out.push((i as u32, j as u32));
-                            out.push((j as u32, i as u32));
-                        } else {
-                            if self.move_lands(a, b, work) {
-                                out.push((i as u32, j as u32));
-                            }
-                            if self.move_lands(b, a, work) {
-                                out.push((j as u32, i as u32));
-                            }
-                        }
-                    }
-                } else if self.move_lands(a, b, work) {
-                    out.push((i as u32, j as u32));
-                }
+    /// The key of a landing: the scan place in its column within half a step of its height, else its column
+    /// and height.
+    fn key_of(&self, feet: Vec3) -> Option<(Key, u32, u32)> {
+        let c = self.grid.column_at(glam::Vec2::new(feet.x, feet.z))?;
+        let tol = (self.ctl.max_step * 0.5).max(2.0 * self.ctl.skin);
+        let spot = self
+            .in_column(c)
+            .filter(|&j| (self.spots[j].feet.y - feet.y).abs() <= tol)
+            .min_by(|&a, &b| {
+                let d = |j: usize| (self.spots[j].feet.y - feet.y).abs();
+                d(a).total_cmp(&d(b))
+            });
+        Some(match spot {
+            Some(j) => (Key::Spot(j as u32), c as u32, j as u32),
+            None => {
+                let step = (self.ctl.skin * 0.25).max(1e-4);
+                (
+                    Key::Loose(c as u32, (feet.y / step).round() as i32),
+                    c as u32,
+                    NONE,
+                )
             }
-            if !any {
-                self.farther_from(i, di, dk, out, work);
+        })
+    }
+
+    /// One move from `from` aimed at `target`, kept when it lands on ground where the same move aimed at the
+    /// landing lands again: the landing.
+    fn try_move(&self, from: &Node, target: &Spot, work: &mut EdgeWork) -> Option<(Vec3, bool)> {
+        let ctl = self.ctl;
+        let level =
+            from.level && target.normal == Vec3::Y && (from.feet.y - target.feet.y).abs() <= 1e-5;
+        if level {
+            work.sweeps += 1;
+            let motion = Vec3::new(
+                target.feet.x - from.feet.x,
+                0.0,
+                target.feet.z - from.feet.z,
+            );
+            if self
+                .scene
+                .sweep_capsule(&grown(ctl, from.feet), motion)
+                .is_none()
+            {
+                return Some((from.feet + motion, true));
             }
         }
+        let down = Vec3::NEG_Y * ctl.max_step;
+        work.moves += 1;
+        let m = ctl.move_character(self.scene, from.feet, target.feet - from.feet + down);
+        let ground = m.ground?;
+        let landing = m.feet;
+        if landing != target.feet {
+            work.moves += 1;
+            let again = ctl.move_character(self.scene, from.feet, landing - from.feet + down);
+            if again.feet.distance(landing) > ctl.skin + 1e-3 {
+                return None;
+            }
+        }
+        Some((landing, ground.normal == Vec3::Y))
     }
 
-    /// Where the next column has no place near the height (the body keeps its radius and skin from a riser, a
-    /// rim or a wall, so the places on either side of one are more than a cell apart): the nearest place one
-    /// to a few cells on that one move reaches, up a step, on the level, or down past a rim (a drop, taken one
-    /// way).
-    fn farther_from(
+    /// The moves out of node `n`: for each direction, the first landing on a place not yet reached.
+    fn expand(
         &self,
-        i: usize,
-        di: i64,
-        dk: i64,
-        out: &mut Vec<(u32, u32)>,
+        n: u32,
+        node: &Node,
+        reached: &HashMap<Key, u32>,
+        out: &mut Vec<(u32, Node, Key)>,
         work: &mut EdgeWork,
     ) {
-        let a = &self.spots[i];
         let ctl = self.ctl;
         let reach = ((ctl.radius + 2.0 * ctl.skin) / self.grid.cell).ceil() as i64 + 1;
-        for k in 2..=reach.max(2) {
-            let Some(n) = self.grid.neighbour(a.column as usize, di * k, dk * k) else {
-                return;
-            };
-            // Within a step first (the nearest height first), then the highest place below the rim.
-            let mut near: Vec<usize> = self
-                .in_column(n)
-                .filter(|&j| self.within_step(a, &self.spots[j]))
-                .collect();
-            near.sort_by(|&x, &y| {
-                let h = |j: usize| (self.spots[j].feet.y - a.feet.y).abs();
-                h(x).total_cmp(&h(y))
-            });
-            let below = self
-                .in_column(n)
-                .filter(|&j| self.spots[j].feet.y < a.feet.y - ctl.snap_distance - 2.0 * ctl.skin)
-                .max_by(|&x, &y| self.spots[x].feet.y.total_cmp(&self.spots[y].feet.y));
-            for j in near.into_iter().chain(below) {
-                if self.move_lands(a, &self.spots[j], work) {
-                    out.push((i as u32, j as u32));
-                    return;
+        for &(di, dk) in &DIRECTIONS {
+            for k in 1..=reach.max(2) {
+                let Some(c) = self.grid.neighbour(node.column as usize, di * k, dk * k) else {
+                    break;
+                };
+                // Within a step (nearest in height first); past the first cell, also the highest place below.
+                // Only places that lie on along the direction (a place nudged within its cell may lie back).
+                let dir = Vec3::new(di as f32, 0.0, dk as f32);
+                let ahead =
+                    |j: usize| (self.spots[j].feet - node.feet).dot(dir) > 0.25 * self.grid.cell;
+                let mut targets: Vec<usize> = self
+                    .in_column(c)
+                    .filter(|&j| ahead(j) && self.within_step(node.feet.y, self.spots[j].feet.y))
+                    .collect();
+                targets.sort_by(|&a, &b| {
+                    let h = |j: usize| (self.spots[j].feet.y - node.feet.y).abs();
+                    h(a).total_cmp(&h(b))
+                });
+                let near = !targets.is_empty();
+                if k > 1 {
+                    let below = self
+                        .in_column(c)
+                        .filter(|&j| {
+                            ahead(j)
+                                && self.spots[j].feet.y
+                                    < node.feet.y - ctl.snap_distance - 2.0 * ctl.skin
+                        })
+                        .max_by(|&a, &b| self.spots[a].feet.y.total_cmp(&self.spots[b].feet.y));
+                    targets.extend(below);
+                }
+                let mut landed = false;
+                for j in targets {
+                    // A place reached already needs no move; a move that lands on one found nothing new.
+                    if reached.contains_key(&Key::Spot(j as u32)) {
+                        continue;
+                    }
+                    let Some((feet, level)) = self.try_move(node, &self.spots[j], work) else {
+                        continue;
+                    };
+                    // Landing on the place aimed at is that place (whatever column a nudged place lies in).
+                    let aimed = &self.spots[j];
+                    let known = (feet.distance(aimed.feet) <= ctl.skin + 1e-3).then_some((
+                        Key::Spot(j as u32),
+                        aimed.column,
+                        j as u32,
+                    ));
+                    let Some((key, column, spot)) = known.or_else(|| self.key_of(feet)) else {
+                        continue;
+                    };
+                    if reached.contains_key(&key) {
+                        continue;
+                    }
+                    out.push((
+                        n,
+                        Node {
+                            feet,
+                            column,
+                            spot,
+                            parent: n,
+                            level,
+                        },
+                        key,
+                    ));
+                    landed = true;
+                    break;
+                }
+                if landed || near {
+                    break;
                 }
             }
         }
     }
 }
 
-/// Every edge, computed on `threads` threads over interleaved blocks of places; sorted by (from, to).
-pub(super) fn all_edges(places: &Places<'_>, threads: usize) -> (Vec<(u32, u32)>, EdgeWork) {
-    let n = places.spots.len();
-    let threads = threads.clamp(1, 64).min(n.max(1));
-    const BLOCK: usize = 256;
-    let results: Vec<(Vec<(u32, u32)>, EdgeWork)> = std::thread::scope(|s| {
+/// Explore from the start node: every node reached, with the scan place each one is (or `NONE`), and the work
+/// done.
+pub(super) fn explore(places: &Places<'_>, start: Node, threads: usize) -> (Vec<Node>, EdgeWork) {
+    let mut nodes = vec![start];
+    let mut reached: HashMap<Key, u32> = HashMap::new();
+    if let Some((key, _, _)) = places.key_of(start.feet) {
+        reached.insert(key, 0);
+    }
+    let mut frontier: Vec<u32> = vec![0];
+    let mut work = EdgeWork::default();
+    let threads = threads.clamp(1, 64);
+    while !frontier.is_empty() {
+        let found = expand_all(places, &nodes, &frontier, &reached, threads, &mut work);
+        let mut next = Vec::new();
+        for (_, node, key) in found {
+            if reached.contains_key(&key) {
+                continue;
+            }
+            let index = nodes.len() as u32;
+            reached.insert(key, index);
+            nodes.push(node);
+            next.push(index);
+        }
+        frontier = next;
+    }
+    (nodes, work)
+}
+
+/// Expand every frontier node, on `threads` threads over interleaved blocks, the results in frontier order.
+fn expand_all(
+    places: &Places<'_>,
+    nodes: &[Node],
+    frontier: &[u32],
+    reached: &HashMap<Key, u32>,
+    threads: usize,
+    work: &mut EdgeWork,
+) -> Vec<(u32, Node, Key)> {
+    const BLOCK: usize = 64;
+    let threads = threads.min(frontier.len().div_ceil(BLOCK)).max(1);
+    if threads == 1 {
+        let mut out = Vec::new();
+        for &n in frontier {
+            places.expand(n, &nodes[n as usize], reached, &mut out, work);
+        }
+        return out;
+    }
+    let parts: Vec<(Vec<(usize, Vec<(u32, Node, Key)>)>, EdgeWork)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 s.spawn(move || {
-                    let mut out = Vec::new();
-                    let mut work = EdgeWork::default();
-                    let mut start = t * BLOCK;
-                    while start < n {
-                        for i in start..(start + BLOCK).min(n) {
-                            places.edges_from(i, &mut out, &mut work);
+                    let mut blocks = Vec::new();
+                    let mut w = EdgeWork::default();
+                    let mut b = t;
+                    while b * BLOCK < frontier.len() {
+                        let mut out = Vec::new();
+                        for &n in &frontier[b * BLOCK..((b + 1) * BLOCK).min(frontier.len())] {
+                            places.expand(n, &nodes[n as usize], reached, &mut out, &mut w);
                         }
-                        start += threads * BLOCK;
+                        blocks.push((b, out));
+                        b += threads;
                     }
-                    (out, work)
+                    (blocks, w)
                 })
             })
             .collect();
@@ -177,14 +293,12 @@ pub(super) fn all_edges(places: &Places<'_>, threads: usize) -> (Vec<(u32, u32)>
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
-    let mut edges = Vec::new();
-    let mut work = EdgeWork::default();
-    for (e, w) in results {
-        edges.extend(e);
+    let mut blocks = Vec::new();
+    for (b, w) in parts {
+        blocks.extend(b);
         work.sweeps += w.sweeps;
         work.moves += w.moves;
     }
-    edges.sort_unstable();
-    edges.dedup();
-    (edges, work)
+    blocks.sort_by_key(|(b, _)| *b);
+    blocks.into_iter().flat_map(|(_, out)| out).collect()
 }

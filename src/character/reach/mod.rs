@@ -7,7 +7,6 @@
 //! cores), then a breadth-first search from the start and, for each unreachable region, the limit met walking
 //! toward it from the nearest reached place (`explain.rs`).
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use glam::{Vec2, Vec3};
@@ -126,8 +125,13 @@ pub struct ReachMap {
     controller: CharacterController,
     spots: Vec<Spot>,
     col_start: Vec<u32>,
-    /// For each place, the place it is first reached from (`u32::MAX`: not reached; the start: itself).
+    /// For each place, the node that landed on it (`u32::MAX`: not reached).
     parent: Vec<u32>,
+    /// Every place reached, where a move landed, with the node it was reached from.
+    nodes: Vec<edges::Node>,
+    /// `nodes` by column: `node_order[node_start[c]..node_start[c + 1]]`.
+    node_order: Vec<u32>,
+    node_start: Vec<u32>,
     start: Option<u32>,
     /// For each place not reached, its region (an index into `places`).
     region: Vec<u32>,
@@ -228,19 +232,88 @@ impl ReachMap {
             spots: &map.spots,
             col_start: &map.col_start,
         };
-        let (edges, work) = edges::all_edges(&places, threads);
-        map.search(start, &edges);
-        let moves = map.explain(scene, &edges, threads);
+        let s = &map.spots[start as usize];
+        let first = edges::Node {
+            feet: s.feet,
+            column: s.column,
+            spot: start,
+            parent: 0,
+            level: s.normal == Vec3::Y,
+        };
+        let (nodes, work) = edges::explore(&places, first, threads);
+        map.adopt(start, nodes);
+        let moves = map.explain(scene, threads);
         map.stats = ReachStats {
             columns,
             places: map.spots.len() as u64,
             reached: map.parent.iter().filter(|&&p| p != NONE).count() as u64,
-            edges: edges.len() as u64,
+            edges: map.nodes.len().saturating_sub(1) as u64,
             sweeps: work.sweeps,
             moves: work.moves + moves,
             seconds: began.elapsed().as_secs_f64(),
         };
         Ok(map)
+    }
+
+    /// Keep the exploration's nodes: mark the places they landed on, index them by column.
+    fn adopt(&mut self, start: u32, nodes: Vec<edges::Node>) {
+        self.start = Some(start);
+        for (i, n) in nodes.iter().enumerate() {
+            if n.spot != NONE {
+                self.parent[n.spot as usize] = i as u32;
+            }
+        }
+        let columns = self.col_start.len().saturating_sub(1);
+        let mut start_of = vec![0u32; columns + 1];
+        for n in &nodes {
+            start_of[n.column as usize + 1] += 1;
+        }
+        for c in 0..columns {
+            start_of[c + 1] += start_of[c];
+        }
+        let mut fill = start_of.clone();
+        let mut order = vec![0u32; nodes.len()];
+        for (i, n) in nodes.iter().enumerate() {
+            order[fill[n.column as usize] as usize] = i as u32;
+            fill[n.column as usize] += 1;
+        }
+        self.nodes = nodes;
+        self.node_order = order;
+        self.node_start = start_of;
+    }
+
+    /// The node nearest `feet` within `horizontal` and `vertical` of it.
+    fn node_near(&self, feet: Vec3, horizontal: f32, vertical: f32) -> Option<u32> {
+        let grid = self.grid?;
+        if !feet.is_finite() || self.nodes.is_empty() {
+            return None;
+        }
+        let r = (horizontal / grid.cell).ceil() as i64 + 1;
+        let centre = grid.column_at(Vec2::new(feet.x, feet.z)).or_else(|| {
+            let top = grid.min + Vec2::new(grid.nx as f32, grid.nz as f32) * grid.cell - 1e-3;
+            grid.column_at(Vec2::new(feet.x, feet.z).clamp(grid.min, top))
+        })?;
+        let mut best: Option<(f32, u32)> = None;
+        for dk in -r..=r {
+            for di in -r..=r {
+                let Some(c) = grid.neighbour(centre, di, dk) else {
+                    continue;
+                };
+                for &i in
+                    &self.node_order[self.node_start[c] as usize..self.node_start[c + 1] as usize]
+                {
+                    let n = &self.nodes[i as usize];
+                    let flat = Vec2::new(n.feet.x - feet.x, n.feet.z - feet.z).length();
+                    if flat <= horizontal && (n.feet.y - feet.y).abs() <= vertical {
+                        let d = n.feet.distance(feet);
+                        if best.is_none_or(|(b, _)| d < b) {
+                            best = Some((d, i));
+                        }
+                    }
+                }
+            }
+        }
+        best.map(|(_, i)| i)
     }
 
     /// The mapped box: the settings' bounds, or the scene's with the start (planes are unbounded: a level of
@@ -317,33 +390,11 @@ impl ReachMap {
         best.map(|(_, j)| j)
     }
 
-    /// Breadth-first search over the edges (sorted by origin) from the start.
-    fn search(&mut self, start: u32, edges: &[(u32, u32)]) {
-        let mut first = vec![0u32; self.spots.len() + 1];
-        for &(a, _) in edges {
-            first[a as usize + 1] += 1;
-        }
-        for i in 0..self.spots.len() {
-            first[i + 1] += first[i];
-        }
-        self.start = Some(start);
-        self.parent[start as usize] = start;
-        let mut queue = VecDeque::from([start]);
-        while let Some(a) = queue.pop_front() {
-            for &(_, b) in &edges[first[a as usize] as usize..first[a as usize + 1] as usize] {
-                if self.parent[b as usize] == NONE {
-                    self.parent[b as usize] = a;
-                    queue.push_back(b);
-                }
-            }
-        }
-    }
-
-    /// Group the unreached places into regions (connected by edges either way) and explain each: the limit met
-    /// walking to the region's place nearest a reached one. Answers the controller moves it made.
-    fn explain(&mut self, scene: &Scene, edges: &[(u32, u32)], threads: usize) -> u64 {
+    /// Group the unreached places into regions (places in neighbouring columns within a body's height) and
+    /// explain each: the limit on its border nearest to passable, or the one met walking to it from the nearest
+    /// reached place. Answers the controller moves it made.
+    fn explain(&mut self, scene: &Scene, threads: usize) -> u64 {
         let Some(grid) = self.grid else { return 0 };
-        // Regions: union-find over edges between unreached places.
         let n = self.spots.len();
         let mut root: Vec<u32> = (0..n as u32).collect();
         fn find(root: &mut [u32], mut x: u32) -> u32 {
@@ -353,11 +404,25 @@ impl ReachMap {
             }
             x
         }
-        for &(a, b) in edges {
-            if self.parent[a as usize] == NONE && self.parent[b as usize] == NONE {
-                let (ra, rb) = (find(&mut root, a), find(&mut root, b));
-                if ra != rb {
-                    root[ra.max(rb) as usize] = ra.min(rb);
+        // Unreached places within a body's height of each other in neighbouring columns are one region: the
+        // treads of a flight too steep to climb are one place out of reach, with one limit (its first riser).
+        let step = self.controller.height;
+        for a in 0..n {
+            if self.parent[a] != NONE {
+                continue;
+            }
+            let s = self.spots[a];
+            for (di, dk) in [(1, 0), (0, 1)] {
+                let Some(c) = grid.neighbour(s.column as usize, di, dk) else {
+                    continue;
+                };
+                for b in self.col_start[c] as usize..self.col_start[c + 1] as usize {
+                    if self.parent[b] == NONE && (self.spots[b].feet.y - s.feet.y).abs() <= step {
+                        let (ra, rb) = (find(&mut root, a as u32), find(&mut root, b as u32));
+                        if ra != rb {
+                            root[ra.max(rb) as usize] = ra.min(rb);
+                        }
+                    }
                 }
             }
         }
@@ -436,12 +501,14 @@ impl ReachMap {
     /// The limit on a region's border (within two cells of its places), the one nearest to passable: a
     /// surface too steep, a ceiling too low, an opening too narrow, a pit, or a reached place more than a step
     /// below. Each is scored by how far past the controller's limit it is (relative to that limit; a pit 1),
-    /// the least wins, the nearest on a tie. `None` when the border holds none of them.
+    /// the least wins, the nearest the start on a tie. `None` when the border holds none of them.
     fn boundary_blocker(&self, members: &[u32], grid: &Grid) -> Option<Blocker3> {
         let ctl = &self.controller;
         let mut best: Option<(f32, f32, Blocker3)> = None;
-        let mut consider = |score: f32, from: Vec3, b: Blocker3| {
-            let d = from.distance(b.at());
+        // Ties go to the limit nearest the start: the side the way comes from.
+        let start = self.start().unwrap_or(Vec3::ZERO);
+        let mut consider = |score: f32, _from: Vec3, b: Blocker3| {
+            let d = start.distance(b.at());
             if best.is_none_or(|(s, bd, _)| score < s || (score == s && d < bd)) {
                 best = Some((score, d, b));
             }
@@ -621,20 +688,26 @@ impl ReachMap {
     /// start.
     #[must_use]
     pub fn reachable(&self, feet: Vec3) -> bool {
-        self.spot_near(feet, |j| self.parent[j] != NONE).is_some()
+        self.node_near(feet, self.cell(), self.controller.max_step)
+            .is_some()
     }
 
-    /// Feet positions from the start to the reached place nearest `to` (within one cell and `max_step`), each
-    /// reached from the one before by one `move_character(scene, prev, next - prev + (0, -max_step, 0))` that
-    /// lands within a skin (and a millimetre) of it. `None` when no such place is reached.
+    /// Feet positions from the start to the reached place nearest `to` (within `cell·√2` horizontally and
+    /// `max_step` vertically), each where one `move_character(scene, prev, next - prev + (0, -max_step, 0))`
+    /// from the one before lands (every place reached is such a landing, so the path replays within a skin).
+    /// `None` when no place near `to` is reached.
     #[must_use]
     pub fn path(&self, to: Vec3) -> Option<Vec<Vec3>> {
-        let mut at = self.spot_near(to, |j| self.parent[j] != NONE)?;
-        let mut out = vec![self.spots[at as usize].feet];
-        while self.parent[at as usize] != at {
-            at = self.parent[at as usize];
-            out.push(self.spots[at as usize].feet);
-            if out.len() > self.spots.len() {
+        let mut at = self.node_near(
+            to,
+            self.cell() * std::f32::consts::SQRT_2,
+            self.controller.max_step,
+        )?;
+        let mut out = vec![self.nodes[at as usize].feet];
+        while at != 0 {
+            at = self.nodes[at as usize].parent;
+            out.push(self.nodes[at as usize].feet);
+            if out.len() > self.nodes.len() {
                 return None;
             }
         }
@@ -672,6 +745,11 @@ impl ReachMap {
     #[must_use]
     pub fn start(&self) -> Option<Vec3> {
         self.start.map(|s| self.spots[s as usize].feet)
+    }
+
+    /// Every place reached, where its move landed (the points paths are made of).
+    pub fn reached_places(&self) -> impl Iterator<Item = Vec3> + '_ {
+        self.nodes.iter().map(|n| n.feet)
     }
 
     /// The places grouped into floors, lowest first, with their areas: in each column the places are layered

@@ -310,7 +310,7 @@ fn why_not(
         .map(|width| Rejection::Narrow { width })
 }
 
-/// For a body that does not fit at `feet`: the nearest place within the cell where it fits over the same
+/// For a body that does not fit at `feet`: the nearest place within a cell of it where it fits over the same
 /// surface (pushed out of what it overlaps by the shortest way: a door a little wider than the body has a place
 /// to stand whatever the grid's phase), else `None`.
 fn fit(
@@ -320,19 +320,45 @@ fn fit(
     feet: Vec3,
     s: &Surface,
 ) -> Option<Vec3> {
+    let clear = |f: Vec3| scene.overlap_capsule(&grown(ctl, f)).is_empty();
+    // Directions to try, along the floor: the push-out's (the shortest way out) first, then the compass.
     let out = push_out(scene, feet, ctl.radius + ctl.skin, |f| grown(ctl, f));
-    let moved = out.feet - feet;
-    let flat = Vec2::new(moved.x, moved.z);
-    if !out.resolved || flat.length() > grid.cell * 0.5 || moved.y.abs() > 2.0 * ctl.skin {
-        return None;
+    let pushed = Vec3::new(out.feet.x - feet.x, 0.0, out.feet.z - feet.z);
+    let mut dirs: Vec<Vec3> = pushed.try_normalize().into_iter().collect();
+    for k in 0..8 {
+        let a = k as f32 * std::f32::consts::FRAC_PI_4;
+        dirs.push(Vec3::new(a.cos(), 0.0, a.sin()));
     }
+    let reach = grid.cell;
+    let mut best: Option<(f32, Vec3)> = None;
+    for d in dirs {
+        // The first clear distance along `d` within the cell (a scan, then bisection to a millimetre).
+        let Some(k) = (1..=8).find(|&k| clear(feet + d * (reach * k as f32 / 8.0))) else {
+            continue;
+        };
+        let (mut lo, mut hi) = (reach * (k - 1) as f32 / 8.0, reach * k as f32 / 8.0);
+        while hi - lo > 1e-3 {
+            let mid = 0.5 * (lo + hi);
+            if clear(feet + d * mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        // A skin further when that is clear too: a place with room to spare, which moves land on reliably.
+        let at = if hi + ctl.skin <= reach && clear(feet + d * (hi + ctl.skin)) {
+            hi + ctl.skin
+        } else {
+            hi
+        };
+        if best.is_none_or(|(b, _)| hi < b) {
+            best = Some((hi, feet + d * at));
+        }
+    }
+    let (_, at) = best?;
     // Still over the same surface, at the same height.
-    let ray = Ray::new(
-        Vec3::new(out.feet.x, s.point.y + ctl.skin, out.feet.z),
-        Vec3::NEG_Y,
-    );
+    let ray = Ray::new(Vec3::new(at.x, s.point.y + ctl.skin, at.z), Vec3::NEG_Y);
     let hit = scene.cast_ray(&ray, 2.0 * ctl.skin)?;
     let settled = feet_above(ctl, ray.at(hit.t), hit.normal);
-    ((settled.y - feet.y).abs() <= 1e-3 && scene.overlap_capsule(&grown(ctl, settled)).is_empty())
-        .then_some(settled)
+    ((settled.y - feet.y).abs() <= 1e-3 && clear(settled)).then_some(settled)
 }
