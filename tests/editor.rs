@@ -21,6 +21,9 @@ mod game_data;
 #[path = "editor/characters.rs"]
 mod characters;
 
+#[path = "editor/walk.rs"]
+mod walk;
+
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
         recovery_dir: recovery.map(Path::to_path_buf),

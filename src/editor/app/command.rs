@@ -731,7 +731,7 @@ mod tests {
             .filter(|c| c.spec().keys.is_empty())
             .map(|c| c.spec().name)
             .collect();
-        assert_eq!(keyless, ["Restart", "Back to start"]);
+        assert_eq!(keyless, ["Listen for a game", "Restart", "Back to start"]);
     }
 
     #[test]

@@ -298,7 +298,7 @@ fn character_workings(ui: &mut Ui, s: &mut RecordingSession, doc: &Document) {
         ui.selectable_value(&mut s.show_reasked, false, "as the game made it");
         let now = s.reasked(s.cursor, i).is_some();
         ui.add_enabled_ui(now, |ui| {
-            ui.selectable_value(&mut s.show_reasked, true, "the level now");
+            ui.selectable_value(&mut s.show_reasked, true, "as the level answers now");
         });
         if changed {
             ui.colored_label(theme::CHANGED, "changed by the edit");
