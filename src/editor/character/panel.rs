@@ -105,24 +105,37 @@ fn buttons(ui: &mut Ui, walk: &CharacterWalk, walking: bool, action: &mut Option
 }
 
 fn list(ui: &mut Ui, walk: &CharacterWalk, doc: &Document, action: &mut Option<PanelAction>) {
+    const ROW: f32 = 18.0;
     let moves = walk.moves();
-    egui::ScrollArea::vertical()
+    let mut area = egui::ScrollArea::vertical()
         .id_salt("character_moves")
         .auto_shrink([false, false])
-        .stick_to_bottom(!walk.paused)
-        .show_rows(ui, 18.0, moves.len(), |ui, rows| {
-            for k in rows {
-                let Some(m) = moves.get(k) else { continue };
-                let selected = walk.selected == Some(m.tick);
-                let row = ui.add(egui::Button::selectable(selected, row_text(m, doc)).truncate());
-                if selected && walk.paused {
-                    row.scroll_to_me(None);
-                }
-                if row.clicked() {
-                    *action = Some(PanelAction::Select(m.tick));
-                }
+        .stick_to_bottom(!walk.paused);
+    // A newly selected move (pause, the step commands) is scrolled into view, two rows from the top; the
+    // list only lays out the rows in view, so the offset is computed.
+    let seen = ui.make_persistent_id("character_moves_selection");
+    if ui.data(|d| d.get_temp::<Option<u64>>(seen)) != Some(walk.selected) {
+        ui.data_mut(|d| d.insert_temp(seen, walk.selected));
+        if let (Some(m), Some(first)) = (walk.selected_move(), moves.front()) {
+            let pitch = ROW + ui.spacing().item_spacing.y;
+            let k = (m.tick - first.tick) as f32;
+            area = area.vertical_scroll_offset(((k - 2.0) * pitch).max(0.0));
+        }
+    }
+    area.show_rows(ui, ROW, moves.len(), |ui, rows| {
+        for k in rows {
+            let Some(m) = moves.get(k) else { continue };
+            let selected = walk.selected == Some(m.tick);
+            let text = row_text(m, doc);
+            let full = text.text().to_owned();
+            let row = ui
+                .add(egui::Button::selectable(selected, text).truncate())
+                .on_hover_text(full);
+            if row.clicked() {
+                *action = Some(PanelAction::Select(m.tick));
             }
-        });
+        }
+    });
 }
 
 /// The whole tab. `walking`: the 3D preview is in Walk mode (the commands apply).
@@ -141,29 +154,42 @@ pub fn character_panel(
         );
         return action;
     }
-    ui.columns(2, |cols| {
-        list(&mut cols[0], walk, doc, &mut action);
-        egui::ScrollArea::both()
-            .id_salt("character_workings")
-            .auto_shrink([false, false])
-            .show(&mut cols[1], |ui| match walk.selected_move() {
-                Some(m) => {
-                    ui.label(
-                        RichText::new(format!(
-                            "Move {} at {:.2} s: keys {}, velocity {} m/s",
-                            m.tick,
-                            m.time(),
-                            m.input.keys_text(),
-                            v3(m.before.velocity)
-                        ))
-                        .strong(),
-                    );
-                    workings::workings(ui, "character", &m.controller, &m.result, doc);
-                }
-                None => {
-                    ui.weak("Select a move (or pause) to see its workings here and in both views.");
-                }
-            });
+    // The list on the left (two fifths), the selected move's workings on the right.
+    let height = ui.available_height();
+    let width = ui.available_width();
+    let down = egui::Layout::top_down(egui::Align::Min);
+    ui.horizontal_top(|ui| {
+        ui.allocate_ui_with_layout(egui::vec2(width * 0.4, height), down, |ui| {
+            list(ui, walk, doc, &mut action);
+        });
+        ui.separator();
+        let rest = egui::vec2(ui.available_width(), height);
+        ui.allocate_ui_with_layout(rest, down, |ui| selected(ui, walk, doc));
     });
     action
+}
+
+/// The selected move's workings, scrolled.
+fn selected(ui: &mut Ui, walk: &CharacterWalk, doc: &Document) {
+    egui::ScrollArea::vertical()
+        .id_salt("character_workings")
+        .auto_shrink([false, false])
+        .show(ui, |ui| match walk.selected_move() {
+            Some(m) => {
+                ui.label(
+                    RichText::new(format!(
+                        "Move {} at {:.2} s: keys {}, velocity {} m/s",
+                        m.tick,
+                        m.time(),
+                        m.input.keys_text(),
+                        v3(m.before.velocity)
+                    ))
+                    .strong(),
+                );
+                workings::workings(ui, "character", &m.controller, &m.result, doc);
+            }
+            None => {
+                ui.weak("Select a move (or pause) to see its workings here and in both views.");
+            }
+        });
 }

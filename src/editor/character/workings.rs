@@ -99,12 +99,19 @@ pub fn workings(
     summary(ui, salt, c, m, doc);
     ui.add_space(4.0);
     ui.label(RichText::new(format!("Sweeps ({})", m.trace.sweeps.len())).strong());
-    sweeps(ui, salt, &m.trace.sweeps, doc);
-    if !m.trace.steps.is_empty() {
-        ui.add_space(4.0);
-        ui.label(RichText::new(format!("Step-up attempts ({})", m.trace.steps.len())).strong());
-        steps(ui, salt, m, doc);
-    }
+    // The tables are wide: they scroll sideways on their own, the summary above wraps.
+    egui::ScrollArea::horizontal()
+        .id_salt(("move tables", salt))
+        .show(ui, |ui| {
+            sweeps(ui, salt, &m.trace.sweeps, doc);
+            if !m.trace.steps.is_empty() {
+                ui.add_space(4.0);
+                ui.label(
+                    RichText::new(format!("Step-up attempts ({})", m.trace.steps.len())).strong(),
+                );
+                steps(ui, salt, m, doc);
+            }
+        });
 }
 
 fn summary(ui: &mut Ui, salt: &str, c: &CharacterController, m: &CharacterMove, doc: &Document) {
@@ -114,7 +121,7 @@ fn summary(ui: &mut Ui, salt: &str, c: &CharacterController, m: &CharacterMove, 
         .show(ui, |ui| {
             let row = |ui: &mut Ui, k: &str, v: String| {
                 ui.label(k);
-                ui.label(v);
+                ui.add(egui::Label::new(v).wrap());
                 ui.end_row();
             };
             row(ui, "from", v3(m.start));
@@ -131,7 +138,9 @@ fn summary(ui: &mut Ui, salt: &str, c: &CharacterController, m: &CharacterMove, 
             );
             ui.label("why it ended short");
             match limit_text(c, m, doc) {
-                Some(t) => ui.label(RichText::new(t).color(theme::ERROR_TEXT).strong()),
+                Some(t) => ui.add(
+                    egui::Label::new(RichText::new(t).color(theme::ERROR_TEXT).strong()).wrap(),
+                ),
                 None => ui.label("it did not"),
             };
             ui.end_row();

@@ -446,7 +446,7 @@ impl View3d {
             query_lines(&mut overlay, q);
         }
         if let Some(m) = &input.recording_move {
-            walk::move_lines(m, &mut lines, &mut overlay);
+            walk::move_lines(m, self.cam.eye_forward(ball).0, &mut lines, &mut overlay);
         }
         if self.cam.mode == CameraMode::Walk {
             self.character_lines(&mut lines, &mut overlay);

@@ -130,7 +130,13 @@ impl View3d {
         }
         lines.circle(feet + Vec3::Y * 0.02, Vec3::Y, c.radius, CHARACTER_RGBA);
         if let Some(m) = self.character.selected_move() {
-            move_lines(&MoveMarks::of(&m.controller, &m.result), lines, overlay);
+            let (eye, _) = self.cam.eye_forward(None);
+            move_lines(
+                &MoveMarks::of(&m.controller, &m.result),
+                eye,
+                lines,
+                overlay,
+            );
         }
     }
 
@@ -139,15 +145,24 @@ impl View3d {
     pub(super) fn character_hud(&self, doc: &Document) -> String {
         let w = &self.character;
         let b = &w.body;
+        // The speed the last move made (a blocked character asks for more than it makes).
+        let made = w.last().map_or(0.0, |m| {
+            let d = m.result.displacement();
+            Vec2::new(d.x, d.z).length() * model::TICK_HZ as f32
+        });
         let mut text = format!(
-            "character at {} {}, {:.1} m/s{}",
+            "character at {} {}, moving {:.1} m/s{}",
             v3(b.feet),
             if b.grounded {
                 "on the ground"
             } else {
                 "in the air"
             },
-            Vec2::new(b.velocity.x, b.velocity.z).length(),
+            if w.at_rest(&TickInput::default()) {
+                0.0
+            } else {
+                made
+            },
             if w.paused { " — PAUSED (Q)" } else { "" }
         );
         if let Some(m) = w.last() {
@@ -169,8 +184,9 @@ impl View3d {
 }
 
 /// A move's marks as 3D lines: the body's capsule at each contact (depth-tested), the sweeps' paths, and
-/// the normals and the limit over everything.
-pub fn move_lines(marks: &MoveMarks, lines: &mut Lines, overlay: &mut Lines) {
+/// the normals and the limit over everything. A capsule around `eye` is left out (seen from inside, its
+/// rings only surround the view).
+pub fn move_lines(marks: &MoveMarks, eye: Vec3, lines: &mut Lines, overlay: &mut Lines) {
     let c = crate::character::CharacterController {
         radius: marks.radius,
         height: marks.height,
@@ -178,7 +194,10 @@ pub fn move_lines(marks: &MoveMarks, lines: &mut Lines, overlay: &mut Lines) {
     };
     for (feet, kind) in &marks.bodies {
         let body = c.capsule(*feet);
-        if body.radius > 0.0 && body.radius.is_finite() {
+        let axis = crate::shape::Segment::new(body.a, body.b);
+        let around_eye =
+            crate::query::closest::point_segment(eye, &axis).distance(eye) <= body.radius;
+        if body.radius > 0.0 && body.radius.is_finite() && !around_eye {
             lines.capsule(body.a, body.b, body.radius, kind.rgba());
         }
     }
