@@ -144,73 +144,84 @@ fn summary(ui: &mut Ui, salt: &str, c: &CharacterController, m: &CharacterMove, 
                 None => ui.label("it did not"),
             };
             ui.end_row();
-            let ground = match &m.ground {
-                Some(g) => format!(
-                    "grounded on {} at {}, normal {} ({:.1}° from level)",
-                    short_name(doc, g.object),
-                    v3(g.point),
-                    v3(g.normal),
-                    slope_deg(g.normal)
-                ),
-                None => "not grounded (in the air)".into(),
-            };
-            row(ui, "ground at the end", ground);
-            let start = match &m.trace.ground_at_start {
-                Some(g) => format!(
-                    "{} at {}, normal {}",
-                    short_name(doc, g.object),
-                    v3(g.point),
-                    v3(g.normal)
-                ),
-                None => "none (in the air)".into(),
-            };
-            row(ui, "ground at the start", start);
-            row(
-                ui,
-                "stepped_up",
-                format!("{:.3} m (max_step {:.2} m)", m.stepped_up, c.max_step),
-            );
-            row(
-                ui,
-                "snapped_down",
-                format!(
-                    "{:.3} m (snap_distance {:.2} m)",
-                    m.snapped_down, c.snap_distance
-                ),
-            );
-            let hits: Vec<String> = m
-                .hits
-                .iter()
-                .map(|h| format!("{} (iteration {})", short_name(doc, h.object), h.iteration))
-                .collect();
-            row(
-                ui,
-                "hits",
-                if hits.is_empty() {
-                    "none".into()
-                } else {
-                    hits.join(", ")
-                },
-            );
-            if let Some(p) = &m.trace.push_out {
-                let names: Vec<String> = p.objects.iter().map(|o| short_name(doc, *o)).collect();
-                row(
-                    ui,
-                    "push-out",
-                    format!(
-                        "{} → {} out of {}{}",
-                        v3(p.from),
-                        v3(p.to),
-                        names.join(", "),
-                        if p.resolved {
-                            ""
-                        } else {
-                            " (still inside: not moved)"
-                        }
-                    ),
-                );
-            }
+            support(ui, c, m, doc);
         });
+}
+
+/// The summary's rows about what held the body: the ground at the end and at the start, the step and
+/// the snap, the hits, the push-out.
+fn support(ui: &mut Ui, c: &CharacterController, m: &CharacterMove, doc: &Document) {
+    let row = |ui: &mut Ui, k: &str, v: String| {
+        ui.label(k);
+        ui.add(egui::Label::new(v).wrap());
+        ui.end_row();
+    };
+    let ground = match &m.ground {
+        Some(g) => format!(
+            "grounded on {} at {}, normal {} ({:.1}° from level)",
+            short_name(doc, g.object),
+            v3(g.point),
+            v3(g.normal),
+            slope_deg(g.normal)
+        ),
+        None => "not grounded (in the air)".into(),
+    };
+    row(ui, "ground at the end", ground);
+    let start = match &m.trace.ground_at_start {
+        Some(g) => format!(
+            "{} at {}, normal {}",
+            short_name(doc, g.object),
+            v3(g.point),
+            v3(g.normal)
+        ),
+        None => "none (in the air)".into(),
+    };
+    row(ui, "ground at the start", start);
+    row(
+        ui,
+        "stepped_up",
+        format!("{:.3} m (max_step {:.2} m)", m.stepped_up, c.max_step),
+    );
+    row(
+        ui,
+        "snapped_down",
+        format!(
+            "{:.3} m (snap_distance {:.2} m)",
+            m.snapped_down, c.snap_distance
+        ),
+    );
+    let hits: Vec<String> = m
+        .hits
+        .iter()
+        .map(|h| format!("{} (iteration {})", short_name(doc, h.object), h.iteration))
+        .collect();
+    row(
+        ui,
+        "hits",
+        if hits.is_empty() {
+            "none".into()
+        } else {
+            hits.join(", ")
+        },
+    );
+    if let Some(p) = &m.trace.push_out {
+        let names: Vec<String> = p.objects.iter().map(|o| short_name(doc, *o)).collect();
+        row(
+            ui,
+            "push-out",
+            format!(
+                "{} → {} out of {}{}",
+                v3(p.from),
+                v3(p.to),
+                names.join(", "),
+                if p.resolved {
+                    ""
+                } else {
+                    " (still inside: not moved)"
+                }
+            ),
+        );
+    }
 }
 
 fn hit_cells(ui: &mut Ui, hit: Option<&SweepHit>, doc: &Document) {
