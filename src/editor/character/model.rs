@@ -526,6 +526,47 @@ mod tests {
     }
 
     #[test]
+    fn the_character_walks_up_the_30_degree_ramp_and_not_the_52_degree_one() {
+        let world = playground();
+        let (scene, physics) = &world;
+        // The 30° ramp rises 2.31 m from z = -4 to z = -8 between x = 3 and 6.
+        let mut w = CharacterWalk::new(start_feet(
+            scene,
+            &physics.controller,
+            Vec2::new(4.5, -2.0),
+            1.7,
+        ));
+        hold(&mut w, &world, keys(1, 0), 200, |w| w.body.feet.z < -7.0);
+        assert!(w.body.grounded && w.body.feet.y > 1.5, "{:?}", w.body);
+        // The 52° one, between x = 9 and 12: a wall for the walk, named with its slope.
+        let mut w = CharacterWalk::new(start_feet(
+            scene,
+            &physics.controller,
+            Vec2::new(10.5, -2.0),
+            1.7,
+        ));
+        hold(&mut w, &world, keys(1, 0), 60, |_| false);
+        assert!(
+            w.body.feet.y <= physics.controller.max_step + 0.02,
+            "{:?}",
+            w.body
+        );
+        let limits: Vec<&Limit> = w
+            .moves()
+            .iter()
+            .filter_map(|m| m.result.limit.as_ref())
+            .collect();
+        assert!(
+            limits.iter().any(|l| matches!(
+                l,
+                Limit::SlopeTooSteep { object, degrees, .. }
+                    if object.0 == 140 && (degrees - 52.0).abs() < 1.0
+            )),
+            "{limits:?}"
+        );
+    }
+
+    #[test]
     fn gravity_jumps_and_falls_off_edges() {
         let world = playground();
         let (scene, physics) = &world;
