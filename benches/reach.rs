@@ -94,8 +94,8 @@ fn main() {
     }
     for w in report.windows(2) {
         let (a, b) = (&w[0], &w[1]);
-        let exponent =
-            (b.1.as_secs_f64() / a.1.as_secs_f64()).ln() / ((b.0 * b.0) / (a.0 * a.0)).ln();
+        let exponent = (b.1.as_secs_f64() / a.1.as_secs_f64()).ln()
+            / f64::from((b.0 * b.0) / (a.0 * a.0)).ln();
         println!("time ~ area^{exponent:.2} from {} m to {} m", a.0, b.0);
     }
     c.final_summary();

@@ -21,6 +21,9 @@ mod game_data;
 #[path = "editor/characters.rs"]
 mod characters;
 
+#[path = "editor/walk.rs"]
+mod walk;
+
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
         recovery_dir: recovery.map(Path::to_path_buf),
@@ -864,8 +867,8 @@ fn hold(h: &mut Harness<'_, EditorApp>, k: Key, steps: usize) {
 #[test]
 fn walking_in_3d_collides_with_triangles_and_walls_by_mode() {
     let mut h = corridor();
-    click_label(&mut h, "Walk");
-    assert_eq!(h.state().view3d.cam.mode, CameraMode::Walk);
+    click_label(&mut h, "Walker");
+    assert_eq!(h.state().view3d.cam.mode, CameraMode::Walker);
     assert_eq!(h.state().view3d.walk_mode, WalkMode::Slide);
     // Four seconds of W toward the triangle: the walk test stops the eye before it crosses.
     hold(&mut h, Key::W, 80);
@@ -1205,7 +1208,7 @@ fn walking_shows_the_walker_live_in_the_top_down_view() {
         None,
         "orbit mode: only the start marker"
     );
-    click_label(&mut h, "Walk");
+    click_label(&mut h, "Walker");
     // Turn away from the triangle, toward the wall at z = -4, and walk into it.
     h.state_mut().view3d.cam.walker.position = Vec2::new(3.0, 0.0);
     hold(&mut h, Key::W, 80);

@@ -9,10 +9,12 @@
 //! - [`view3d`]: the 3D preview (panel, CPU scene and cameras, wgpu renderer).
 //! - [`debugger`]: the step debugger's recording (no egui), its panel, and its overlays for both views.
 //! - [`analysis`]: the probe ray, the SAT report and the seed texts' variants compared.
+//! - [`character`]: the level's character walked in the 3D preview, the Character tab and a move's workings.
 //! - [`inspector`]: the selection's fields; [`theme`]: the editor's colours.
 
 pub mod analysis;
 pub mod app;
+pub mod character;
 pub mod debugger;
 pub mod document;
 pub mod entity_types;

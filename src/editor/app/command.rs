@@ -111,6 +111,18 @@ pub enum Command {
     StepBack,
     /// Back to frame 0.
     Restart,
+    /// The 3D preview's camera: Orbit, Walk (the level's character), Walker (the seeds' walker), Follow ball.
+    SetCamera(crate::editor::view3d::scene::CameraMode),
+    /// Walk mode: freeze or unfreeze the character.
+    CharacterPause,
+    /// Walk mode: select the character's move before the selected one.
+    CharacterStepBack,
+    /// Walk mode: select the next move (at the newest, a paused character makes one more).
+    CharacterStepForward,
+    /// Walk mode: the character back at the walker's start, its moves cleared.
+    CharacterRestart,
+    /// The walk camera behind the character instead of at its eyes.
+    ThirdPerson,
     /// Help → Keyboard shortcuts.
     Shortcuts,
 }
@@ -126,7 +138,7 @@ pub struct Spec {
     pub help: &'static str,
 }
 
-const fn plain(key: Key) -> KeyboardShortcut {
+pub(super) const fn plain(key: Key) -> KeyboardShortcut {
     KeyboardShortcut::new(Modifiers::NONE, key)
 }
 const fn ctrl(key: Key) -> KeyboardShortcut {
@@ -138,8 +150,15 @@ const fn ctrl_shift(key: Key) -> KeyboardShortcut {
 const fn shift(key: Key) -> KeyboardShortcut {
     KeyboardShortcut::new(Modifiers::SHIFT, key)
 }
+pub(super) const fn alt(key: Key) -> KeyboardShortcut {
+    KeyboardShortcut::new(Modifiers::ALT, key)
+}
 
-const fn spec(name: &'static str, keys: &'static [KeyboardShortcut], help: &'static str) -> Spec {
+pub(super) const fn spec(
+    name: &'static str,
+    keys: &'static [KeyboardShortcut],
+    help: &'static str,
+) -> Spec {
     Spec { name, keys, help }
 }
 
@@ -184,6 +203,11 @@ impl Command {
         Command::Step,
         Command::StepBack,
         Command::Restart,
+        Command::CharacterPause,
+        Command::CharacterStepBack,
+        Command::CharacterStepForward,
+        Command::CharacterRestart,
+        Command::ThirdPerson,
         Command::SetTool(Tool::Select),
         Command::SetTool(Tool::Wall),
         Command::SetTool(Tool::Ball),
@@ -205,7 +229,10 @@ impl Command {
             Command::SetTool(t) => t.spec(),
             Command::Nudge(d, big) => nudge_spec(*d, *big),
             Command::ToggleOverlay(o) => spec(o.name(), &[], "Show or hide this overlay"),
-            _ => self.file_or_edit_spec().unwrap_or_else(|| self.view_spec()),
+            _ => self
+                .file_or_edit_spec()
+                .or_else(|| self.character_spec())
+                .unwrap_or_else(|| self.view_spec()),
         }
     }
 
@@ -461,8 +488,12 @@ pub const POINTER_HELP: &[(&str, &str)] = &[
         "Orbit camera: rotate / pan / zoom; a click selects (Shift toggles), the Probe tool casts",
     ),
     (
-        "3D walk: W A S D or arrows, drag",
-        "Walk the walker (pointer over the preview; Shift runs) / look around",
+        "3D Walk: W A S D or arrows, E, drag",
+        "Move the level's character (pointer over the preview; Shift runs) / jump / look around",
+    ),
+    (
+        "3D Walker: W A S D or arrows, drag",
+        "Walk the seeds' walker (pointer over the preview; Shift runs) / look around",
     ),
 ];
 
@@ -540,6 +571,12 @@ impl EditorApp {
             Command::Step => self.debug.step(&self.doc),
             Command::StepBack => self.debug.step_back(&self.doc),
             Command::Restart => self.debug.restart(&self.doc),
+            Command::SetCamera(_)
+            | Command::CharacterPause
+            | Command::CharacterStepBack
+            | Command::CharacterStepForward
+            | Command::CharacterRestart
+            | Command::ThirdPerson => self.run_character_command(command),
             Command::Shortcuts => self.dialog = Some(Dialog::Shortcuts),
             Command::FrameAll
             | Command::FrameSelection
@@ -667,6 +704,7 @@ impl EditorApp {
             Command::ToggleHistory => self.show_history,
             Command::ToggleLowerPanel => self.show_problems,
             Command::ToggleOverlay(o) => *self.debug.overlays.flag(*o),
+            Command::ThirdPerson => self.view3d.cam.character.third_person,
             _ => return None,
         })
     }
@@ -688,10 +726,12 @@ mod tests {
                 seen.push((*k, s.name));
             }
         }
-        assert!(
-            seen.len() >= Command::ALL.len() - 1,
-            "only Restart has no key"
-        );
+        let keyless: Vec<&str> = Command::ALL
+            .iter()
+            .filter(|c| c.spec().keys.is_empty())
+            .map(|c| c.spec().name)
+            .collect();
+        assert_eq!(keyless, ["Listen for a game", "Restart", "Back to start"]);
     }
 
     #[test]

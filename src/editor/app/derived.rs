@@ -134,7 +134,7 @@ impl EditorApp {
     #[must_use]
     pub fn live_walker(&self) -> Option<LiveWalker> {
         let v = &self.view3d;
-        if !v.open || v.cam.mode != crate::editor::view3d::scene::CameraMode::Walk {
+        if !v.open || v.cam.mode != crate::editor::view3d::scene::CameraMode::Walker {
             return None;
         }
         let w = &v.cam.walker;

@@ -52,6 +52,12 @@ const VIEW: &[Item] = &[
     Item::Run(Command::ToggleHistory),
     Item::Run(Command::ToggleLowerPanel),
     Item::Overlays,
+    Item::Separator,
+    Item::Run(Command::ThirdPerson),
+    Item::Run(Command::CharacterPause),
+    Item::Run(Command::CharacterStepBack),
+    Item::Run(Command::CharacterStepForward),
+    Item::Run(Command::CharacterRestart),
 ];
 
 const HELP: &[Item] = &[Item::Run(Command::Shortcuts)];

@@ -2,6 +2,7 @@
 //! files (open, save, export, recent, drag and drop, autosave and recovery).
 
 mod autosave;
+mod character;
 mod command;
 mod derived;
 mod dialogs;

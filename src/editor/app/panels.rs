@@ -50,9 +50,11 @@ impl EditorApp {
                 .as_ref()
                 .and_then(|r| r.frame())
                 .and_then(|f| f.steps.last()),
+            recording_move: self.recording_move_marks(),
         };
         match self.view3d.ui(ui, &input) {
             None => {}
+            Some(Action3::Run(c)) => self.run_command(&ui.ctx().clone(), c),
             Some(Action3::Probe(ray, max_t)) => {
                 self.probe = Some((ray, max_t));
                 self.probe_flat = false;
@@ -142,6 +144,7 @@ impl EditorApp {
                 (Tab::Sat, "SAT"),
                 (Tab::Compare, "Compare"),
                 (Tab::Recording, "Recording"),
+                (Tab::Character, "Character"),
                 (Tab::EntityTypes, "Entity types"),
             ];
             for (tab, name) in tabs {
@@ -200,6 +203,7 @@ impl EditorApp {
                 crate::editor::analysis::compare::panel(ui, tris, sweeps);
             }
             Tab::Recording => self.recording_tab(ui),
+            Tab::Character => self.character_tab(ui),
             Tab::EntityTypes => {
                 let edits =
                     crate::editor::entity_types::panel(ui, &self.doc, &mut self.entity_types);

@@ -106,7 +106,7 @@ impl EditorApp {
     pub(crate) fn recording_tab(&mut self, ui: &mut Ui) {
         let selected = self.doc.selection().iter().next().copied();
         match &mut self.recording {
-            Some(s) => panel::recording_panel(ui, s, self.doc.level(), selected),
+            Some(s) => panel::recording_panel(ui, s, &self.doc, selected),
             None => {
                 ui.label("No recording. File → Open Recording… opens one a game saved (Recorder::save); File → Listen for a game receives one live (Recorder::connect).");
             }

@@ -32,6 +32,8 @@ pub enum Tab {
     Compare,
     /// A game's recording (a file or the live link): its frames and queries.
     Recording,
+    /// The character walked in the 3D preview: its last moves and their workings.
+    Character,
     /// The level's entity types and their fields.
     EntityTypes,
 }

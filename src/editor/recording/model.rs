@@ -85,6 +85,9 @@ pub struct RecordingSession {
     pub selected: Option<usize>,
     /// The query list's filter.
     pub filter: QueryFilter,
+    /// A selected character move is shown (and drawn) as the edited level answers it now, not as the game
+    /// made it.
+    pub show_reasked: bool,
     reask: Option<Reask>,
 }
 
@@ -100,6 +103,7 @@ impl RecordingSession {
             cursor: 0,
             selected: None,
             filter: QueryFilter::default(),
+            show_reasked: false,
             reask: None,
         }
     }

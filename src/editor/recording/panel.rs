@@ -6,6 +6,7 @@ use egui::{Color32, RichText, Sense, Ui, vec2};
 
 use super::model::{RecordingSession, kind_index};
 use crate::editor::analysis::probe::{BoxSlabs, slab_plot};
+use crate::editor::document::Document;
 use crate::editor::theme;
 use crate::level::Level;
 use crate::query::ray::{ray_aabb_slabs, ray_obb_slabs};
@@ -129,7 +130,7 @@ fn timeline(ui: &mut Ui, s: &mut RecordingSession) {
                 egui::pos2(x_of(k), rect.top()),
                 egui::pos2(x_of(k), rect.bottom()),
             ],
-            (1.0, theme::WARNING_TEXT),
+            (1.0, theme::CHANGED),
         );
     }
     for (k, _) in s.marks() {
@@ -218,7 +219,7 @@ fn query_list(ui: &mut Ui, s: &mut RecordingSession) {
                 ))
                 .monospace();
                 if changed {
-                    text = text.color(theme::WARNING_TEXT);
+                    text = text.color(theme::CHANGED);
                 }
                 let row = ui.add(egui::Button::selectable(s.selected == Some(i), text).truncate());
                 if row.clicked() {
@@ -232,11 +233,13 @@ fn query_list(ui: &mut Ui, s: &mut RecordingSession) {
 }
 
 /// The selected query in detail, with the level it is compared against (the edited document).
-fn details(ui: &mut Ui, s: &RecordingSession, level: &Level) {
-    let (Some(i), Some(q)) = (s.selected, s.selected_query()) else {
+fn details(ui: &mut Ui, s: &mut RecordingSession, doc: &Document) {
+    let level = doc.level();
+    let (Some(i), Some(q)) = (s.selected, s.selected_query().cloned()) else {
         ui.weak("Select a query to see it in the views and in detail.");
         return;
     };
+    let q = &q;
     egui::Grid::new("recording_query")
         .num_columns(2)
         .striped(true)
@@ -254,7 +257,7 @@ fn details(ui: &mut Ui, s: &RecordingSession, level: &Level) {
                 ui.label("the level now");
                 let text = RichText::new(again.answer_text(2));
                 ui.label(if s.changed(s.cursor, i) {
-                    text.color(theme::WARNING_TEXT)
+                    text.color(theme::CHANGED)
                 } else {
                     text
                 });
@@ -276,6 +279,41 @@ fn details(ui: &mut Ui, s: &RecordingSession, level: &Level) {
             }
         });
     ray_slabs(ui, s, q, level);
+    character_workings(ui, s, doc);
+}
+
+/// A character move's workings, as the game made it or as the edited level answers it now (the choice is
+/// also what both views draw).
+fn character_workings(ui: &mut Ui, s: &mut RecordingSession, doc: &Document) {
+    let (Some(i), Some(QueryRecord::Character { controller, .. })) =
+        (s.selected, s.selected_query())
+    else {
+        return;
+    };
+    let controller = *controller;
+    let changed = s.changed(s.cursor, i);
+    ui.add_space(4.0);
+    ui.horizontal(|ui| {
+        ui.label(RichText::new("Workings").strong());
+        ui.selectable_value(&mut s.show_reasked, false, "as the game made it");
+        let now = s.reasked(s.cursor, i).is_some();
+        ui.add_enabled_ui(now, |ui| {
+            ui.selectable_value(&mut s.show_reasked, true, "as the level answers now");
+        });
+        if changed {
+            ui.colored_label(theme::CHANGED, "changed by the edit");
+        }
+    });
+    let recorded = s.selected_query();
+    let shown = if s.show_reasked {
+        s.reasked(s.cursor, i).or(recorded)
+    } else {
+        recorded
+    };
+    if let Some(QueryRecord::Character { result, .. }) = shown {
+        let salt = if s.show_reasked { "now" } else { "recorded" };
+        crate::editor::character::workings::workings(ui, salt, &controller, result, doc);
+    }
 }
 
 /// A ray against a box (the one it hit, else the filter's object): its slab intervals. The box is looked up
@@ -325,12 +363,13 @@ fn ray_slabs(ui: &mut Ui, s: &RecordingSession, q: &QueryRecord, level: &Level) 
     }
 }
 
-/// The whole panel. `level` is the edited document's level (what queries are asked again of);
+/// The whole panel. `doc` is the edited document (its level is what queries are asked again of, its
+/// objects name what a character move met);
 /// `selected_object` is the document's selection, for the object filter.
 pub fn recording_panel(
     ui: &mut Ui,
     s: &mut RecordingSession,
-    level: &Level,
+    doc: &Document,
     selected_object: Option<crate::level::ObjectId>,
 ) {
     ui.horizontal(|ui| {
@@ -359,7 +398,7 @@ pub fn recording_panel(
             } else {
                 let n = s.changed_count();
                 let color = if n > 0 {
-                    theme::WARNING_TEXT
+                    theme::CHANGED
                 } else {
                     Color32::from_rgb(90, 190, 110)
                 };
@@ -378,7 +417,7 @@ pub fn recording_panel(
         egui::ScrollArea::vertical()
             .id_salt("recording_details")
             .auto_shrink([false, true])
-            .show(&mut cols[1], |ui| details(ui, s, level));
+            .show(&mut cols[1], |ui| details(ui, s, doc));
     });
 }
 
@@ -427,11 +466,12 @@ mod tests {
         s.reask_against(std::sync::Arc::new(Scene::build(&edited)), (7, 3));
         while !s.reask_step(100) {}
         s.selected = Some(0);
+        let doc = Document::new(edited, None);
         let mut harness = Harness::builder()
             .with_size(vec2(900.0, 600.0))
             .build_ui_state(
                 |ui, s: &mut RecordingSession| {
-                    recording_panel(ui, s, &edited, Some(crate::level::ObjectId(1)))
+                    recording_panel(ui, s, &doc, Some(crate::level::ObjectId(1)))
                 },
                 s,
             );

@@ -64,6 +64,7 @@ impl EditorApp {
         let character_label = self.paint_character(&mut lines, rect);
         self.paint_probe(&mut lines, rect);
         self.paint_recording_query(&mut lines, rect);
+        self.paint_character_moves(&mut lines, rect);
         self.paint_compare(&mut lines, rect);
         let marks = self.debug.marks();
         let selection = self.doc.selection();

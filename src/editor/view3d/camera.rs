@@ -1,5 +1,5 @@
-//! The 3D preview's cameras: orbit, walk (the level's walker) and follow-ball. [`Camera3::ray`] turns a pixel
-//! into a world ray for picking and the probe.
+//! The 3D preview's cameras: orbit, walk (the level's character, first or third person), the seeds' walker
+//! and follow-ball. [`Camera3::ray`] turns a pixel into a world ray for picking and the probe.
 
 use glam::{Mat4, Vec2, Vec3};
 
@@ -12,8 +12,12 @@ pub enum CameraMode {
     /// Orbit about a target: drag rotates, wheel zooms, right/middle drag pans.
     #[default]
     Orbit,
-    /// First person as the level's walker: WASD moves against walls and triangles, drag looks.
+    /// The level's character: a capsule with gravity moved by `move_character` (W A S D, E jumps), seen from
+    /// its eyes or from behind; drag looks.
     Walk,
+    /// First person as the seeds' walker: W A S D moves against walls and triangles (Stop / Slide / Ghost),
+    /// drag looks.
+    Walker,
     /// Behind a ball, looking along its velocity (seed 004's "hook" camera).
     Follow,
 }
@@ -37,6 +41,8 @@ pub struct Camera3 {
     pub walker: Walker,
     /// Walk-mode look pitch, radians (positive looks down).
     pub look_pitch: f32,
+    /// The character as the walk camera sees it (walk mode; its facing is the walker's).
+    pub character: CharacterView,
     /// Follow mode: the direction the camera last looked along (kept while the ball stands still).
     pub follow_dir: Vec3,
     /// Near and far planes, metres.
@@ -60,6 +66,7 @@ impl Default for Camera3 {
                 mode: WalkMode::Slide,
             },
             look_pitch: 0.0,
+            character: CharacterView::default(),
             follow_dir: Vec3::NEG_Z,
             clip: (0.05, 1000.0),
         }
@@ -89,6 +96,21 @@ impl Camera3 {
     pub fn eye_forward(&self, ball: Option<(Vec3, Vec3, f32)>) -> (Vec3, Vec3) {
         match (self.mode, ball) {
             (CameraMode::Walk, _) => {
+                let f = self.walker.forward();
+                let (s, c) = self.look_pitch.sin_cos();
+                let look = Vec3::new(f.x * c, -s, f.y * c);
+                let ch = &self.character;
+                let eye = ch.feet + Vec3::Y * ch.eye_height;
+                if ch.third_person {
+                    // Behind the body and a little above the head, looking at the chest.
+                    let chest = ch.feet + Vec3::Y * (ch.height * 0.75);
+                    let back = (ch.height * 2.0).max(2.5);
+                    (chest - look * back + Vec3::Y * (ch.height * 0.25), look)
+                } else {
+                    (eye, look)
+                }
+            }
+            (CameraMode::Walker, _) => {
                 let f = self.walker.forward();
                 let (s, c) = self.look_pitch.sin_cos();
                 (self.walker.eye(), Vec3::new(f.x * c, -s, f.y * c))
@@ -183,6 +205,37 @@ impl Camera3 {
         self.walker.facing_deg = (self.walker.facing_deg - delta.x * 0.25).rem_euclid(360.0);
         self.look_pitch = (self.look_pitch + delta.y * 0.004).clamp(-1.4, 1.4);
     }
+}
+
+/// The character as the walk camera follows it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CharacterView {
+    /// Feet position.
+    pub feet: Vec3,
+    /// Eye height above the feet, metres.
+    pub eye_height: f32,
+    /// Feet to the top of the head, metres.
+    pub height: f32,
+    /// Seen from behind (F4) instead of from its eyes.
+    pub third_person: bool,
+}
+
+impl Default for CharacterView {
+    fn default() -> Self {
+        Self {
+            feet: Vec3::ZERO,
+            eye_height: 1.7,
+            height: 1.8,
+            third_person: false,
+        }
+    }
+}
+
+/// The eye height of a character `height` tall with `radius`: a tenth of a metre under the top of its head,
+/// never under the middle of its capsule.
+#[must_use]
+pub fn eye_height(height: f32, radius: f32) -> f32 {
+    (height - 0.1).max(height * 0.5).max(radius)
 }
 
 /// The walker's floor motion for the held keys: `forward` and `right` in −1..1, `speed` m/s, `dt` s.

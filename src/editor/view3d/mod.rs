@@ -8,6 +8,7 @@ pub mod camera;
 mod pipelines;
 pub mod render;
 pub mod scene;
+pub mod walk;
 
 use crate::editor::debugger::overlay::Marks;
 use crate::editor::theme;
@@ -45,6 +46,8 @@ pub enum Action3 {
     },
     /// Set the probe to this ray (unit direction) and length (a click with the Probe tool).
     Probe(Ray, f32),
+    /// Run a command (the toolbar's character buttons).
+    Run(crate::editor::app::Command),
 }
 
 /// What the preview reads each frame.
@@ -71,6 +74,8 @@ pub struct Input3<'a> {
     pub recording_query: Option<crate::editor::recording::QueryShape>,
     /// The last simulation step the game recorded in the recording's current frame: its balls and contacts.
     pub recording_step: Option<&'a crate::record::StepRecord>,
+    /// The workings of the recording's selected character move.
+    pub recording_move: Option<crate::editor::character::MoveMarks>,
 }
 
 /// The last walking step compared between the walk test and Möller–Trumbore.
@@ -92,8 +97,10 @@ pub struct View3d {
     pub open: bool,
     /// The camera.
     pub cam: Camera3,
-    /// The walker's collision mode in walk mode.
+    /// The seeds' walker's collision mode (Walker mode).
     pub walk_mode: WalkMode,
+    /// The level's character (Walk mode): its body, its last moves, pause and the selected move.
+    pub character: crate::editor::character::CharacterWalk,
     /// The followed ball (follow mode): its object id; `None` follows the first ball.
     pub follow: Option<ObjectId>,
     /// The last walk step and its comparison.
@@ -125,6 +132,7 @@ impl View3d {
             open: true,
             cam: Camera3::default(),
             walk_mode: WalkMode::Slide,
+            character: crate::editor::character::CharacterWalk::default(),
             follow: None,
             walk: WalkReport::default(),
             gpu: false,
@@ -142,13 +150,24 @@ impl View3d {
         self.framed = false;
     }
 
-    /// Whether walking owns W A S D and the arrows: walk mode with the pointer over the preview. The editor
-    /// asks before its shortcuts run, with this frame's pointer, so the first key press already walks.
+    /// Whether walking owns W A S D, the arrows and the jump key: Walk or Walker mode with the pointer over
+    /// the preview. The editor asks before its shortcuts run, with this frame's pointer, so the first key
+    /// press already walks.
     #[must_use]
     pub fn captures_keys(&self, pointer: Option<egui::Pos2>) -> bool {
-        self.open
-            && self.cam.mode == CameraMode::Walk
-            && pointer.is_some_and(|p| self.rect.contains(p))
+        self.open && self.walking_any() && pointer.is_some_and(|p| self.rect.contains(p))
+    }
+
+    /// In Walk (the character) or Walker (the seeds' walker) mode.
+    #[must_use]
+    pub fn walking_any(&self) -> bool {
+        matches!(self.cam.mode, CameraMode::Walk | CameraMode::Walker)
+    }
+
+    /// In Walk mode: the level's character moves.
+    #[must_use]
+    pub fn walking_character(&self) -> bool {
+        self.open && self.cam.mode == CameraMode::Walk
     }
 
     /// Whether walking reads the keys this frame: it owns them and no text field is being typed into.
@@ -171,6 +190,7 @@ impl View3d {
         self.framed = false;
         self.follow = None;
         self.walk = WalkReport::default();
+        self.character = crate::editor::character::CharacterWalk::default();
         self.cam.mode = CameraMode::Orbit;
     }
 
@@ -180,9 +200,9 @@ impl View3d {
         self.statics.as_ref().and_then(|(_, _, s)| s.bounds)
     }
 
-    /// Enter walk mode at the level's walker start (or where the orbit camera looks).
+    /// Enter Walker mode (the seeds' walker) at the level's walker start (or where the orbit camera looks).
     pub fn start_walking(&mut self, doc: &Document) {
-        self.cam.mode = CameraMode::Walk;
+        self.cam.mode = CameraMode::Walker;
         self.cam.walker = match &doc.level().walker {
             Some(w) => Walker::from_start(w, self.walk_mode),
             None => Walker {
@@ -245,7 +265,7 @@ impl View3d {
         let key = (
             input.doc.key(),
             h.finish(),
-            self.cam.mode != CameraMode::Walk,
+            !self.walking_any(),
             input.wall_radii,
         );
         if let Some((k, g, s)) = &self.statics
@@ -262,7 +282,7 @@ impl View3d {
     /// The panel: a toolbar, then the view. Returns what a click asked for.
     pub fn ui(&mut self, ui: &mut Ui, input: &Input3<'_>) -> Option<Action3> {
         self.follow_document(input.doc);
-        self.toolbar(ui, input);
+        let bar = self.toolbar(ui, input);
         let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         self.rect = rect;
         let (generation, statics) = self.static_scene(input);
@@ -280,7 +300,7 @@ impl View3d {
         {
             self.cam.track(v);
         }
-        let action = self.click(ui, &resp, rect, input, ball);
+        let action = bar.or_else(|| self.click(ui, &resp, rect, input, ball));
         let frame = self.frame(rect, input, ball, (generation, statics));
         if self.gpu {
             ui.painter().add(egui_wgpu_callback(rect, frame));
@@ -295,7 +315,7 @@ impl View3d {
                 Color32::GRAY,
             );
         }
-        self.hud(ui, rect);
+        self.hud(ui, rect, input.doc);
         action
     }
 
@@ -322,13 +342,19 @@ impl View3d {
                     }
                 }
             }
-            CameraMode::Walk => {
+            CameraMode::Walker => {
                 if primary || pan {
                     self.cam.look_by(drag);
                 }
                 if self.keys_captured {
                     self.walk_keys(ui, input);
                 }
+            }
+            CameraMode::Walk => {
+                if primary || pan {
+                    self.cam.look_by(drag);
+                }
+                self.walk_character(ui, input);
             }
         }
     }
@@ -408,7 +434,7 @@ impl View3d {
     ) -> Frame3 {
         let aspect = rect.width() / rect.height().max(1.0);
         let (spheres, mut lines, mut overlay) = dynamic(input);
-        if self.cam.mode == CameraMode::Walk
+        if self.cam.mode == CameraMode::Walker
             && let Some(p) = self.walk.outcome.and_then(|o| o.crossing)
         {
             overlay.cross(p, 0.15, [255, 80, 80, 255]);
@@ -419,7 +445,13 @@ impl View3d {
         if let Some(q) = &input.recording_query {
             query_lines(&mut overlay, q);
         }
+        if let Some(m) = &input.recording_move {
+            walk::move_lines(m, self.cam.eye_forward(ball).0, &mut lines, &mut overlay);
+        }
         if self.cam.mode == CameraMode::Walk {
+            self.character_lines(&mut lines, &mut overlay);
+        }
+        if self.cam.mode == CameraMode::Walker {
             // Where the walker stands, seen from its own eye: its collision circle on the floor.
             let w = &self.cam.walker;
             lines.circle(
@@ -442,27 +474,54 @@ impl View3d {
         }
     }
 
-    fn toolbar(&mut self, ui: &mut Ui, input: &Input3<'_>) {
+    fn toolbar(&mut self, ui: &mut Ui, input: &Input3<'_>) -> Option<Action3> {
+        use crate::editor::app::Command;
+        let mut action = None;
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("3D").strong());
-            let mut mode = self.cam.mode;
-            ui.selectable_value(&mut mode, CameraMode::Orbit, "Orbit")
-                .on_hover_text("Drag to orbit, right-drag to pan, wheel to zoom");
-            ui.selectable_value(&mut mode, CameraMode::Walk, "Walk")
-                .on_hover_text("Walk as the level's walker: W A S D with the pointer over the view, drag to look, Shift runs");
-            ui.selectable_value(&mut mode, CameraMode::Follow, "Follow ball")
-                .on_hover_text("Behind the selected ball (or the first), looking along its velocity");
-            if mode != self.cam.mode {
-                if mode == CameraMode::Walk {
-                    self.start_walking(input.doc);
-                } else {
-                    self.cam.mode = mode;
-                }
-                if mode == CameraMode::Follow {
-                    self.follow = selected_ball(input.doc);
+            for mode in [
+                CameraMode::Orbit,
+                CameraMode::Walk,
+                CameraMode::Walker,
+                CameraMode::Follow,
+            ] {
+                let c = Command::SetCamera(mode);
+                let spec = c.spec();
+                if ui
+                    .selectable_label(self.cam.mode == mode, spec.name)
+                    .on_hover_text(spec.help)
+                    .clicked()
+                    && self.cam.mode != mode
+                {
+                    action = Some(Action3::Run(c));
                 }
             }
             if self.cam.mode == CameraMode::Walk {
+                ui.separator();
+                let pause = if self.character.paused {
+                    "Resume"
+                } else {
+                    "Pause"
+                };
+                for (c, name) in [
+                    (Command::CharacterPause, pause),
+                    (Command::ThirdPerson, Command::ThirdPerson.spec().name),
+                    (
+                        Command::CharacterRestart,
+                        Command::CharacterRestart.spec().name,
+                    ),
+                ] {
+                    let selected = c == Command::ThirdPerson && self.cam.character.third_person;
+                    if ui
+                        .selectable_label(selected, name)
+                        .on_hover_text(c.spec().help)
+                        .clicked()
+                    {
+                        action = Some(Action3::Run(c));
+                    }
+                }
+            }
+            if self.cam.mode == CameraMode::Walker {
                 egui::ComboBox::from_id_salt("walk mode")
                     .selected_text(walk_mode_name(self.walk_mode))
                     .show_ui(ui, |ui| {
@@ -478,17 +537,33 @@ impl View3d {
                 self.reframe();
             }
         });
+        action
+    }
+
+    /// Switch the camera: Walk puts the level's character at its start, Walker the seeds' walker, Follow
+    /// follows the selected ball.
+    pub fn set_camera(&mut self, mode: CameraMode, doc: &Document, scene: &crate::scene::Scene) {
+        match mode {
+            CameraMode::Walk => self.start_character(doc, scene),
+            CameraMode::Walker => self.start_walking(doc),
+            CameraMode::Follow => {
+                self.cam.mode = mode;
+                self.follow = selected_ball(doc);
+            }
+            CameraMode::Orbit => self.cam.mode = mode,
+        }
     }
 
     /// Text over the view: the camera's state and, walking, the last step's collision and comparison.
-    fn hud(&self, ui: &Ui, rect: Rect) {
+    fn hud(&self, ui: &Ui, rect: Rect, doc: &Document) {
         let mut text = match self.cam.mode {
             CameraMode::Orbit => String::from("orbit: drag rotates, right-drag pans, wheel zooms"),
             CameraMode::Follow => match self.follow {
                 Some(id) => format!("following ball #{}", id.0),
                 None => String::from("following the first ball (select one, then Follow ball)"),
             },
-            CameraMode::Walk => {
+            CameraMode::Walk => self.character_hud(doc),
+            CameraMode::Walker => {
                 let w = &self.cam.walker;
                 format!(
                     "walker at ({:.2}, {:.2}) facing {:.0}° ({}); W A S D with the pointer here",
@@ -499,7 +574,7 @@ impl View3d {
                 )
             }
         };
-        if self.cam.mode == CameraMode::Walk
+        if self.cam.mode == CameraMode::Walker
             && let Some(o) = &self.walk.outcome
         {
             match o.blocked_by {
@@ -707,6 +782,7 @@ mod tests {
             wall_radii: false,
             recording_query: None,
             recording_step: None,
+            recording_move: None,
         };
         let (without, _, overlay_without) = dynamic(&input);
         input.recording_step = Some(&step);

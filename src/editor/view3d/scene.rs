@@ -8,7 +8,7 @@
 
 use glam::{Vec2, Vec3};
 
-pub use super::camera::{Camera3, CameraMode, walk_motion};
+pub use super::camera::{Camera3, CameraMode, CharacterView, eye_height, walk_motion};
 use crate::level::Level;
 use crate::shape::Aabb;
 use crate::walker::{WalkMode, Walker};
@@ -797,7 +797,7 @@ mod tests {
     #[test]
     fn walk_and_follow_cameras() {
         let mut cam = Camera3 {
-            mode: CameraMode::Walk,
+            mode: CameraMode::Walker,
             ..Camera3::default()
         };
         cam.walker.position = Vec2::new(2.0, 3.0);
@@ -812,6 +812,17 @@ mod tests {
         // A long frame (a stall) moves at most 0.1 s worth.
         assert!((walk_motion(&cam.walker, 1.0, 0.0, 2.0, 5.0).length() - 0.2).abs() < 1e-6);
         assert_eq!(walk_motion(&cam.walker, 0.0, 0.0, 2.0, 0.5), Vec2::ZERO);
+        // The character's camera: at its eyes, or behind it and above, looking the same way.
+        cam.mode = CameraMode::Walk;
+        cam.look_pitch = 0.0;
+        cam.character.feet = Vec3::new(1.0, 0.5, 1.0);
+        let (eye, f) = cam.eye_forward(None);
+        assert_eq!(eye, Vec3::new(1.0, 0.5 + 1.7, 1.0));
+        assert!((f - Vec3::NEG_X).length() < 1e-6);
+        cam.character.third_person = true;
+        let (behind, f3) = cam.eye_forward(None);
+        assert_eq!(f3, f);
+        assert!(behind.x > 3.0 && behind.y > eye.y, "{behind}");
 
         cam.mode = CameraMode::Follow;
         cam.follow_dir = Vec3::X;
