@@ -78,154 +78,18 @@ pub fn maze(params: &MazeParams) -> Level {
     while n * n + 2 * n + 1 < target {
         n += 1;
     }
-    // Edges of the grid graph: horizontal walls (between rows) and vertical walls (between columns).
-    // Wall id (h, x, y): horizontal at z = y, spanning x..x+1, for y in 0..=n; vertical at x, y..y+1.
-    let idx = |x: usize, y: usize| y * n + x;
-    let mut open_h = vec![false; n * (n + 1)]; // [y * n + x]
-    let mut open_v = vec![false; (n + 1) * n]; // [y * (n + 1) + x]
-    // Randomised depth-first carving.
-    let mut visited = vec![false; n * n];
-    let mut stack = vec![(0usize, 0usize)];
-    visited[0] = true;
-    while let Some(&(x, y)) = stack.last() {
-        let mut options = [(0usize, 0usize, 0u8); 4];
-        let mut k = 0;
-        if x > 0 && !visited[idx(x - 1, y)] {
-            options[k] = (x - 1, y, 0);
-            k += 1;
-        }
-        if x + 1 < n && !visited[idx(x + 1, y)] {
-            options[k] = (x + 1, y, 1);
-            k += 1;
-        }
-        if y > 0 && !visited[idx(x, y - 1)] {
-            options[k] = (x, y - 1, 2);
-            k += 1;
-        }
-        if y + 1 < n && !visited[idx(x, y + 1)] {
-            options[k] = (x, y + 1, 3);
-            k += 1;
-        }
-        if k == 0 {
-            stack.pop();
-            continue;
-        }
-        let (nx, ny, dir) = options[rng.below(k)];
-        match dir {
-            0 => open_v[y * (n + 1) + x] = true,
-            1 => open_v[y * (n + 1) + x + 1] = true,
-            2 => open_h[y * n + x] = true,
-            _ => open_h[(y + 1) * n + x] = true,
-        }
-        visited[idx(nx, ny)] = true;
-        stack.push((nx, ny));
-    }
-    let interior_h = |i: usize| {
-        let y = i / n;
-        y > 0 && y < n
-    };
-    let interior_v = |i: usize| {
-        let x = i % (n + 1);
-        x > 0 && x < n
-    };
-    let count = |open_h: &[bool], open_v: &[bool]| {
-        open_h.iter().filter(|o| !**o).count() + open_v.iter().filter(|o| !**o).count()
-    };
-    let mut walls_now = count(&open_h, &open_v);
-    // Adjust to exactly `target` by opening or closing random interior walls.
-    let interior: Vec<(bool, usize)> = (0..open_h.len())
-        .filter(|&i| interior_h(i))
-        .map(|i| (true, i))
-        .chain(
-            (0..open_v.len())
-                .filter(|&i| interior_v(i))
-                .map(|i| (false, i)),
-        )
-        .collect();
-    let mut guard = 0usize;
-    while walls_now != target && guard < interior.len() * 64 {
-        guard += 1;
-        let (is_h, i) = interior[rng.below(interior.len())];
-        let slot = if is_h { &mut open_h[i] } else { &mut open_v[i] };
-        if walls_now > target && !*slot {
-            *slot = true;
-            walls_now -= 1;
-        } else if walls_now < target && *slot {
-            *slot = false;
-            walls_now += 1;
-        }
-    }
+    let mut grid = MazeGrid::carved(n, &mut rng);
+    let walls_now = grid.adjust_to(target, &mut rng);
     let half = n as f32 * cell * 0.5;
     let at = |x: usize, y: usize| Vec2::new(x as f32 * cell - half, y as f32 * cell - half);
-    let radius = cell * 0.05;
     let mut next_id = 1u32;
     let mut id = || {
         let i = ObjectId(next_id);
         next_id += 1;
         i
     };
-    let mut walls = Vec::with_capacity(walls_now);
-    for (i, open) in open_h.iter().enumerate() {
-        if !open {
-            let (x, y) = (i % n, i / n);
-            walls.push(WallObject {
-                id: id(),
-                name: None,
-                a: at(x, y),
-                b: at(x + 1, y),
-                radius,
-                height: None,
-                properties: Default::default(),
-            });
-        }
-    }
-    for (i, open) in open_v.iter().enumerate() {
-        if !open {
-            let (x, y) = (i % (n + 1), i / (n + 1));
-            walls.push(WallObject {
-                id: id(),
-                name: None,
-                a: at(x, y),
-                b: at(x, y + 1),
-                radius,
-                height: None,
-                properties: Default::default(),
-            });
-        }
-    }
-    // Balls: up to four slots per cell, in a shuffled order of cells.
-    let ball_r = cell * 0.12;
-    let mut cells: Vec<usize> = (0..n * n).collect();
-    for i in (1..cells.len()).rev() {
-        let j = rng.below(i + 1);
-        cells.swap(i, j);
-    }
-    let slots = [
-        Vec2::new(0.3, 0.3),
-        Vec2::new(0.7, 0.7),
-        Vec2::new(0.7, 0.3),
-        Vec2::new(0.3, 0.7),
-    ];
-    let mut balls = Vec::with_capacity(params.balls);
-    for k in 0..params.balls {
-        let c = cells[k % cells.len()];
-        let slot = slots[(k / cells.len()) % slots.len()];
-        let layer = (k / (cells.len() * slots.len())) as f32;
-        let (x, y) = (c % n, c / n);
-        let p = at(x, y) + slot * cell;
-        let angle = rng.range(0.0, std::f32::consts::TAU);
-        let speed = rng.range(1.0, 5.0);
-        balls.push(BallObject {
-            id: id(),
-            name: None,
-            center: Vec3::new(p.x, ball_r * (1.0 + 2.5 * layer), p.y),
-            velocity: Vec3::new(angle.cos() * speed, 0.0, angle.sin() * speed),
-            radius: ball_r,
-            mass: 1.0,
-            restitution: 1.0,
-            properties: Default::default(),
-        });
-    }
+    let walls = grid.walls(cell * 0.05, &at, &mut id);
+    let balls = maze_balls(n, cell, params.balls, &at, &mut rng, &mut id);
     let floor = PlaneObject {
         id: id(),
         name: Some("floor".into()),
@@ -248,6 +112,169 @@ pub fn maze(params: &MazeParams) -> Level {
         }),
         ..Level::default()
     }
+}
+
+/// The walls of an n×n maze: horizontal walls (between rows) and vertical walls (between columns), each open
+/// or closed. Wall (h, x, y) is horizontal at z = y, spanning x..x+1, for y in 0..=n; vertical at x, y..y+1.
+struct MazeGrid {
+    n: usize,
+    /// `[y * n + x]`
+    open_h: Vec<bool>,
+    /// `[y * (n + 1) + x]`
+    open_v: Vec<bool>,
+}
+
+impl MazeGrid {
+    /// A perfect maze by randomised depth-first carving.
+    fn carved(n: usize, rng: &mut SplitMix64) -> Self {
+        let idx = |x: usize, y: usize| y * n + x;
+        let mut open_h = vec![false; n * (n + 1)];
+        let mut open_v = vec![false; (n + 1) * n];
+        let mut visited = vec![false; n * n];
+        let mut stack = vec![(0usize, 0usize)];
+        visited[0] = true;
+        while let Some(&(x, y)) = stack.last() {
+            let mut options = [(0usize, 0usize, 0u8); 4];
+            let mut k = 0;
+            for (ok, nx, ny, dir) in [
+                (x > 0, x.wrapping_sub(1), y, 0u8),
+                (x + 1 < n, x + 1, y, 1),
+                (y > 0, x, y.wrapping_sub(1), 2),
+                (y + 1 < n, x, y + 1, 3),
+            ] {
+                if ok && !visited[idx(nx, ny)] {
+                    options[k] = (nx, ny, dir);
+                    k += 1;
+                }
+            }
+            if k == 0 {
+                stack.pop();
+                continue;
+            }
+            let (nx, ny, dir) = options[rng.below(k)];
+            match dir {
+                0 => open_v[y * (n + 1) + x] = true,
+                1 => open_v[y * (n + 1) + x + 1] = true,
+                2 => open_h[y * n + x] = true,
+                _ => open_h[(y + 1) * n + x] = true,
+            }
+            visited[idx(nx, ny)] = true;
+            stack.push((nx, ny));
+        }
+        Self { n, open_h, open_v }
+    }
+
+    /// Open or close random interior walls until exactly `target` walls stand (or a bounded number of tries
+    /// ran out); answers how many stand.
+    fn adjust_to(&mut self, target: usize, rng: &mut SplitMix64) -> usize {
+        let n = self.n;
+        let closed = |v: &[bool]| v.iter().filter(|o| !**o).count();
+        let mut walls_now = closed(&self.open_h) + closed(&self.open_v);
+        let interior: Vec<(bool, usize)> = (0..self.open_h.len())
+            .filter(|&i| (1..n).contains(&(i / n)))
+            .map(|i| (true, i))
+            .chain(
+                (0..self.open_v.len())
+                    .filter(|&i| (1..n).contains(&(i % (n + 1))))
+                    .map(|i| (false, i)),
+            )
+            .collect();
+        let mut guard = 0usize;
+        while walls_now != target && guard < interior.len() * 64 {
+            guard += 1;
+            let (is_h, i) = interior[rng.below(interior.len())];
+            let slot = if is_h {
+                &mut self.open_h[i]
+            } else {
+                &mut self.open_v[i]
+            };
+            if walls_now > target && !*slot {
+                *slot = true;
+                walls_now -= 1;
+            } else if walls_now < target && *slot {
+                *slot = false;
+                walls_now += 1;
+            }
+        }
+        walls_now
+    }
+
+    /// The closed walls as level walls (horizontal ones first), corners at `at(x, y)`.
+    fn walls(
+        &self,
+        radius: f32,
+        at: &impl Fn(usize, usize) -> Vec2,
+        id: &mut impl FnMut() -> ObjectId,
+    ) -> Vec<WallObject> {
+        let n = self.n;
+        let mut wall = |a: Vec2, b: Vec2| WallObject {
+            id: id(),
+            name: None,
+            a,
+            b,
+            radius,
+            height: None,
+            properties: Default::default(),
+        };
+        let mut out = Vec::new();
+        for (i, open) in self.open_h.iter().enumerate() {
+            if !open {
+                let (x, y) = (i % n, i / n);
+                out.push(wall(at(x, y), at(x + 1, y)));
+            }
+        }
+        for (i, open) in self.open_v.iter().enumerate() {
+            if !open {
+                let (x, y) = (i % (n + 1), i / (n + 1));
+                out.push(wall(at(x, y), at(x, y + 1)));
+            }
+        }
+        out
+    }
+}
+
+/// The maze's balls: up to four slots per cell, in a shuffled order of cells, layered when there are more.
+fn maze_balls(
+    n: usize,
+    cell: f32,
+    count: usize,
+    at: &impl Fn(usize, usize) -> Vec2,
+    rng: &mut SplitMix64,
+    id: &mut impl FnMut() -> ObjectId,
+) -> Vec<BallObject> {
+    let ball_r = cell * 0.12;
+    let mut cells: Vec<usize> = (0..n * n).collect();
+    for i in (1..cells.len()).rev() {
+        let j = rng.below(i + 1);
+        cells.swap(i, j);
+    }
+    let slots = [
+        Vec2::new(0.3, 0.3),
+        Vec2::new(0.7, 0.7),
+        Vec2::new(0.7, 0.3),
+        Vec2::new(0.3, 0.7),
+    ];
+    let mut balls = Vec::with_capacity(count);
+    for k in 0..count {
+        let c = cells[k % cells.len()];
+        let slot = slots[(k / cells.len()) % slots.len()];
+        let layer = (k / (cells.len() * slots.len())) as f32;
+        let (x, y) = (c % n, c / n);
+        let p = at(x, y) + slot * cell;
+        let angle = rng.range(0.0, std::f32::consts::TAU);
+        let speed = rng.range(1.0, 5.0);
+        balls.push(BallObject {
+            id: id(),
+            name: None,
+            center: Vec3::new(p.x, ball_r * (1.0 + 2.5 * layer), p.y),
+            velocity: Vec3::new(angle.cos() * speed, 0.0, angle.sin() * speed),
+            radius: ball_r,
+            mass: 1.0,
+            restitution: 1.0,
+            properties: Default::default(),
+        });
+    }
+    balls
 }
 
 /// A procedural terrain: a heightfield over a square grid of about `triangles` triangles (two per cell), with
