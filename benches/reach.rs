@@ -1,5 +1,5 @@
 //! Reachability maps (issue 24): `ReachMap::build` at the default 0.25 m cell on square levels of 25, 50 and
-//! 100 m (a maze of rooms, 4 m cells with walls 3 m high, on a floor box, with crates and platforms between
+//! 100 m (a maze of rooms, 4 m cells with walls 2.5 m high, on a floor plane, with crates and platforms between
 //! them: about 16 places per square metre to test), on both cores. The goal: the 100 m square in at most 1 s.
 //! After the groups, the counts of each build (places, reached, edges, single sweeps, whole moves) and how the
 //! time grows with the area (the exponent of time against area between the sizes) are printed.
@@ -35,17 +35,14 @@ fn level(size: f32) -> Level {
             properties: Default::default(),
         });
     };
-    add(
-        &mut l,
-        Vec3::new(-1.0, -1.0, -1.0),
-        Vec3::new(size + 1.0, 0.0, size + 1.0),
-    );
     for i in 0..rooms {
         for k in 0..rooms {
             if (i * 7 + k * 3) % 3 != 0 {
                 continue;
             }
-            let c = Vec2::new(i as f32 * 4.0 + 2.0, k as f32 * 4.0 + 2.0);
+            // The maze is centred on the origin, its rooms 4 m across.
+            let half = rooms as f32 * 2.0;
+            let c = Vec2::new(i as f32 * 4.0 + 2.0 - half, k as f32 * 4.0 + 2.0 - half);
             let h = if (i + k) % 2 == 0 { 0.3 } else { 0.6 };
             add(
                 &mut l,
@@ -70,7 +67,12 @@ fn main() {
     for size in [25.0f32, 50.0, 100.0] {
         let level = level(size);
         let scene = Scene::from_level(&level).expect("a valid level");
-        let start = Vec3::new(2.0, 0.0, 2.0);
+        let w = level
+            .walker
+            .as_ref()
+            .expect("the maze has a walker start")
+            .position;
+        let start = Vec3::new(w.x, 0.0, w.y);
         let began = Instant::now();
         let map = ReachMap::try_build(&scene, &ctl, start, &settings).expect("a map");
         let once = began.elapsed();
