@@ -251,6 +251,9 @@ pub(super) fn explore(places: &Places<'_>, start: Node, threads: usize) -> (Vec<
     (nodes, work)
 }
 
+/// One block of the frontier and the moves out of its nodes.
+type Block = (usize, Vec<(u32, Node, Key)>);
+
 /// Expand every frontier node, on `threads` threads over interleaved blocks, the results in frontier order.
 fn expand_all(
     places: &Places<'_>,
@@ -269,7 +272,7 @@ fn expand_all(
         }
         return out;
     }
-    let parts: Vec<(Vec<(usize, Vec<(u32, Node, Key)>)>, EdgeWork)> = std::thread::scope(|s| {
+    let parts: Vec<(Vec<Block>, EdgeWork)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 s.spawn(move || {
