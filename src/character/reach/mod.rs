@@ -125,7 +125,8 @@ pub struct ReachMap {
     controller: CharacterController,
     spots: Vec<Spot>,
     col_start: Vec<u32>,
-    /// For each place, the node that landed on it (`u32::MAX`: not reached).
+    /// For each place, the node that landed on it, or the landing within a cell of it (`u32::MAX`: not
+    /// reached).
     parent: Vec<u32>,
     /// Every place reached, where a move landed, with the node it was reached from.
     nodes: Vec<edges::Node>,
@@ -280,6 +281,19 @@ impl ReachMap {
         self.nodes = nodes;
         self.node_order = order;
         self.node_start = start_of;
+        // A place no move landed on but within a cell and a step of a landing is reached, as `reachable` says
+        // of any point there: a place nudged toward a wall can lie just behind the landing in the column next
+        // to it, off every move's way out of it, and two places that close have nothing between them (each
+        // keeps the body's radius from everything). Without this, strips along walls were listed as unreachable
+        // places, with a made-up blocker.
+        let (cell, step) = (self.cell(), self.controller.max_step);
+        for j in 0..self.spots.len() {
+            if self.parent[j] == NONE
+                && let Some(i) = self.node_near(self.spots[j].feet, cell, step)
+            {
+                self.parent[j] = i;
+            }
+        }
     }
 
     /// The node nearest `feet` within `horizontal` and `vertical` of it.
@@ -406,21 +420,34 @@ impl ReachMap {
         }
         // Unreached places within a body's height of each other in neighbouring columns are one region: the
         // treads of a flight too steep to climb are one place out of reach, with one limit (its first riser).
+        // Places are nudged up to a cell from their column's centre, so the places of two treads can be two
+        // columns apart: places two columns apart are one region too when they are closer than two cells (and
+        // than the body's width, so never across a wall: places on either side of one are farther apart).
         let step = self.controller.height;
+        let join = (2.0 * grid.cell).min(2.0 * self.controller.radius);
         for a in 0..n {
             if self.parent[a] != NONE {
                 continue;
             }
             let s = self.spots[a];
-            for (di, dk) in [(1, 0), (0, 1)] {
-                let Some(c) = grid.neighbour(s.column as usize, di, dk) else {
-                    continue;
-                };
-                for b in self.col_start[c] as usize..self.col_start[c + 1] as usize {
-                    if self.parent[b] == NONE && (self.spots[b].feet.y - s.feet.y).abs() <= step {
-                        let (ra, rb) = (find(&mut root, a as u32), find(&mut root, b as u32));
-                        if ra != rb {
-                            root[ra.max(rb) as usize] = ra.min(rb);
+            for dk in 0..=2i64 {
+                for di in -2..=2i64 {
+                    if dk == 0 && di <= 0 {
+                        continue;
+                    }
+                    let adjacent = di.abs() + dk == 1;
+                    let Some(c) = grid.neighbour(s.column as usize, di, dk) else {
+                        continue;
+                    };
+                    for b in self.col_start[c] as usize..self.col_start[c + 1] as usize {
+                        let t = self.spots[b].feet;
+                        let near =
+                            adjacent || Vec2::new(t.x - s.feet.x, t.z - s.feet.z).length() <= join;
+                        if self.parent[b] == NONE && near && (t.y - s.feet.y).abs() <= step {
+                            let (ra, rb) = (find(&mut root, a as u32), find(&mut root, b as u32));
+                            if ra != rb {
+                                root[ra.max(rb) as usize] = ra.min(rb);
+                            }
                         }
                     }
                 }
@@ -527,6 +554,13 @@ impl ReachMap {
                         if r.point.y < s.ground - ctl.height
                             || r.point.y > s.ground + ctl.max_step + 0.5
                         {
+                            continue;
+                        }
+                        // A passage too low or too narrow keeps out only what lies within a step above
+                        // its floor (a tunnel's roof, higher, is kept out by its own height).
+                        let passage =
+                            matches!(r.why, Rejection::Low { .. } | Rejection::Narrow { .. });
+                        if passage && r.point.y < s.ground - ctl.max_step - 2.0 * ctl.skin {
                             continue;
                         }
                         let at = r.point;
