@@ -78,6 +78,7 @@ fn with_entities(mut level: Level, n: usize) -> Level {
             color: Some((40 * k as u8, 200, 100)),
             min_count: None,
             max_count: None,
+            must_reach: false,
             fields: vec![
                 FieldDef {
                     name: "amount".into(),

@@ -438,6 +438,7 @@ mod tests {
             color: None,
             min_count: None,
             max_count: None,
+            must_reach: false,
             fields: Vec::new(),
         }];
         for i in 0..3000 {

@@ -158,6 +158,11 @@ pub struct EntityType {
     /// Most entities of the type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_count: Option<u32>,
+    /// Whether the level's character must be able to walk to every entity of the type from the walker start
+    /// (its position taken as its feet). [`Level::validate`] does not check it (that needs a reachability map:
+    /// `collidoscope check --reach` builds one, or [`Level::reach_problems`]); left out of the file when false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub must_reach: bool,
     /// Typed fields.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldDef>,

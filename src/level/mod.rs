@@ -530,25 +530,35 @@ impl Level {
     #[must_use]
     pub fn validate(&self) -> Vec<Problem> {
         let mut problems = validate::validate(self);
-        if let Some(text) = &self.source.0 {
-            for p in &mut problems {
-                if p.field.is_empty() {
-                    continue;
-                }
-                let Some(((line, col), element)) = spans::locate(text, &p.field) else {
-                    continue;
-                };
-                // A level edited since it was read: the text's object at that index must still be this one.
-                let same = match (element, p.object) {
-                    (Some(range), Some(id)) => spans::element_has_id(text, range, id.0),
-                    _ => true,
-                };
-                if same {
-                    (p.line, p.col) = (Some(line), Some(col));
-                }
-            }
+        if !problems.is_empty() {
+            self.locate_problems(&mut problems);
         }
         problems
+    }
+
+    /// Fill in the line and column of each problem from the text the level was read from (what
+    /// [`Level::validate`] does for its own problems), for problems found elsewhere ([`Level::reach_problems`]).
+    /// A problem keeps no position when its field path is not in the text, or when the object written at that
+    /// place has another id than the problem's (a level edited since it was read); a level not read from text
+    /// leaves every problem as it is.
+    pub fn locate_problems(&self, problems: &mut [Problem]) {
+        let Some(text) = &self.source.0 else { return };
+        for p in problems {
+            if p.field.is_empty() {
+                continue;
+            }
+            let Some(((line, col), element)) = spans::locate(text, &p.field) else {
+                continue;
+            };
+            // A level edited since it was read: the text's object at that index must still be this one.
+            let same = match (element, p.object) {
+                (Some(range), Some(id)) => spans::element_has_id(text, range, id.0),
+                _ => true,
+            };
+            if same {
+                (p.line, p.col) = (Some(line), Some(col));
+            }
+        }
     }
 
     /// Whether [`Level::validate`] finds no errors (warnings allowed).
@@ -914,6 +924,7 @@ mod atomic;
 mod chunked;
 mod game;
 mod layout;
+mod reach;
 mod scene;
 mod schema;
 mod spans;
@@ -927,6 +938,7 @@ mod world;
 pub use atomic::{atomic_write, remove_stale_temp_files};
 pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};
 use layout::{LevelRef, LevelV0, LevelV1, LevelV2};
+pub use reach::ReachProblem;
 pub use schema::{
     AabbObject, BallObject, CylinderObject, MeshObject, ObbObject, ObjectId, PlaneObject, Probe,
     SimulationConfig, TriangleObject, Units, WalkerStart, WallObject, obj_path_problem,

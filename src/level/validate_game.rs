@@ -18,6 +18,17 @@ impl Out {
             col: None,
         });
     }
+
+    fn warning(&mut self, object: Option<ObjectId>, field: String, message: String) {
+        self.0.push(Problem {
+            severity: Severity::Warning,
+            object,
+            field,
+            message,
+            line: None,
+            col: None,
+        });
+    }
 }
 
 impl Level {
@@ -152,6 +163,17 @@ pub(super) fn problems(level: &Level) -> Vec<Problem> {
                 None,
                 format!("{at}.min_count"),
                 format!("min_count {lo} is above max_count {hi}"),
+            );
+        }
+        if t.must_reach && level.walker.is_none() {
+            out.warning(
+                None,
+                format!("{at}.must_reach"),
+                format!(
+                    "\"{}\" entities must be reachable, but the level has no walker start to reach them from \
+                     (`collidoscope check --reach` needs one)",
+                    t.name
+                ),
             );
         }
         let mut field_names = HashSet::new();

@@ -383,6 +383,7 @@ fn game_data_survives_the_editor_style_round_trip() {
         color: Some((255, 200, 0)),
         min_count: None,
         max_count: None,
+        must_reach: false,
         fields: vec![collidoscope::level::FieldDef {
             name: "amount".into(),
             kind: FieldKind::Int {
@@ -628,4 +629,129 @@ fn every_object_carries_free_form_properties() {
         Some(&Value::Enum("on".into()))
     );
     assert_eq!(Level::from_ron_str(&l.to_ron_string()).unwrap(), l);
+}
+
+/// `must_reach` is optional: absent it is false and a saved type leaves it out (so files written before it
+/// save byte-identical, as the golden v2 file above does); when true it is written after the count limits.
+/// Plain validation builds no map: it only warns when there is no walker start to reach from.
+#[test]
+fn must_reach_is_optional_saved_when_true_and_warned_of_without_a_walker() {
+    let text = golden("v2.ron");
+    let mut level = Level::from_ron_str(&text).unwrap();
+    assert!(level.entity_types.iter().all(|t| !t.must_reach));
+    assert_eq!(level.to_ron_string(), text);
+    level.entity_types[1].must_reach = true;
+    let saved = level.to_ron_string();
+    let line = saved
+        .lines()
+        .find(|l| l.contains("must_reach"))
+        .expect("saved");
+    assert!(line.contains("must_reach: true"), "{line}");
+    let after_counts = line.find("must_reach").unwrap();
+    assert!(
+        line.find("fields").is_none_or(|f| f > after_counts)
+            && line.find("max_count").is_none_or(|m| m < after_counts),
+        "{line}"
+    );
+    let back = Level::from_ron_str(&saved).unwrap();
+    assert_eq!(back, level);
+    assert_eq!(
+        back.must_reach_entities()
+            .map(|(i, e)| (i, e.id))
+            .collect::<Vec<_>>(),
+        level
+            .entities
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.entity_type == level.entity_types[1].name)
+            .map(|(i, e)| (i, e.id))
+            .collect::<Vec<_>>()
+    );
+    // No walker start (the golden file has none): one warning at the type, with its position.
+    assert!(back.walker.is_none());
+    let problems = back.validate();
+    let p = problems
+        .iter()
+        .find(|p| p.field == "entity_types[1].must_reach")
+        .expect("a warning");
+    assert_eq!(p.severity, Severity::Warning);
+    assert!(p.message.contains("no walker start"), "{p}");
+    assert!(p.line.is_some() && p.col.is_some(), "{p:?}");
+    // With one, nothing to say: validation builds no map.
+    let mut with_walker = back.clone();
+    with_walker.walker = Some(collidoscope::level::WalkerStart::default());
+    let problems = with_walker.validate();
+    assert!(
+        problems.iter().all(|p| !p.field.contains("must_reach")),
+        "{problems:?}"
+    );
+    // A value that is not a bool is a parse error at its place.
+    let bad = saved.replacen("must_reach: true", "must_reach: \"yes\"", 1);
+    let e = Level::from_ron_str(&bad).unwrap_err().to_string();
+    assert!(e.contains("entity_types[1].must_reach"), "{e}");
+}
+
+/// `Level::reach_problems`: every entity of a `must_reach` type that the map from the walker start does not
+/// reach is an error at the entity (`entities[i]`, its id, its line and column), naming the blocker in words
+/// and by kind; reachable ones, and entities of other types, are not reported.
+#[test]
+fn reach_problems_are_errors_at_the_unreachable_entities() {
+    use collidoscope::character::ReachSettings;
+    use collidoscope::scene::Scene;
+    let text = r#"(
+    version: 2,
+    aabbs: [
+        (id: 1, min: (-6.0, -1.0, -6.0), max: (6.0, 0.0, 6.0)),
+        (id: 2, min: (2.0, 0.0, -2.0), max: (5.0, 0.5, 2.0)),
+    ],
+    walker: (position: (-3.0, 0.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3),
+    entity_types: [
+        (name: "goal", must_reach: true),
+        (name: "decor"),
+    ],
+    entities: [
+        (id: 10, entity_type: "goal", position: (-4.0, 0.0, 3.0)),
+        (id: 11, entity_type: "goal", position: (3.5, 0.5, 0.0)),
+        (id: 12, entity_type: "decor", position: (3.5, 0.5, 1.0)),
+        (id: 13, entity_type: "goal", position: (0.0, 3.0, 0.0)),
+    ],
+)"#;
+    let level = Level::from_ron_str(text).unwrap();
+    assert!(level.validate().is_empty(), "{:?}", level.validate());
+    let scene = Scene::from_level(&level).unwrap();
+    let map = level.reach_map(&scene, &ReachSettings::default()).unwrap();
+    let problems = level.reach_problems(&map);
+    let got: Vec<(&str, Option<ObjectId>, &str)> = problems
+        .iter()
+        .map(|r| (r.problem.field.as_str(), r.problem.object, r.kind()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("entities[1]", Some(ObjectId(11)), "StepTooHigh"),
+            ("entities[3]", Some(ObjectId(13)), "NowhereToStand"),
+        ]
+    );
+    let step = &problems[0].problem;
+    assert_eq!(step.severity, Severity::Error);
+    assert_eq!((step.line, step.col), (Some(14), Some(9)));
+    assert!(
+        step.message
+            .starts_with("unreachable from the walker start: step too high: 0.5")
+            && step.message.ends_with("(StepTooHigh)"),
+        "{}",
+        step.message
+    );
+    assert!(
+        problems[1].problem.message.contains("nowhere to stand"),
+        "{}",
+        problems[1].problem.message
+    );
+    // Without a walker start there is no map, and the error says why.
+    let mut no_walker = level.clone();
+    no_walker.walker = None;
+    let e = no_walker
+        .reach_map(&scene, &ReachSettings::default())
+        .unwrap_err();
+    assert!(e.to_string().contains("no walker start"), "{e}");
 }

@@ -71,6 +71,7 @@ pub fn add_type(level: &Level, name: &str) -> Result<LabelledEdit, String> {
         color: None,
         min_count: None,
         max_count: None,
+        must_reach: false,
         fields: Vec::new(),
     });
     Ok(header_edit(
