@@ -1,4 +1,4 @@
-//! The Entity types tab: the level's entity types (add, rename, remove; colour and count limits) and each
+//! The Entity types tab: the level's entity types (add, rename, remove; colour, count limits, must reach) and each
 //! type's typed fields (add, rename, remove; kind, bounds, enum values, reference target, required,
 //! default). Renames carry every entity along in one undo step; invalid definitions are refused with the
 //! reason (see `document::game`).
@@ -226,6 +226,21 @@ fn type_settings(
                 e
             });
             push(state, e);
+        }
+        let mut must_reach = ty.must_reach;
+        if ui
+            .checkbox(&mut must_reach, "must reach")
+            .on_hover_text(
+                "Every entity of this type must be reachable by the level's character from the walker start \
+                 (its position taken as the feet). `collidoscope check --reach` reports each one that is not, \
+                 with the limit in the way (a step too high, a door too narrow, a ceiling too low, …).",
+            )
+            .changed()
+        {
+            push(
+                state,
+                edits::set_type_must_reach(level, &ty.name, must_reach),
+            );
         }
         if ui
             .button(RichText::new("Remove type").color(theme::ERROR_TEXT))

@@ -109,6 +109,45 @@ fn entity_types_tab_adds_a_type_and_a_field_and_renames_in_one_step() {
 }
 
 #[test]
+fn entity_types_tab_marks_a_type_as_must_reach_in_one_step() {
+    let mut h = courtyard();
+    h.state_mut().tab = Tab::EntityTypes;
+    h.state_mut().lower_collapsed = false;
+    h.run_steps(3);
+    // The first type is shown: "spawn".
+    assert!(!h.state().doc.level().entity_types[0].must_reach);
+    let before = h.state().doc.level().clone();
+    h.get_by_label("must reach").click();
+    h.run_steps(3);
+    let level = h.state().doc.level();
+    assert!(
+        level.entity_types[0].must_reach,
+        "{:?}",
+        level.entity_types[0]
+    );
+    assert!(level.entity_types[1..].iter().all(|t| !t.must_reach));
+    assert!(level.to_ron_string().contains("must_reach: true"));
+    // The courtyard has a walker start: no warning.
+    assert!(level.validate().is_empty(), "{:?}", level.validate());
+    assert_eq!(
+        h.state().doc.history().0.last().copied(),
+        Some("\"spawn\" entities must be reached")
+    );
+    // Unticked again, then undone twice: the level as it was, byte for byte when saved.
+    h.get_by_label("must reach").click();
+    h.run_steps(3);
+    assert!(!h.state().doc.level().entity_types[0].must_reach);
+    h.state_mut().undo();
+    assert!(h.state().doc.level().entity_types[0].must_reach);
+    h.state_mut().undo();
+    assert_eq!(h.state().doc.level(), &before);
+    assert_eq!(
+        h.state().doc.level().to_ron_string(),
+        before.to_ron_string()
+    );
+}
+
+#[test]
 fn typed_fields_use_their_widgets_and_refuse_wrong_references() {
     let mut h = courtyard();
     // The door's "locked" is a checkbox; its default is true, so one click makes it false.

@@ -163,6 +163,27 @@ pub fn set_type_settings(
     Ok(header_edit(format!("Edit type \"{name}\""), h, Vec::new()))
 }
 
+/// Whether every entity of type `name` must be reachable by the level's character from the walker start (what
+/// `collidoscope check --reach` checks; saved as `must_reach: true`, left out when false).
+pub fn set_type_must_reach(
+    level: &Level,
+    name: &str,
+    must_reach: bool,
+) -> Result<LabelledEdit, String> {
+    let k = type_index(level, name)?;
+    if level.entity_types[k].must_reach == must_reach {
+        return Err("nothing changed".into());
+    }
+    let mut h = Header::of(level);
+    h.entity_types[k].must_reach = must_reach;
+    let label = if must_reach {
+        format!("\"{name}\" entities must be reached")
+    } else {
+        format!("\"{name}\" entities need not be reached")
+    };
+    Ok(header_edit(label, h, Vec::new()))
+}
+
 /// A new field `def` on type `name`.
 pub fn add_field(level: &Level, name: &str, def: FieldDef) -> Result<LabelledEdit, String> {
     let k = type_index(level, name)?;
@@ -635,6 +656,28 @@ mod tests {
             assert!(doc.undo().is_some());
         }
         assert_eq!(doc.level(), &before);
+    }
+
+    #[test]
+    fn must_reach_is_one_header_step_and_saved_only_when_true() {
+        let mut doc = courtyard();
+        let before = doc.level().clone();
+        let name = before.entity_types[0].name.clone();
+        run(&mut doc, |l| set_type_must_reach(l, &name, true));
+        assert!(doc.level().entity_types[0].must_reach);
+        assert!(doc.level().to_ron_string().contains("must_reach: true"));
+        assert_eq!(
+            set_type_must_reach(doc.level(), &name, true).unwrap_err(),
+            "nothing changed"
+        );
+        assert!(
+            set_type_must_reach(doc.level(), "nobody", true)
+                .unwrap_err()
+                .contains("no entity type")
+        );
+        assert!(doc.undo().is_some());
+        assert_eq!(doc.level(), &before);
+        assert_eq!(doc.level().to_ron_string(), before.to_ron_string());
     }
 
     #[test]
