@@ -2,8 +2,10 @@
 //! and on every file of the bad corpus (exit 1 or 2 and the exact `file:line:col: field: message` or problem
 //! lines listed in `tests/bad_levels/expected.txt`), `--format json` and `--deny-warnings`, `info`,
 //! `generate maze` followed by `check`, `fmt` and `fmt --check`, `--help` for every subcommand,
-//! `simulate` (hash determinism, trace file, exit codes), and every command writing into a pipe whose reader
-//! leaves early (`| head -1`: no panic, the command's own exit status) or onto a full disk (exit 2).
+//! `simulate` (hash determinism, trace file, exit codes), `check --reach` and `reach` (problems at the
+//! unreachable `must_reach` entities, JSON, the PNG's size and colours, bad input), and every command writing
+//! into a pipe whose reader leaves early (`| head -1`: no panic, the command's own exit status) or onto a full
+//! disk (exit 2).
 #![allow(clippy::unwrap_used)]
 
 use std::path::{Path, PathBuf};
@@ -751,6 +753,7 @@ fn help_for_every_command() {
         vec!["generate", "maze", "--help"],
         vec!["info", "--help"],
         vec!["fmt", "--help"],
+        vec!["reach", "--help"],
         vec!["help", "check"],
     ] {
         let r = go(&args);
@@ -758,7 +761,7 @@ fn help_for_every_command() {
         assert!(r.stdout.contains("Usage: collidoscope"), "{args:?}: {r:?}");
     }
     let top = go(["--help"]).stdout;
-    for command in ["check", "simulate", "generate", "info", "fmt"] {
+    for command in ["check", "simulate", "generate", "info", "fmt", "reach"] {
         assert!(
             top.contains(command),
             "--help does not list {command}:\n{top}"
@@ -767,6 +770,14 @@ fn help_for_every_command() {
     let sim = go(["simulate", "--help"]).stdout;
     for flag in ["--steps", "--dt", "--trace", "--hash"] {
         assert!(sim.contains(flag), "simulate --help lacks {flag}:\n{sim}");
+    }
+    let check = go(["check", "--help"]).stdout;
+    for flag in ["--reach", "--cell", "--deny-warnings", "--format"] {
+        assert!(check.contains(flag), "check --help lacks {flag}:\n{check}");
+    }
+    let reach = go(["reach", "--help"]).stdout;
+    for flag in ["--png", "--cell", "--format"] {
+        assert!(reach.contains(flag), "reach --help lacks {flag}:\n{reach}");
     }
     let maze = go(["generate", "maze", "--help"]).stdout;
     for flag in ["--walls", "--balls", "--seed", "--cell", "--output"] {
@@ -1136,6 +1147,20 @@ fn short_outputs_into_a_closed_pipe() {
     .assert_quiet(0, "simulate");
     close_after(0, ["--help"]).assert_quiet(0, "--help");
     close_after(0, ["check", "--help"]).assert_quiet(0, "check --help");
+    let level = dir.path().join("reach.ron");
+    std::fs::write(&level, REACH_LEVEL).unwrap();
+    close_after(0, ["reach".as_ref(), level.as_os_str()]).assert_quiet(1, "reach");
+    close_after(
+        0,
+        [
+            "check".as_ref(),
+            "--reach".as_ref(),
+            "--format".as_ref(),
+            "json".as_ref(),
+            level.as_os_str(),
+        ],
+    )
+    .assert_quiet(1, "check --reach");
 }
 
 /// A failure other than a closed pipe (here a full disk) is reported once and gives exit 2.
@@ -1157,5 +1182,549 @@ fn a_failed_write_is_reported() {
             .count(),
         1,
         "{err}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// check --reach and reach
+
+/// A 20 m square floor with, from the walker start at the middle: a platform 0.5 m up (the riser is above
+/// max_step 0.35 m) to the north-east, a closet through a 0.5 m door (the body is 0.6 m wide) to the south-west,
+/// a room through an opening 1.5 m high (the body is 1.8 m tall) to the south-east, and a post standing off the
+/// floor's east edge (so the map's extent has ground with nothing on it). "goal" entities must be reached:
+/// one in the open (reached), one on the platform, one in the closet, one in the room; a "decor" entity on the
+/// platform need not be.
+const REACH_LEVEL: &str = r#"(
+    version: 2,
+    name: "reach",
+    aabbs: [
+        (id: 1, name: "floor", min: (-10.0, -1.0, -10.0), max: (10.0, 0.0, 10.0)),
+        (id: 2, name: "platform", min: (5.0, 0.0, -8.0), max: (8.0, 0.5, -5.0)),
+        (id: 3, name: "closet wall west of the door", min: (-10.0, 0.0, 5.8), max: (-8.25, 2.5, 6.0)),
+        (id: 4, name: "closet wall east of the door", min: (-7.75, 0.0, 5.8), max: (-5.8, 2.5, 6.0)),
+        (id: 5, name: "closet east wall", min: (-6.0, 0.0, 6.0), max: (-5.8, 2.5, 10.0)),
+        (id: 6, name: "room wall west of the opening", min: (5.8, 0.0, 5.8), max: (7.5, 2.5, 6.0)),
+        (id: 7, name: "room wall east of the opening", min: (8.5, 0.0, 5.8), max: (10.0, 2.5, 6.0)),
+        (id: 8, name: "lintel", min: (7.5, 1.5, 5.8), max: (8.5, 2.5, 6.0)),
+        (id: 9, name: "room west wall", min: (5.8, 0.0, 6.0), max: (6.0, 2.5, 10.0)),
+        (id: 10, name: "post", min: (11.5, 0.0, -0.25), max: (12.0, 1.0, 0.25)),
+    ],
+    walker: (position: (0.0, 0.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3),
+    entity_types: [
+        (name: "goal", must_reach: true),
+        (name: "decor"),
+    ],
+    entities: [
+        (id: 20, entity_type: "goal", position: (0.0, 0.0, -5.0)),
+        (id: 21, entity_type: "goal", position: (6.5, 0.5, -6.5)),
+        (id: 22, entity_type: "decor", position: (6.0, 0.5, -6.0)),
+        (id: 23, entity_type: "goal", position: (-8.0, 0.0, 8.0)),
+        (id: 24, entity_type: "goal", position: (8.0, 0.0, 8.0)),
+    ],
+)
+"#;
+
+/// `text` written as `name` in a fresh folder.
+fn level_file(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The 1-based line and column of the entity with this id in `text` (where its `(` is).
+fn entity_position(text: &str, id: u32) -> (u64, u64) {
+    let needle = format!("(id: {id}, entity_type");
+    for (n, line) in text.lines().enumerate() {
+        if let Some(col) = line.find(&needle) {
+            return (n as u64 + 1, col as u64 + 1);
+        }
+    }
+    panic!("no entity {id}")
+}
+
+#[test]
+fn check_reach_reports_each_unreachable_must_reach_entity_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = level_file(&dir, "reach.ron", REACH_LEVEL);
+    let shown = path.display().to_string();
+    // Plain check builds no map: clean.
+    let r = go(["check".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    // With --reach: one error per unreachable goal, at the entity, naming the blocker in words and by kind.
+    let r = go(["check".as_ref(), "--reach".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(r.stderr, "", "{r:?}");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 5, "{r:?}");
+    for (line, (index, id, kind, words)) in lines.iter().zip([
+        (
+            1,
+            21,
+            "StepTooHigh",
+            "step too high: 0.50 m > max_step 0.35 m at (",
+        ),
+        (3, 23, "TooNarrow", "too narrow: "),
+        (
+            4,
+            24,
+            "TooLow",
+            "ceiling too low: 1.50 m < the body's 1.80 m at (",
+        ),
+    ]) {
+        let (l, c) = entity_position(REACH_LEVEL, id);
+        let head = format!(
+            "{shown}:{l}:{c}: error: entities[{index}] (#{id}): unreachable from the walker start: {words}"
+        );
+        assert!(line.starts_with(&head), "{line}\nexpected {head}");
+        assert!(line.ends_with(&format!(" ({kind})")), "{line}");
+    }
+    assert!(
+        lines[3].starts_with(&format!(
+            "{shown}: reach: 4 must_reach entities checked from the walker start ("
+        )) && lines[3].contains("), 3 unreachable ("),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(
+        lines[4],
+        format!("{shown}: problems found (3 error(s), 0 warning(s))")
+    );
+    // --cell changes the map, not the verdicts.
+    let r = go([
+        "check".as_ref(),
+        "--reach".as_ref(),
+        "--cell".as_ref(),
+        "0.2".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(r.stdout.matches(": error: entities[").count(), 3, "{r:?}");
+    // --cell without --reach is a usage error.
+    let r = go([
+        "check".as_ref(),
+        "--cell".as_ref(),
+        "0.2".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
+
+#[test]
+fn check_reach_json_has_the_blocker_as_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = level_file(&dir, "reach.ron", REACH_LEVEL);
+    let r = go([
+        "check".as_ref(),
+        "--reach".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.is_empty(), "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let report = &json[0];
+    assert_eq!(report["status"], "problems");
+    assert_eq!(report["errors"], 3);
+    assert_eq!(report["reach"]["checked"], 4);
+    assert_eq!(report["reach"]["unreachable"], 3);
+    assert_eq!(report["reach"]["cell"], 0.25);
+    assert_eq!(report["reach"]["character"]["max_step"], 0.35);
+    assert_eq!(report["reach"]["start"].as_array().unwrap().len(), 3);
+    let problems = report["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 3);
+    let step = &problems[0];
+    let (l, c) = entity_position(REACH_LEVEL, 21);
+    assert_eq!(step["severity"], "Error");
+    assert_eq!(step["object"], 21);
+    assert_eq!(step["field"], "entities[1]");
+    assert_eq!(
+        (step["line"].as_u64(), step["col"].as_u64()),
+        (Some(l), Some(c))
+    );
+    assert_eq!(step["entity_type"], "goal");
+    assert_eq!(step["feet"], serde_json::json!([6.5, 0.5, -6.5]));
+    let b = &step["blocker"];
+    assert_eq!(b["kind"], "StepTooHigh");
+    let height = b["height"].as_f64().unwrap();
+    assert!((height - 0.5).abs() < 0.01, "{b}");
+    assert_eq!(b["limit"], 0.35);
+    let at = b["at"].as_array().unwrap();
+    assert!(
+        (at[0].as_f64().unwrap() - 5.0).abs() <= 0.6 && at[2].as_f64().unwrap() <= -4.4,
+        "{b}"
+    );
+    assert!(
+        b["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("step too high")
+    );
+    let narrow = &problems[1]["blocker"];
+    assert_eq!(narrow["kind"], "TooNarrow");
+    assert!(
+        (narrow["width"].as_f64().unwrap() - 0.5).abs() <= 0.1,
+        "{narrow}"
+    );
+    assert_eq!(narrow["limit"], 0.6);
+    let low = &problems[2]["blocker"];
+    assert_eq!(low["kind"], "TooLow");
+    assert!(
+        (low["clearance"].as_f64().unwrap() - 1.5).abs() <= 0.1,
+        "{low}"
+    );
+    assert_eq!(low["limit"], 1.8);
+}
+
+#[test]
+fn check_reach_on_the_playground_names_its_three_limits_and_plain_check_stays_clean() {
+    let r = go(["check", "levels/playground.ron"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = go(["check", "--reach", "levels/playground.ron"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let errors: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: "))
+        .collect();
+    assert_eq!(errors.len(), 3, "{r:?}");
+    for (line, kind) in errors
+        .iter()
+        .zip(["(StepTooHigh)", "(TooNarrow)", "(TooLow)"])
+    {
+        assert!(line.starts_with("levels/playground.ron:"), "{line}");
+        assert!(line.ends_with(kind), "{line}");
+    }
+    // The goal on the 0.3 m stairs' landing is reached.
+    assert!(!r.stdout.contains("#161"), "{r:?}");
+}
+
+#[test]
+fn check_reach_without_a_walker_start_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = REACH_LEVEL.replace(
+        "    walker: (position: (0.0, 0.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3),\n",
+        "",
+    );
+    let path = level_file(&dir, "no walker.ron", &text);
+    let shown = path.display().to_string();
+    // Plain check: a warning that a must_reach type has nothing to be reached from.
+    let r = go(["check".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains("warning: entity_types[0].must_reach"),
+        "{r:?}"
+    );
+    let r = go(["check".as_ref(), "--reach".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.starts_with(&format!(
+            "{shown}: cannot check reachability: the level has no walker start"
+        )),
+        "{r:?}"
+    );
+    assert!(
+        r.stdout.ends_with(&format!(
+            "{shown}: reachability not checked (0 error(s), 1 warning(s))\n"
+        )),
+        "{r:?}"
+    );
+    let r = go([
+        "check".as_ref(),
+        "--reach".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.is_empty(), "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(json[0]["status"], "error");
+    assert_eq!(json[0]["error"]["kind"], "reach");
+    assert!(
+        json[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no walker start")
+    );
+    // Other files are still checked; the exit is the worst.
+    let r = go([
+        "check".as_ref(),
+        "--reach".as_ref(),
+        path.as_os_str(),
+        "levels/house.ron".as_ref(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stdout.contains("levels/house.ron: "), "{r:?}");
+}
+
+#[test]
+fn reach_prints_areas_places_and_blockers_and_exits_by_what_is_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = level_file(&dir, "reach.ron", REACH_LEVEL);
+    let shown = path.display().to_string();
+    let r = go(["reach".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.is_empty(), "{r:?}");
+    let first = r.stdout.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!("{shown}: from the walker start ("))
+            && first.ends_with(
+                "), cell 0.25 m; character radius 0.3 m, height 1.8 m, max_step 0.35 m, max_slope 45°"
+            ),
+        "{r:?}"
+    );
+    assert!(r.stdout.contains("\n  floor 0 (ground "), "{r:?}");
+    for want in [
+        "m² standable, ",
+        "m² reachable (",
+        "unreachable place(s)",
+        "(StepTooHigh)",
+        "(TooNarrow)",
+        "(TooLow)",
+        // 22 m (the floor and the post) by 20 m at 0.25 m, and a column more each way for the scene bounds'
+        // padding of a few ulps.
+        "  map: 89 × 81 columns, ",
+    ] {
+        assert!(r.stdout.contains(want), "missing {want:?}: {r:?}");
+    }
+    // An open floor: everything is reached, exit 0.
+    let open = level_file(
+        &dir,
+        "open.ron",
+        r#"(version: 2, aabbs: [(id: 1, min: (-5.0, -1.0, -5.0), max: (5.0, 0.0, 5.0))],
+            walker: (position: (1.0, 2.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3))"#,
+    );
+    let r = go(["reach".as_ref(), open.as_os_str()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout
+            .contains("  every place that can be stood on is reachable\n"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn reach_json_lists_floors_places_and_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = level_file(&dir, "reach.ron", REACH_LEVEL);
+    let r = go([
+        "reach".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(json["cell"], 0.25);
+    assert_eq!(json["all_reachable"], false);
+    assert_eq!(json["extent"]["columns"], serde_json::json!([89, 81]));
+    assert_eq!(json["png"], serde_json::Value::Null);
+    let floors = json["floors"].as_array().unwrap();
+    assert!(!floors.is_empty());
+    let standable: f64 = floors
+        .iter()
+        .map(|f| f["standable_m2"].as_f64().unwrap())
+        .sum();
+    let reachable: f64 = floors
+        .iter()
+        .map(|f| f["reachable_m2"].as_f64().unwrap())
+        .sum();
+    assert!(
+        reachable < standable && reachable > 250.0,
+        "{reachable} of {standable}"
+    );
+    assert!((json["standable_m2"].as_f64().unwrap() - standable).abs() < 0.01);
+    let places = json["unreachable"].as_array().unwrap();
+    let kinds: Vec<&str> = places
+        .iter()
+        .map(|p| p["blocker"]["kind"].as_str().unwrap())
+        .collect();
+    for kind in ["StepTooHigh", "TooNarrow", "TooLow"] {
+        assert!(kinds.contains(&kind), "{kinds:?}");
+    }
+    // Largest first, each with its feet, area and blocker.
+    let areas: Vec<f64> = places
+        .iter()
+        .map(|p| p["area_m2"].as_f64().unwrap())
+        .collect();
+    assert!(areas.windows(2).all(|w| w[0] >= w[1]), "{areas:?}");
+    assert_eq!(places[0]["feet"].as_array().unwrap().len(), 3);
+    let stats = &json["stats"];
+    assert_eq!(stats["columns"], 89 * 81);
+    assert!(stats["reached"].as_u64().unwrap() < stats["places"].as_u64().unwrap());
+    assert!(stats["seconds"].as_f64().unwrap() > 0.0);
+}
+
+/// The picture: its size is the map's extent at the placement the JSON gives, reachable ground green, the
+/// platform orange, the ground off the floor dark, the start blue, the platform's blocker a red mark.
+#[test]
+fn reach_png_is_a_top_down_picture_of_the_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = level_file(&dir, "reach.ron", REACH_LEVEL);
+    let png_path = dir.path().join("map.png");
+    let r = go([
+        "reach".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        "--png".as_ref(),
+        png_path.as_os_str(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let place = &json["png"];
+    // 89 by 81 columns: 1,200 pixels / 89 would be 13 a cell, capped at 12.
+    assert_eq!(json["extent"]["columns"], serde_json::json!([89, 81]));
+    assert_eq!(
+        (place["width"].as_u64(), place["height"].as_u64()),
+        (Some(89 * 12), Some(81 * 12))
+    );
+    assert!((place["metres_per_pixel"].as_f64().unwrap() - 0.25 / 12.0).abs() < 1e-6);
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&png_path).unwrap(),
+    ));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (89 * 12, 81 * 12));
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let origin = (
+        place["origin"][0].as_f64().unwrap(),
+        place["origin"][1].as_f64().unwrap(),
+    );
+    let mpp = place["metres_per_pixel"].as_f64().unwrap();
+    let pixel = |x: f64, z: f64| -> [u8; 3] {
+        let px = ((x - origin.0) / mpp) as usize;
+        let py = ((z - origin.1) / mpp) as usize;
+        let i = (py * info.width as usize + px) * 3;
+        [buf[i], buf[i + 1], buf[i + 2]]
+    };
+    let green = |c: [u8; 3]| c[1] > c[0] + 40 && c[1] > c[2] + 40;
+    let orange = |c: [u8; 3]| c[0] > c[1] + 40 && c[1] > c[2] + 20;
+    let dark = |c: [u8; 3]| c.iter().all(|&v| v < 50);
+    let blue = |c: [u8; 3]| c[2] > 200 && c[0] < 80;
+    let red = |c: [u8; 3]| c[0] > 200 && c[1] < 60 && c[2] < 60;
+    assert!(
+        green(pixel(-3.0, -3.0)),
+        "open floor {:?}",
+        pixel(-3.0, -3.0)
+    );
+    assert!(green(pixel(3.0, 3.0)), "open floor {:?}", pixel(3.0, 3.0));
+    assert!(orange(pixel(6.5, -6.0)), "platform {:?}", pixel(6.5, -6.0));
+    assert!(orange(pixel(-8.0, 8.5)), "closet {:?}", pixel(-8.0, 8.5));
+    assert!(orange(pixel(8.0, 8.5)), "room {:?}", pixel(8.0, 8.5));
+    assert!(
+        dark(pixel(10.8, 5.0)),
+        "off the floor {:?}",
+        pixel(10.8, 5.0)
+    );
+    assert!(blue(pixel(0.0, 0.0)), "the start {:?}", pixel(0.0, 0.0));
+    let step = json["unreachable"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["blocker"]["kind"] == "StepTooHigh" && p["feet"][0].as_f64().unwrap() > 4.0)
+        .unwrap();
+    let at = &step["blocker"]["at"];
+    let mark = pixel(at[0].as_f64().unwrap(), at[2].as_f64().unwrap());
+    assert!(red(mark), "the platform's blocker {mark:?}");
+    // A picture that cannot be written is an error (exit 2), not a panic.
+    let r = go([
+        "reach".as_ref(),
+        "--png".as_ref(),
+        dir.path().join("no such folder/map.png").as_os_str(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("cannot write the picture"), "{r:?}");
+}
+
+/// Bad input: a clear message and exit 2, never a panic or an unbounded map.
+#[test]
+fn reach_refuses_bad_input_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = level_file(&dir, "reach.ron", REACH_LEVEL);
+    let expect = |args: Vec<&std::ffi::OsStr>, needles: &[&str]| {
+        let r = go(&args);
+        assert_eq!(r.code, 2, "{args:?}: {r:?}");
+        assert!(!r.stderr.contains("panicked"), "{r:?}");
+        for n in needles {
+            assert!(r.stderr.contains(n), "{args:?}: missing {n:?}: {r:?}");
+        }
+    };
+    // No walker start.
+    let no_walker = level_file(
+        &dir,
+        "no walker.ron",
+        &REACH_LEVEL.replace(
+            "    walker: (position: (0.0, 0.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3),\n",
+            "",
+        ),
+    );
+    expect(
+        vec!["reach".as_ref(), no_walker.as_os_str()],
+        &["cannot build the reachability map: the level has no walker start"],
+    );
+    // A start in the air (past the floor's edge) and inside a wall (the closet's east wall).
+    for position in ["(11.0, 5.0)", "(-5.9, 8.0)"] {
+        let moved = level_file(
+            &dir,
+            "moved.ron",
+            &REACH_LEVEL.replace("position: (0.0, 0.0)", &format!("position: {position}")),
+        );
+        expect(
+            vec!["reach".as_ref(), moved.as_os_str()],
+            &["nowhere to stand within 1.5 cells of the start"],
+        );
+        expect(
+            vec!["check".as_ref(), "--reach".as_ref(), moved.as_os_str()],
+            &["cannot check reachability: nowhere to stand"],
+        );
+    }
+    // A cell of 0, NaN or below a centimetre.
+    for cell in ["0", "NaN", "0.001", "-1"] {
+        let arg = format!("--cell={cell}");
+        expect(
+            vec!["reach".as_ref(), arg.as_ref(), path.as_os_str()],
+            &["--cell: the cell must be at least 0.01 m"],
+        );
+    }
+    expect(
+        vec![
+            "reach".as_ref(),
+            "--cell".as_ref(),
+            "wide".as_ref(),
+            path.as_os_str(),
+        ],
+        &["invalid value 'wide' for '--cell"],
+    );
+    // A level of a kilometre: refused with the sizes and a cell that fits, at once.
+    let km = level_file(
+        &dir,
+        "kilometre.ron",
+        r#"(version: 2, aabbs: [(id: 1, min: (-500.0, -1.0, -500.0), max: (500.0, 0.0, 500.0))],
+            walker: (position: (0.0, 0.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3))"#,
+    );
+    let started = std::time::Instant::now();
+    expect(
+        vec!["reach".as_ref(), km.as_os_str()],
+        &[
+            "columns (1000 m by 1000 m at 0.25 m cells), more than the limit of 4000000",
+            "try --cell 0.51 or larger",
+        ],
+    );
+    assert!(started.elapsed().as_secs() < 10, "refused at once");
+    // A level that cannot be read, and one with errors.
+    expect(
+        vec!["reach".as_ref(), "levels/no such level.ron".as_ref()],
+        &["no such level.ron"],
+    );
+    expect(
+        vec![
+            "reach".as_ref(),
+            "tests/bad_levels/40_nan_radius.ron".as_ref(),
+        ],
+        &["error(s), so its map would not be the game's"],
     );
 }

@@ -1,5 +1,5 @@
-//! Command-line interface: `check`, `simulate`, `generate`, `info`, `fmt`, `replay`; no subcommand opens the
-//! editor.
+//! Command-line interface: `check`, `simulate`, `generate`, `info`, `fmt`, `replay`, `diff`, `merge`, `reach`;
+//! no subcommand opens the editor.
 
 /// `print!` to stdout, without the panic when the reader has gone away (see [`out`]).
 macro_rules! out {
@@ -23,6 +23,7 @@ macro_rules! errln {
 }
 
 mod out;
+mod reach;
 mod recording;
 mod vcs;
 
@@ -70,6 +71,10 @@ enum Command {
     Merge(vcs::MergeArgs),
     /// Rewrite level files in the canonical layout (the one the editor saves), migrating old versions.
     Fmt(FmtArgs),
+    /// Map where the level's character can stand and which of it it can walk to from the walker start: the
+    /// areas per floor, each unreachable place with the limit in the way, optionally a top-down picture.
+    /// Exit 0 when every place that can be stood on is reachable, 1 when some are not, 2 on errors.
+    Reach(reach::ReachArgs),
 }
 
 #[derive(Debug, Args)]
@@ -102,6 +107,14 @@ struct CheckArgs {
     /// Treat warnings as problems (exit 1).
     #[arg(long)]
     deny_warnings: bool,
+    /// Also build each level's reachability map (from the walker start, with the level's character) and
+    /// report every entity of a type with `must_reach: true` that the character cannot walk to, naming the
+    /// limit in the way. A level without a walker start, or whose map cannot be built, is an error (exit 2).
+    #[arg(long)]
+    reach: bool,
+    /// The reachability map's grid cell, metres (with --reach).
+    #[arg(long, requires = "reach")]
+    cell: Option<f32>,
 }
 
 #[derive(Debug, Args)]
@@ -169,6 +182,7 @@ pub fn run() -> ExitCode {
         Some(Command::Replay(args)) => recording::replay(&args),
         Some(Command::Diff(args)) => vcs::diff(&args),
         Some(Command::Merge(args)) => vcs::merge(&args),
+        Some(Command::Reach(args)) => reach::reach(&args),
     };
     out::finish(code)
 }
@@ -231,11 +245,12 @@ fn error_json(e: &LevelError) -> serde_json::Value {
 fn check(args: &CheckArgs) -> ExitCode {
     let mut worst = 0u8;
     let mut reports = Vec::new();
+    let human = matches!(args.format, Format::Human);
     for file in &args.files {
         match Level::load(file) {
             Err(e) => {
                 worst = 2;
-                if matches!(args.format, Format::Human) {
+                if human {
                     errln!("{e}");
                 }
                 reports.push(serde_json::json!({
@@ -243,13 +258,43 @@ fn check(args: &CheckArgs) -> ExitCode {
                 }));
             }
             Ok(level) => {
-                let problems = level.validate();
+                let mut problems = level.validate();
+                let mut json_problems: Vec<serde_json::Value> = problems
+                    .iter()
+                    .map(|p| serde_json::to_value(p).unwrap_or(serde_json::Value::Null))
+                    .collect();
+                // With --reach: the map's problems after the level's own, or why there is no map.
+                let (mut reach_json, mut reach_line, mut reach_error) = (None, None, None);
+                if args.reach {
+                    match reach::check_level(&level, args.cell.unwrap_or(reach::DEFAULT_CELL)) {
+                        Ok(Some(r)) => {
+                            for p in &r.problems {
+                                problems.push(p.problem.clone());
+                                json_problems.push(r.problem_json(p));
+                            }
+                            reach_json = Some(r.json());
+                            reach_line = Some(r.line());
+                        }
+                        Ok(None) => {
+                            reach_json =
+                                Some(serde_json::json!({ "skipped": "the level has errors" }));
+                            reach_line = Some(
+                                "reach: not checked, the level has errors (fix them first)"
+                                    .to_owned(),
+                            );
+                        }
+                        Err(reach::MapError(why)) => reach_error = Some(why),
+                    }
+                }
                 let (errors, warnings) = tally(&problems);
                 let bad = errors > 0 || (args.deny_warnings && warnings > 0);
                 if bad {
                     worst = worst.max(1);
                 }
-                if matches!(args.format, Format::Human) {
+                if reach_error.is_some() {
+                    worst = 2;
+                }
+                if human {
                     // `PATH:LINE:COL: PROBLEM` where the position is known (the form editors and CI logs link).
                     for p in &problems {
                         match (p.line, p.col) {
@@ -257,19 +302,49 @@ fn check(args: &CheckArgs) -> ExitCode {
                             _ => outln!("{}: {p}", file.display()),
                         }
                     }
+                    if let Some(line) = &reach_line {
+                        outln!("{}: {line}", file.display());
+                    }
+                    if let Some(why) = &reach_error {
+                        errln!("{}: cannot check reachability: {why}", file.display());
+                    }
                     outln!(
                         "{}: {} ({errors} error(s), {warnings} warning(s))",
                         file.display(),
-                        if bad { "problems found" } else { "ok" }
+                        match (&reach_error, bad) {
+                            (Some(_), _) => "reachability not checked",
+                            (None, true) => "problems found",
+                            (None, false) => "ok",
+                        }
                     );
                 }
-                reports.push(serde_json::json!({
+                let mut report = serde_json::json!({
                     "file": file,
-                    "status": if bad { "problems" } else { "ok" },
+                    "status": match (&reach_error, bad) {
+                        (Some(_), _) => "error",
+                        (None, true) => "problems",
+                        (None, false) => "ok",
+                    },
                     "errors": errors,
                     "warnings": warnings,
-                    "problems": problems,
-                }));
+                    "problems": json_problems,
+                });
+                if let Some(o) = report.as_object_mut() {
+                    if let Some(r) = reach_json {
+                        o.insert("reach".into(), r);
+                    }
+                    if let Some(why) = reach_error {
+                        o.insert(
+                            "error".into(),
+                            serde_json::json!({
+                                "kind": "reach",
+                                "message": why,
+                                "display": format!("{}: cannot check reachability: {why}", file.display()),
+                            }),
+                        );
+                    }
+                }
+                reports.push(report);
             }
         }
     }
