@@ -407,11 +407,9 @@ fn print_report(file: &Path, map: &ReachMap, picture: Option<(&Path, picture::Pl
     let s = map.stats();
     let (nx, nz) = map.extent().map_or((0, 0), |(_, _, nx, nz)| (nx, nz));
     outln!(
-        "  map: {nx} × {nz} columns, {} places ({} reached), {} ways between them, {} controller moves, built in \
-         {:.2} s",
+        "  map: {nx} × {nz} columns, {} places ({} reached), {} controller moves, built in {:.2} s",
         s.places,
         s.reached,
-        s.edges,
         s.moves,
         s.seconds
     );
