@@ -199,6 +199,19 @@ pub fn capsule_sphere(capsule: &Capsule, motion: Vec3, sphere: &Sphere) -> Optio
     toi.to_f32()
 }
 
+/// First `t` in `[0, 1]` at which the segment `p..q` of a capsule moving by `m` comes within `dist` of the
+/// still segment `e0..e1`, for segments farther apart at the start: each end against the other segment (a ray
+/// against a capsule of radius `dist`) and the two interiors (lines at `dist`).
+fn segments_entry(cap: &CapD, m: DVec3, e0: DVec3, e1: DVec3, dist: f64) -> Option<f64> {
+    earliest([
+        ray_capsule_entry(cap.p, m, e0, e1, dist),
+        ray_capsule_entry(cap.q, m, e0, e1, dist),
+        ray_capsule_entry(e0, -m, cap.p, cap.q, dist),
+        ray_capsule_entry(e1, -m, cap.p, cap.q, dist),
+        line_line_entry(cap.p, cap.q, m, e0, e1, dist),
+    ])
+}
+
 /// A moving capsule against another still capsule: the end spheres of each against the other (rays against
 /// a capsule grown by both radii) and the two segments' interiors (lines at the sum of the radii). The point is
 /// on the still capsule's surface; the normal points from it toward the moving one.
@@ -231,13 +244,7 @@ pub fn capsule_capsule(capsule: &Capsule, motion: Vec3, other: &Capsule) -> Opti
         if m == DVec3::ZERO {
             return None;
         }
-        let t = earliest([
-            ray_capsule_entry(cap.p, m, o.p, o.q, big),
-            ray_capsule_entry(cap.q, m, o.p, o.q, big),
-            ray_capsule_entry(o.p, -m, cap.p, cap.q, big),
-            ray_capsule_entry(o.q, -m, cap.p, cap.q, big),
-            line_line_entry(cap.p, cap.q, m, o.p, o.q, big),
-        ])?;
+        let t = segments_entry(&cap, m, o.p, o.q, big)?;
         contact(t, &cap, m, pair_at, o.r)?
     };
     toi.to_f32()
@@ -687,6 +694,21 @@ pub(crate) fn capsule_wall_d(cap: &CapD, m: DVec3, w: &WallD) -> Option<ToiD> {
     let post = |c: DVec3| {
         if w.r > 0.0 {
             cylinder_entry(cap, m, c, c + DVec3::Y * w.h, w.r)
+        } else if core.is_none() {
+            // A wall of no length and no radius: the vertical segment at its end (the core's end edges
+            // stand there otherwise).
+            segments_entry(cap, m, c, c + DVec3::Y * w.h, cap.r)
+        } else {
+            None
+        }
+    };
+    // A wall of no height is its flat outline on the floor: the core is a flat box, and each post a disk (or a
+    // point, with no radius and no length).
+    let post_flat = |c: DVec3| {
+        if w.r > 0.0 {
+            flat_post(cap, m, c, w.r)
+        } else if core.is_none() {
+            segments_entry(cap, m, c, c, cap.r)
         } else {
             None
         }
@@ -694,12 +716,7 @@ pub(crate) fn capsule_wall_d(cap: &CapD, m: DVec3, w: &WallD) -> Option<ToiD> {
     let t = if w.h > 0.0 {
         earliest([core, post(w.a), post(w.b)])
     } else {
-        // A wall of no height is its flat outline on the floor: the core is a flat box, and each post a disk.
-        earliest([
-            core,
-            flat_post(cap, m, w.a, w.r),
-            flat_post(cap, m, w.b, w.r),
-        ])
+        earliest([core, post_flat(w.a), post_flat(w.b)])
     }?;
     contact(t, cap, m, pair_at, 0.0)
 }
