@@ -5,7 +5,7 @@
 
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::query::{Toi, sweep};
-use collidoscope::shape::{Capsule, Wall};
+use collidoscope::shape::{Capsule, Cylinder, Wall};
 
 /// `|t - want|·|motion|` within API.md's allowance `1e-5·(1 + |motion|)`.
 #[track_caller]
@@ -74,4 +74,26 @@ fn regression_capsule_wall_sweep_hits_a_wall_of_no_length_and_no_radius() {
         m,
         0.454240369003267,
     );
+}
+
+/// Found by `capsule_cylinder_sweep_matches_parry_and_the_referee`: the rims' root finding stopped once the
+/// distance was within 1e-12 of the scale of the radius. Time is distance over closing speed, and in a
+/// grazing contact (here the capsule closes on the rim at under a millionth of its speed) that put `t`
+/// 4.9e-5 of the motion early, twice API.md's allowance. The capsule sweeps now stop within 1e-15 of the
+/// scale (a few roundings); the sphere sweeps keep their tolerance (and their bits).
+#[test]
+fn regression_capsule_cylinder_grazing_rim_contact_is_not_early() {
+    let c = Capsule::new(
+        Vec3::new(-10.356871, 3.7618477, -5.786104),
+        Vec3::new(-8.933308, 5.0768375, -8.751385),
+        0.03026801,
+    );
+    let m = Vec3::new(-0.4056181, 1.0584725, 0.6444745);
+    let cy = Cylinder::new(
+        Vec3::new(-10.052122, 0.27545077, -3.846818),
+        Vec3::new(-8.412632, 2.0037699, -5.6535215),
+        3.8614628,
+    );
+    // The referee's first root (golden-section search and bisection on the distance, in f64).
+    assert_t(sweep::capsule_cylinder(&c, m, &cy), m, 0.09463138496600514);
 }

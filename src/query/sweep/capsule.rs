@@ -26,8 +26,9 @@ use super::super::closest_segment::{
 use super::super::segment::closest_segment_segment_d;
 use super::super::{Toi, d3, f3, finite_toi};
 use super::{
-    earliest, first_root_convex_fn, point_cylinder_d, point_wall_solid_d, ray_capsule_entry,
-    ray_cylinder_side_entry, sphere_aabb_entry, sphere_cylinder_entry, sphere_triangle_entry,
+    CAPSULE_ROOT_TOLERANCE, earliest, first_root_convex_fn, point_cylinder_d, point_wall_solid_d,
+    ray_capsule_entry, ray_cylinder_side_entry, sphere_aabb_entry, sphere_cylinder_entry_tol,
+    sphere_triangle_entry,
 };
 use crate::shape::{Aabb, Capsule, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 
@@ -524,8 +525,8 @@ fn cylinder_entry(cap: &CapD, m: DVec3, a: DVec3, b: DVec3, rc: f64) -> Option<f
     }
     let r = cap.r;
     let closed = earliest([
-        sphere_cylinder_entry(cap.p, m, r, a, b, rc),
-        sphere_cylinder_entry(cap.q, m, r, a, b, rc),
+        sphere_cylinder_entry_tol(cap.p, m, r, a, b, rc, CAPSULE_ROOT_TOLERANCE),
+        sphere_cylinder_entry_tol(cap.q, m, r, a, b, rc, CAPSULE_ROOT_TOLERANCE),
         line_line_entry(cap.p, cap.q, m, a, b, r + rc),
     ]);
     // The segment's interior against a rim: root finding on the convex distance to each cap's disk, only

@@ -32,8 +32,14 @@ pub use capsule::{
     capsule_triangle, capsule_wall,
 };
 
-/// Relative distance tolerance of the root finding for cylinders.
+/// Relative distance tolerance of the root finding for cylinders (the sphere sweeps).
 const ROOT_TOLERANCE: f64 = 1e-12;
+
+/// Relative distance tolerance of the capsule sweeps' root finding: a few f64 roundings of the coordinates. A
+/// root is found where the distance comes within this of the radius, so the time found is early by this
+/// distance divided by the closing speed: a grazing contact (closing at a millionth of the motion) must not
+/// turn 1e-12 of the scale into 1e-6 of the motion.
+const CAPSULE_ROOT_TOLERANCE: f64 = 1e-15;
 
 /// Assemble the `t = 0` answer for shapes already touching: `None` when the motion separates them.
 ///
@@ -542,6 +548,20 @@ pub(crate) fn sphere_cylinder_entry(
     b: DVec3,
     rc: f64,
 ) -> Option<f64> {
+    sphere_cylinder_entry_tol(o, m, r, a, b, rc, ROOT_TOLERANCE)
+}
+
+/// [`sphere_cylinder_entry`] with the rims' root found to `rel_tol` of the scale (the capsule sweeps' end
+/// spheres ask for [`CAPSULE_ROOT_TOLERANCE`]).
+pub(crate) fn sphere_cylinder_entry_tol(
+    o: DVec3,
+    m: DVec3,
+    r: f64,
+    a: DVec3,
+    b: DVec3,
+    rc: f64,
+    rel_tol: f64,
+) -> Option<f64> {
     if m == DVec3::ZERO {
         return None;
     }
@@ -574,7 +594,7 @@ pub(crate) fn sphere_cylinder_entry(
         if p.distance_squared(q) > (rc + r) * (rc + r) {
             return None;
         }
-        first_root_convex(o, m, r, |p| point_cylinder_d(p, a, b, rc))
+        first_root_convex(o, m, r, rel_tol, |p| point_cylinder_d(p, a, b, rc))
     })
 }
 
@@ -582,9 +602,15 @@ pub(crate) fn sphere_cylinder_entry(
 /// closest-point function, for a start outside that distance: the distance along a line is a convex function
 /// of `t`, so a golden-section search finds the closest approach and bisection then pins the first root before
 /// it. Used only where no closed form exists (rims); about 150 closest-point evaluations.
-fn first_root_convex(o: DVec3, m: DVec3, r: f64, closest: impl Fn(DVec3) -> DVec3) -> Option<f64> {
+fn first_root_convex(
+    o: DVec3,
+    m: DVec3,
+    r: f64,
+    rel_tol: f64,
+    closest: impl Fn(DVec3) -> DVec3,
+) -> Option<f64> {
     let scale = o.length() + m.length() + r;
-    let tol = ROOT_TOLERANCE * scale;
+    let tol = rel_tol * scale;
     let f = |t: f64| {
         let p = o + m * t;
         p.distance(closest(p)) - r
@@ -640,14 +666,14 @@ fn first_root_convex(o: DVec3, m: DVec3, r: f64, closest: impl Fn(DVec3) -> DVec
 /// First `t` in `lo..=hi` at which the convex function `f` (a distance minus a radius) reaches 0, for
 /// `f(lo) > 0`: a golden-section search for the smallest value (stopping as soon as one is at or below the
 /// tolerance), then bisection for the start of the interval where `f` is at or below it. The tolerance is
-/// `ROOT_TOLERANCE * scale`, so the answer is never late and early by at most that distance.
+/// `CAPSULE_ROOT_TOLERANCE * scale`, so the answer is never late and early by at most that distance.
 pub(crate) fn first_root_convex_fn(
     f: impl Fn(f64) -> f64,
     lo: f64,
     hi: f64,
     scale: f64,
 ) -> Option<f64> {
-    let tol = ROOT_TOLERANCE * scale;
+    let tol = CAPSULE_ROOT_TOLERANCE * scale;
     if !(hi >= lo) {
         return None;
     }
@@ -822,7 +848,7 @@ pub fn sphere_wall(sphere: &Sphere, motion: Vec3, wall: &Wall, height: f32) -> O
             if y0.min(y1) >= 0.0 && y0.max(y1) <= h {
                 return None;
             }
-            first_root_convex(o, m, r, closest)?
+            first_root_convex(o, m, r, ROOT_TOLERANCE, closest)?
         }
     };
     let center_then = o + m * t;
