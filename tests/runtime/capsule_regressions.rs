@@ -3,6 +3,7 @@
 //! conventions those fixes touch.
 #![allow(clippy::unwrap_used)]
 
+use super::capsule_referee::{Seg, Solid, d};
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::query::{Toi, sweep};
 use collidoscope::shape::{Capsule, Cylinder, Wall};
@@ -17,6 +18,26 @@ fn assert_t(toi: Option<Toi>, motion: Vec3, want: f64) {
         err <= allowance,
         "t = {} vs {want}: |Δt|·|m| = {err:e} over the allowance {allowance:e}",
         toi.t
+    );
+}
+
+/// The contact point lies on the obstacle's boundary and within the capsule (it starts in overlap).
+#[track_caller]
+fn assert_point_on_both(toi: &Toi, cap: &Capsule, solid: &Solid) {
+    let p = d(toi.point);
+    let off = solid.boundary_distance(p);
+    assert!(
+        off <= 1e-5,
+        "{:?} is {off:e} off the obstacle's boundary",
+        toi.point
+    );
+    let seg = Seg::of(cap);
+    let axis = p.distance(super::capsule_referee::cp_segment(p, seg.p, seg.q));
+    assert!(
+        axis <= seg.r + 1e-5,
+        "{:?} is {axis} from the capsule's axis, radius {}",
+        toi.point,
+        seg.r
     );
 }
 
@@ -96,4 +117,62 @@ fn regression_capsule_cylinder_grazing_rim_contact_is_not_early() {
     );
     // The referee's first root (golden-section search and bisection on the distance, in f64).
     assert_t(sweep::capsule_cylinder(&c, m, &cy), m, 0.09463138496600514);
+}
+
+/// Found by `capsule_cylinder_sweep_matches_parry_and_the_referee` and its wall twin: for a capsule whose
+/// segment meets a cylinder or a wall at the start, the contact point was the segment's middle pushed out
+/// through the nearest surface, which lies off the obstacle when the middle is outside it (1.04 off the
+/// cylinder, 1.77 off the wall in the cases found). The point is now the obstacle's boundary point nearest
+/// the segment: where the segment crosses the boundary, or the shallower end's exit point when the segment
+/// lies wholly inside.
+#[test]
+fn regression_capsule_overlap_point_lies_on_the_obstacle() {
+    let c = Capsule::new(
+        Vec3::new(3.9023232, -0.0852918, 3.7981832),
+        Vec3::new(6.9167867, 1.8094363, 1.7175772),
+        0.62310827,
+    );
+    let cy = Cylinder::new(
+        Vec3::new(7.1821785, 1.994463, 2.5611713),
+        Vec3::new(7.795246, 2.057394, 2.1529057),
+        0.93792003,
+    );
+    let m = Vec3::new(6.3351865, 4.5407944, 2.6374402);
+    let toi = sweep::capsule_cylinder(&c, m, &cy).unwrap();
+    assert_eq!(toi.t, 0.0);
+    assert_point_on_both(&toi, &c, &Solid::cylinder(&cy));
+
+    let w = Wall::new(
+        Vec2::new(-0.9339237, -7.942338),
+        Vec2::new(3.5600872, -13.777261),
+        1.4845374,
+    );
+    let c = Capsule::new(
+        Vec3::new(2.0947351, 0.13429034, -14.190792),
+        Vec3::new(-2.2269926, -3.724368, -14.604614),
+        0.16114019,
+    );
+    let toi = sweep::capsule_wall(&c, Vec3::ZERO, &w, 4.431664).unwrap();
+    assert_eq!(toi.t, 0.0);
+    assert_point_on_both(&toi, &c, &Solid::wall(&w, 4.431664));
+
+    // Hand-worked: a pillar of radius 1 from y = 0 to 4; a capsule lying along x at mid height from x = 0.5
+    // (inside) to x = 3 (outside). Its segment leaves the pillar through the side at x = 1: that is the point.
+    let pillar = Cylinder::new(Vec3::ZERO, Vec3::new(0.0, 4.0, 0.0), 1.0);
+    let c = Capsule::new(Vec3::new(0.5, 2.0, 0.0), Vec3::new(3.0, 2.0, 0.0), 0.25);
+    let toi = sweep::capsule_cylinder(&c, Vec3::new(0.0, 0.0, 1.0), &pillar).unwrap();
+    assert_eq!(toi.t, 0.0);
+    assert!(
+        (toi.point - Vec3::new(1.0, 2.0, 0.0)).length() < 1e-6,
+        "{toi:?}"
+    );
+    // Wholly inside, its upper end 0.5 below the top cap (and 0.8 from the side): that end's exit point,
+    // straight up. (The normal stays the way out from the segment's middle, here the side: 0.9 < 1.)
+    let c = Capsule::new(Vec3::new(0.0, 2.5, 0.0), Vec3::new(0.2, 3.5, 0.0), 0.25);
+    let toi = sweep::capsule_cylinder(&c, Vec3::ZERO, &pillar).unwrap();
+    assert!(
+        (toi.point - Vec3::new(0.2, 4.0, 0.0)).length() < 1e-6,
+        "{toi:?}"
+    );
+    assert_eq!(toi.normal, Vec3::X);
 }

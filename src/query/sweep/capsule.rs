@@ -26,9 +26,9 @@ use super::super::closest_segment::{
 use super::super::segment::closest_segment_segment_d;
 use super::super::{Toi, d3, f3, finite_toi};
 use super::{
-    CAPSULE_ROOT_TOLERANCE, earliest, first_root_convex_fn, point_cylinder_d, point_wall_solid_d,
-    ray_capsule_entry, ray_cylinder_side_entry, sphere_aabb_entry, sphere_cylinder_entry_tol,
-    sphere_triangle_entry,
+    CAPSULE_ROOT_TOLERANCE, aabb_exit, cylinder_exit, earliest, first_root_convex_fn, point_aabb_d,
+    point_cylinder_d, point_wall_solid_d, ray_capsule_entry, ray_cylinder_side_entry,
+    sphere_aabb_entry, sphere_cylinder_entry_tol, sphere_triangle_entry, wall_exit,
 };
 use crate::shape::{Aabb, Capsule, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 
@@ -78,14 +78,14 @@ impl ToiD {
 }
 
 /// The answer for a capsule already touching the obstacle: `t = 0`, the normal from the obstacle's closest
-/// point toward the segment's, or `inside` (the way out) where the segment meets a solid, or against the motion
-/// on a surface; `None` when the motion separates them.
-fn touching(pair: Pair, m: DVec3, inside: Option<(DVec3, DVec3)>) -> Option<ToiD> {
+/// point toward the segment's, or `inside()` (the way out, and the contact point) where the segment meets a
+/// solid, or against the motion on a surface; `None` when the motion separates them.
+fn touching(pair: Pair, m: DVec3, inside: impl FnOnce() -> Option<(DVec3, DVec3)>) -> Option<ToiD> {
     let away = pair.0 - pair.1;
     let len = away.length();
     let (normal, point) = if len > 0.0 {
         (away / len, pair.1)
-    } else if let Some(found) = inside {
+    } else if let Some(found) = inside() {
         found
     } else {
         ((-m).try_normalize().unwrap_or(DVec3::Y), pair.1)
@@ -98,6 +98,42 @@ fn touching(pair: Pair, m: DVec3, inside: Option<(DVec3, DVec3)>) -> Option<ToiD
         point,
         normal,
     })
+}
+
+/// For a segment meeting a solid (given by its closest-point function, which answers a point inside with
+/// itself): the point of the solid's boundary nearest the segment, which lies in the capsule unless the capsule
+/// is wholly inside the solid. Where the segment crosses the boundary, the crossing (bisection between the
+/// segment's point `inner` in the solid and an end outside it); when the segment is wholly inside, the exit
+/// point (`exit`) of the shallower end (the depth is concave inside a convex solid, so the segment's
+/// shallowest point is an end).
+fn overlap_point(
+    cap: &CapD,
+    inner: DVec3,
+    closest: impl Fn(DVec3) -> DVec3,
+    exit: impl Fn(DVec3) -> DVec3,
+) -> DVec3 {
+    let outside = |x: DVec3| closest(x) != x;
+    if let Some(out) = [cap.p, cap.q].into_iter().find(|&e| outside(e)) {
+        let (mut lo, mut hi) = (inner, out);
+        for _ in 0..64 {
+            let mid = (lo + hi) * 0.5;
+            if mid == lo || mid == hi {
+                break;
+            }
+            if outside(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return lo;
+    }
+    let (ep, eq) = (exit(cap.p), exit(cap.q));
+    if cap.p.distance_squared(ep) <= cap.q.distance_squared(eq) {
+        ep
+    } else {
+        eq
+    }
 }
 
 /// The contact at `t`, read off the closest pair of the moved capsule's segment and the obstacle
@@ -186,7 +222,7 @@ pub fn capsule_sphere(capsule: &Capsule, motion: Vec3, sphere: &Sphere) -> Optio
     let big = cap.r + rs;
     let pair = segment_point(cap.p, cap.q, c);
     let toi = if pair.0.distance_squared(c) <= big * big {
-        touching(pair, m, None).map(|mut t| {
+        touching(pair, m, || None).map(|mut t| {
             t.point = c + t.normal * rs;
             t
         })?
@@ -237,7 +273,7 @@ pub fn capsule_capsule(capsule: &Capsule, motion: Vec3, other: &Capsule) -> Opti
     let pair_at = |p: DVec3, q: DVec3| closest_segment_segment_d(p, q, o.p, o.q);
     let pair = pair_at(cap.p, cap.q);
     let toi = if pair.0.distance_squared(pair.1) <= big * big {
-        touching(pair, m, None).map(|mut t| {
+        touching(pair, m, || None).map(|mut t| {
             t.point = pair.1 + t.normal * o.r;
             t
         })?
@@ -274,7 +310,7 @@ pub fn capsule_plane(capsule: &Capsule, motion: Vec3, plane: &Plane) -> Option<T
     let pair = pair_at(cap.p, cap.q);
     let toi = if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
         // On the plane: the side the capsule comes from (or the side most of it is on).
-        let inside = {
+        let inside = || {
             let side = n.dot(cap.p + cap.q) * 0.5 - d;
             let toward = if side > 0.0 || (side == 0.0 && n.dot(m) <= 0.0) {
                 n
@@ -322,7 +358,7 @@ pub(crate) fn capsule_triangle_d(
     let pair_at = |p: DVec3, q: DVec3| segment_triangle(p, q, a, b, c);
     let pair = pair_at(cap.p, cap.q);
     if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
-        return touching(pair, m, None);
+        return touching(pair, m, || None);
     }
     if m == DVec3::ZERO {
         return None;
@@ -354,8 +390,8 @@ pub fn capsule_triangle(capsule: &Capsule, motion: Vec3, triangle: &Triangle) ->
 }
 
 /// For a segment meeting the solid box `min..=max`: the face to leave through (the least push along a face
-/// normal that clears the whole segment) and the deepest point's foot on it.
-fn box_way_out(cap: &CapD, min: DVec3, max: DVec3) -> (DVec3, DVec3) {
+/// normal that clears the whole segment), and the point of the box's boundary nearest the segment.
+fn box_way_out(cap: &CapD, inner: DVec3, min: DVec3, max: DVec3) -> (DVec3, DVec3) {
     let mut best = (f64::INFINITY, DVec3::Y, cap.p);
     for i in 0..3 {
         let (lo, hi) = (cap.p[i].min(cap.q[i]), cap.p[i].max(cap.q[i]));
@@ -382,7 +418,13 @@ fn box_way_out(cap: &CapD, min: DVec3, max: DVec3) -> (DVec3, DVec3) {
             }
         }
     }
-    (best.1, best.2)
+    let point = overlap_point(
+        cap,
+        inner,
+        |x| point_aabb_d(x, min, max),
+        |x| aabb_exit(x, min, max).1,
+    );
+    (best.1, point)
 }
 
 /// A capsule moving against the solid box `min..=max`, all in the box's own frame.
@@ -390,7 +432,7 @@ pub(crate) fn capsule_box_local(cap: &CapD, m: DVec3, min: DVec3, max: DVec3) ->
     let pair_at = |p: DVec3, q: DVec3| segment_aabb(p, q, min, max);
     let pair = pair_at(cap.p, cap.q);
     if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
-        return touching(pair, m, Some(box_way_out(cap, min, max)));
+        return touching(pair, m, || Some(box_way_out(cap, pair.0, min, max)));
     }
     let t = box_entry(cap, m, min, max)?;
     contact(t, cap, m, pair_at, 0.0)
@@ -559,8 +601,20 @@ fn pair_scale(cap: &CapD, m: DVec3, c: DVec3) -> f64 {
     cap.p.length() + cap.q.length() + m.length() + cap.r + c.length()
 }
 
-/// For a segment meeting the solid cylinder: the way out through the nearest of its side and caps.
-fn cylinder_way_out(cap: &CapD, a: DVec3, b: DVec3, rc: f64) -> (DVec3, DVec3) {
+/// For a segment meeting the solid cylinder: the way out through the nearest of its side and caps (from the
+/// segment's middle), and the point of the cylinder's boundary nearest the segment.
+fn cylinder_way_out(cap: &CapD, inner: DVec3, a: DVec3, b: DVec3, rc: f64) -> (DVec3, DVec3) {
+    let point = overlap_point(
+        cap,
+        inner,
+        |x| point_cylinder_d(x, a, b, rc),
+        |x| cylinder_exit(x, a, b, rc).1,
+    );
+    (cylinder_way_out_normal(cap, a, b, rc), point)
+}
+
+/// The way out of [`cylinder_way_out`].
+fn cylinder_way_out_normal(cap: &CapD, a: DVec3, b: DVec3, rc: f64) -> DVec3 {
     let mid = (cap.p + cap.q) * 0.5;
     let axis = b - a;
     let h = axis.length();
@@ -570,12 +624,11 @@ fn cylinder_way_out(cap: &CapD, a: DVec3, b: DVec3, rc: f64) -> (DVec3, DVec3) {
     let rl = radial.length();
     let (side, to_a, to_b) = (rc - rl, s, h - s);
     if side <= to_a && side <= to_b && rl > 0.0 {
-        let n = radial / rl;
-        (n, mid + n * side)
+        radial / rl
     } else if to_a <= to_b {
-        (-u, mid - u * to_a)
+        -u
     } else {
-        (u, mid + u * to_b)
+        u
     }
 }
 
@@ -584,7 +637,7 @@ fn capsule_cylinder_d(cap: &CapD, m: DVec3, a: DVec3, b: DVec3, rc: f64) -> Opti
     let pair_at = |p: DVec3, q: DVec3| segment_cylinder(p, q, a, b, rc);
     let pair = pair_at(cap.p, cap.q);
     if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
-        return touching(pair, m, Some(cylinder_way_out(cap, a, b, rc)));
+        return touching(pair, m, || Some(cylinder_way_out(cap, pair.0, a, b, rc)));
     }
     let t = cylinder_entry(cap, m, a, b, rc)?;
     contact(t, cap, m, pair_at, 0.0)
@@ -655,24 +708,17 @@ impl WallD {
     }
 }
 
-/// For a segment meeting a wall's solid: out through the nearest of its side, top and bottom.
-fn wall_way_out(cap: &CapD, w: &WallD) -> (DVec3, DVec3) {
+/// For a segment meeting a wall's solid: out through the nearest of its side, top and bottom (from the
+/// segment's middle), and the point of the wall's boundary nearest the segment.
+fn wall_way_out(cap: &CapD, inner: DVec3, w: &WallD) -> (DVec3, DVec3) {
     let mid = (cap.p + cap.q) * 0.5;
-    let flat = DVec3::new(mid.x, 0.0, mid.z);
-    let q = super::point_segment_d(flat, w.a, w.b);
-    let side_depth = w.r - flat.distance(q);
-    let side_n = (flat - q).try_normalize().unwrap_or_else(|| {
-        let e = (w.b - w.a).try_normalize().unwrap_or(DVec3::X);
-        DVec3::new(-e.z, 0.0, e.x)
-    });
-    let (top, bottom) = (w.h - mid.y, mid.y);
-    if side_depth <= top && side_depth <= bottom {
-        (side_n, mid + side_n * side_depth)
-    } else if top <= bottom {
-        (DVec3::Y, DVec3::new(mid.x, w.h, mid.z))
-    } else {
-        (-DVec3::Y, DVec3::new(mid.x, 0.0, mid.z))
-    }
+    let point = overlap_point(
+        cap,
+        inner,
+        |x| w.closest(x),
+        |x| wall_exit(x, w.a, w.b, w.r, w.h).1,
+    );
+    (wall_exit(mid, w.a, w.b, w.r, w.h).0, point)
 }
 
 /// A capsule moving against a wall's solid, in f64.
@@ -680,7 +726,7 @@ pub(crate) fn capsule_wall_d(cap: &CapD, m: DVec3, w: &WallD) -> Option<ToiD> {
     let pair_at = |p: DVec3, q: DVec3| segment_convex(p, q, |x| w.closest(x));
     let pair = pair_at(cap.p, cap.q);
     if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
-        return touching(pair, m, Some(wall_way_out(cap, w)));
+        return touching(pair, m, || Some(wall_way_out(cap, pair.0, w)));
     }
     // The solid is its box core and the two posts at its ends; each starts clear of the capsule.
     let core = w.core().and_then(|(rot, center, half)| {

@@ -764,6 +764,26 @@ fn point_wall_solid_d(p: DVec3, a: DVec3, b: DVec3, wall_r: f64, height: f64) ->
     DVec3::new(xz.x, p.y.clamp(0.0, height), xz.z)
 }
 
+/// For a point inside a wall's solid (segment `a..b` on the floor, radius `wr`, height `h`): the outward normal
+/// of the nearest of its side, top and bottom, and the point's projection on it.
+fn wall_exit(o: DVec3, a: DVec3, b: DVec3, wr: f64, h: f64) -> (DVec3, DVec3) {
+    let flat = DVec3::new(o.x, 0.0, o.z);
+    let q = point_segment_d(flat, a, b);
+    let side_depth = wr - flat.distance(q);
+    let side_n = (flat - q).try_normalize().unwrap_or_else(|| {
+        let e = (b - a).try_normalize().unwrap_or(DVec3::X);
+        DVec3::new(-e.z, 0.0, e.x)
+    });
+    let (top, bottom) = (h - o.y, o.y);
+    if side_depth <= top && side_depth <= bottom {
+        (side_n, o + side_n * side_depth)
+    } else if top <= bottom {
+        (DVec3::Y, DVec3::new(o.x, h, o.z))
+    } else {
+        (-DVec3::Y, DVec3::new(o.x, 0.0, o.z))
+    }
+}
+
 /// A moving sphere against a wall extruded from the floor (`y = 0`) to `height`: the solid of all points within
 /// the wall's collision radius of its segment (top-down) with `y` in `0..=height`. Its side is the wall's
 /// capsule outline; its top and bottom are flat; the edges between are rounded by the sphere.
@@ -798,24 +818,8 @@ pub fn sphere_wall(sphere: &Sphere, motion: Vec3, wall: &Wall, height: f32) -> O
     let closest = |p: DVec3| point_wall_solid_d(p, a, b, wr, h);
     let q0 = closest(o);
     if o.distance_squared(q0) <= r * r {
-        let inside = (o == q0).then(|| {
-            // Inside the wall: out through the nearest of its side, top and bottom.
-            let flat = DVec3::new(o.x, 0.0, o.z);
-            let q = point_segment_d(flat, a, b);
-            let side_depth = wr - flat.distance(q);
-            let side_n = (flat - q).try_normalize().unwrap_or_else(|| {
-                let e = (b - a).try_normalize().unwrap_or(DVec3::X);
-                DVec3::new(-e.z, 0.0, e.x)
-            });
-            let (top, bottom) = (h - o.y, o.y);
-            if side_depth <= top && side_depth <= bottom {
-                (side_n, o + side_n * side_depth)
-            } else if top <= bottom {
-                (DVec3::Y, DVec3::new(o.x, h, o.z))
-            } else {
-                (-DVec3::Y, DVec3::new(o.x, 0.0, o.z))
-            }
-        });
+        // Inside the wall: out through the nearest of its side, top and bottom.
+        let inside = (o == q0).then(|| wall_exit(o, a, b, wr, h));
         return touching_now(o, q0, m, inside);
     }
     if m == DVec3::ZERO {
