@@ -4,9 +4,9 @@
 #![allow(clippy::unwrap_used)]
 
 use super::capsule_referee::{Seg, Solid, d};
-use collidoscope::glam::{Vec2, Vec3};
-use collidoscope::query::{Toi, sweep};
-use collidoscope::shape::{Capsule, Cylinder, Wall};
+use collidoscope::glam::{Mat3, Vec2, Vec3};
+use collidoscope::query::{Toi, overlap, sweep};
+use collidoscope::shape::{Capsule, Cylinder, Obb, Wall};
 
 /// `|t - want|·|motion|` within API.md's allowance `1e-5·(1 + |motion|)`.
 #[track_caller]
@@ -175,4 +175,82 @@ fn regression_capsule_overlap_point_lies_on_the_obstacle() {
         "{toi:?}"
     );
     assert_eq!(toi.normal, Vec3::X);
+}
+
+/// Found by `capsule_obb_overlap_matches_parry_and_the_referee`: `overlap::capsule_obb` mapped the closest
+/// pair found in the box's frame back to the world and measured it there, while `sweep::capsule_obb` measures
+/// in the box's frame. An f32 rotation is orthonormal only to rounding (here 6e-8), so for a capsule touching
+/// the box to within that the two disagreed: the overlap test said "apart" where the sweep said "touching
+/// now" (or the reverse). Both now measure in the box's frame, so they agree to the bit.
+#[test]
+fn regression_capsule_obb_overlap_agrees_with_the_sweep_start() {
+    let cases = [
+        (
+            Capsule::new(
+                Vec3::new(11.013842, -9.31745, 4.6126957),
+                Vec3::new(11.013842, -9.31745, 4.6126957),
+                0.30878782,
+            ),
+            Obb::new(
+                Vec3::new(9.783585, -8.803095, 4.423931),
+                Vec3::new(0.26156145, 0.53804183, 3.0758007),
+                Mat3::from_cols(
+                    Vec3::new(0.04799211, 0.45608634, 0.88864064),
+                    Vec3::new(-0.8882132, -0.38748693, 0.24684304),
+                    Vec3::new(0.45691824, -0.80114883, 0.38650542),
+                ),
+            ),
+        ),
+        (
+            Capsule::new(
+                Vec3::new(2.4097388, 8.432252, 5.596439),
+                Vec3::new(1.8390394, 8.269418, 8.632575),
+                2.1524475,
+            ),
+            Obb::new(
+                Vec3::new(5.7225056, 6.6646442, 6.557974),
+                Vec3::new(3.9668767, 2.162078, 1.6839356),
+                Mat3::from_cols(
+                    Vec3::new(-0.124628544, -0.41365665, -0.9018624),
+                    Vec3::new(-0.5335484, -0.7384038, 0.41241443),
+                    Vec3::new(-0.83653677, 0.53258586, -0.12867951),
+                ),
+            ),
+        ),
+        (
+            Capsule::new(
+                Vec3::new(1.5001295, 12.302566, 10.844771),
+                Vec3::new(2.4324763, 13.34826, 10.307862),
+                2.6292057,
+            ),
+            Obb::new(
+                Vec3::new(5.4637575, 7.461216, 5.1862965),
+                Vec3::new(2.09679, 3.0724778, 4.641664),
+                Mat3::from_cols(
+                    Vec3::new(-0.7843845, 0.5434682, -0.2989706),
+                    Vec3::new(0.5450571, 0.37385362, -0.7504307),
+                    Vec3::new(-0.296064, -0.75158215, -0.5894662),
+                ),
+            ),
+        ),
+    ];
+    for (c, b) in cases {
+        let now = overlap::capsule_obb(&c, &b);
+        for m in [Vec3::ZERO, Vec3::X, -Vec3::Y] {
+            let start = sweep::capsule_obb(&c, m, &b);
+            if now {
+                // Touching at the start: t = 0, or None when the motion leaves.
+                assert!(
+                    start.is_none_or(|t| t.t == 0.0),
+                    "{c:?} {b:?} {m}: {start:?}"
+                );
+            } else {
+                assert!(
+                    start.is_none_or(|t| t.t > 0.0),
+                    "{c:?} {b:?} {m}: {start:?}"
+                );
+            }
+        }
+        assert_eq!(now, sweep::capsule_obb(&c, Vec3::ZERO, &b).is_some());
+    }
 }

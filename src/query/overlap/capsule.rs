@@ -54,7 +54,8 @@ pub fn capsule_aabb(capsule: &Capsule, aabb: &Aabb) -> bool {
     aabb.is_valid() && within(segment_aabb(c.p, c.q, d3(aabb.min), d3(aabb.max)), c.r)
 }
 
-/// A capsule and a solid oriented box (in the box's frame, in f64).
+/// A capsule and a solid oriented box, measured in the box's frame (through the transpose of its rotation, as
+/// [`crate::query::sweep::capsule_obb`] measures it), in f64.
 ///
 /// ```
 /// use collidoscope::{glam::{Mat3, Vec3}, shape::{Capsule, Obb}, query::overlap::capsule_obb};

@@ -822,16 +822,17 @@ pub(crate) fn cylinder_pair(cap: &CapD, cylinder: &Cylinder) -> Pair {
     )
 }
 
-/// The f64 pair of a capsule and a box in the box's frame (for oriented boxes: the frame given).
+/// The f64 pair of a capsule and an oriented box, both in the box's frame: the capsule taken there exactly as
+/// [`capsule_obb`] takes it, so the overlap test and the sweep's start agree to the bit (an f32 rotation is
+/// orthonormal only to rounding: mapping the pair back to the world would measure it differently).
 pub(crate) fn obb_pair(cap: &CapD, obb: &Obb) -> Pair {
     let (rot, center) = obb_frame(obb);
     let to_local = rot.transpose();
     let h = d3(obb.half_extents);
-    let (s, b) = segment_aabb(
+    segment_aabb(
         to_local * (cap.p - center),
         to_local * (cap.q - center),
         -h,
         h,
-    );
-    (center + rot * s, center + rot * b)
+    )
 }
