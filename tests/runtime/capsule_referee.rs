@@ -10,7 +10,6 @@
 //! evaluations per time of impact), so the differential tests call it where parry3d and collidoscope disagree
 //! and on a fixed share of all cases.
 
-#![allow(dead_code)] // Until the differential tests use all of it.
 #![allow(clippy::unwrap_used)]
 
 use collidoscope::glam::{DMat3, DVec3, Vec3};

@@ -2,6 +2,7 @@
 //! whole crate: one link instead of nine keeps CI short). Run one group with `cargo test --test runtime
 //! hand_worked::`, one test by its name as usual.
 
+mod capsule_differential;
 mod capsule_referee;
 mod capsule_regressions;
 mod hand_worked;
