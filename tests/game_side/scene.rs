@@ -1,5 +1,7 @@
 //! `Scene`: every whole-level query equals a brute-force loop over the objects' own queries, on random levels
-//! and on every sample level; `WallGrid::move_and_slide` equals `walls::move_and_slide`.
+//! and on every sample level; `WallGrid::move_and_slide` equals `walls::move_and_slide`. The capsule queries
+//! too, with capsules touching objects to within rounding, tiny and huge ones, far from the origin and at
+//! every scale.
 
 #![allow(clippy::unwrap_used)]
 
@@ -10,7 +12,7 @@ use collidoscope::level::{
 };
 use collidoscope::query::{overlap, ray, sweep};
 use collidoscope::scene::{Scene, SceneHit, SceneToi};
-use collidoscope::shape::{Ray, Sphere, Wall};
+use collidoscope::shape::{Capsule, Ray, Sphere, Wall};
 use collidoscope::sim::Static;
 use collidoscope::walls::{self, WallGrid};
 use proptest::prelude::*;
@@ -230,6 +232,208 @@ fn brute_overlap(objects: &[(ObjectId, Static)], s: &Sphere) -> Vec<ObjectId> {
         .collect();
     out.sort_unstable();
     out
+}
+
+/// Brute force for capsules: each object's own public query, smallest `t`, ties to the lower id.
+fn brute_sweep_capsule(objects: &[(ObjectId, Static)], c: &Capsule, m: Vec3) -> Option<SceneToi> {
+    let mut best: Option<SceneToi> = None;
+    for (id, shape) in objects {
+        let t = match shape {
+            Static::Plane(p) => sweep::capsule_plane(c, m, p),
+            Static::Cylinder(cy) => sweep::capsule_cylinder(c, m, cy),
+            Static::Triangle(t) => sweep::capsule_triangle(c, m, t),
+            Static::Aabb(a) => sweep::capsule_aabb(c, m, a),
+            Static::Obb(o) => sweep::capsule_obb(c, m, o),
+            Static::Wall { wall, height } => sweep::capsule_wall(c, m, wall, *height),
+            Static::Mesh(mesh) => mesh.sweep_capsule(c, m).map(|(t, _)| t),
+        };
+        if let Some(t) = t
+            && best.is_none_or(|b| t.t < b.t || (t.t == b.t && *id < b.object))
+        {
+            best = Some(SceneToi {
+                object: *id,
+                t: t.t,
+                point: t.point,
+                normal: t.normal,
+            });
+        }
+    }
+    best
+}
+
+fn brute_overlap_capsule(objects: &[(ObjectId, Static)], c: &Capsule) -> Vec<ObjectId> {
+    let mut out: Vec<ObjectId> = objects
+        .iter()
+        .filter(|(_, shape)| match shape {
+            Static::Plane(p) => overlap::capsule_plane(c, p),
+            Static::Cylinder(cy) => overlap::capsule_cylinder(c, cy),
+            Static::Triangle(t) => overlap::capsule_triangle(c, t),
+            Static::Aabb(a) => overlap::capsule_aabb(c, a),
+            Static::Obb(o) => overlap::capsule_obb(c, o),
+            Static::Wall { wall, height } => overlap::capsule_wall(c, wall, *height),
+            Static::Mesh(m) => m.overlaps_capsule(c),
+        })
+        .map(|(id, _)| *id)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// A capsule for the scene tests: random (a sphere now and then, tiny or huge), or put against an object's
+/// box to within rounding: resting on its top, against a side, or along an edge.
+fn scene_capsule(rng: &mut Rng, objects: &[(ObjectId, Static)], span: f32) -> Capsule {
+    let r = match rng.below(10) {
+        0 => rng.f(0.001, 0.01),
+        1 => rng.f(2.0, 8.0),
+        _ => rng.f(0.05, 1.5),
+    };
+    let half = match rng.below(10) {
+        0 => Vec3::ZERO,
+        1 => rng.v(1.0).normalize_or(Vec3::X) * span,
+        2 => Vec3::Y * rng.f(0.2, 1.0),
+        _ => rng.v(2.0),
+    };
+    let (_, s) = &objects[rng.below(objects.len())];
+    let b = s.bounds();
+    let c = match (b, rng.below(4)) {
+        (Some(b), 0) => {
+            // Resting on the top of the object's box, upright or lying.
+            let p = Vec3::new(rng.f(b.min.x, b.max.x), b.max.y, rng.f(b.min.z, b.max.z));
+            return if rng.below(2) == 0 {
+                Capsule::new(p + Vec3::Y * r, p + Vec3::Y * (r + half.length()), r)
+            } else {
+                let along = Vec3::new(half.x, 0.0, half.z);
+                let c = p + Vec3::Y * r;
+                Capsule::new(c - along, c + along, r)
+            };
+        }
+        (Some(b), 1) => {
+            // Against the side x = min.x, upright.
+            let p = Vec3::new(
+                b.min.x - r,
+                rng.f(b.min.y, b.max.y),
+                rng.f(b.min.z, b.max.z),
+            );
+            return Capsule::new(p, p + Vec3::Y * half.length(), r);
+        }
+        _ => rng.v(span),
+    };
+    Capsule::new(c - half, c + half, r)
+}
+
+/// Capsule sweeps and overlaps against one level, compared with brute force (same bits).
+fn compare_capsules(level: &Level, rng: &mut Rng, cases: usize, span: f32) -> [usize; 2] {
+    let scene = Scene::from_level(level).unwrap();
+    let objects = statics(level);
+    let mut hits = [0usize; 2];
+    for _ in 0..cases {
+        let c = scene_capsule(rng, &objects, span);
+        let m = match rng.below(6) {
+            0 => Vec3::ZERO,
+            1 => rng.v(0.05),
+            2 => Vec3::new(rng.f(-0.05, 0.05), 0.0, rng.f(-0.05, 0.05)),
+            _ => rng.v(span * 0.6),
+        };
+        let got = scene.sweep_capsule(&c, m);
+        assert_eq!(
+            got,
+            brute_sweep_capsule(&objects, &c, m),
+            "sweep {c:?} by {m}"
+        );
+        hits[0] += usize::from(got.is_some());
+        let got = scene.overlap_capsule(&c);
+        assert_eq!(got, brute_overlap_capsule(&objects, &c), "overlap {c:?}");
+        hits[1] += usize::from(!got.is_empty());
+    }
+    hits
+}
+
+/// The level scaled by `k` about the origin, then moved by `off` (walls and planes keep the floor: `off.y` is
+/// ignored for walls).
+fn transformed(level: &Level, k: f32, off: Vec3) -> Level {
+    let mut l = level.clone();
+    let t = |v: Vec3| v * k + off;
+    let off2 = Vec2::new(off.x, off.z);
+    l.default_wall_height *= k;
+    for w in &mut l.walls {
+        (w.a, w.b, w.radius) = (w.a * k + off2, w.b * k + off2, w.radius * k);
+        w.height = w.height.map(|h| h * k);
+    }
+    for tr in &mut l.triangles {
+        (tr.a, tr.b, tr.c) = (t(tr.a), t(tr.b), t(tr.c));
+    }
+    for b in &mut l.aabbs {
+        (b.min, b.max) = (t(b.min), t(b.max));
+    }
+    for o in &mut l.obbs {
+        (o.center, o.half_extents) = (t(o.center), o.half_extents * k);
+    }
+    for c in &mut l.cylinders {
+        (c.a, c.b, c.radius) = (t(c.a), t(c.b), c.radius * k);
+    }
+    for p in &mut l.planes {
+        p.d = p.d * k + p.normal.dot(off);
+    }
+    for m in &mut l.meshes {
+        for v in &mut m.vertices {
+            *v = t(*v);
+        }
+    }
+    l
+}
+
+#[test]
+fn scene_capsule_queries_equal_brute_force_on_random_levels() {
+    let mut rng = Rng(0xCA75);
+    let mut hits = [0usize; 2];
+    for level_seed in 0..16 {
+        let mut lrng = Rng(level_seed + 100);
+        let level = random_level(&mut lrng, 5 + level_seed as usize * 5);
+        let h = compare_capsules(&level, &mut rng, 250, 25.0);
+        hits[0] += h[0];
+        hits[1] += h[1];
+    }
+    assert!(hits.iter().all(|&h| h > 800), "{hits:?}");
+}
+
+#[test]
+fn scene_capsule_queries_equal_brute_force_far_away_and_at_every_scale() {
+    let mut rng = Rng(0xFA7);
+    for (i, (k, off)) in [
+        (1.0, Vec3::new(3e3, -2e3, 5e3)),
+        (1.0, Vec3::new(-1e5, 0.0, 7e4)),
+        (1e-3, Vec3::ZERO),
+        (1e3, Vec3::ZERO),
+        (1e-2, Vec3::new(50.0, 3.0, -20.0)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut lrng = Rng(500 + i as u64);
+        let level = transformed(&random_level(&mut lrng, 20), k, off);
+        let _ = compare_capsules(&level, &mut rng, 600, 25.0 * k);
+    }
+}
+
+#[test]
+fn scene_capsule_queries_equal_brute_force_on_every_sample_level() {
+    let mut rng = Rng(78);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue;
+        }
+        let level = Level::load(&path).unwrap();
+        if level.walls.len() + level.triangles.len() + level.aabbs.len() + level.meshes.len() == 0 {
+            continue;
+        }
+        let span = level
+            .bounds()
+            .map_or(20.0, |b| (b.max - b.min).max_element().max(4.0) * 0.6);
+        let cases = if level.walls.len() > 1000 { 20 } else { 300 };
+        let _ = compare_capsules(&level, &mut rng, cases, span);
+    }
 }
 
 /// Rays, sweeps, overlaps and slides of every kind against one level, compared with brute force.

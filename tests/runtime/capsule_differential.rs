@@ -70,10 +70,10 @@ const NORMAL_TOL: f64 = 1e-3;
 // ---------------------------------------------------------------------------------------------------------
 // Random numbers
 
-struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         Self(seed)
     }
     fn next_u64(&mut self) -> u64 {
@@ -142,7 +142,7 @@ fn perpendicular(rng: &mut Rng, n: Vec3) -> Vec3 {
 // Obstacles, with their parry twins and the referee's view
 
 #[derive(Clone, Debug)]
-enum Obs {
+pub(crate) enum Obs {
     Sphere(Sphere),
     Aabb(Aabb),
     Obb(Obb, Quat),
@@ -155,14 +155,14 @@ enum Obs {
 
 /// A point of an obstacle's surface, the outward normal there, and a direction along the surface (a face's
 /// or an edge's direction, a cylinder's axis): where the nasty cases put a capsule.
-struct Feature {
-    point: Vec3,
-    normal: Vec3,
-    along: Vec3,
+pub(crate) struct Feature {
+    pub(crate) point: Vec3,
+    pub(crate) normal: Vec3,
+    pub(crate) along: Vec3,
 }
 
 impl Obs {
-    fn random(kind: usize, rng: &mut Rng) -> Self {
+    pub(crate) fn random(kind: usize, rng: &mut Rng) -> Self {
         let c = rng.sym(10.0);
         match kind {
             0 => Obs::Sphere(Sphere::new(c, rng.size())),
@@ -238,13 +238,13 @@ impl Obs {
         }
     }
 
-    fn name(kind: usize) -> &'static str {
+    pub(crate) fn name(kind: usize) -> &'static str {
         [
             "sphere", "aabb", "obb", "plane", "triangle", "capsule", "cylinder", "wall",
         ][kind]
     }
 
-    fn solid(&self) -> Solid {
+    pub(crate) fn solid(&self) -> Solid {
         match self {
             Obs::Sphere(s) => Solid::sphere(s),
             Obs::Aabb(b) => Solid::aabb(b),
@@ -260,7 +260,7 @@ impl Obs {
     /// How far apart two readings of the obstacle may lie: an oriented box's f32 rotation is orthonormal only to
     /// rounding, and collidoscope measures in the box's frame (through the transpose) while the referee measures
     /// in the world; the two solids differ by the defect times the distances involved.
-    fn fuzz(&self, scale: f64) -> f64 {
+    pub(crate) fn fuzz(&self, scale: f64) -> f64 {
         match self {
             Obs::Obb(o, _) => {
                 let r = o.rotation.as_dmat3();
@@ -274,7 +274,7 @@ impl Obs {
         }
     }
 
-    fn sweep(&self, c: &Capsule, m: Vec3) -> Option<Toi> {
+    pub(crate) fn sweep(&self, c: &Capsule, m: Vec3) -> Option<Toi> {
         match self {
             Obs::Sphere(s) => sweep::capsule_sphere(c, m, s),
             Obs::Aabb(b) => sweep::capsule_aabb(c, m, b),
@@ -287,7 +287,7 @@ impl Obs {
         }
     }
 
-    fn overlap(&self, c: &Capsule) -> bool {
+    pub(crate) fn overlap(&self, c: &Capsule) -> bool {
         match self {
             Obs::Sphere(s) => overlap::capsule_sphere(c, s),
             Obs::Aabb(b) => overlap::capsule_aabb(c, b),
@@ -339,7 +339,7 @@ impl Obs {
     }
 
     /// Points and sizes for the scale of a case.
-    fn extent_points(&self) -> (Vec<Vec3>, Vec<f32>) {
+    pub(crate) fn extent_points(&self) -> (Vec<Vec3>, Vec<f32>) {
         match self {
             Obs::Sphere(s) => (vec![s.center], vec![s.radius]),
             Obs::Aabb(b) => (vec![b.min, b.max], vec![]),
@@ -414,7 +414,7 @@ impl Obs {
     }
 
     /// A random feature of the surface: a face, an edge or a corner, a side, a cap or a rim.
-    fn feature(&self, rng: &mut Rng) -> Feature {
+    pub(crate) fn feature(&self, rng: &mut Rng) -> Feature {
         match self {
             Obs::Sphere(s) => {
                 let n = rng.dir();

@@ -3,6 +3,7 @@
 //! hand_worked::`, one test by its name as usual.
 
 mod capsule_differential;
+mod capsule_invariants;
 mod capsule_referee;
 mod capsule_regressions;
 mod hand_worked;
