@@ -84,7 +84,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     /// Uniform in `[0, 1)`.
-    fn unit(&mut self) -> f32 {
+    pub(crate) fn unit(&mut self) -> f32 {
         (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
     }
     fn range(&mut self, lo: f32, hi: f32) -> f32 {
@@ -244,6 +244,20 @@ impl Obs {
         ][kind]
     }
 
+    /// Whether the obstacle is valid (scaling or moving it can round it into a degenerate one).
+    pub(crate) fn is_valid(&self) -> bool {
+        match self {
+            Obs::Sphere(s) => s.is_valid(),
+            Obs::Aabb(b) => b.is_valid(),
+            Obs::Obb(o, _) => o.is_valid(),
+            Obs::Plane(p) => p.is_valid(),
+            Obs::Triangle(t) => t.is_valid(),
+            Obs::Capsule(c) => c.is_valid(),
+            Obs::Cylinder(c) => c.is_valid(),
+            Obs::Wall(w, h) => w.is_valid() && h.is_finite() && *h >= 0.0,
+        }
+    }
+
     pub(crate) fn solid(&self) -> Solid {
         match self {
             Obs::Sphere(s) => Solid::sphere(s),
@@ -391,7 +405,7 @@ impl Obs {
     }
 
     /// The obstacle scaled by `k` about the origin, then moved by `off` (walls: along the floor only).
-    fn transformed(&self, k: f32, off: Vec3) -> Obs {
+    pub(crate) fn transformed(&self, k: f32, off: Vec3) -> Obs {
         let t = |v: Vec3| v * k + off;
         match self {
             Obs::Sphere(s) => Obs::Sphere(Sphere::new(t(s.center), s.radius * k)),

@@ -575,3 +575,54 @@ fn capsule_resting_exactly_on_a_face_touches_and_slides_free_a_hair_above() {
     }
     let _ = Solid::aabb(&top);
 }
+
+/// Coordinates of 1e7 and motions of 1e6 (f32 spacing 1 there): every sweep still meets the referee within
+/// API.md's allowance, with finite answers, on every obstacle kind.
+#[test]
+fn capsule_sweeps_at_1e7_with_motions_of_1e6_meet_the_referee() {
+    let mut rng = Rng::new(0x1E7);
+    let mut hits = 0;
+    for kind in 0..8 {
+        for _ in 0..60 {
+            let far = Vec3::new(1e7, if kind == 7 { 0.0 } else { -1e7 }, 2e7);
+            let obs = Obs::random(kind, &mut rng).transformed(1.0, far);
+            if !obs.is_valid() {
+                // Rounded to a degenerate shape at f32's spacing of 1 (a short cylinder's axis, a small triangle).
+                assert!(obs.sweep(&Capsule::new(far, far, 1.0), Vec3::X).is_none());
+                continue;
+            }
+            let target = target_of(&obs);
+            let dir = Vec3::new(rng.unit() - 0.5, rng.unit() - 0.5, rng.unit() - 0.5)
+                .normalize_or(Vec3::X);
+            let c0 = target - dir * 1e6;
+            let cap = Capsule::new(c0, c0 + Vec3::new(0.0, 1.5, 0.0), 0.5 + 2.0 * rng.unit());
+            let m = dir * 2e6 + Vec3::new(rng.unit(), rng.unit(), rng.unit()) * 4.0;
+            let toi = obs.sweep(&cap, m);
+            let (seg, md, solid) = frame(&cap, m, &obs);
+            let rf = referee::first_root(&|t| referee::seg_gap_at(&seg, md, &solid, t));
+            let allowance = 1e-5 * (1.0 + f64::from(m.length()));
+            match (toi, rf.t) {
+                (Some(h), Some(t)) => {
+                    hits += 1;
+                    assert!(
+                        h.point.is_finite() && (h.normal.length() - 1.0).abs() < 1e-5,
+                        "{h:?}"
+                    );
+                    let err = (f64::from(h.t) - t).abs() * md.length();
+                    assert!(err <= allowance, "{obs:?}: {h:?} vs {t} ({err})");
+                    let off = obs.solid().boundary_distance(d(h.point));
+                    assert!(
+                        off <= 1e-3 * (1.0 + f64::from(m.length())),
+                        "{obs:?}: {h:?} is {off} off"
+                    );
+                }
+                (None, None) => {}
+                (x, y) => assert!(
+                    rf.fmin.abs() <= 1e-6 * 3e7,
+                    "{obs:?} {cap:?} {m}: {x:?} vs {y:?} ({rf:?})"
+                ),
+            }
+        }
+    }
+    assert!(hits > 300, "{hits} hits");
+}

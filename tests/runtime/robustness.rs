@@ -11,11 +11,12 @@
 #![allow(clippy::unwrap_used)]
 
 use collidoscope::glam::{Mat3, Quat, Vec2, Vec3};
+use collidoscope::mesh::TriMesh;
 use collidoscope::query::{
     Cull, RayHit, SlabTrace, Toi, Toi2, closest, overlap, ray, sat, segment, sweep, triangle,
 };
 use collidoscope::shape::{
-    Aabb, Cylinder, Interval, Obb, Plane, Ray, Segment, Sphere, Triangle, Wall,
+    Aabb, Capsule, Cylinder, Interval, Obb, Plane, Ray, Segment, Sphere, Triangle, Wall,
 };
 use collidoscope::walls;
 use proptest::prelude::*;
@@ -930,4 +931,151 @@ proptest! {
 
 fn modest2(vs: &[Vec2]) -> bool {
     vs.iter().all(|v| v.abs().max_element() <= 1e30)
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// Capsules: every query of API.md's "Capsules" section (overlaps, ray, closest point, sweeps, meshes, scenes)
+// fed the same wild input plus capsules with `a == b`, zero, negative, NaN and infinite radii, NaN / negative /
+// infinite `max_t`, wall heights of every sign, motions of 1e6 and more, coordinates of 1e7 and more: never a
+// panic, never a NaN, `None` / `false` for invalid input, `t` in `[0, 1]` with a unit normal.
+// ------------------------------------------------------------------------------------------------------------
+
+fn capsule_s() -> BoxedStrategy<Capsule> {
+    prop_oneof![
+        4 => (any3(), any3(), any_radius()).prop_map(|(a, b, r)| Capsule::new(a, b, r)),
+        2 => (any3(), any_radius()).prop_map(|(a, r)| Capsule::new(a, a, r)),
+        2 => (ov3(), ov3(), 0.01f32..3.0).prop_map(|(a, e, r)| Capsule::new(a, a + e, r)),
+        // Around 1e7 (f32 spacing 1 there).
+        1 => (ov3(), ov3(), 0.01f32..3.0).prop_map(|(a, e, r)| {
+            let far = Vec3::new(1e7, -2e7, 3e7);
+            Capsule::new(far + a, far + a + e, r)
+        }),
+        1 => any3().prop_map(|a| Capsule::new(a, a + Vec3::X, 0.0)),
+        1 => any3().prop_map(|a| Capsule::new(a, a + Vec3::X, -1.0)),
+        1 => any3().prop_map(|a| Capsule::new(a, a + Vec3::Y, f32::NAN)),
+    ]
+    .boxed()
+}
+
+fn motion_s() -> BoxedStrategy<Vec3> {
+    prop_oneof![
+        4 => any3(),
+        1 => ov3().prop_map(|v| v.normalize_or(Vec3::X) * 1e6),
+        1 => Just(Vec3::ZERO),
+    ]
+    .boxed()
+}
+
+fn height_s() -> BoxedStrategy<f32> {
+    prop_oneof![3 => 0.0f32..5.0, 1 => Just(0.0f32), 1 => Just(-1.0f32), 1 => wild()].boxed()
+}
+
+/// A capsule contact: no NaN, `t` in `[0, 1]`, a unit normal; none at all for invalid input.
+fn check_capsule_toi(what: &str, toi: Option<Toi>, valid: bool) -> Result<(), TestCaseError> {
+    check_toi(what, toi, valid)?;
+    if let Some(t) = toi {
+        prop_assert!(
+            t.point.is_finite() && (t.normal.length() - 1.0).abs() <= 1e-4,
+            "{what}: {t:?}"
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn capsule_overlaps_robust(
+        c in capsule_s(), s in sphere_s(), b in aabb_s(), o in obb_s(), pl in plane_s(), tri in triangle_s(),
+        other in capsule_s(), cy in cylinder_s(), w in wall_s(), h in height_s(),
+    ) {
+        let ok = c.is_valid();
+        check_bool("capsule_sphere", overlap::capsule_sphere(&c, &s), ok && s.is_valid())?;
+        check_bool("capsule_aabb", overlap::capsule_aabb(&c, &b), ok && b.is_valid())?;
+        check_bool("capsule_obb", overlap::capsule_obb(&c, &o), ok && o.is_valid())?;
+        check_bool("capsule_plane", overlap::capsule_plane(&c, &pl), ok && pl.is_valid())?;
+        check_bool("capsule_triangle", overlap::capsule_triangle(&c, &tri), ok && tri.is_valid())?;
+        check_bool("capsule_capsule", overlap::capsule_capsule(&c, &other), ok && other.is_valid())?;
+        check_bool("capsule_cylinder", overlap::capsule_cylinder(&c, &cy), ok && cy.is_valid())?;
+        let wall_ok = w.is_valid() && h.is_finite() && h >= 0.0;
+        check_bool("capsule_wall", overlap::capsule_wall(&c, &w, h), ok && wall_ok)?;
+        // A valid capsule overlaps itself and a sphere at its end, wherever f64 resolves its radius (the
+        // segment's points are rebuilt as a + (b - a)·s, which loses what is below 1e-16 of the coordinates).
+        let resolved = c.a.abs().max_element().max(c.b.abs().max_element()) * 1e-14 < c.radius;
+        if ok && modest(&[c.a, c.b]) && c.radius <= 1e30 && resolved {
+            prop_assert!(overlap::capsule_capsule(&c, &c), "{c:?} does not overlap itself");
+            prop_assert!(overlap::capsule_sphere(&c, &Sphere::new(c.b, c.radius)));
+        }
+    }
+
+    #[test]
+    fn capsule_ray_and_closest_point_robust(c in capsule_s(), r in ray_s(), mt in max_t_s(), p in any3()) {
+        let hit = ray::ray_capsule(&r, &c, mt);
+        check_hit("ray_capsule", hit, c.is_valid() && r.is_valid() && max_t_ok(mt), mt)?;
+        if let Some(h) = hit {
+            prop_assert!((h.normal.length() - 1.0).abs() <= 1e-4, "ray_capsule normal {h:?}");
+        }
+        // From inside (the capsule's own end, when finite): t = 0, facing back along the ray.
+        if c.is_valid() && r.is_valid() && max_t_ok(mt) && modest(&[c.a, c.b, r.dir]) && c.radius <= 1e30 {
+            let inside = Ray::new(c.a, r.dir);
+            let h = ray::ray_capsule(&inside, &c, mt);
+            // The direction normalised after scaling by its largest component (tiny ones underflow otherwise).
+            let unit = (r.dir / r.dir.abs().max_element()).normalize();
+            prop_assert!(h.is_some_and(|h| h.t == 0.0 && (h.normal + unit).length() <= 1e-5),
+                "ray_capsule from inside: {h:?}");
+        }
+        check_closest("point_capsule", closest::point_capsule(p, &c))?;
+    }
+
+    #[test]
+    fn capsule_sweeps_robust(
+        c in capsule_s(), m in motion_s(), s in sphere_s(), b in aabb_s(), o in obb_s(), pl in plane_s(),
+        tri in triangle_s(), other in capsule_s(), cy in cylinder_s(), w in wall_s(), h in height_s(),
+    ) {
+        let ok = c.is_valid() && m.is_finite();
+        check_capsule_toi("capsule_sphere", sweep::capsule_sphere(&c, m, &s), ok && s.is_valid())?;
+        check_capsule_toi("capsule_aabb", sweep::capsule_aabb(&c, m, &b), ok && b.is_valid())?;
+        check_capsule_toi("capsule_obb", sweep::capsule_obb(&c, m, &o), ok && o.is_valid())?;
+        check_capsule_toi("capsule_plane", sweep::capsule_plane(&c, m, &pl), ok && pl.is_valid())?;
+        check_capsule_toi("capsule_triangle", sweep::capsule_triangle(&c, m, &tri), ok && tri.is_valid())?;
+        check_capsule_toi("capsule_capsule", sweep::capsule_capsule(&c, m, &other), ok && other.is_valid())?;
+        check_capsule_toi("capsule_cylinder", sweep::capsule_cylinder(&c, m, &cy), ok && cy.is_valid())?;
+        let wall_ok = w.is_valid() && h.is_finite() && h >= 0.0;
+        check_capsule_toi("capsule_wall", sweep::capsule_wall(&c, m, &w, h), ok && wall_ok)?;
+    }
+
+    #[test]
+    fn capsule_mesh_and_scene_queries_robust(c in capsule_s(), m in motion_s(), seed in 0u64..4) {
+        let (v, i) = collidoscope::generate::terrain(40, 10.0, seed);
+        let mesh = TriMesh::new(v, i).unwrap();
+        let ok = c.is_valid() && m.is_finite();
+        check_capsule_toi("TriMesh::sweep_capsule", mesh.sweep_capsule(&c, m).map(|(t, _)| t), ok)?;
+        check_bool("TriMesh::overlaps_capsule", mesh.overlaps_capsule(&c), c.is_valid())?;
+        let scene = capsule_scene(seed);
+        let toi = scene.sweep_capsule(&c, m);
+        if let Some(t) = &toi {
+            prop_assert!(ok, "Scene::sweep_capsule: {t:?} for invalid input");
+            prop_assert!((0.0..=1.0).contains(&t.t) && t.point.is_finite() && t.normal.is_finite(), "{t:?}");
+        }
+        let over = scene.overlap_capsule(&c);
+        prop_assert!(c.is_valid() || over.is_empty(), "Scene::overlap_capsule: {over:?} for invalid input");
+    }
+}
+
+/// A small scene with one object of every kind (a mesh too).
+fn capsule_scene(seed: u64) -> collidoscope::scene::Scene {
+    let ron = format!(
+        r#"(version: 2,
+        planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -1.0)],
+        walls: [(id: 2, a: (-3.0, -3.0), b: (3.0, -3.0), radius: 0.2), (id: 3, a: (5.0, 5.0), b: (5.0, 5.0), radius: 0.0)],
+        aabbs: [(id: 4, min: (1.0, 0.0, 1.0), max: (2.0, {h}, 2.0))],
+        obbs: [(id: 5, center: (-2.0, 1.0, 2.0), half_extents: (0.5, 1.0, 0.5), rotation_deg: (0.0, 30.0, 0.0))],
+        cylinders: [(id: 6, a: (0.0, 0.0, 4.0), b: (0.0, 2.0, 4.0), radius: 0.5)],
+        triangles: [(id: 7, a: (-4.0, 0.0, -1.0), b: (-3.0, 2.0, -1.0), c: (-2.0, 0.0, -1.0))],
+        meshes: [(id: 8, vertices: [(6.0, 0.0, 0.0), (8.0, 0.0, 0.0), (7.0, 2.0, 1.0)], indices: [(0, 1, 2)])])"#,
+        h = 1.0 + seed as f32
+    );
+    // Built leniently: the level checks refuse the zero-length wall (a post of no radius) the scene takes.
+    collidoscope::scene::Scene::build(&collidoscope::level::Level::from_ron_str(&ron).unwrap())
 }
