@@ -28,6 +28,13 @@
 //!   them". parry only applies that separation check when its time of impact is below 1e-4, and its
 //!   ball/triangle cast is GJK-based (iterative) where ours is closed-form. `cast_shapes` also includes the
 //!   dynamic dispatch.
+//! - Capsule groups (`sweep_capsule_*`, `overlap_capsule_*`, `mesh_sweep_capsule*`): `sweep::capsule_*`,
+//!   `overlap::capsule_*` and `TriMesh::sweep_capsule` against `cast_shapes` / `intersection_test` with a
+//!   `parry3d::shape::Capsule` posed at the capsule's middle (its segment in that frame), the same options as
+//!   the sphere sweeps, and a `parry3d::shape::TriMesh` built from the same vertices. parry's capsule casts
+//!   are GJK (iterative, in f32); ours are the earliest of the feature pairs' closed forms in f64. The `_floor`
+//!   and `_near` groups are the character controller's common case: an upright character-sized capsule moving
+//!   a few centimetres over a floor it rests on (with its end sphere) or clears by a little.
 //! - All rays share `MAX_T`; ray directions are deliberately not unit length (both libraries report `t` in
 //!   units of `dir`). collidoscope's `RayHit` also carries the hit `point`, which parry leaves to the caller,
 //!   and every collidoscope query checks its shapes' validity first (finite numbers, orthonormal rotation,
@@ -41,17 +48,24 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use collidoscope::glam::{Mat3, Quat, Vec3};
+use collidoscope::mesh::TriMesh;
 use collidoscope::query::Cull;
 use collidoscope::query::overlap::obb_obb;
+use collidoscope::query::overlap::{
+    capsule_aabb as overlap_capsule_aabb, capsule_triangle as overlap_capsule_triangle,
+};
 use collidoscope::query::ray::{ray_aabb, ray_obb, ray_sphere};
+use collidoscope::query::sweep::{capsule_aabb, capsule_capsule, capsule_triangle};
 use collidoscope::query::sweep::{sphere_sphere, sphere_triangle};
 use collidoscope::query::triangle::moller_trumbore;
-use collidoscope::shape::{Aabb, Obb, Ray, Sphere, Triangle};
+use collidoscope::shape::{Aabb, Capsule, Obb, Ray, Sphere, Triangle};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::math::Pose;
 use parry3d::query::{Ray as PRay, RayCast, ShapeCastOptions, cast_shapes, intersection_test};
-use parry3d::shape::{Ball, Cuboid, Triangle as PTriangle};
+use parry3d::shape::{
+    Ball, Capsule as PCapsule, Cuboid, TriMesh as PTriMesh, Triangle as PTriangle,
+};
 
 /// Cases per batch; one benchmark iteration runs all of them.
 const CASES: usize = 1024;
@@ -467,6 +481,320 @@ fn bench_sweep_sphere_triangle(c: &mut Criterion) {
     );
 }
 
+/// A capsule in parry's terms: its segment about its middle, posed there.
+fn p_capsule(c: &Capsule) -> (Pose, PCapsule) {
+    let mid = (c.a + c.b) * 0.5;
+    (
+        Pose::from_translation(mid),
+        PCapsule::new(c.a - mid, c.b - mid, c.radius),
+    )
+}
+
+/// A capsule of random orientation about `center`: radius 0.1..0.4, segment 0.3..1.5 long.
+fn random_capsule(rng: &mut SplitMix64, center: Vec3) -> Capsule {
+    let half = rng.direction() * rng.range(0.15, 0.75);
+    Capsule::new(center - half, center + half, rng.range(0.1, 0.4))
+}
+
+/// A character-sized upright capsule (radius 0.3, 1.8 tall) with its feet at `feet`.
+fn character(feet: Vec3) -> Capsule {
+    Capsule::new(feet + Vec3::Y * 0.3, feet + Vec3::Y * 1.5, 0.3)
+}
+
+/// A character's step over a floor at `y = 0`: the feet resting on it (exactly, as after a snap) or a
+/// little above, a few centimetres of horizontal motion and a little gravity.
+fn floor_step(rng: &mut SplitMix64, span: f32) -> (Capsule, Vec3) {
+    let lift = match (rng.next_u64() % 3) as u32 {
+        0 => 0.0,
+        1 => rng.range(0.0, 0.01),
+        _ => rng.range(0.01, 0.1),
+    };
+    let feet = Vec3::new(rng.range(-span, span), lift, rng.range(-span, span));
+    let m = Vec3::new(
+        rng.range(-0.05, 0.05),
+        -rng.range(0.0, 0.02),
+        rng.range(-0.05, 0.05),
+    );
+    (character(feet), m)
+}
+
+fn bench_sweep_capsule_triangle(c: &mut Criterion) {
+    let mut rng = SplitMix64::new(8);
+    let cases: Vec<(Capsule, Vec3, Triangle)> = (0..CASES)
+        .map(|_| {
+            let tri = rng.triangle(Vec3::ZERO);
+            let c = rng.direction() * 2.5;
+            let cap = random_capsule(&mut rng, c);
+            let mid = (cap.a + cap.b) * 0.5;
+            let aim = rng.vec3(-0.8, 0.8);
+            (cap, (aim - mid) * rng.range(0.6, 1.6), tri)
+        })
+        .collect();
+    sweep_capsule_triangle_group(c, "sweep_capsule_triangle", &cases);
+    // The common case: a floor triangle under a character moving a few centimetres.
+    let cases: Vec<(Capsule, Vec3, Triangle)> = (0..CASES)
+        .map(|_| {
+            let (cap, m) = floor_step(&mut rng, 0.5);
+            let c = Vec3::new(rng.range(-0.5, 0.5), 0.0, rng.range(-0.5, 0.5));
+            let (a, b) = (rng.range(0.3, 1.0), rng.range(0.3, 1.0));
+            let tri = Triangle::new(
+                c + Vec3::new(-a, 0.0, -b),
+                c + Vec3::new(0.0, 0.0, b),
+                c + Vec3::new(a, 0.0, -b),
+            );
+            (cap, m, tri)
+        })
+        .collect();
+    sweep_capsule_triangle_group(c, "sweep_capsule_triangle_floor", &cases);
+}
+
+fn sweep_capsule_triangle_group(
+    c: &mut Criterion,
+    name: &str,
+    cases: &[(Capsule, Vec3, Triangle)],
+) {
+    let parry: Vec<(Pose, PCapsule, Vec3, PTriangle)> = cases
+        .iter()
+        .map(|(cap, m, tri)| {
+            let (pose, pc) = p_capsule(cap);
+            (pose, pc, *m, p_triangle(tri))
+        })
+        .collect();
+    let identity = Pose::IDENTITY;
+    compare(
+        c,
+        name,
+        SamplingMode::Flat,
+        (cases, |(cap, m, tri): &(Capsule, Vec3, Triangle)| {
+            capsule_triangle(cap, *m, tri)
+        }),
+        (
+            &parry,
+            move |(pose, cap, m, tri): &(Pose, PCapsule, Vec3, PTriangle)| {
+                cast_shapes(pose, *m, cap, &identity, Vec3::ZERO, tri, sweep_options())
+                    .ok()
+                    .flatten()
+            },
+        ),
+    );
+}
+
+fn bench_sweep_capsule_aabb(c: &mut Criterion) {
+    let mut rng = SplitMix64::new(9);
+    let cases: Vec<(Capsule, Vec3, Aabb)> = (0..CASES)
+        .map(|_| {
+            let half = rng.vec3(0.2, 1.0);
+            let aabb = Aabb::new(-half, half);
+            let c = rng.direction() * rng.range(2.0, 3.5);
+            let cap = random_capsule(&mut rng, c);
+            let mid = (cap.a + cap.b) * 0.5;
+            let aim = rng.vec3(-1.0, 1.0);
+            (cap, (aim - mid) * rng.range(0.6, 1.6), aabb)
+        })
+        .collect();
+    sweep_capsule_aabb_group(c, "sweep_capsule_aabb", &cases);
+    // The common case: a floor box (top at y = 0) under a character moving a few centimetres.
+    let cases: Vec<(Capsule, Vec3, Aabb)> = (0..CASES)
+        .map(|_| {
+            let (cap, m) = floor_step(&mut rng, 1.0);
+            let c = Vec3::new(rng.range(-1.0, 1.0), -0.25, rng.range(-1.0, 1.0));
+            let half = Vec3::new(rng.range(0.2, 1.0), 0.25, rng.range(0.2, 1.0));
+            (cap, m, Aabb::new(c - half, c + half))
+        })
+        .collect();
+    sweep_capsule_aabb_group(c, "sweep_capsule_aabb_floor", &cases);
+}
+
+fn sweep_capsule_aabb_group(c: &mut Criterion, name: &str, cases: &[(Capsule, Vec3, Aabb)]) {
+    let parry: Vec<(Pose, PCapsule, Vec3, Pose, Cuboid)> = cases
+        .iter()
+        .map(|(cap, m, b)| {
+            let (pose, pc) = p_capsule(cap);
+            (
+                pose,
+                pc,
+                *m,
+                Pose::from_translation((b.min + b.max) * 0.5),
+                Cuboid::new((b.max - b.min) * 0.5),
+            )
+        })
+        .collect();
+    compare(
+        c,
+        name,
+        SamplingMode::Flat,
+        (cases, |(cap, m, b): &(Capsule, Vec3, Aabb)| {
+            capsule_aabb(cap, *m, b)
+        }),
+        (
+            &parry,
+            |(pose, cap, m, bp, b): &(Pose, PCapsule, Vec3, Pose, Cuboid)| {
+                cast_shapes(pose, *m, cap, bp, Vec3::ZERO, b, sweep_options())
+                    .ok()
+                    .flatten()
+            },
+        ),
+    );
+}
+
+fn bench_sweep_capsule_capsule(c: &mut Criterion) {
+    let mut rng = SplitMix64::new(10);
+    let cases: Vec<(Capsule, Vec3, Capsule)> = (0..CASES)
+        .map(|_| {
+            let other = random_capsule(&mut rng, Vec3::ZERO);
+            let c = rng.direction() * rng.range(2.0, 3.5);
+            let cap = random_capsule(&mut rng, c);
+            let mid = (cap.a + cap.b) * 0.5;
+            let aim = rng.vec3(-0.7, 0.7);
+            (cap, (aim - mid) * rng.range(0.6, 1.6), other)
+        })
+        .collect();
+    let parry: Vec<(Pose, PCapsule, Vec3, Pose, PCapsule)> = cases
+        .iter()
+        .map(|(cap, m, o)| {
+            let (pose, pc) = p_capsule(cap);
+            let (po, oc) = p_capsule(o);
+            (pose, pc, *m, po, oc)
+        })
+        .collect();
+    compare(
+        c,
+        "sweep_capsule_capsule",
+        SamplingMode::Flat,
+        (&cases, |(cap, m, o): &(Capsule, Vec3, Capsule)| {
+            capsule_capsule(cap, *m, o)
+        }),
+        (
+            &parry,
+            |(pose, cap, m, po, o): &(Pose, PCapsule, Vec3, Pose, PCapsule)| {
+                cast_shapes(pose, *m, cap, po, Vec3::ZERO, o, sweep_options())
+                    .ok()
+                    .flatten()
+            },
+        ),
+    );
+}
+
+fn bench_overlap_capsule(c: &mut Criterion) {
+    let mut rng = SplitMix64::new(11);
+    let cases: Vec<(Capsule, Triangle)> = (0..CASES)
+        .map(|_| {
+            let tri = rng.triangle(Vec3::ZERO);
+            let c = rng.direction() * rng.range(0.0, 1.6);
+            (random_capsule(&mut rng, c), tri)
+        })
+        .collect();
+    let parry: Vec<(Pose, PCapsule, PTriangle)> = cases
+        .iter()
+        .map(|(cap, tri)| {
+            let (pose, pc) = p_capsule(cap);
+            (pose, pc, p_triangle(tri))
+        })
+        .collect();
+    let identity = Pose::IDENTITY;
+    compare(
+        c,
+        "overlap_capsule_triangle",
+        SamplingMode::Auto,
+        (&cases, |(cap, tri): &(Capsule, Triangle)| {
+            overlap_capsule_triangle(cap, tri)
+        }),
+        (
+            &parry,
+            move |(pose, cap, tri): &(Pose, PCapsule, PTriangle)| {
+                intersection_test(pose, cap, &identity, tri).is_ok_and(|i| i.intersecting)
+            },
+        ),
+    );
+    let cases: Vec<(Capsule, Aabb)> = (0..CASES)
+        .map(|_| {
+            let half = rng.vec3(0.2, 1.0);
+            let c = rng.direction() * rng.range(0.0, 2.0);
+            (random_capsule(&mut rng, c), Aabb::new(-half, half))
+        })
+        .collect();
+    let parry: Vec<(Pose, PCapsule, Cuboid)> = cases
+        .iter()
+        .map(|(cap, b)| {
+            let (pose, pc) = p_capsule(cap);
+            (pose, pc, Cuboid::new(b.max))
+        })
+        .collect();
+    compare(
+        c,
+        "overlap_capsule_aabb",
+        SamplingMode::Auto,
+        (&cases, |(cap, b): &(Capsule, Aabb)| {
+            overlap_capsule_aabb(cap, b)
+        }),
+        (&parry, move |(pose, cap, b): &(Pose, PCapsule, Cuboid)| {
+            intersection_test(pose, cap, &identity, b).is_ok_and(|i| i.intersecting)
+        }),
+    );
+}
+
+fn bench_mesh_sweep_capsule(c: &mut Criterion) {
+    // A floor of 20,000 triangles (a gentle terrain 40 m across); the character moves a few centimetres over
+    // it (`_near`), or anywhere with larger motions.
+    let (vertices, indices) = collidoscope::generate::terrain(20_000, 40.0, 12);
+    let mesh = TriMesh::new(vertices.clone(), indices.clone()).expect("valid terrain");
+    let pmesh = PTriMesh::new(vertices, indices).expect("valid terrain");
+    let height = |x: f32, z: f32| {
+        mesh.cast_ray(&Ray::new(Vec3::new(x, 100.0, z), -Vec3::Y), 200.0)
+            .map_or(0.0, |h| 100.0 - h.t)
+    };
+    let mut rng = SplitMix64::new(12);
+    let near: Vec<(Capsule, Vec3)> = (0..CASES)
+        .map(|_| {
+            let (cap, m) = floor_step(&mut rng, 15.0);
+            let ground = height(cap.a.x, cap.a.z);
+            let up = Vec3::Y * (ground + rng.range(0.0, 0.05));
+            (Capsule::new(cap.a + up, cap.b + up, cap.radius), m)
+        })
+        .collect();
+    let far: Vec<(Capsule, Vec3)> = (0..CASES)
+        .map(|_| {
+            let (x, z) = (rng.range(-15.0, 15.0), rng.range(-15.0, 15.0));
+            let cap = character(Vec3::new(x, height(x, z) + rng.range(0.0, 1.0), z));
+            (
+                cap,
+                Vec3::new(
+                    rng.range(-2.0, 2.0),
+                    -rng.range(0.0, 1.5),
+                    rng.range(-2.0, 2.0),
+                ),
+            )
+        })
+        .collect();
+    for (name, cases) in [
+        ("mesh_sweep_capsule_near", near),
+        ("mesh_sweep_capsule", far),
+    ] {
+        let parry: Vec<(Pose, PCapsule, Vec3)> = cases
+            .iter()
+            .map(|(cap, m)| {
+                let (pose, pc) = p_capsule(cap);
+                (pose, pc, *m)
+            })
+            .collect();
+        let identity = Pose::IDENTITY;
+        let (mesh, pmesh) = (&mesh, &pmesh);
+        compare(
+            c,
+            name,
+            SamplingMode::Flat,
+            (&cases, move |(cap, m): &(Capsule, Vec3)| {
+                mesh.sweep_capsule(cap, *m)
+            }),
+            (&parry, move |(pose, cap, m): &(Pose, PCapsule, Vec3)| {
+                cast_shapes(pose, *m, cap, &identity, Vec3::ZERO, pmesh, sweep_options())
+                    .ok()
+                    .flatten()
+            }),
+        );
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
@@ -479,6 +807,11 @@ criterion_group! {
         bench_ray_sphere,
         bench_obb_obb,
         bench_sweep_sphere_sphere,
-        bench_sweep_sphere_triangle
+        bench_sweep_sphere_triangle,
+        bench_sweep_capsule_triangle,
+        bench_sweep_capsule_aabb,
+        bench_sweep_capsule_capsule,
+        bench_overlap_capsule,
+        bench_mesh_sweep_capsule
 }
 criterion_main!(benches);

@@ -23,6 +23,15 @@ GROUPS = [
     "obb_obb",
     "sweep_sphere_sphere",
     "sweep_sphere_triangle",
+    "sweep_capsule_triangle",
+    "sweep_capsule_triangle_floor",
+    "sweep_capsule_aabb",
+    "sweep_capsule_aabb_floor",
+    "sweep_capsule_capsule",
+    "overlap_capsule_triangle",
+    "overlap_capsule_aabb",
+    "mesh_sweep_capsule_near",
+    "mesh_sweep_capsule",
 ]
 SIDES = ["collidoscope", "parry3d"]
 
