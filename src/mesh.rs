@@ -10,11 +10,13 @@
 //! JCGT 2013): a ray through an edge or vertex shared by two triangles hits at least one of them, so rays never
 //! leak through a closed mesh.
 
-use glam::{Vec3, Vec4};
+use glam::{DVec3, Vec3, Vec4};
 
 use crate::pages::{Pages, prefetch};
 use crate::query::closest_segment::segment_triangle;
-use crate::query::sweep::{CapD, ToiD, capsule_triangle_d, sphere_triangle};
+use crate::query::sweep::{
+    CapD, TriangleHit, capsule_triangle_hit, sphere_triangle, triangle_contact, triangle_reach,
+};
 use crate::query::{Toi, closest::point_triangle_d};
 use crate::shape::{Aabb, Capsule, Ray, Sphere, Triangle};
 
@@ -643,7 +645,15 @@ impl TriMesh {
 
     /// First contact of a capsule moving by `motion` with any triangle (both faces), and which triangle:
     /// [`crate::query::sweep::capsule_triangle`] on the triangles whose boxes the swept capsule's box
-    /// touches; equal times go to the triangle found first.
+    /// touches; equal times go to the triangle met first (by the bound below, then by slot). Each triangle is
+    /// judged on its own, as by `capsule_triangle`: a triangle the capsule starts on and moves away from does
+    /// not stop it (a mesh is not convex: the floor it stands on must not hide the wall ahead).
+    ///
+    /// Each triangle gets a lower bound on its contact time from its plane (when the capsule first comes within
+    /// its radius of it, a few operations; a triangle whose plane it never reaches is dropped there), and they
+    /// are met in full nearest bound first, only while they can still come before the earliest contact found;
+    /// the contact point and normal are read off for the earliest triangle only. The time is the smallest of
+    /// the triangles' own `capsule_triangle` times, bit for bit.
     #[must_use]
     pub fn sweep_capsule(&self, capsule: &Capsule, motion: Vec3) -> Option<(Toi, u32)> {
         if !capsule.is_valid() || !motion.is_finite() {
@@ -652,17 +662,35 @@ impl TriMesh {
         let (from, to) = (capsule.bounds(), capsule.translated(motion).bounds());
         let cap = CapD::of(capsule);
         let m = motion.as_dvec3();
-        let mut best: Option<(ToiD, u32)> = None;
+        // Every triangle the swept box reaches, with the time its plane comes within reach (a lower bound on
+        // its contact), nearest first; each is met in full only while it can still come first.
+        let mut reach: Vec<(f64, usize)> = Vec::new();
         self.visit_box(from.min.min(to.min), from.max.max(to.max), |k| {
             let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
-            if let Some(toi) = capsule_triangle_d(&cap, m, a, b, c)
-                && best.is_none_or(|(t, _)| toi.t < t.t)
-            {
-                best = Some((toi, self.id(k)));
+            if let Some(t0) = triangle_reach(&cap, m, a, b, c) {
+                reach.push((t0, k));
             }
             true
         });
-        let (toi, triangle) = best?;
+        reach.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let mut best: Option<(TriangleHit, u32, [DVec3; 3])> = None;
+        for (t0, k) in reach {
+            let bound = best.map_or(f64::INFINITY, |(hit, ..)| hit.t());
+            if t0 >= bound {
+                break;
+            }
+            let tri = self.slot(k).map(Vec3::as_dvec3);
+            if let Some(hit) = capsule_triangle_hit(&cap, m, tri, t0, bound)
+                && hit.t() < bound
+            {
+                best = Some((hit, self.id(k), tri));
+            }
+        }
+        let (hit, triangle, [a, b, c]) = best?;
+        let toi = match hit {
+            TriangleHit::Touching(toi) => toi,
+            TriangleHit::Entry(t) => triangle_contact(&cap, m, a, b, c, t)?,
+        };
         Some((toi.to_f32()?, triangle))
     }
 

@@ -335,19 +335,163 @@ pub fn capsule_plane(capsule: &Capsule, motion: Vec3, plane: &Plane) -> Option<T
 /// First contact of a capsule that starts clear of the triangle `a, b, c`.
 fn triangle_entry(cap: &CapD, m: DVec3, a: DVec3, b: DVec3, c: DVec3) -> Option<f64> {
     let r = cap.r;
+    // Only the features the swept capsule's box reaches can be touched: corners inside it, edges whose boxes
+    // meet it, end spheres whose own swept boxes meet the triangle's (all grown by the rounding slack).
+    let slack = DVec3::splat(reject_slack(cap, m, a));
+    let (lo, hi) = swept_box(cap, m);
+    let (lo, hi) = (lo - slack, hi + slack);
+    let (tri_lo, tri_hi) = (a.min(b).min(c), a.max(b).max(c));
+    let end = |e: DVec3| {
+        let grow = slack + DVec3::splat(r);
+        let (elo, ehi) = (e.min(e + m) - grow, e.max(e + m) + grow);
+        if elo.cmple(tri_hi).all() && ehi.cmpge(tri_lo).all() {
+            sphere_triangle_entry(e, m, r, a, b, c)
+        } else {
+            None
+        }
+    };
+    let corner = |v: DVec3| {
+        if v.cmpge(lo).all() && v.cmple(hi).all() {
+            ray_cylinder_side_entry(v, -m, cap.p, cap.q, r)
+        } else {
+            None
+        }
+    };
+    let edge = |e0: DVec3, e1: DVec3| {
+        if e0.min(e1).cmple(hi).all() && e0.max(e1).cmpge(lo).all() {
+            line_line_entry(cap.p, cap.q, m, e0, e1, r)
+        } else {
+            None
+        }
+    };
     earliest([
-        sphere_triangle_entry(cap.p, m, r, a, b, c),
-        sphere_triangle_entry(cap.q, m, r, a, b, c),
-        ray_cylinder_side_entry(a, -m, cap.p, cap.q, r),
-        ray_cylinder_side_entry(b, -m, cap.p, cap.q, r),
-        ray_cylinder_side_entry(c, -m, cap.p, cap.q, r),
-        line_line_entry(cap.p, cap.q, m, a, b, r),
-        line_line_entry(cap.p, cap.q, m, b, c, r),
-        line_line_entry(cap.p, cap.q, m, c, a, r),
+        end(cap.p),
+        end(cap.q),
+        corner(a),
+        corner(b),
+        corner(c),
+        edge(a, b),
+        edge(b, c),
+        edge(c, a),
     ])
 }
 
-/// A capsule moving against a triangle in f64 (the mesh sweep's per-triangle test): `None` for no contact.
+/// The rounding allowance of the early rejections: 1e-12 of the sizes involved, far above the f64 rounding of
+/// the few operations of a bound and far below anything the queries resolve, so a rejection never drops a
+/// contact the full computation would find (nor changes its bits).
+fn reject_slack(cap: &CapD, m: DVec3, at: DVec3) -> f64 {
+    1e-12
+        * (cap.p.abs().max_element()
+            + cap.q.abs().max_element()
+            + m.abs().max_element()
+            + at.abs().max_element()
+            + cap.r)
+}
+
+/// The times within `range` at which the interval `lo + v t ..= hi + v t` meets `min..=max`: `None` when it
+/// never does.
+fn interval_meet(
+    lo: f64,
+    hi: f64,
+    v: f64,
+    min: f64,
+    max: f64,
+    range: (f64, f64),
+) -> Option<(f64, f64)> {
+    let (mut t0, mut t1) = range;
+    if v == 0.0 {
+        if lo > max || hi < min {
+            return None;
+        }
+    } else {
+        // lo + v t <= max and hi + v t >= min.
+        let (a, b) = ((max - lo) / v, (min - hi) / v);
+        if v > 0.0 {
+            (t0, t1) = (t0.max(b), t1.min(a));
+        } else {
+            (t0, t1) = (t0.max(a), t1.min(b));
+        }
+    }
+    (t0 <= t1).then_some((t0, t1))
+}
+
+/// A lower bound on the first contact of a capsule moving by `m` with the triangle `a, b, c`: when its segment
+/// first comes within the radius (and the rounding slack) of the triangle's plane while the capsule's moving
+/// box meets the triangle's box. `None` when that never happens in `[0, 1]`, so they never touch; `Some(t0)`
+/// with `t0 > 0` says they are apart at the start.
+pub(crate) fn triangle_reach(cap: &CapD, m: DVec3, a: DVec3, b: DVec3, c: DVec3) -> Option<f64> {
+    let reach = cap.r + reject_slack(cap, m, a);
+    let (lo, hi) = (
+        cap.p.min(cap.q) - DVec3::splat(reach),
+        cap.p.max(cap.q) + DVec3::splat(reach),
+    );
+    let (tri_lo, tri_hi) = (a.min(b).min(c), a.max(b).max(c));
+    let mut range = (0.0, 1.0);
+    for i in 0..3 {
+        range = interval_meet(lo[i], hi[i], m[i], tri_lo[i], tri_hi[i], range)?;
+    }
+    let n = (b - a).cross(c - a);
+    let len = n.length();
+    if len > 0.0 {
+        let n = n / len;
+        let (sp, sq) = (n.dot(cap.p - a), n.dot(cap.q - a));
+        range = interval_meet(sp.min(sq), sp.max(sq), n.dot(m), -reach, reach, range)?;
+    }
+    Some(range.0)
+}
+
+/// A capsule's first contact with a triangle before its point and normal are read off: touching at the start
+/// (the answer is whole), or entering at `t` (read off with [`triangle_contact`], for the earliest only).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum TriangleHit {
+    Touching(ToiD),
+    Entry(f64),
+}
+
+impl TriangleHit {
+    pub(crate) fn t(&self) -> f64 {
+        match self {
+            TriangleHit::Touching(toi) => toi.t,
+            TriangleHit::Entry(t) => *t,
+        }
+    }
+}
+
+/// The first contact of a capsule moving by `m` with the triangle `a, b, c`, given its reach `t0` (from
+/// [`triangle_reach`]), unless it cannot come before `before` (then `None`, as for no contact): the plane's
+/// reach rejects most triangles a few operations in and skips the start's overlap test for those it leaves.
+pub(crate) fn capsule_triangle_hit(
+    cap: &CapD,
+    m: DVec3,
+    [a, b, c]: [DVec3; 3],
+    t0: f64,
+    before: f64,
+) -> Option<TriangleHit> {
+    if t0 == 0.0 {
+        let pair = segment_triangle(cap.p, cap.q, a, b, c);
+        if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
+            return touching(pair, m, || None).map(TriangleHit::Touching);
+        }
+    }
+    if m == DVec3::ZERO || t0 >= before {
+        return None;
+    }
+    triangle_entry(cap, m, a, b, c).map(TriangleHit::Entry)
+}
+
+/// The contact at `t` of a capsule entering the triangle `a, b, c` then.
+pub(crate) fn triangle_contact(
+    cap: &CapD,
+    m: DVec3,
+    a: DVec3,
+    b: DVec3,
+    c: DVec3,
+    t: f64,
+) -> Option<ToiD> {
+    contact(t, cap, m, |p, q| segment_triangle(p, q, a, b, c), 0.0)
+}
+
+/// A capsule moving against a triangle in f64: `None` for no contact.
 pub(crate) fn capsule_triangle_d(
     cap: &CapD,
     m: DVec3,
@@ -355,16 +499,11 @@ pub(crate) fn capsule_triangle_d(
     b: DVec3,
     c: DVec3,
 ) -> Option<ToiD> {
-    let pair_at = |p: DVec3, q: DVec3| segment_triangle(p, q, a, b, c);
-    let pair = pair_at(cap.p, cap.q);
-    if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
-        return touching(pair, m, || None);
+    let t0 = triangle_reach(cap, m, a, b, c)?;
+    match capsule_triangle_hit(cap, m, [a, b, c], t0, f64::INFINITY)? {
+        TriangleHit::Touching(toi) => Some(toi),
+        TriangleHit::Entry(t) => triangle_contact(cap, m, a, b, c, t),
     }
-    if m == DVec3::ZERO {
-        return None;
-    }
-    let t = triangle_entry(cap, m, a, b, c)?;
-    contact(t, cap, m, pair_at, 0.0)
 }
 
 /// A moving capsule against a triangle (both faces): its end spheres against the triangle, the triangle's
@@ -429,10 +568,21 @@ fn box_way_out(cap: &CapD, inner: DVec3, min: DVec3, max: DVec3) -> (DVec3, DVec
 
 /// A capsule moving against the solid box `min..=max`, all in the box's own frame.
 pub(crate) fn capsule_box_local(cap: &CapD, m: DVec3, min: DVec3, max: DVec3) -> Option<ToiD> {
+    // The capsule's box moving along the motion must meet the box (with the rounding slack) for any contact;
+    // apart at the start, the overlap test is skipped.
+    let slack = reject_slack(cap, m, min.abs().max(max.abs()));
+    let grow = DVec3::splat(cap.r + slack);
+    let (lo, hi) = (cap.p.min(cap.q) - grow, cap.p.max(cap.q) + grow);
+    let mut range = (0.0, 1.0);
+    for i in 0..3 {
+        range = interval_meet(lo[i], hi[i], m[i], min[i], max[i], range)?;
+    }
     let pair_at = |p: DVec3, q: DVec3| segment_aabb(p, q, min, max);
-    let pair = pair_at(cap.p, cap.q);
-    if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
-        return touching(pair, m, || Some(box_way_out(cap, pair.0, min, max)));
+    if range.0 == 0.0 {
+        let pair = pair_at(cap.p, cap.q);
+        if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
+            return touching(pair, m, || Some(box_way_out(cap, pair.0, min, max)));
+        }
     }
     let t = box_entry(cap, m, min, max)?;
     contact(t, cap, m, pair_at, 0.0)
