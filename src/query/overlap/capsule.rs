@@ -7,7 +7,7 @@ use glam::DVec3;
 use super::super::closest_segment::{segment_point, segment_triangle};
 use super::super::segment::closest_segment_segment_d;
 use super::super::sweep::{CapD, WallD, cylinder_pair, obb_pair, plane_pair};
-use super::super::{closest_segment::segment_aabb, closest_segment::segment_convex, d3};
+use super::super::{closest_segment::segment_aabb, d3};
 use crate::shape::{Aabb, Capsule, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 
 /// Whether the pair's points are within `r` (touching counts).
@@ -154,5 +154,5 @@ pub fn capsule_wall(capsule: &Capsule, wall: &Wall, height: f32) -> bool {
         return false;
     }
     let w = WallD::of(wall, height);
-    within(segment_convex(c.p, c.q, |x| w.closest(x)), c.r)
+    within(w.segment_pair(c.p, c.q), c.r)
 }

@@ -621,9 +621,15 @@ fn first_root_convex(
     let mut x1 = hi - g * (hi - lo);
     let mut x2 = lo + g * (hi - lo);
     let (mut f1, mut f2) = (f(x1), f(x2));
+    let lipschitz = m.length();
     for _ in 0..80 {
         if f1 <= tol || f2 <= tol {
             break;
+        }
+        // The minimum lies in lo..=hi and f changes by at most |m| per unit of t: once even that bound stays
+        // clear of the tolerance, the search could only end without a root. (The same answer, sooner.)
+        if f1.min(f2) - lipschitz * (hi - lo) > 2.0 * tol {
+            return None;
         }
         if f1 <= f2 {
             hi = x2;
@@ -666,13 +672,15 @@ fn first_root_convex(
 
 /// First `t` in `lo..=hi` at which the convex function `f` (a distance minus a radius) reaches 0, for
 /// `f(lo) > 0`: a golden-section search for the smallest value (stopping as soon as one is at or below the
-/// tolerance), then bisection for the start of the interval where `f` is at or below it. The tolerance is
+/// tolerance, or as soon as `f`'s Lipschitz constant `lipschitz` shows the whole bracket clear of it), then
+/// bisection for the start of the interval where `f` is at or below it. The tolerance is
 /// `CAPSULE_ROOT_TOLERANCE * scale`, so the answer is never late and early by at most that distance.
 pub(crate) fn first_root_convex_fn(
     f: impl Fn(f64) -> f64,
     lo: f64,
     hi: f64,
     scale: f64,
+    lipschitz: f64,
 ) -> Option<f64> {
     let tol = CAPSULE_ROOT_TOLERANCE * scale;
     if !(hi >= lo) {
@@ -686,6 +694,9 @@ pub(crate) fn first_root_convex_fn(
     for _ in 0..80 {
         if f1 <= tol || f2 <= tol {
             break;
+        }
+        if f1.min(f2) - lipschitz * (b - a) > 2.0 * tol {
+            return None;
         }
         if f1 <= f2 {
             b = x2;
