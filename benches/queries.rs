@@ -55,16 +55,19 @@ use collidoscope::query::overlap::{
     capsule_aabb as overlap_capsule_aabb, capsule_triangle as overlap_capsule_triangle,
 };
 use collidoscope::query::ray::{ray_aabb, ray_obb, ray_sphere};
-use collidoscope::query::sweep::{capsule_aabb, capsule_capsule, capsule_triangle};
+use collidoscope::query::sweep::{
+    capsule_aabb, capsule_capsule, capsule_cylinder, capsule_triangle, capsule_wall,
+};
 use collidoscope::query::sweep::{sphere_sphere, sphere_triangle};
 use collidoscope::query::triangle::moller_trumbore;
-use collidoscope::shape::{Aabb, Capsule, Obb, Ray, Sphere, Triangle};
+use collidoscope::shape::{Aabb, Capsule, Cylinder, Obb, Ray, Sphere, Triangle, Wall};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::math::Pose;
 use parry3d::query::{Ray as PRay, RayCast, ShapeCastOptions, cast_shapes, intersection_test};
 use parry3d::shape::{
-    Ball, Capsule as PCapsule, Cuboid, TriMesh as PTriMesh, Triangle as PTriangle,
+    Ball, Capsule as PCapsule, Compound, Cuboid, Cylinder as PCylinder, SharedShape,
+    TriMesh as PTriMesh, Triangle as PTriangle,
 };
 
 /// Cases per batch; one benchmark iteration runs all of them.
@@ -733,6 +736,127 @@ fn bench_overlap_capsule(c: &mut Criterion) {
     );
 }
 
+fn bench_sweep_capsule_cylinder(c: &mut Criterion) {
+    // Pillars (upright, radius 0.2..0.8, 1..3 high) and a character walking past or into them, or any capsule
+    // flying at a tilted one.
+    let mut rng = SplitMix64::new(13);
+    let cases: Vec<(Capsule, Vec3, Cylinder)> = (0..CASES)
+        .map(|_| {
+            let (r, h) = (rng.range(0.2, 0.8), rng.range(1.0, 3.0));
+            if rng.unit() < 0.5 {
+                let cy = Cylinder::new(Vec3::ZERO, Vec3::Y * h, r);
+                let dir = rng.direction();
+                let feet =
+                    Vec3::new(dir.x, 0.0, dir.z).normalize_or(Vec3::X) * (r + rng.range(0.3, 1.5));
+                let aim = Vec3::new(rng.range(-1.0, 1.0), 0.0, rng.range(-1.0, 1.0));
+                (character(feet), (aim - feet) * rng.range(0.3, 1.2), cy)
+            } else {
+                let axis = rng.direction() * h * 0.5;
+                let cy = Cylinder::new(-axis, axis, r);
+                let c0 = rng.direction() * rng.range(2.0, 3.5);
+                let cap = random_capsule(&mut rng, c0);
+                let aim = rng.vec3(-1.0, 1.0);
+                (cap, (aim - c0) * rng.range(0.6, 1.6), cy)
+            }
+        })
+        .collect();
+    let parry: Vec<(Pose, PCapsule, Vec3, Pose, PCylinder)> = cases
+        .iter()
+        .map(|(cap, m, cy)| {
+            let (pose, pc) = p_capsule(cap);
+            let axis = cy.b - cy.a;
+            let q = Quat::from_rotation_arc(Vec3::Y, axis.normalize());
+            (
+                pose,
+                pc,
+                *m,
+                Pose::from_parts((cy.a + cy.b) * 0.5, q),
+                PCylinder::new(axis.length() * 0.5, cy.radius),
+            )
+        })
+        .collect();
+    compare(
+        c,
+        "sweep_capsule_cylinder",
+        SamplingMode::Flat,
+        (&cases, |(cap, m, cy): &(Capsule, Vec3, Cylinder)| {
+            capsule_cylinder(cap, *m, cy)
+        }),
+        (
+            &parry,
+            |(pose, cap, m, cp, cy): &(Pose, PCapsule, Vec3, Pose, PCylinder)| {
+                cast_shapes(pose, *m, cap, cp, Vec3::ZERO, cy, sweep_options())
+                    .ok()
+                    .flatten()
+            },
+        ),
+    );
+}
+
+fn bench_sweep_capsule_wall(c: &mut Criterion) {
+    // A wall 2.5 high along x (0.1..0.3 thick, 2..8 long) and a character walking along it, into it or past its
+    // end, a few centimetres to a metre per step (parry: a compound of its box core and two cylinder posts).
+    let mut rng = SplitMix64::new(14);
+    let cases: Vec<(Capsule, Vec3, Wall)> = (0..CASES)
+        .map(|_| {
+            let (len, wr) = (rng.range(2.0, 8.0), rng.range(0.1, 0.3));
+            let wall = Wall::new(
+                collidoscope::glam::Vec2::new(-len * 0.5, 0.0),
+                collidoscope::glam::Vec2::new(len * 0.5, 0.0),
+                wr,
+            );
+            let side = if rng.unit() < 0.5 { 1.0 } else { -1.0 };
+            let feet = Vec3::new(
+                rng.range(-len * 0.5 - 1.0, len * 0.5 + 1.0),
+                0.0,
+                side * (wr + 0.3 + rng.range(0.0, 0.6)),
+            );
+            let m = Vec3::new(rng.range(-1.0, 1.0), -0.01, -side * rng.range(0.0, 0.8));
+            (character(feet), m, wall)
+        })
+        .collect();
+    let parry: Vec<(Pose, PCapsule, Vec3, Compound)> = cases
+        .iter()
+        .map(|(cap, m, w)| {
+            let (pose, pc) = p_capsule(cap);
+            let h = 2.5;
+            let len = (w.b - w.a).length();
+            let parts = vec![
+                (
+                    Pose::from_translation(Vec3::new(0.0, h * 0.5, 0.0)),
+                    SharedShape::cuboid(len * 0.5, h * 0.5, w.radius),
+                ),
+                (
+                    Pose::from_translation(Vec3::new(w.a.x, h * 0.5, w.a.y)),
+                    SharedShape::cylinder(h * 0.5, w.radius),
+                ),
+                (
+                    Pose::from_translation(Vec3::new(w.b.x, h * 0.5, w.b.y)),
+                    SharedShape::cylinder(h * 0.5, w.radius),
+                ),
+            ];
+            (pose, pc, *m, Compound::new(parts))
+        })
+        .collect();
+    let identity = Pose::IDENTITY;
+    compare(
+        c,
+        "sweep_capsule_wall",
+        SamplingMode::Flat,
+        (&cases, |(cap, m, w): &(Capsule, Vec3, Wall)| {
+            capsule_wall(cap, *m, w, 2.5)
+        }),
+        (
+            &parry,
+            move |(pose, cap, m, wall): &(Pose, PCapsule, Vec3, Compound)| {
+                cast_shapes(pose, *m, cap, &identity, Vec3::ZERO, wall, sweep_options())
+                    .ok()
+                    .flatten()
+            },
+        ),
+    );
+}
+
 fn bench_mesh_sweep_capsule(c: &mut Criterion) {
     // A floor of 20,000 triangles (a gentle terrain 40 m across); the character moves a few centimetres over
     // it (`_near`), or anywhere with larger motions.
@@ -812,6 +936,8 @@ criterion_group! {
         bench_sweep_capsule_aabb,
         bench_sweep_capsule_capsule,
         bench_overlap_capsule,
+        bench_sweep_capsule_cylinder,
+        bench_sweep_capsule_wall,
         bench_mesh_sweep_capsule
 }
 criterion_main!(benches);

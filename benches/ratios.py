@@ -30,6 +30,8 @@ GROUPS = [
     "sweep_capsule_capsule",
     "overlap_capsule_triangle",
     "overlap_capsule_aabb",
+    "sweep_capsule_cylinder",
+    "sweep_capsule_wall",
     "mesh_sweep_capsule_near",
     "mesh_sweep_capsule",
 ]
