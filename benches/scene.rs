@@ -5,6 +5,10 @@
 //!   crate) over the same walls as closed boxes (10 triangles each), with the same rays.
 //! - `scene_sweep/{1k, 10k, 100k}` and `scene_overlap/...`: `Scene::sweep_sphere` and `Scene::overlap_sphere` at
 //!   three sizes with the same local queries: the time per query must grow far slower than the object count.
+//! - `scene_sweep_capsule/{floor_triangles, floor_mesh}`: `Scene::sweep_capsule`, the character controller's
+//!   query, for a character-sized capsule taking steps of a few centimetres (with a little gravity) over a
+//!   40 m floor of 3,200 triangles (as triangle objects, or as one mesh) with 200 boxes (steps, crates) and 40
+//!   walls on it, resting on the floor, a hair above it, or on a box; time per query.
 //! - `record/{plain, recorded}`: 10,000 mixed queries (ray, sweep, overlap, slide) per frame on the 10,000-wall
 //!   maze, asked of the `Scene` directly and through a `Recorder` (one frame per iteration); the encoded bytes
 //!   per query are printed.
@@ -22,11 +26,11 @@ use std::time::{Duration, Instant};
 
 use collidoscope::generate::{MazeParams, maze};
 use collidoscope::glam::{Vec2, Vec3};
-use collidoscope::level::Level;
+use collidoscope::level::{AabbObject, Level, MeshObject, ObjectId, TriangleObject, WallObject};
 use collidoscope::mesh::TriMesh;
 use collidoscope::record::{Listener, LiveEvent, Recorder, RecorderConfig};
 use collidoscope::scene::Scene;
-use collidoscope::shape::{Ray, Sphere};
+use collidoscope::shape::{Capsule, Ray, Sphere};
 use criterion::{Criterion, Throughput};
 
 struct Rng(u64);
@@ -278,6 +282,36 @@ fn benches(c: &mut Criterion) {
         }
         g.finish();
     }
+    // The character's query: capsule sweeps of a few centimetres over floors of many triangles and boxes.
+    let mut g = c.benchmark_group("scene_sweep_capsule");
+    g.sample_size(10);
+    for (name, as_mesh) in [("floor_triangles", false), ("floor_mesh", true)] {
+        let (scene, steps) = character_floor(as_mesh);
+        let hits = steps
+            .iter()
+            .filter(|(cap, m)| scene.sweep_capsule(cap, *m).is_some())
+            .count();
+        println!(
+            "scene_sweep_capsule/{name}: {} objects, {hits} of {} steps touch something",
+            scene.len(),
+            steps.len()
+        );
+        g.throughput(Throughput::Elements(steps.len() as u64));
+        g.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let t = Instant::now();
+                for _ in 0..iters {
+                    for (cap, m) in &steps {
+                        black_box(scene.sweep_capsule(cap, *m));
+                    }
+                }
+                let e = t.elapsed();
+                note(&format!("capsule {name}"), e / iters as u32);
+                e
+            });
+        });
+    }
+    g.finish();
     // Recording overhead: 10,000 mixed queries per frame.
     let (_, l10, s10) = scenes.iter().find(|(n, ..)| *n == "10k").expect("10k");
     let qs = spheres(10_000, 21);
@@ -330,6 +364,106 @@ fn benches(c: &mut Criterion) {
     summary(quick);
 }
 
+/// A 40 m floor at y = 0 of 3,200 triangles (triangle objects, or one mesh), 200 boxes (0.1..0.4 high steps
+/// and crates) and 40 walls on it; and 1,024 character steps: an upright capsule (radius 0.3, 1.8 tall) resting
+/// on the floor, 1 mm to 5 cm above it, or on a box top, moving 1..5 cm with a little gravity.
+fn character_floor(as_mesh: bool) -> (Scene, Vec<(Capsule, Vec3)>) {
+    let mut rng = Rng(0xC4A2);
+    let mut level = Level::default();
+    let mut id = 0u32;
+    let mut next = || {
+        id += 1;
+        ObjectId(id)
+    };
+    let (n, cell) = (40usize, 1.0f32);
+    let v = |i: usize, j: usize| Vec3::new(i as f32 * cell - 20.0, 0.0, j as f32 * cell - 20.0);
+    let mut vertices = Vec::new();
+    let mut indices = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            for (a, b, c) in [
+                (v(i, j), v(i, j + 1), v(i + 1, j)),
+                (v(i + 1, j), v(i, j + 1), v(i + 1, j + 1)),
+            ] {
+                if as_mesh {
+                    let k = vertices.len() as u32;
+                    vertices.extend([a, b, c]);
+                    indices.push([k, k + 1, k + 2]);
+                } else {
+                    level.triangles.push(TriangleObject {
+                        id: next(),
+                        name: None,
+                        a,
+                        b,
+                        c,
+                        properties: Default::default(),
+                    });
+                }
+            }
+        }
+    }
+    if as_mesh {
+        level.meshes.push(MeshObject {
+            id: next(),
+            name: None,
+            obj: None,
+            vertices,
+            indices,
+            properties: Default::default(),
+        });
+    }
+    let mut tops = Vec::new();
+    for _ in 0..200 {
+        let c = Vec3::new(rng.f(-19.0, 19.0), 0.0, rng.f(-19.0, 19.0));
+        let h = Vec3::new(rng.f(0.2, 1.0), rng.f(0.1, 0.4), rng.f(0.2, 1.0));
+        tops.push((c, h));
+        level.aabbs.push(AabbObject {
+            id: next(),
+            name: None,
+            min: Vec3::new(c.x - h.x, 0.0, c.z - h.z),
+            max: Vec3::new(c.x + h.x, h.y, c.z + h.z),
+            properties: Default::default(),
+        });
+    }
+    for _ in 0..40 {
+        let a = Vec2::new(rng.f(-19.0, 19.0), rng.f(-19.0, 19.0));
+        let b = a + Vec2::new(rng.f(-4.0, 4.0), rng.f(-4.0, 4.0));
+        level.walls.push(WallObject {
+            id: next(),
+            name: None,
+            a,
+            b,
+            radius: 0.1,
+            height: Some(2.5),
+            properties: Default::default(),
+        });
+    }
+    let scene = Scene::from_level(&level).expect("character floor");
+    let steps = (0..1024)
+        .map(|k| {
+            let feet = if k % 4 == 3 {
+                let (c, h) = tops[k % tops.len()];
+                Vec3::new(c.x + rng.f(-h.x, h.x), h.y, c.z + rng.f(-h.z, h.z))
+            } else {
+                let lift = match k % 3 {
+                    0 => 0.0,
+                    1 => rng.f(0.001, 0.01),
+                    _ => rng.f(0.01, 0.05),
+                };
+                Vec3::new(rng.f(-19.0, 19.0), lift, rng.f(-19.0, 19.0))
+            };
+            let cap = Capsule::new(feet + Vec3::Y * 0.3, feet + Vec3::Y * 1.5, 0.3);
+            let dir = rng.f(0.0, std::f32::consts::TAU);
+            let len = rng.f(0.01, 0.05);
+            (
+                cap,
+                Vec3::new(dir.cos() * len, -rng.f(0.0, 0.01), dir.sin() * len),
+            )
+        })
+        .collect();
+    (scene, steps)
+}
+
 fn summary(quick: bool) {
     let ratio = |a: &str, b: &str| match (best(a), best(b)) {
         (Some(x), Some(y)) if !y.is_zero() => Some(x.as_secs_f64() / y.as_secs_f64()),
@@ -349,6 +483,14 @@ fn summary(quick: bool) {
             println!(
                 "{kind}: time per query at {top} walls / at 1k = {r:.2} (linear would be {})",
                 if quick { 10 } else { 100 }
+            );
+        }
+    }
+    for name in ["floor_triangles", "floor_mesh"] {
+        if let Some(t) = best(&format!("capsule {name}")) {
+            println!(
+                "scene_sweep_capsule/{name}: {:.0} ns per sweep",
+                t.as_secs_f64() * 1e9 / 1024.0
             );
         }
     }
