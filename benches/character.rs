@@ -27,7 +27,8 @@
 //! `capsule_y(0.6, 0.3)` centred 0.9 m above the feet). collidoscope: `CharacterController::default()`.
 //! rapier3d: `offset` 0.01 (the skin), `slide`, autostep `max_height` 0.35 and `min_width` 0.3 (the radius),
 //! `max_slope_climb_angle` and `min_slope_slide_angle` 45°, `snap_to_ground` 0.4, every length absolute (its
-//! defaults are relative to the shape's size), `normal_nudge_factor` its default 1e-4.
+//! defaults are relative to the shape's size), `normal_nudge_factor` its default 1e-4 (`CHARACTER_RAPIER_NUDGE`
+//! sets another, for exploring rapier3d's sensitivity to it; the report prints the value used).
 //!
 //! [`CHARACTERS`] characters per scene start from seeded random places (dropped 2 cm above the ground a ray
 //! finds under them, clear of everything by a skin) and walk seeded random paths at 60 Hz for [`FRAMES`]
@@ -55,18 +56,21 @@
 //!   by half the skin overlaps something (`Scene::overlap_capsule`), i.e. it is nearer than 5 mm.
 //! - **Stuck**: the move wanted a horizontal motion `h`, moved the feet less than 10% of `|h|` horizontally,
 //!   and yet a way on was free: for some direction `d` within 60° of `h` (0, ±15, ±30, ±45, ±60°), the body
-//!   lifted by up to `max_step - 2 skin` (less where a ceiling is nearer) sweeps `|h|` along `d` and keeps a
-//!   skin from everything, and from there a sweep down (by the lift plus what a 45° slope climbs over `|h|`,
-//!   plus 5 cm) finds walkable ground (normal within 45° of up) or nothing (a ledge to walk off). Sweeps are
+//!   lifted by up to `max_step - 2 skin` (less where a ceiling is nearer) sweeps `|h|` along `d` and keeps half
+//!   a skin from everything (both engines keep about a skin from what they touch), and from there a sweep down (by the lift plus what a 45° slope climbs over `|h|`,
+//!   plus 5 cm) finds walkable ground (normal within 45° of up, the contact no more than `max_step - 2 skin`
+//!   above the feet, so the body's round bottom resting on the nosing of a riser too high is not a way on) or
+//!   nothing (a ledge to walk off). Sweeps are
 //!   parry3d's, on the rapier3d world. Sliding along a wall walked into at `θ` from its normal moves
 //!   `|h| sin θ`; a free direction within 60° of `h` means an ideal slide gets at least half of `|h|`, so
 //!   "less than a tenth" is a character that fails to take a way that is there. Moves that start inside are
 //!   left out (they are counted as inside at the move before). The lift makes steps up to about 0.32 m a way
 //!   on (both controllers climb 0.35 m); an edge under the end of a probe can give a tilted normal that reads as
 //!   not walkable, which can only hide stuck moves, for both engines alike.
-//! - **Fell through**: the feet end more than 5 cm below the floor under them (the terrain's own triangles,
-//!   interpolated; the playground's floor top at `y = 0`). Characters whose feet end outside the floor's
-//!   footprint have left the level (counted apart).
+//! - **Fell through**: a move from above the floor to more than 5 cm below it (the floor under the feet: the
+//!   terrain's own triangles, interpolated; the playground's floor top at `y = 0`), both ends within the floor's
+//!   footprint. Characters whose feet go off the footprint (walked off the playground's edge) have left the
+//!   level, counted apart (one that walks back under the floor from there has not fallen through it).
 //!
 //! The report runs after the benches when no name filter is given (`cargo bench --bench character`), alone with
 //! `CHARACTER_REPORT=only`, never with `CHARACTER_REPORT=0` or outside `cargo bench` (`cargo test --benches`
@@ -275,6 +279,7 @@ struct Input {
 }
 
 /// Every character's start and inputs.
+#[derive(Clone)]
 struct Motions {
     starts: Vec<Vec3>,
     /// Frame-major: the input of character `i` on frame `f` is `inputs[f * starts.len() + i]`.
@@ -323,7 +328,10 @@ impl Characters {
             max_slope_climb_angle: slope,
             min_slope_slide_angle: slope,
             snap_to_ground: Some(CharacterLength::Absolute(ours.snap_distance)),
-            ..KinematicCharacterController::default()
+            normal_nudge_factor: std::env::var("CHARACTER_RAPIER_NUDGE")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(KinematicCharacterController::default().normal_nudge_factor),
         };
         let shape = RCapsule::new_y(ours.height * 0.5 - ours.radius, ours.radius);
         Self {
@@ -901,10 +909,11 @@ struct Findings {
     blocked: usize,
     /// Short moves that started inside (not tested for stuck).
     started_inside: usize,
+    /// Moves from above the floor to more than [`FELL_DEPTH`] below it, both within its footprint.
     fell: usize,
     fell_characters: BTreeSet<usize>,
-    /// Characters whose feet ended off the floor's footprint.
-    left: usize,
+    /// Characters whose feet went off the floor's footprint at some move.
+    left_characters: BTreeSet<usize>,
     desired: f64,
     moved: f64,
 }
@@ -948,7 +957,9 @@ impl<'a> Checker<'a> {
         !self.bench.scene.overlap_capsule(&body).is_empty()
     }
 
-    fn cast(&self, center: Vec3, dir: Vec3, distance: f32, keep: f32) -> Option<Vec3> {
+    /// The body centred at `center` swept along `dir` by `distance`, keeping `keep` from everything: the first
+    /// contact's normal (on the object, toward the body) and point, if any.
+    fn cast(&self, center: Vec3, dir: Vec3, distance: f32, keep: f32) -> Option<(Vec3, Vec3)> {
         self.query
             .cast_shape(
                 &Pose::from_translation(center),
@@ -961,7 +972,7 @@ impl<'a> Checker<'a> {
                     compute_impact_geometry_on_penetration: true,
                 },
             )
-            .map(|(_, hit)| hit.normal1)
+            .map(|(_, hit)| (hit.normal1, hit.witness1))
     }
 
     /// Whether a way on is free from `feet` for the horizontal motion `h` (see the module's stuck).
@@ -993,13 +1004,13 @@ impl<'a> Checker<'a> {
         let dir = h / len;
         for deg in [0.0f32, 15.0, -15.0, 30.0, -30.0, 45.0, -45.0, 60.0, -60.0] {
             let d = Quat::from_rotation_y(deg.to_radians()) * dir;
-            if self.cast(top, d, len, c.skin).is_some() {
+            if self.cast(top, d, len, c.skin * 0.5).is_some() {
                 continue;
             }
             let drop = lift + len * slope.tan() + 0.05;
             match self.cast(top + d * len, -Vec3::Y, drop, 0.0) {
                 None => return true,
-                Some(n) if n.y >= walkable => return true,
+                Some((n, p)) if n.y >= walkable && p.y - feet.y <= most => return true,
                 Some(_) => {}
             }
         }
@@ -1025,11 +1036,19 @@ impl<'a> Checker<'a> {
             }
         }
         found.near += usize::from(self.near(r.end));
-        if let Some(floor) = self.bench.floor.height(r.end.x, r.end.z)
-            && r.end.y < floor - FELL_DEPTH
-        {
-            found.fell += 1;
-            found.fell_characters.insert(character);
+        let floor = &self.bench.floor;
+        let above = floor
+            .height(r.start.x, r.start.z)
+            .is_some_and(|h| r.start.y >= h - FELL_DEPTH);
+        match floor.height(r.end.x, r.end.z) {
+            Some(h) if above && r.end.y < h - FELL_DEPTH => {
+                found.fell += 1;
+                found.fell_characters.insert(character);
+            }
+            Some(_) => {}
+            None => {
+                found.left_characters.insert(character);
+            }
         }
         let h = Vec3::new(r.desired.x, 0.0, r.desired.z);
         let moved = Vec3::new(r.end.x - r.start.x, 0.0, r.end.z - r.start.z).length();
@@ -1063,21 +1082,14 @@ impl<'a> Checker<'a> {
         run: impl FnOnce(&mut dyn FnMut(usize, usize, &Record)) -> Vec3,
     ) -> Findings {
         let mut found = Findings::default();
-        let mut last = vec![Vec3::ZERO; self.bench.motions.starts.len()];
-        run(&mut |f, i, r| {
-            self.check(f, i, r, &mut found);
-            last[i] = r.end;
-        });
-        found.left = last
-            .iter()
-            .filter(|p| self.bench.floor.height(p.x, p.z).is_none())
-            .count();
+        run(&mut |f, i, r| self.check(f, i, r, &mut found));
         found
     }
 }
 
 /// The self-test of the checker: a body sunk 5 cm into the floor is inside and fell through, one resting a
-/// skin above it is neither, and pushing into a wall head-on is blocked while along it is free.
+/// skin above it is neither; pushing into a wall head-on is blocked while along it is free; a 0.2 m riser is a
+/// way on and a 0.42 m one is not.
 fn self_test(ch: &Characters) {
     let s = singles(ch, true).remove(1);
     let bench = Bench {
@@ -1120,6 +1132,42 @@ fn self_test(ch: &Characters) {
     };
     checker.check(0, 0, &stuck, &mut found);
     assert!(found.stuck == 1 && found.inside == 0, "stuck at 45°");
+    // A riser of 0.2 m is a way on, one of 0.42 m is not, even at 15° from its normal.
+    for (riser, free) in [(0.2f32, true), (0.42, false)] {
+        let scene = Scene::from_objects([
+            (
+                ObjectId(1),
+                Static::Aabb(Aabb::new(
+                    Vec3::new(-50.0, -1.0, -50.0),
+                    Vec3::new(50.0, 0.0, 50.0),
+                )),
+            ),
+            (
+                ObjectId(2),
+                Static::Aabb(Aabb::new(
+                    Vec3::new(0.0, 0.0, -2.0),
+                    Vec3::new(2.0, riser, 2.0),
+                )),
+            ),
+        ]);
+        let bench = Bench {
+            name: "self-test",
+            rapier: Rapier::from_scene(&scene),
+            scene,
+            floor: Floor::Flat {
+                min: Vec2::splat(-50.0),
+                max: Vec2::splat(50.0),
+                top: 0.0,
+            },
+            motions: bench.motions.clone(),
+            notes: Vec::new(),
+        };
+        let checker = Checker::new(&bench, ch);
+        let at_riser = Vec3::new(-ch.ours.radius - skin, skin, 0.0);
+        for h in [Vec3::new(0.1, 0.0, 0.0), Vec3::new(0.1, 0.0, 0.027)] {
+            assert_eq!(checker.free_way(at_riser, h), free, "riser {riser}, {h:?}");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1153,6 +1201,44 @@ fn case_line(scene: &str, kind: &str, c: &Case) -> String {
     )
 }
 
+/// collidoscope's own account of a recorded move, replayed: its limit, hits and step attempts.
+fn workings(b: &Bench, ch: &Characters, r: &Record) -> String {
+    let c = &ch.ours;
+    let m = c.move_character(&b.scene, r.start, r.desired);
+    let name = |id: ObjectId| format!("#{}", id.0);
+    let mut out = format!(
+        "    replayed: feet ({:.6}, {:.6}, {:.6}), grounded {}, limit: {}\n",
+        m.feet.x,
+        m.feet.y,
+        m.feet.z,
+        m.grounded,
+        m.limit.as_ref().map_or_else(
+            || "none".to_string(),
+            |l| l.describe(c.max_step, c.max_slope_deg, name)
+        )
+    );
+    for h in &m.hits {
+        out.push_str(&format!(
+            "    hit #{} at ({:.3}, {:.3}, {:.3}), normal ({:.3}, {:.3}, {:.3}), iteration {}\n",
+            h.object.0,
+            h.point.x,
+            h.point.y,
+            h.point.z,
+            h.normal.x,
+            h.normal.y,
+            h.normal.z,
+            h.iteration
+        ));
+    }
+    for st in &m.trace.steps {
+        out.push_str(&format!(
+            "    step: obstacle #{}, lift {:.3}, forward {:.3}, riser {:?}, taken {}, refused {:?}\n",
+            st.obstacle.0, st.lift, st.forward, st.riser, st.taken, st.refused
+        ));
+    }
+    out
+}
+
 fn report(benches: &[Bench], singles: &[Single], ch: &Characters, since: SystemTime) {
     self_test(ch);
     let mut out = String::from("\n# Character controller: collidoscope against rapier3d 0.36\n\n");
@@ -1162,7 +1248,9 @@ fn report(benches: &[Bench], singles: &[Single], ch: &Characters, since: SystemT
         }
     }
     out.push_str(&format!(
-        "- {CHARACTERS} characters x {FRAMES} frames at 60 Hz per scene; load average at the report: {}\n",
+        "- {CHARACTERS} characters x {FRAMES} frames at 60 Hz per scene; rapier3d normal_nudge_factor {}; load \
+         average at the report: {}\n",
+        ch.theirs.normal_nudge_factor,
         std::fs::read_to_string("/proc/loadavg")
             .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
             .unwrap_or_else(|_| "-".into())
@@ -1272,16 +1360,17 @@ fn report(benches: &[Bench], singles: &[Single], ch: &Characters, since: SystemT
                 f.started_inside,
                 f.fell,
                 f.fell_characters.len(),
-                f.left,
+                f.left_characters.len(),
                 f.moved / f.desired.max(1e-9),
             ));
-            for c in &f.inside_cases {
-                cases_out.push_str(&case_line(b.name, "inside", c));
-                cases_out.push_str(&format!(" ({engine})\n"));
-            }
-            for c in &f.stuck_cases {
-                cases_out.push_str(&case_line(b.name, "stuck", c));
-                cases_out.push_str(&format!(" ({engine})\n"));
+            for (kind, cases) in [("inside", &f.inside_cases), ("stuck", &f.stuck_cases)] {
+                for c in cases {
+                    cases_out.push_str(&case_line(b.name, kind, c));
+                    cases_out.push_str(&format!(" ({engine})\n"));
+                    if engine == "collidoscope" {
+                        cases_out.push_str(&workings(b, ch, &c.record));
+                    }
+                }
             }
         }
     }
