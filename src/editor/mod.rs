@@ -10,6 +10,7 @@
 //! - [`debugger`]: the step debugger's recording (no egui), its panel, and its overlays for both views.
 //! - [`analysis`]: the probe ray, the SAT report and the seed texts' variants compared.
 //! - [`character`]: the level's character walked in the 3D preview, the Character tab and a move's workings.
+//! - [`reach`]: where the character can go: the reachability overlay, the clicked spot's path or blocker.
 //! - [`inspector`]: the selection's fields; [`theme`]: the editor's colours.
 
 pub mod analysis;
@@ -19,6 +20,7 @@ pub mod debugger;
 pub mod document;
 pub mod entity_types;
 pub mod inspector;
+pub mod reach;
 pub mod recording;
 pub mod theme;
 pub mod tools;

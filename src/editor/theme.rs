@@ -13,6 +13,8 @@ pub const FAULTY: Color32 = Color32::from_rgb(235, 70, 70);
 pub const ERROR_TEXT: Color32 = Color32::from_rgb(255, 100, 100);
 /// Warning text.
 pub const WARNING_TEXT: Color32 = Color32::from_rgb(230, 190, 80);
+/// The 3D preview's solids while the reachability overlay is on (its green and orange must read over them).
+pub const REACH_NEUTRAL: Color32 = Color32::from_rgb(150, 152, 158);
 /// A recorded answer that the edited level changes (the Recording tab's list, details and timeline).
 pub const CHANGED: Color32 = Color32::from_rgb(255, 90, 90);
 

@@ -101,6 +101,16 @@ pub enum Command {
     ToggleLowerPanel,
     /// View → Debugger overlays → one overlay.
     ToggleOverlay(Overlay),
+    /// View → Reachability overlay.
+    ToggleReach,
+    /// Show the path to a spot (feet), or what keeps it out (a click with the Reach tool).
+    ReachTo(glam::Vec3),
+    /// Walk the shown path with the level's character in the 3D preview.
+    WalkReachPath,
+    /// Forget the spot clicked with the Reach tool.
+    ClearReachPath,
+    /// Which places of a column the reachability overlay shows from above.
+    ReachFloor(crate::editor::reach::FloorView),
     /// Pick a tool.
     SetTool(Tool),
     /// Play or pause the simulation.
@@ -199,6 +209,9 @@ impl Command {
         Command::FrameAll,
         Command::FrameSelection,
         Command::Toggle3d,
+        Command::ToggleReach,
+        Command::WalkReachPath,
+        Command::ClearReachPath,
         Command::PlayPause,
         Command::Step,
         Command::StepBack,
@@ -219,6 +232,7 @@ impl Command {
         Command::SetTool(Tool::Probe),
         Command::SetTool(Tool::Entity),
         Command::SetTool(Tool::Trigger),
+        Command::SetTool(Tool::Reach),
         Command::Shortcuts,
     ];
 
@@ -232,6 +246,7 @@ impl Command {
             _ => self
                 .file_or_edit_spec()
                 .or_else(|| self.character_spec())
+                .or_else(|| self.reach_spec())
                 .unwrap_or_else(|| self.view_spec()),
         }
     }
@@ -416,6 +431,7 @@ impl Tool {
         const R: &[KeyboardShortcut] = &[plain(Key::R)];
         const E: &[KeyboardShortcut] = &[plain(Key::E)];
         const V: &[KeyboardShortcut] = &[plain(Key::V)];
+        const H: &[KeyboardShortcut] = &[plain(Key::H)];
         match self {
             Tool::Select => spec(
                 "Select",
@@ -472,6 +488,11 @@ impl Tool {
                 V,
                 "A trigger volume: box (two corners), sphere (centre, then a point on it) or prism (click its corners; the first again, Enter or a double-click closes)",
             ),
+            Tool::Reach => spec(
+                "Reach",
+                H,
+                "Click a spot (top-down or 3D): the character's path to it from the walker start, or what keeps it out; turns the reachability overlay on",
+            ),
         }
     }
 }
@@ -490,6 +511,10 @@ pub const POINTER_HELP: &[(&str, &str)] = &[
     (
         "3D Walk: W A S D or arrows, E, drag",
         "Move the level's character (pointer over the preview; Shift runs) / jump / look around",
+    ),
+    (
+        "Reach tool: click (top-down or 3D)",
+        "The path from the walker start to the spot clicked, or what keeps it out",
     ),
     (
         "3D Walker: W A S D or arrows, drag",
@@ -566,6 +591,7 @@ impl EditorApp {
             | Command::Quit => self.run_file_command(ctx, command),
             Command::OpenRecording => self.choose_path(super::files::PathPurpose::OpenRecording),
             Command::ListenForGame => self.toggle_listen(),
+            Command::SetTool(Tool::Reach) => self.run_reach_command(command),
             Command::SetTool(t) => self.set_tool(t),
             Command::PlayPause => self.debug.toggle_play(&self.doc),
             Command::Step => self.debug.step(&self.doc),
@@ -577,6 +603,11 @@ impl EditorApp {
             | Command::CharacterStepForward
             | Command::CharacterRestart
             | Command::ThirdPerson => self.run_character_command(command),
+            Command::ToggleReach
+            | Command::ReachTo(_)
+            | Command::WalkReachPath
+            | Command::ClearReachPath
+            | Command::ReachFloor(_) => self.run_reach_command(command),
             Command::Shortcuts => self.dialog = Some(Dialog::Shortcuts),
             Command::FrameAll
             | Command::FrameSelection
@@ -691,6 +722,8 @@ impl EditorApp {
             Command::Delete => some || self.doc.walker_selected(),
             Command::Paste => self.clipboard.is_some(),
             Command::KeepProbe => self.probe.is_some(),
+            Command::WalkReachPath => self.reach.path_to_walk(self.doc.key()).is_ok(),
+            Command::ClearReachPath => self.reach.target().is_some(),
             _ => true,
         }
     }
@@ -704,6 +737,8 @@ impl EditorApp {
             Command::ToggleHistory => self.show_history,
             Command::ToggleLowerPanel => self.show_problems,
             Command::ToggleOverlay(o) => *self.debug.overlays.flag(*o),
+            Command::ToggleReach => self.reach.on,
+            Command::ReachFloor(f) => self.reach.floor == *f,
             Command::ThirdPerson => self.view3d.cam.character.third_person,
             _ => return None,
         })

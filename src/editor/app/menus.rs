@@ -12,6 +12,7 @@ enum Item {
     Separator,
     Recent,
     Overlays,
+    ReachFloors,
 }
 
 const FILE: &[Item] = &[
@@ -52,6 +53,11 @@ const VIEW: &[Item] = &[
     Item::Run(Command::ToggleHistory),
     Item::Run(Command::ToggleLowerPanel),
     Item::Overlays,
+    Item::Separator,
+    Item::Run(Command::ToggleReach),
+    Item::ReachFloors,
+    Item::Run(Command::WalkReachPath),
+    Item::Run(Command::ClearReachPath),
     Item::Separator,
     Item::Run(Command::ThirdPerson),
     Item::Run(Command::CharacterPause),
@@ -123,6 +129,16 @@ impl EditorApp {
                     ui.menu_button("Debugger overlays", |ui| {
                         for o in Overlay::ALL {
                             self.menu_item(ui, Command::ToggleOverlay(*o), run);
+                        }
+                    });
+                }
+                Item::ReachFloors => {
+                    ui.menu_button("Reachability floor", |ui| {
+                        for (f, heights) in self.reach_floors() {
+                            let on = self.reach.floor == f;
+                            if ui.radio(on, super::floor_name(f, heights)).clicked() {
+                                *run = Some(Command::ReachFloor(f));
+                            }
                         }
                     });
                 }

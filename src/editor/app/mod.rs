@@ -10,6 +10,7 @@ mod edit;
 mod files;
 mod menus;
 mod panels;
+mod reach;
 mod recording;
 
 pub use crate::editor::tools::Tool;
@@ -19,6 +20,7 @@ pub(crate) use derived::{CompareCache, Problems};
 pub(crate) use dialogs::Dialog;
 pub use files::export_level;
 pub(crate) use files::{PathPurpose, Pending, Source};
+pub use reach::floor_name;
 
 use std::path::{Path, PathBuf};
 
@@ -155,6 +157,10 @@ pub struct EditorApp {
     pub(crate) compare: Option<CompareCache>,
     /// The 3D preview.
     pub view3d: View3d,
+    /// The reachability overlay: the map (built off the UI thread), the Reach tool's spot.
+    pub reach: crate::editor::reach::ReachOverlay,
+    /// The overlay's cells in the top-down view as last drawn.
+    pub(crate) reach_paint: crate::editor::reach::paint::ReachPaintCache,
 }
 
 impl EditorApp {
@@ -232,6 +238,8 @@ impl EditorApp {
             probe_box: None,
             compare: None,
             view3d: View3d::new(),
+            reach: Default::default(),
+            reach_paint: Default::default(),
         }
     }
 
@@ -363,6 +371,7 @@ impl EditorApp {
         }
         self.refresh_scene();
         self.refresh_problems();
+        self.refresh_reach(&ctx);
         self.refresh_probe();
         self.refresh_recording(&ctx);
         self.window_events(&ctx);

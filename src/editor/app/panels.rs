@@ -20,11 +20,15 @@ impl EditorApp {
         let marks = self.debug.marks();
         let faulty = &self.problems.faulty;
         let selection = &self.doc.selection();
+        let reach_on = self.reach.on && self.reach.data().is_some();
         let paint = |id: ObjectId, kind: Kind| -> [u8; 4] {
             let c = if faulty.contains(&id) {
                 theme::FAULTY
             } else if selection.contains(&id) {
                 theme::SELECTED
+            } else if reach_on {
+                // Neutral under the reachability overlay, whose green and orange must read.
+                theme::REACH_NEUTRAL
             } else {
                 theme::base_color(kind)
             };
@@ -51,10 +55,16 @@ impl EditorApp {
                 .and_then(|r| r.frame())
                 .and_then(|f| f.steps.last()),
             recording_move: self.recording_move_marks(),
+            reach: crate::editor::view3d::reach::Reach3::of(&self.reach, self.doc.key()),
+            reach_tool: self.tool == Tool::Reach,
         };
         match self.view3d.ui(ui, &input) {
             None => {}
             Some(Action3::Run(c)) => self.run_command(&ui.ctx().clone(), c),
+            Some(Action3::Reach(Some(to))) => {
+                self.run_command(&ui.ctx().clone(), Command::ReachTo(to));
+            }
+            Some(Action3::Reach(None)) => self.status = "3D: no surface under the pointer".into(),
             Some(Action3::Probe(ray, max_t)) => {
                 self.probe = Some((ray, max_t));
                 self.probe_flat = false;
@@ -125,6 +135,7 @@ impl EditorApp {
                 self.show_problems = !self.show_problems;
             }
             ui.separator();
+            self.reach_status(ui);
             ui.label(self.tool.name());
             ui.separator();
             ui.label(&self.status);
@@ -145,6 +156,7 @@ impl EditorApp {
                 (Tab::Compare, "Compare"),
                 (Tab::Recording, "Recording"),
                 (Tab::Character, "Character"),
+                (Tab::Reach, "Reach"),
                 (Tab::EntityTypes, "Entity types"),
             ];
             for (tab, name) in tabs {
@@ -204,6 +216,7 @@ impl EditorApp {
             }
             Tab::Recording => self.recording_tab(ui),
             Tab::Character => self.character_tab(ui),
+            Tab::Reach => self.reach_tab(ui),
             Tab::EntityTypes => {
                 let edits =
                     crate::editor::entity_types::panel(ui, &self.doc, &mut self.entity_types);
@@ -258,6 +271,18 @@ impl EditorApp {
         }
         if self.tool == Tool::Entity {
             self.entity_palette(ui);
+        }
+        if self.tool == Tool::Reach {
+            ui.separator();
+            ui.add(
+                egui::Label::new(
+                    RichText::new(
+                        "Click a spot in either view: its path, or what keeps it out (Reach tab).",
+                    )
+                    .weak(),
+                )
+                .wrap(),
+            );
         }
     }
 

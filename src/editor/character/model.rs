@@ -239,6 +239,8 @@ pub struct MoveEntry {
     pub controller: CharacterController,
     /// The move, with its workings.
     pub result: CharacterMove,
+    /// For a move made walking a reachability path (not by keys), the index of the path's point it went to.
+    pub path_step: Option<u32>,
 }
 
 impl MoveEntry {
@@ -261,6 +263,8 @@ pub struct CharacterWalk {
     pub selected: Option<u64>,
     /// The character fell below [`Physics::floor_limit`] and stopped.
     pub fell_out: bool,
+    /// The reachability path it walks, while it walks one (see `follow.rs`); keys take over from it.
+    pub path: Option<super::follow::PathWalk>,
     moves: VecDeque<MoveEntry>,
     next_tick: u64,
     accumulator: f64,
@@ -286,6 +290,7 @@ impl CharacterWalk {
             paused: false,
             selected: None,
             fell_out: false,
+            path: None,
             moves: VecDeque::with_capacity(RING_MOVES),
             next_tick: 0,
             accumulator: 0.0,
@@ -319,7 +324,7 @@ impl CharacterWalk {
     /// keeps moves, not waiting.
     #[must_use]
     pub fn at_rest(&self, input: &TickInput) -> bool {
-        if !input.idle() || self.jump_queued {
+        if !input.idle() || self.jump_queued || self.following() {
             return false;
         }
         let invalid = self
@@ -341,6 +346,10 @@ impl CharacterWalk {
         if input.jump {
             self.jump_queued = true;
         }
+        if !input.idle() {
+            // The keys take over from a path.
+            self.path = None;
+        }
         if self.paused || self.at_rest(&input) {
             self.accumulator = 0.0;
             self.jump_queued = false;
@@ -355,8 +364,12 @@ impl CharacterWalk {
         let mut ran = 0;
         while self.accumulator >= step_secs && ran < MAX_TICKS_PER_FRAME {
             self.accumulator -= step_secs;
-            let jump = std::mem::take(&mut self.jump_queued);
-            self.tick(physics, scene, TickInput { jump, ..input });
+            if self.following() {
+                self.path_tick(physics, scene);
+            } else {
+                let jump = std::mem::take(&mut self.jump_queued);
+                self.tick(physics, scene, TickInput { jump, ..input });
+            }
             ran += 1;
             if self.at_rest(&input) {
                 break;
@@ -372,6 +385,19 @@ impl CharacterWalk {
     pub fn tick(&mut self, physics: &Physics, scene: &Scene, input: TickInput) {
         let before = self.body;
         let (after, result) = step(physics, scene, before, &input, (1.0 / TICK_HZ) as f32);
+        self.record(physics, before, after, input, result, None);
+    }
+
+    /// Keep a move made from `before` in the ring, the body now `after`.
+    pub(super) fn record(
+        &mut self,
+        physics: &Physics,
+        before: Body,
+        after: Body,
+        input: TickInput,
+        result: CharacterMove,
+        path_step: Option<u32>,
+    ) {
         self.body = after;
         self.fell_out = after.feet.y < physics.floor_limit;
         if self.moves.len() == RING_MOVES {
@@ -384,6 +410,7 @@ impl CharacterWalk {
             after,
             controller: physics.controller,
             result,
+            path_step,
         });
         self.next_tick += 1;
         if self.selected_move().is_none() {
@@ -434,10 +461,14 @@ impl CharacterWalk {
         }
     }
 
-    /// The keys of every move kept, oldest first, with the body before the oldest (what [`replay`] needs).
+    /// The keys of every move kept, oldest first, with the body before the oldest (what [`replay`] needs);
+    /// `None` when a kept move was made walking a path (it had no keys).
     #[must_use]
     pub fn inputs(&self) -> Option<(Body, Vec<TickInput>)> {
         let first = self.moves.front()?;
+        if self.moves.iter().any(|m| m.path_step.is_some()) {
+            return None;
+        }
         Some((first.before, self.moves.iter().map(|m| m.input).collect()))
     }
 }

@@ -27,6 +27,12 @@ fn is_designed_limit(l: &Limit) -> bool {
     )
 }
 
+/// The keys of a move, or the path point it walked to.
+fn keys_text(m: &MoveEntry) -> String {
+    m.path_step
+        .map_or_else(|| m.input.keys_text(), |k| format!("path {k}"))
+}
+
 fn row_text(m: &MoveEntry, doc: &Document) -> RichText {
     let state = if m.after.grounded {
         "grounded"
@@ -37,7 +43,7 @@ fn row_text(m: &MoveEntry, doc: &Document) -> RichText {
         "{:>6}  {:>6.2} s  {:<12} {}  {:<10}",
         m.tick,
         m.time(),
-        m.input.keys_text(),
+        keys_text(m),
         v3(m.result.feet),
         state
     );
@@ -178,10 +184,13 @@ fn selected(ui: &mut Ui, walk: &CharacterWalk, doc: &Document) {
             Some(m) => {
                 ui.label(
                     RichText::new(format!(
-                        "Move {} at {:.2} s: keys {}, velocity {} m/s",
+                        "Move {} at {:.2} s: {}, velocity {} m/s",
                         m.tick,
                         m.time(),
-                        m.input.keys_text(),
+                        m.path_step.map_or_else(
+                            || format!("keys {}", m.input.keys_text()),
+                            |k| format!("to the reach path's point {k}")
+                        ),
                         v3(m.before.velocity)
                     ))
                     .strong(),

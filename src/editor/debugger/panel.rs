@@ -36,6 +36,8 @@ pub enum Tab {
     Character,
     /// The level's entity types and their fields.
     EntityTypes,
+    /// Reachability: the map's figures, the spot clicked with the Reach tool, the places out of reach.
+    Reach,
 }
 
 /// The debugger as the editor shows it.

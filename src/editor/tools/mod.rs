@@ -3,6 +3,7 @@
 mod game;
 mod place;
 mod probe;
+mod reach;
 mod select;
 mod wall;
 
@@ -41,6 +42,8 @@ pub enum Tool {
     Entity,
     /// Click a box, sphere or prism trigger volume.
     Trigger,
+    /// Click a spot: the character's path to it, or what keeps it out.
+    Reach,
 }
 
 impl Tool {
@@ -57,6 +60,7 @@ impl Tool {
         Tool::Probe,
         Tool::Entity,
         Tool::Trigger,
+        Tool::Reach,
     ];
 
     /// The palette's name.
@@ -181,6 +185,7 @@ impl EditorApp {
             Tool::Triangle => self.triangle_pointer(ui, resp, pt),
             Tool::Probe => self.probe_pointer(ui, resp, pt),
             Tool::Trigger => self.trigger_pointer(ui, resp, pt),
+            Tool::Reach => self.reach_pointer(resp, pt),
             Tool::Entity | Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
                 self.place_pointer(ui, resp, pt);
             }

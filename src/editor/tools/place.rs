@@ -20,7 +20,12 @@ impl EditorApp {
             Tool::Box => self.add_object("Add box", box_at(start, drag, self.box_obb)),
             Tool::Walker => self.place_walker(start, drag),
             Tool::Entity => self.place_entity(start, drag),
-            Tool::Select | Tool::Wall | Tool::Triangle | Tool::Probe | Tool::Trigger => {}
+            Tool::Select
+            | Tool::Wall
+            | Tool::Triangle
+            | Tool::Probe
+            | Tool::Trigger
+            | Tool::Reach => {}
         }
     }
 

@@ -59,6 +59,10 @@ impl EditorApp {
         // again. At 100,000 walls that growth was a third of a still frame.
         painter.with_clip_rect(rect.shrink(0.01)).add(level_fills);
         painter.with_clip_rect(rect.shrink(0.02)).add(level_lines);
+        if let Some(cells) = self.reach_cells(rect) {
+            // The reachability overlay's cells over the level, translucent: the outlines show through, muted.
+            painter.with_clip_rect(rect.shrink(0.025)).add(cells);
+        }
         let (fills, mut lines) = self.paint_hovered(rect, hovered);
         self.paint_walker(&mut lines, rect, hovered);
         let character_label = self.paint_character(&mut lines, rect);
@@ -76,6 +80,7 @@ impl EditorApp {
         painter
             .with_clip_rect(rect.shrink(0.04))
             .add(lines.finish());
+        self.paint_reach_marks(&painter, rect);
         if let Some((at, text)) = character_label {
             painter.text(
                 at,

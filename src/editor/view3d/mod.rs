@@ -6,8 +6,10 @@
 
 pub mod camera;
 mod pipelines;
+pub mod reach;
 pub mod render;
 pub mod scene;
+pub mod translucent;
 pub mod walk;
 
 use crate::editor::debugger::overlay::Marks;
@@ -48,6 +50,8 @@ pub enum Action3 {
     Probe(Ray, f32),
     /// Run a command (the toolbar's character buttons).
     Run(crate::editor::app::Command),
+    /// A click with the Reach tool: the feet on the surface under it (`None`: nothing there).
+    Reach(Option<Vec3>),
 }
 
 /// What the preview reads each frame.
@@ -76,6 +80,10 @@ pub struct Input3<'a> {
     pub recording_step: Option<&'a crate::record::StepRecord>,
     /// The workings of the recording's selected character move.
     pub recording_move: Option<crate::editor::character::MoveMarks>,
+    /// The reachability overlay, when it is on.
+    pub reach: Option<reach::Reach3<'a>>,
+    /// Clicks ask the reachability map (the Reach tool).
+    pub reach_tool: bool,
 }
 
 /// The last walking step compared between the walk test and Möller–Trumbore.
@@ -87,8 +95,8 @@ pub struct WalkReport {
     pub compared: Vec<TriangleCompare>,
 }
 
-/// Key of the cached static scene: the document and its revision, selection hash, walker shown, wall radii
-/// shown.
+/// Key of the cached static scene: the document and its revision, the hash of the selection and of whether
+/// the reachability overlay is on (it greys the solids), walker shown, wall radii shown.
 type StaticKey = (DocKey, u64, bool, bool);
 
 /// The 3D preview's state.
@@ -262,6 +270,7 @@ impl View3d {
         let mut h = DefaultHasher::new();
         input.doc.selection().hash(&mut h);
         input.doc.walker_selected().hash(&mut h);
+        input.reach.is_some().hash(&mut h);
         let key = (
             input.doc.key(),
             h.finish(),
@@ -302,6 +311,7 @@ impl View3d {
         }
         let action = bar.or_else(|| self.click(ui, &resp, rect, input, ball));
         let frame = self.frame(rect, input, ball, (generation, statics));
+        let view_proj = frame.view_proj;
         if self.gpu {
             ui.painter().add(egui_wgpu_callback(rect, frame));
         } else {
@@ -315,6 +325,7 @@ impl View3d {
                 Color32::GRAY,
             );
         }
+        self.reach_labels(ui, rect, input, view_proj);
         self.hud(ui, rect, input.doc);
         action
     }
@@ -405,6 +416,11 @@ impl View3d {
                 let reach = self.cam.clip.1;
                 if input.probe_tool {
                     action = Some(Action3::Probe(ray, reach));
+                } else if input.reach_tool {
+                    let skin =
+                        crate::editor::document::character::effective(input.doc.level()).skin;
+                    let hit = input.scene.cast_ray(&ray, reach);
+                    action = Some(Action3::Reach(hit.map(|h| h.point + Vec3::Y * skin)));
                 } else {
                     let hits = crate::editor::analysis::probe::cast_in(
                         input.doc.level(),
@@ -451,6 +467,9 @@ impl View3d {
         if self.cam.mode == CameraMode::Walk {
             self.character_lines(&mut lines, &mut overlay);
         }
+        if let Some(r) = &input.reach {
+            reach::reach_lines(r, &mut overlay);
+        }
         if self.cam.mode == CameraMode::Walker {
             // Where the walker stands, seen from its own eye: its collision circle on the floor.
             let w = &self.cam.walker;
@@ -471,6 +490,7 @@ impl View3d {
             spheres,
             lines,
             overlay,
+            translucent: input.reach.as_ref().map(|r| r.surface.clone()),
         }
     }
 
@@ -783,6 +803,8 @@ mod tests {
             recording_query: None,
             recording_step: None,
             recording_move: None,
+            reach: None,
+            reach_tool: false,
         };
         let (without, _, overlay_without) = dynamic(&input);
         input.recording_step = Some(&step);

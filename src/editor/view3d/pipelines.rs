@@ -42,21 +42,21 @@ pub(super) fn globals(
     (globals_layout, globals, globals_group)
 }
 
-/// The scene's pipelines: solids (both sides), planes (front only), sphere instances, depth-tested lines
-/// and lines over everything.
+/// The scene's pipelines: solids (both sides), planes (front only), sphere instances, depth-tested lines,
+/// lines over everything, and translucent triangles (depth-tested, writing no depth).
 pub(super) fn scene_pipelines(
     device: &wgpu::Device,
     scene: &wgpu::ShaderModule,
     globals_layout: &wgpu::BindGroupLayout,
-) -> [wgpu::RenderPipeline; 5] {
+) -> [wgpu::RenderPipeline; 6] {
     let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some("collidoscope 3d"),
         bind_group_layouts: &[Some(globals_layout)],
         immediate_size: 0,
     });
     let [solid, front_only, sphere] = solid_pipelines(device, &layout, scene);
-    let [lines, overlay] = line_pipelines(device, &layout, scene);
-    [solid, front_only, sphere, lines, overlay]
+    let [lines, overlay, translucent] = line_pipelines(device, &layout, scene);
+    [solid, front_only, sphere, lines, overlay, translucent]
 }
 
 /// Depth testing (and writing) for a pipeline.
@@ -142,12 +142,13 @@ fn solid_pipelines(
     [solid, front_only, sphere]
 }
 
-/// Lines tested against depth, and lines drawn over everything.
+/// Lines tested against depth, lines drawn over everything, and unlit translucent triangles in the lines'
+/// vertex layout (tested against depth without writing it, so what lies under them still shows).
 fn line_pipelines(
     device: &wgpu::Device,
     layout: &wgpu::PipelineLayout,
     scene: &wgpu::ShaderModule,
-) -> [wgpu::RenderPipeline; 2] {
+) -> [wgpu::RenderPipeline; 3] {
     use wgpu::VertexFormat as F;
     let float = std::mem::size_of::<f32>() as u64;
     let line_attrs = attrs([F::Float32x3, F::Unorm8x4], 0);
@@ -184,8 +185,21 @@ fn line_pipelines(
             depth_stencil: depth(false, wgpu::CompareFunction::Always),
         },
     );
-
-    [lines, overlay]
+    let translucent = scene_pipeline(
+        device,
+        layout,
+        scene,
+        &PipelineSpec {
+            label: "collidoscope 3d translucent",
+            vs: "vs_line",
+            fs: "fs_line",
+            buffers: &line_layout,
+            topology: wgpu::PrimitiveTopology::TriangleList,
+            cull_mode: None,
+            depth_stencil: depth(false, wgpu::CompareFunction::LessEqual),
+        },
+    );
+    [lines, overlay, translucent]
 }
 
 /// What differs between the scene's pipelines.

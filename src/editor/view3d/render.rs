@@ -8,7 +8,8 @@
 //!
 //! Pipelines: flat-shaded solids (back faces tinted), planes seen from their front only (a room of planes
 //! seen from outside shows its inside), instanced spheres (one unit icosphere, one instance
-//! per ball), depth-tested lines (grid, trails) and lines drawn over everything (contacts, normals, probe).
+//! per ball), depth-tested lines (grid, trails), translucent triangles laid on surfaces (the reachability
+//! overlay's cells, uploaded once per map) and lines drawn over everything (contacts, normals, probe).
 //! Colours arrive as sRGB bytes and are lit in linear space; the colour target is `Rgba8UnormSrgb`, and the
 //! copy writes gamma or linear values to match egui's target format.
 
@@ -21,6 +22,7 @@ use wgpu::util::DeviceExt;
 use crate::editor::view3d::scene::{
     LINE_FLOATS, Lines, SOLID_FLOATS, SPHERE_FLOATS, Spheres, StaticScene,
 };
+use crate::editor::view3d::translucent::Translucent;
 
 /// Format of the offscreen colour target.
 pub(super) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
@@ -162,6 +164,8 @@ pub struct Frame3 {
     pub lines: Lines,
     /// Lines drawn over everything.
     pub overlay: Lines,
+    /// Translucent triangles on the surfaces and their generation (uploaded again only when it changes).
+    pub translucent: Option<(u64, Arc<Translucent>)>,
 }
 
 /// Background colour (sRGB bytes), also the fog colour.
@@ -174,6 +178,7 @@ pub struct Renderer3d {
     sphere: wgpu::RenderPipeline,
     lines: wgpu::RenderPipeline,
     overlay: wgpu::RenderPipeline,
+    translucent: wgpu::RenderPipeline,
     blit: wgpu::RenderPipeline,
     blit_layout: wgpu::BindGroupLayout,
     sampler: wgpu::Sampler,
@@ -183,6 +188,8 @@ pub struct Renderer3d {
     target: Option<Target>,
     statics: Option<Statics>,
     dynamic: Dynamic,
+    /// The translucent triangles uploaded, with their generation.
+    translucent_buffer: Option<(u64, Option<Uploaded>)>,
     max_side: u32,
 }
 
@@ -251,7 +258,7 @@ impl Renderer3d {
             source: wgpu::ShaderSource::Wgsl(SCENE_SHADER.into()),
         });
         let (globals_layout, globals, globals_group) = super::pipelines::globals(device);
-        let [solid, front_only, sphere, lines, overlay] =
+        let [solid, front_only, sphere, lines, overlay, translucent] =
             super::pipelines::scene_pipelines(device, &scene, &globals_layout);
         let (blit, blit_layout) = super::pipelines::blit_pipeline(device, target_format);
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
@@ -265,6 +272,7 @@ impl Renderer3d {
             sphere,
             lines,
             overlay,
+            translucent,
             blit,
             blit_layout,
             sampler,
@@ -274,6 +282,7 @@ impl Renderer3d {
             target: None,
             statics: None,
             dynamic: Dynamic::default(),
+            translucent_buffer: None,
             max_side: device.limits().max_texture_dimension_2d,
         }
     }
@@ -313,6 +322,20 @@ impl Renderer3d {
                     "collidoscope 3d lines",
                 ),
             });
+        }
+        match &frame.translucent {
+            Some((generation, t))
+                if self
+                    .translucent_buffer
+                    .as_ref()
+                    .is_none_or(|(g, _)| g != generation) =>
+            {
+                let buffer =
+                    Self::upload(device, &t.data, LINE_FLOATS, "collidoscope 3d translucent");
+                self.translucent_buffer = Some((*generation, buffer));
+            }
+            Some(_) => {}
+            None => self.translucent_buffer = None,
         }
         self.dynamic = Dynamic {
             spheres: Self::upload(
@@ -479,6 +502,13 @@ impl Renderer3d {
             statics.and_then(|s| s.lines.as_ref()),
         );
         draw(&mut pass, &self.lines, self.dynamic.lines.as_ref());
+        draw(
+            &mut pass,
+            &self.translucent,
+            self.translucent_buffer
+                .as_ref()
+                .and_then(|(_, b)| b.as_ref()),
+        );
         draw(&mut pass, &self.overlay, self.dynamic.overlay.as_ref());
     }
 }

@@ -53,6 +53,25 @@ impl View3d {
         self.sync_character_camera(&c);
     }
 
+    /// Walk `path` (feet positions from the walker start, as the reachability map gives them): the character
+    /// is put at its first point and makes one `move_character` a point, paced at the walking speed (see
+    /// [`crate::editor::character::follow`]), seen from behind (F4 goes back to its eyes).
+    pub fn walk_path(&mut self, path: Vec<Vec3>, c: &crate::character::CharacterController) {
+        let facing = path
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .find(|d| d.x != 0.0 || d.z != 0.0)
+            .map_or(self.cam.walker.facing_deg, |d| {
+                (-d.x).atan2(-d.z).to_degrees()
+            });
+        self.character = CharacterWalk::on_path(path);
+        self.cam.mode = CameraMode::Walk;
+        self.cam.walker.facing_deg = facing;
+        self.cam.look_pitch = 0.0;
+        self.cam.character.third_person = true;
+        self.sync_character_camera(c);
+    }
+
     /// The camera follows the body.
     fn sync_character_camera(&mut self, c: &crate::character::CharacterController) {
         let body = self.character.body;
@@ -91,7 +110,12 @@ impl View3d {
         let physics = physics(input.doc, &input.scene);
         let keys = self.character_input(ui);
         let dt = f64::from(ui.input(|i| i.stable_dt));
+        let following = self.character.following();
         self.character.advance(&physics, &input.scene, keys, dt);
+        if following && let Some(m) = self.character.last() {
+            // Walking a path: the camera faces the way it goes.
+            self.cam.walker.facing_deg = m.input.facing_deg;
+        }
         self.sync_character_camera(&physics.controller);
         if !self.character.paused && !self.character.at_rest(&keys) {
             ui.ctx().request_repaint();
@@ -146,10 +170,15 @@ impl View3d {
         let w = &self.character;
         let b = &w.body;
         // The speed the last move made (a blocked character asks for more than it makes).
-        let made = w.last().map_or(0.0, |m| {
-            let d = m.result.displacement();
-            Vec2::new(d.x, d.z).length() * model::TICK_HZ as f32
-        });
+        let made = match w.last() {
+            // A path's moves are a step each, paced at the walking speed.
+            _ if w.following() => model::WALK_SPEED,
+            Some(m) => {
+                let d = m.result.displacement();
+                Vec2::new(d.x, d.z).length() * model::TICK_HZ as f32
+            }
+            None => 0.0,
+        };
         let mut text = format!(
             "character at {} {}, moving {:.1} m/s{}",
             v3(b.feet),
@@ -175,6 +204,10 @@ impl View3d {
         }
         if w.fell_out {
             text.push_str("\nfell out of the level: Back to start");
+        }
+        if let Some(p) = &w.path {
+            text.push('\n');
+            text.push_str(&p.describe());
         }
         text.push_str(
             "\nW A S D with the pointer here, Shift runs, E jumps, drag looks, Q pauses, F4 third person",

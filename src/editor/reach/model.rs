@@ -1,0 +1,489 @@
+//! The reachability overlay's state (no egui): the map shown, built on a thread of its own from a snapshot of
+//! the document at one revision, and the spot clicked with its path or blocker.
+//!
+//! One build runs at a time. Each is keyed by the [`DocKey`] it was taken at; when it ends, its result is
+//! shown only if the document is still at that key, otherwise it is dropped (counted in
+//! [`ReachOverlay::dropped`]) and the next refresh starts a build of the document as it is now. The map's
+//! build has no way to stop early, so a superseded build is left to finish and discarded: starting the newer
+//! one beside it would only share the same cores. Until a newer map is shown, the last one stays (the views
+//! draw it faint while it is not the document's).
+
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+
+use glam::Vec3;
+
+use super::geometry::{FloorView, ReachGeometry, short_label};
+use crate::character::{Blocker3, CharacterController, ReachMap, ReachSettings};
+use crate::editor::document::{DocKey, Document};
+use crate::scene::Scene;
+
+/// Why there is no map of a level without a walker start.
+pub const NO_WALKER: &str =
+    "no walker start: reachability is measured from it (place one with the Walker tool, K)";
+
+/// What a build is made from: the document's level at one revision.
+pub struct ReachRequest {
+    /// The document and revision it was taken at.
+    pub key: DocKey,
+    /// The level's statics (shared with the rest of the editor at this revision).
+    pub scene: Arc<Scene>,
+    /// The level's character, or the default.
+    pub controller: CharacterController,
+    /// Where the map starts: the walker start's feet `(x, 0, z)`.
+    pub start: Option<Vec3>,
+    /// Threads the map may use.
+    pub threads: usize,
+}
+
+impl ReachRequest {
+    /// A request for `doc` as it is now, with its runtime `scene` (built from it at this revision). The map
+    /// leaves one core to the interface.
+    #[must_use]
+    pub fn of(doc: &Document, scene: Arc<Scene>) -> Self {
+        let level = doc.level();
+        Self {
+            key: doc.key(),
+            scene,
+            controller: crate::editor::document::character::effective(level),
+            start: level
+                .walker
+                .as_ref()
+                .map(|w| Vec3::new(w.position.x, 0.0, w.position.y)),
+            threads: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+        }
+    }
+
+    /// Build the map and its drawing (what the builder's thread runs).
+    #[must_use]
+    pub fn build(self) -> ReachBuilt {
+        let began = Instant::now();
+        let outcome = match self.start {
+            None => Err(NO_WALKER.to_owned()),
+            Some(start) => {
+                let settings = ReachSettings {
+                    threads: self.threads,
+                    ..ReachSettings::default()
+                };
+                ReachMap::try_build(&self.scene, &self.controller, start, &settings)
+                    .map(|map| ReachData {
+                        geometry: ReachGeometry::of(&map, &self.scene),
+                        map,
+                    })
+                    .map_err(|e| format!("no map: {e}"))
+            }
+        };
+        ReachBuilt {
+            key: self.key,
+            generation: 0,
+            outcome,
+            seconds: began.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// A map and its drawing.
+#[derive(Debug)]
+pub struct ReachData {
+    /// The runtime's map.
+    pub map: ReachMap,
+    /// How the views draw it.
+    pub geometry: ReachGeometry,
+}
+
+/// A finished build.
+#[derive(Debug)]
+pub struct ReachBuilt {
+    /// The document and revision it maps.
+    pub key: DocKey,
+    /// Counts the maps shown (each accepted build gets the next), so the views' caches know a new one.
+    pub generation: u64,
+    /// The map, or why there is none (no walker start, a start in the air, …).
+    pub outcome: Result<ReachData, String>,
+    /// Seconds the build took (the map and its drawing).
+    pub seconds: f64,
+}
+
+/// The build under way.
+struct Job {
+    key: DocKey,
+    started: Instant,
+    rx: Receiver<ReachBuilt>,
+}
+
+/// What a poll found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Polled {
+    /// No build, or it is still running.
+    Nothing,
+    /// A build ended and is shown.
+    Shown,
+    /// A build ended for an older revision or another document, and was dropped.
+    Dropped,
+}
+
+/// What the spot clicked is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TargetView {
+    /// Reached: the path from the start, feet positions (each one replayed `move_character` from the one
+    /// before), and its length along the floor, metres.
+    Path {
+        /// Feet positions from the start.
+        path: Vec<Vec3>,
+        /// Its length, metres.
+        length: f32,
+    },
+    /// It can be stood on but is not reached.
+    Blocked {
+        /// The limit that keeps it out.
+        blocker: Blocker3,
+        /// The limit in words ([`Blocker3::describe`]).
+        words: String,
+        /// In a few words, as labelled.
+        short: String,
+        /// The path to the reached place nearest the limit: how far the character gets.
+        partial: Option<Vec<Vec3>>,
+    },
+    /// Nowhere to stand there (in the air, inside or against something, too steep).
+    Nowhere,
+    /// No map to ask (none built, or the level has none).
+    NoMap,
+}
+
+/// The spot clicked with the Reach tool, and what the shown map says of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Target {
+    /// The spot, as feet.
+    pub to: Vec3,
+    /// The map generation `view` was worked out on.
+    pub generation: u64,
+    /// What it is.
+    pub view: TargetView,
+}
+
+/// The overlay: on or off, the map shown, the build under way and the clicked spot.
+#[derive(Default)]
+pub struct ReachOverlay {
+    /// Drawn in both views (View → Reachability overlay).
+    pub on: bool,
+    /// Which place of a column the top-down view shows.
+    pub floor: FloorView,
+    shown: Option<Arc<ReachBuilt>>,
+    job: Option<Job>,
+    generation: u64,
+    dropped: usize,
+    started: usize,
+    target: Option<Target>,
+}
+
+impl ReachOverlay {
+    /// The last map shown (perhaps of an earlier revision: see [`ReachOverlay::is_current`]).
+    #[must_use]
+    pub fn shown(&self) -> Option<&Arc<ReachBuilt>> {
+        self.shown.as_ref()
+    }
+
+    /// The shown map and its drawing, when there is one.
+    #[must_use]
+    pub fn data(&self) -> Option<&ReachData> {
+        self.shown.as_ref().and_then(|b| b.outcome.as_ref().ok())
+    }
+
+    /// Whether the shown map is of the document at `key`.
+    #[must_use]
+    pub fn is_current(&self, key: DocKey) -> bool {
+        self.shown.as_ref().is_some_and(|b| b.key == key)
+    }
+
+    /// How long the build under way has run, and the revision it maps.
+    #[must_use]
+    pub fn building(&self) -> Option<(DocKey, Duration)> {
+        self.job.as_ref().map(|j| (j.key, j.started.elapsed()))
+    }
+
+    /// Builds dropped because the document moved on before they ended.
+    #[must_use]
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+
+    /// Builds started.
+    #[must_use]
+    pub fn started(&self) -> usize {
+        self.started
+    }
+
+    /// Whether a build of `key` should start now: none is running and the shown map is not of `key`.
+    #[must_use]
+    pub fn wants_build(&self, key: DocKey) -> bool {
+        self.job.is_none() && !self.is_current(key)
+    }
+
+    /// Start building on a thread of its own: `build` makes the map of `key`.
+    pub fn start(&mut self, key: DocKey, build: impl FnOnce() -> ReachBuilt + Send + 'static) {
+        let (tx, rx) = mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("reach map".into())
+            .spawn(move || {
+                // The receiver is gone when the editor closed meanwhile: nothing to tell.
+                let _ = tx.send(build());
+            });
+        self.started += 1;
+        match spawned {
+            Ok(_) => {
+                self.job = Some(Job {
+                    key,
+                    started: Instant::now(),
+                    rx,
+                });
+            }
+            Err(e) => self.accept(ReachBuilt {
+                key,
+                generation: 0,
+                outcome: Err(format!("cannot start the map's thread: {e}")),
+                seconds: 0.0,
+            }),
+        }
+    }
+
+    /// Take the build's result when it has ended: shown when it maps `latest` (the document now), else
+    /// dropped.
+    pub fn poll(&mut self, latest: DocKey) -> Polled {
+        let Some(job) = &self.job else {
+            return Polled::Nothing;
+        };
+        let built = match job.rx.try_recv() {
+            Ok(b) => b,
+            Err(TryRecvError::Empty) => return Polled::Nothing,
+            // The thread ended without an answer: it panicked (its message went to the log).
+            Err(TryRecvError::Disconnected) => ReachBuilt {
+                key: job.key,
+                generation: 0,
+                outcome: Err("the map's build failed (see the log)".into()),
+                seconds: job.started.elapsed().as_secs_f64(),
+            },
+        };
+        self.job = None;
+        if built.key == latest {
+            self.accept(built);
+            Polled::Shown
+        } else {
+            self.dropped += 1;
+            Polled::Dropped
+        }
+    }
+
+    fn accept(&mut self, mut built: ReachBuilt) {
+        self.generation += 1;
+        built.generation = self.generation;
+        self.shown = Some(Arc::new(built));
+        if let Some(t) = self.target.take() {
+            self.set_target(t.to);
+        }
+    }
+
+    /// Show what the map says of spot `to` (feet): its path or what keeps it out. Kept, and asked again of
+    /// each newer map.
+    pub fn set_target(&mut self, to: Vec3) {
+        let (generation, view) = match self.shown.as_ref() {
+            Some(b) => (
+                b.generation,
+                b.outcome
+                    .as_ref()
+                    .map_or(TargetView::NoMap, |d| target_view(d, to)),
+            ),
+            None => (0, TargetView::NoMap),
+        };
+        self.target = Some(Target {
+            to,
+            generation,
+            view,
+        });
+    }
+
+    /// Forget the clicked spot.
+    pub fn clear_target(&mut self) -> bool {
+        self.target.take().is_some()
+    }
+
+    /// The clicked spot.
+    #[must_use]
+    pub fn target(&self) -> Option<&Target> {
+        self.target.as_ref()
+    }
+
+    /// The path to walk: the clicked spot's, when it is reached on a map of the document at `key`; else why
+    /// not.
+    pub fn path_to_walk(&self, key: DocKey) -> Result<&[Vec3], &'static str> {
+        let Some(t) = &self.target else {
+            return Err("no path: click a reached spot with the Reach tool (H) first");
+        };
+        if !self.is_current(key) {
+            return Err("the map is being made again for the edited level: walk once it is ready");
+        }
+        match &t.view {
+            TargetView::Path { path, .. } if path.len() >= 2 => Ok(path),
+            TargetView::Path { .. } => Err("that spot is where the character starts"),
+            _ => Err("no path: the spot clicked is not reached"),
+        }
+    }
+}
+
+/// What `data`'s map says of spot `to`.
+fn target_view(data: &ReachData, to: Vec3) -> TargetView {
+    let map = &data.map;
+    let ctl = map.controller();
+    if let Some(path) = map.path(to).filter(|_| map.reachable(to)) {
+        let length = path.windows(2).map(|w| w[0].distance(w[1])).sum();
+        return TargetView::Path { path, length };
+    }
+    if !map.can_stand(to) {
+        return TargetView::Nowhere;
+    }
+    match map.blocker(to) {
+        Some(blocker) => {
+            let partial = data
+                .geometry
+                .reached_near(blocker.at(), 3, ctl.max_step + 0.5)
+                .and_then(|p| map.path(p.feet));
+            TargetView::Blocked {
+                blocker,
+                words: blocker.describe(ctl),
+                short: short_label(&blocker, ctl),
+                partial,
+            }
+        }
+        None => TargetView::Nowhere,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+
+    fn key(doc: &Document, revision: u64) -> DocKey {
+        DocKey {
+            id: doc.id(),
+            revision,
+        }
+    }
+
+    fn failed(key: DocKey) -> ReachBuilt {
+        ReachBuilt {
+            key,
+            generation: 0,
+            outcome: Err("test".into()),
+            seconds: 0.0,
+        }
+    }
+
+    /// Poll until the build ends (a few seconds at most).
+    fn wait(o: &mut ReachOverlay, latest: DocKey) -> Polled {
+        for _ in 0..500 {
+            match o.poll(latest) {
+                Polled::Nothing => std::thread::sleep(Duration::from_millis(10)),
+                p => return p,
+            }
+        }
+        panic!("the build never ended");
+    }
+
+    #[test]
+    fn a_build_overtaken_by_an_edit_is_dropped_and_the_next_maps_the_edit() {
+        let doc = Document::new(Level::default(), None);
+        let (a, b) = (key(&doc, 1), key(&doc, 2));
+        let mut o = ReachOverlay::default();
+        assert!(o.wants_build(a));
+        // A build of revision 1 held until the document has moved on to revision 2.
+        let (go, gate) = mpsc::channel::<()>();
+        o.start(a, move || {
+            let _ = gate.recv();
+            failed(a)
+        });
+        assert!(!o.wants_build(b), "one build at a time");
+        assert_eq!(o.poll(b), Polled::Nothing);
+        assert!(o.building().is_some_and(|(k, _)| k == a));
+        let _ = go.send(());
+        assert_eq!(wait(&mut o, b), Polled::Dropped);
+        assert!(o.shown().is_none() && o.dropped() == 1);
+        // The next build maps the document as it is.
+        assert!(o.wants_build(b));
+        o.start(b, move || failed(b));
+        assert_eq!(wait(&mut o, b), Polled::Shown);
+        assert!(o.is_current(b) && !o.is_current(a) && !o.wants_build(b));
+        assert_eq!(o.shown().map(|s| s.generation), Some(1));
+        assert_eq!(o.started(), 2);
+    }
+
+    #[test]
+    fn a_build_that_panics_says_so() {
+        let doc = Document::new(Level::default(), None);
+        let a = key(&doc, 1);
+        let mut o = ReachOverlay::default();
+        o.start(a, || panic!("a test panic in the builder"));
+        assert_eq!(wait(&mut o, a), Polled::Shown);
+        let err = o.shown().and_then(|s| s.outcome.as_ref().err()).cloned();
+        assert_eq!(err.as_deref(), Some("the map's build failed (see the log)"));
+    }
+
+    fn build_now(level: Level) -> (ReachOverlay, DocKey) {
+        let doc = Document::new(level, None);
+        let scene = Arc::new(Scene::build(doc.level()));
+        let request = ReachRequest::of(&doc, scene);
+        let mut o = ReachOverlay::default();
+        let k = doc.key();
+        o.start(k, move || request.build());
+        assert_eq!(wait(&mut o, k), Polled::Shown);
+        (o, k)
+    }
+
+    #[test]
+    fn a_click_shows_the_path_or_what_keeps_the_spot_out() {
+        let level = Level::from_ron_str(
+            r"(version: 2, aabbs: [
+                (id: 1, min: (-5.0, -0.2, -5.0), max: (5.0, 0.0, 5.0)),
+                (id: 2, min: (1.0, 0.0, -2.0), max: (4.0, 0.6, 2.0)),
+            ],
+            walker: (position: (-3.0, 0.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3))",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let (mut o, k) = build_now(level);
+        assert!(o.data().is_some());
+        // A reached spot: a path from the start to it, every step short.
+        o.set_target(Vec3::new(-3.0, 0.01, 3.0));
+        match &o.target().map(|t| t.view.clone()) {
+            Some(TargetView::Path { path, length }) => {
+                assert!(path.len() > 5 && *length > 2.9, "{path:?}");
+                assert!(path.windows(2).all(|w| w[0].distance(w[1]) < 1.5));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(o.path_to_walk(k).is_ok());
+        // On the 0.6 m platform: a step too high, and how far the character gets toward it.
+        o.set_target(Vec3::new(2.5, 0.61, 0.0));
+        match &o.target().map(|t| t.view.clone()) {
+            Some(TargetView::Blocked { short, partial, .. }) => {
+                assert!(short.starts_with("step 0.6"), "{short}");
+                let end = partial.as_ref().and_then(|p| p.last().copied());
+                assert!(end.is_some_and(|e| e.x > 0.0 && e.x < 1.0), "{end:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(o.path_to_walk(k).is_err());
+        // In the air beyond the floor: nowhere to stand.
+        o.set_target(Vec3::new(9.0, 0.01, 9.0));
+        assert_eq!(o.target().map(|t| &t.view), Some(&TargetView::Nowhere));
+        assert!(o.clear_target() && o.target().is_none());
+    }
+
+    #[test]
+    fn a_level_without_a_walker_start_says_so() {
+        let (o, k) = build_now(Level::default());
+        assert!(o.is_current(k) && o.data().is_none());
+        let err = o.shown().and_then(|s| s.outcome.as_ref().err()).cloned();
+        assert_eq!(err.as_deref(), Some(NO_WALKER));
+    }
+}
