@@ -6,6 +6,7 @@
 
 pub mod camera;
 mod pipelines;
+mod query_lines;
 pub mod reach;
 pub mod render;
 pub mod scene;
@@ -456,10 +457,10 @@ impl View3d {
             overlay.cross(p, 0.15, [255, 80, 80, 255]);
         }
         if let Some((ray, max_t)) = input.probe {
-            probe_lines(&mut overlay, &ray, max_t, input.probe_result);
+            query_lines::probe_lines(&mut overlay, &ray, max_t, input.probe_result);
         }
         if let Some(q) = &input.recording_query {
-            query_lines(&mut overlay, q);
+            query_lines::query_lines(&mut overlay, q);
         }
         if let Some(m) = &input.recording_move {
             walk::move_lines(m, self.cam.eye_forward(ball).0, &mut lines, &mut overlay);
@@ -719,41 +720,6 @@ fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
     }
     input.marks.lines_3d(&mut lines, &mut overlay);
     (spheres, lines, overlay)
-}
-
-/// A game's recorded query: its path, the points it found with their normals, and its spheres (three great
-/// circles each).
-fn query_lines(out: &mut Lines, q: &crate::editor::recording::QueryShape) {
-    let color = [90, 220, 255, 255];
-    for (a, b) in &q.lines {
-        out.line(*a, *b, color);
-    }
-    for p in &q.points {
-        out.cross(*p, 0.12, [255, 255, 255, 255]);
-    }
-    for (a, b) in &q.arrows {
-        out.arrow(*a, *b, [255, 230, 80, 255]);
-    }
-    for s in &q.spheres {
-        for n in [Vec3::X, Vec3::Y, Vec3::Z] {
-            out.circle(s.center, n, s.radius, color);
-        }
-    }
-}
-
-/// The probe ray, its hits with their normals, and the chosen box's entry and exit.
-fn probe_lines(out: &mut Lines, ray: &Ray, max_t: f32, result: Option<&ProbeResult>) {
-    let accent = [230, 100, 200, 255];
-    let shown = result
-        .and_then(|r| r.hits.last())
-        .map_or(max_t.min(1e3), |h| (h.t * 1.2).max(1.0).min(max_t));
-    out.line(ray.origin, ray.at(shown), accent);
-    if let Some(r) = result {
-        for h in &r.hits {
-            out.cross(h.point, 0.12, [255, 255, 255, 255]);
-            out.arrow(h.point, h.point + h.normal * 0.6, [255, 230, 80, 255]);
-        }
-    }
 }
 
 #[cfg(test)]
