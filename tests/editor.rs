@@ -24,6 +24,9 @@ mod characters;
 #[path = "editor/walk.rs"]
 mod walk;
 
+#[path = "editor/reach.rs"]
+mod reach;
+
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
         recovery_dir: recovery.map(Path::to_path_buf),

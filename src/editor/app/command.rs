@@ -491,7 +491,7 @@ impl Tool {
             Tool::Reach => spec(
                 "Reach",
                 H,
-                "Click a spot (top-down or 3D): the character's path to it from the walker start, or what keeps it out; turns the reachability overlay on",
+                "Click a spot in either view: the character's path to it, or what keeps it out",
             ),
         }
     }
@@ -514,7 +514,7 @@ pub const POINTER_HELP: &[(&str, &str)] = &[
     ),
     (
         "Reach tool: click (top-down or 3D)",
-        "The path from the walker start to the spot clicked, or what keeps it out",
+        "The path from the walker start to the spot, or what keeps it out",
     ),
     (
         "3D Walker: W A S D or arrows, drag",

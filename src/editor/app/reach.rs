@@ -32,7 +32,7 @@ impl Command {
             Command::ToggleReach => spec(
                 "Reachability overlay",
                 M,
-                "Where the level's character can go from the walker start (green), where it can stand but not go (orange) and what stops it, in both views; made in the background after every edit",
+                "Where the character can go from the walker start (green), can stand but not go (orange), what stops it",
             ),
             Command::ReachTo(_) => spec(
                 "Show the path",
@@ -42,12 +42,12 @@ impl Command {
             Command::WalkReachPath => spec(
                 "Walk the path",
                 WALK,
-                "The level's character walks the shown path in the 3D preview, one move_character a step as a game replays it (a key takes over)",
+                "The character walks the shown path in the 3D preview, one move_character a step (a key takes over)",
             ),
             Command::ClearReachPath => spec(
                 "Clear the path",
                 CLEAR,
-                "Forget the spot clicked with the Reach tool, its path or blocker",
+                "Forget the spot clicked with the Reach tool",
             ),
             Command::ReachFloor(_) => spec(
                 "Reachability floor",

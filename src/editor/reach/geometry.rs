@@ -75,7 +75,7 @@ pub struct Label {
     pub area: f32,
     /// The limit.
     pub blocker: Blocker3,
-    /// A place it keeps out (of the largest region behind it: the one nearest what is reached).
+    /// A place it keeps out, the nearest to it.
     pub feet: Vec3,
 }
 
@@ -182,7 +182,12 @@ impl ReachGeometry {
             nz,
             ..ReachGeometry::default()
         };
-        g.file(map.places(), ctl.height * 0.5);
+        // A place counts as reached as the map's own queries answer for it (a landing within a cell and a
+        // step), so what is drawn green is what a click finds a path to.
+        let places = map
+            .places()
+            .map(|(feet, reached)| (feet, reached || map.reachable(feet)));
+        g.file(places, ctl.height * 0.5);
         g.heights = g
             .places
             .iter()
@@ -201,7 +206,7 @@ impl ReachGeometry {
             .collect();
         let (bright, faint) = g.surfaces(scene);
         (g.surface, g.surface_dimmed) = (Arc::new(bright), Arc::new(faint));
-        g.labels = labels(map, &ctl);
+        g.labels = g.labels(map, &ctl);
         g
     }
 
@@ -277,10 +282,12 @@ impl ReachGeometry {
         }
     }
 
-    /// The place shown in `view` at floor point `p`: its cell's, else the nearest shown within a cell.
+    /// The place shown in `view` at floor point `p`: its cell's, else the nearest shown within a cell;
+    /// `None` outside the mapped area.
     #[must_use]
     pub fn place_at(&self, p: Vec2, view: FloorView) -> Option<Place> {
-        if self.nx == 0 || !p.is_finite() {
+        let far = self.origin + Vec2::new(self.nx as f32, self.nz as f32) * self.cell;
+        if self.nx == 0 || !p.is_finite() || p.cmplt(self.origin).any() || p.cmpge(far).any() {
             return None;
         }
         let (i, k) = self.cell_of(p);
@@ -449,31 +456,73 @@ fn surface_y(feet: Vec3, n: Vec3, at: Vec2) -> f32 {
     feet.y - (n.x * (at.x - feet.x) + n.z * (at.y - feet.z)) / n.y
 }
 
-/// The unreachable places' labels: one per limit (regions behind the same words within a metre of each
-/// other are one label with their areas summed), largest area first.
-fn labels(map: &ReachMap, ctl: &CharacterController) -> Vec<Label> {
-    let mut out: Vec<Label> = Vec::new();
-    for p in map.unreachable_places() {
-        let text = short_label(&p.blocker, ctl);
-        let at = p.blocker.at();
-        match out
-            .iter_mut()
-            .find(|l| l.text == text && l.at.distance(at) <= 1.0)
-        {
-            Some(l) => {
-                l.area += p.area;
+impl ReachGeometry {
+    /// The unreachable places' labels: one per limit (regions behind the same words within a metre of each
+    /// other are one label with their areas summed), largest area first; a region the map's own queries find
+    /// reached everywhere has none.
+    fn labels(&self, map: &ReachMap, ctl: &CharacterController) -> Vec<Label> {
+        let mut out: Vec<Label> = Vec::new();
+        for p in map.unreachable_places() {
+            let text = short_label(&p.blocker, ctl);
+            let at = p.blocker.at();
+            match out
+                .iter_mut()
+                .find(|l| l.text == text && l.at.distance(at) <= 1.0)
+            {
+                Some(l) => {
+                    l.area += p.area;
+                }
+                None => {
+                    // A region whose every place the map answers for as reached (each within a cell of a
+                    // landing) keeps nothing out: no label.
+                    if let Some(feet) = self.spot_behind(map, &p.blocker) {
+                        out.push(Label {
+                            at,
+                            text,
+                            area: p.area,
+                            blocker: p.blocker,
+                            feet,
+                        });
+                    }
+                }
             }
-            None => out.push(Label {
-                at,
-                text,
-                area: p.area,
-                blocker: p.blocker,
-                feet: p.feet,
-            }),
         }
+        out.sort_by(|a, b| b.area.total_cmp(&a.area));
+        out
     }
-    out.sort_by(|a, b| b.area.total_cmp(&a.area));
-    out
+
+    /// A place out of reach behind `blocker`, the nearest to the limit (up to four metres across): what a click
+    /// on the label asks about. (The region's own place nearest what is reached may lie within a cell of a
+    /// reached one, where the map answers for that one.)
+    fn spot_behind(&self, map: &ReachMap, blocker: &Blocker3) -> Option<Vec3> {
+        let at = blocker.at();
+        let (i, k) = self.cell_of(Vec2::new(at.x, at.z));
+        let mut best: Option<(f32, Vec3)> = None;
+        for r in 0..=16i64 {
+            for kk in (k as i64 - r).max(0)..=(k as i64 + r) {
+                for ii in (i as i64 - r).max(0)..=(i as i64 + r) {
+                    if (ii - i as i64).abs() != r && (kk - k as i64).abs() != r {
+                        continue;
+                    }
+                    for q in self.column(ii as usize, kk as usize) {
+                        let d = q.feet.distance(at);
+                        if !q.reached
+                            && best.is_none_or(|(b, _)| d < b)
+                            && !map.reachable(q.feet)
+                            && map.blocker(q.feet).as_ref() == Some(blocker)
+                        {
+                            best = Some((d, q.feet));
+                        }
+                    }
+                }
+            }
+            // Rings further out are all further than a place found within this one's inner radius.
+            if best.is_some_and(|(d, _)| d <= r as f32 * self.cell) {
+                break;
+            }
+        }
+        best.map(|(_, spot)| spot)
+    }
 }
 
 #[cfg(test)]
@@ -609,5 +658,14 @@ mod tests {
             "{:?}",
             g.labels.iter().map(|l| &l.text).collect::<Vec<_>>()
         );
+        // Each label's spot is out of reach behind its limit (what a click on it shows).
+        for l in &g.labels {
+            assert!(
+                !map.reachable(l.feet) && map.blocker(l.feet) == Some(l.blocker),
+                "{} at {}",
+                l.text,
+                l.feet
+            );
+        }
     }
 }
