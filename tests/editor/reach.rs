@@ -8,8 +8,14 @@ use collidoscope::editor::debugger::panel::Tab;
 use collidoscope::editor::reach::TargetView;
 
 fn playground(open_3d: bool) -> Harness<'static, EditorApp> {
+    playground_with(open_3d, |_| {})
+}
+
+/// The playground, changed by `edit` before the editor opens it.
+fn playground_with(open_3d: bool, edit: impl FnOnce(&mut Level)) -> Harness<'static, EditorApp> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/playground.ron");
-    let level = Level::load(&path).unwrap();
+    let mut level = Level::load(&path).unwrap();
+    edit(&mut level);
     let app = EditorApp::new(level, Some(path), options(None));
     if open_3d {
         harness3d(app)
@@ -39,7 +45,13 @@ fn target(h: &Harness<'_, EditorApp>) -> TargetView {
 
 #[test]
 fn m_and_the_view_menu_toggle_the_reachability_overlay() {
-    let mut h = playground(false);
+    // Without entities that must be reached, no map is made until the overlay asks for one.
+    let mut h = playground_with(false, |l| {
+        for t in &mut l.entity_types {
+            t.must_reach = false;
+        }
+    });
+    h.run_steps(3);
     assert!(!h.state().reach.on && h.state().reach.started() == 0);
     key(&mut h, Modifiers::NONE, Key::M);
     assert!(h.state().reach.on);
@@ -183,5 +195,49 @@ fn a_map_overtaken_by_an_edit_is_dropped_and_the_edited_level_is_mapped() {
     assert!(
         (start.x - 4.0).abs() < 0.3 && start.z.abs() < 0.3,
         "{start}"
+    );
+}
+
+#[test]
+fn must_reach_entities_out_of_reach_are_problems_without_the_overlay() {
+    let mut h = playground(false);
+    // The playground's goals must be reached: the map is made in the background with the overlay off.
+    assert!(!h.state().reach.on);
+    wait_for_map(&mut h);
+    let unreached: Vec<String> = h
+        .state()
+        .problems()
+        .iter()
+        .filter(|p| p.message.starts_with("unreachable from the walker start"))
+        .map(|p| p.message.clone())
+        .collect();
+    // The goals past the 0.42 m stairs, through the 0.5 m door and the 1.5 m tunnel; the one on the low
+    // stairs' landing is reached.
+    assert_eq!(unreached.len(), 3, "{unreached:?}");
+    assert!(
+        unreached.iter().any(|m| m.contains("StepTooHigh")),
+        "{unreached:?}"
+    );
+    // The Problems panel lists them.
+    h.get_by_label_contains("Problems (").click();
+    h.run_steps(3);
+    assert_eq!(
+        h.query_all_by_label_contains("unreachable from the walker start")
+            .count(),
+        3
+    );
+    // Unticking the goals' "must reach" (one command) takes the problems away, without waiting for a map.
+    h.state_mut().tab = Tab::EntityTypes;
+    h.run_steps(3);
+    h.get_by_label("must reach").click();
+    h.run_steps(3);
+    assert!(!h.state().doc.level().entity_types[0].must_reach);
+    assert!(
+        h.state()
+            .problems()
+            .iter()
+            .all(|p| !p.message.starts_with("unreachable")),
+        "{:?}",
+        h.state().problems()
     );
 }

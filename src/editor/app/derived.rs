@@ -16,6 +16,8 @@ pub(crate) struct Problems {
     pub(crate) list: Vec<Problem>,
     pub(crate) faulty: HashSet<ObjectId>,
     pub(crate) walker_faulty: bool,
+    /// The reachability map whose `must_reach` problems are in the list: its document key and generation.
+    pub(crate) reach: Option<(DocKey, u64)>,
 }
 
 /// What the Compare tab's results depend on: the level, the probe and the debugger's frame.
@@ -32,12 +34,33 @@ pub(crate) type CompareCache = (
 impl EditorApp {
     pub(crate) fn refresh_problems(&mut self) {
         // While dragging, the level changes every frame: validate when the gesture ends.
-        if self.problems.key == Some(self.doc.key())
+        let key = self.doc.key();
+        // The map of this revision, once made: its must_reach problems join the list.
+        let reach = self
+            .reach
+            .shown()
+            .filter(|b| b.key == key && b.outcome.is_ok())
+            .map(|b| (b.key, b.generation));
+        if (self.problems.key == Some(key) && self.problems.reach == reach)
             || (self.problems.key.is_some() && self.gesture.is_some())
         {
             return;
         }
         let mut list = self.doc.level().validate();
+        if let Some(Ok(data)) = self
+            .reach
+            .shown()
+            .filter(|_| reach.is_some())
+            .map(|b| &b.outcome)
+        {
+            list.extend(
+                self.doc
+                    .level()
+                    .reach_problems(&data.map)
+                    .into_iter()
+                    .map(|p| p.problem),
+            );
+        }
         list.sort_by_key(|p| p.severity);
         self.problems.faulty = list
             .iter()
@@ -48,7 +71,8 @@ impl EditorApp {
             .iter()
             .any(|p| p.severity == Severity::Error && p.field.starts_with("walker"));
         self.problems.list = list;
-        self.problems.key = Some(self.doc.key());
+        self.problems.key = Some(key);
+        self.problems.reach = reach;
     }
 
     pub(crate) fn refresh_compare(&mut self) {

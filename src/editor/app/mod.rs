@@ -370,8 +370,8 @@ impl EditorApp {
             ctx.request_repaint();
         }
         self.refresh_scene();
-        self.refresh_problems();
         self.refresh_reach(&ctx);
+        self.refresh_problems();
         self.refresh_probe();
         self.refresh_recording(&ctx);
         self.window_events(&ctx);

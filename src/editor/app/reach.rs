@@ -65,6 +65,12 @@ impl EditorApp {
         self.reach.on || self.tool == Tool::Reach
     }
 
+    /// Whether the map is kept in step with the document: when it is shown, or when the level has entities
+    /// that must be reached (their problems go to the Problems panel, as `collidoscope check --reach` finds).
+    fn reach_needed(&self) -> bool {
+        self.reach_wanted() || self.doc.level().must_reach_entities().next().is_some()
+    }
+
     /// Keep the map in step with the document: take a finished build (shown when it maps the document as it
     /// is, dropped when an edit overtook it) and start the next one. Never waits for a build; while one runs,
     /// the frame asks to be drawn again soon (the status bar's spinner, and the result when it comes).
@@ -82,7 +88,7 @@ impl EditorApp {
             self.gesture,
             Some(Gesture::Move { .. } | Gesture::Rotate { .. })
         );
-        if self.reach_wanted() && !dragging && self.reach.wants_build(key) {
+        if self.reach_needed() && !dragging && self.reach.wants_build(key) {
             let request = match &self.level_scene {
                 // The scene the editor already built at this revision, shared.
                 Some((k, scene)) if *k == key => ReachRequest::of(&self.doc, scene.clone()),
