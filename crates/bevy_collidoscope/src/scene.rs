@@ -34,9 +34,9 @@ pub(crate) struct CurrentLevel {
 ///
 /// Recorded when a [`FlightRecorder`] is recording: [`cast_ray`](Self::cast_ray),
 /// [`sweep_sphere`](Self::sweep_sphere), [`overlap_sphere`](Self::overlap_sphere),
-/// [`move_and_slide`](Self::move_and_slide) (the kinds a recording holds). The trigger queries are answered
-/// but not recorded: recordings have no kind for them, and `collidoscope replay` re-asks only what it can
-/// compare.
+/// [`move_and_slide`](Self::move_and_slide) (the kinds a recording holds). The capsule and trigger queries
+/// are answered but not recorded: recordings have no kind for them (a character's moves, made of capsule
+/// sweeps, are recorded whole).
 #[derive(SystemParam)]
 pub struct LevelScene<'w> {
     current: Res<'w, CurrentLevel>,
@@ -134,6 +134,19 @@ impl LevelScene<'_> {
             |s| s.move_and_slide(from, radius, motion),
             |r, s| r.move_and_slide(s, from, radius, motion),
         )
+    }
+
+    /// [`Scene::sweep_capsule`]: the earliest contact of the capsule moving by `motion`. Not recorded (a
+    /// recording has no kind for it; character moves, made of such sweeps, are).
+    #[must_use]
+    pub fn sweep_capsule(&self, capsule: &Capsule, motion: Vec3) -> Option<SceneToi> {
+        self.scene().sweep_capsule(capsule, motion)
+    }
+
+    /// [`Scene::overlap_capsule`]: every static object the capsule touches, ids ascending. Not recorded.
+    #[must_use]
+    pub fn overlap_capsule(&self, capsule: &Capsule) -> Vec<ObjectId> {
+        self.scene().overlap_capsule(capsule)
     }
 
     /// [`Scene::triggers_at`]: the trigger volumes the sphere touches, ids ascending. Not recorded.

@@ -19,7 +19,15 @@ struct Answers {
     slides: Vec<glam::Vec2>,
     triggers: Vec<Vec<ObjectId>>,
     capsule_triggers: Vec<Vec<ObjectId>>,
+    capsule_sweeps: Vec<Option<SceneToi>>,
+    capsule_overlaps: Vec<Vec<ObjectId>>,
 }
+
+/// The capsule queries of a scene (or of `LevelScene`).
+type CapsuleQueries<'a> = (
+    &'a dyn Fn(&Capsule, glam::Vec3) -> Option<SceneToi>,
+    &'a dyn Fn(&Capsule) -> Vec<ObjectId>,
+);
 
 fn places() -> Vec<glam::Vec3> {
     (0..40)
@@ -42,7 +50,9 @@ fn answers_of(
     slide: impl Fn(glam::Vec2, f32, glam::Vec2) -> glam::Vec2,
     triggers: impl Fn(&Sphere) -> Vec<ObjectId>,
     capsule_triggers: impl Fn(&Capsule) -> Vec<ObjectId>,
+    (capsule_sweep, capsule_overlap): CapsuleQueries,
 ) -> Answers {
+    let capsule = |v: glam::Vec3, r: f32| Capsule::new(v, v + glam::Vec3::Y * 1.2, r);
     let p = places();
     let dir = |v: glam::Vec3| glam::Vec3::new(-v.z, -0.05, v.x).normalize_or(glam::Vec3::X);
     Answers {
@@ -62,7 +72,15 @@ fn answers_of(
         triggers: p.iter().map(|v| triggers(&Sphere::new(*v, 2.0))).collect(),
         capsule_triggers: p
             .iter()
-            .map(|v| capsule_triggers(&Capsule::new(*v, *v + glam::Vec3::Y * 1.2, 1.0)))
+            .map(|v| capsule_triggers(&capsule(*v, 1.0)))
+            .collect(),
+        capsule_sweeps: p
+            .iter()
+            .map(|v| capsule_sweep(&capsule(*v, 0.3), dir(*v) * 8.0))
+            .collect(),
+        capsule_overlaps: p
+            .iter()
+            .map(|v| capsule_overlap(&capsule(*v, 1.0)))
             .collect(),
     }
 }
@@ -81,6 +99,9 @@ fn level_scene_answers_as_the_levels_scene_and_empty_before_a_level() {
                     |f, r, m| scene.move_and_slide(f, r, m),
                     |s| scene.triggers_at(s),
                     |c| scene.triggers_at_capsule(c),
+                    (&|c, m| scene.sweep_capsule(c, m), &|c| {
+                        scene.overlap_capsule(c)
+                    }),
                 )
             })
             .unwrap()
@@ -120,6 +141,9 @@ fn level_scene_answers_as_the_levels_scene_and_empty_before_a_level() {
             ids.dedup();
             ids
         },
+        (&|c, m| scene.sweep_capsule(c, m), &|c| {
+            scene.overlap_capsule(c)
+        }),
     );
     assert_eq!(got, want);
     // The places meet something of each kind.
@@ -127,6 +151,8 @@ fn level_scene_answers_as_the_levels_scene_and_empty_before_a_level() {
     assert!(got.sweeps.iter().flatten().count() > 5);
     assert!(got.triggers.iter().any(|t| !t.is_empty()));
     assert!(got.capsule_triggers.iter().any(|t| !t.is_empty()));
+    assert!(got.capsule_sweeps.iter().flatten().count() > 5);
+    assert!(got.capsule_overlaps.iter().any(|t| !t.is_empty()));
 
     let (loaded, is_root, gravity) = app
         .world_mut()
