@@ -2,10 +2,10 @@
 //! volumes they enter and leave as Bevy messages.
 
 use bevy::prelude::*;
-use collidoscope::character::CharacterController;
+use collidoscope::character::{CharacterController, CharacterMove, Limit};
 use collidoscope::level::{Level, ObjectId};
 
-use crate::convert::ToCollidoscope;
+use crate::convert::{ToBevy, ToCollidoscope};
 use crate::scene::LevelScene;
 
 /// A character moved by the plugin: each [`FixedUpdate`] step its velocity gets the level's gravity and the
@@ -53,13 +53,24 @@ impl CharacterBody {
     }
 }
 
-/// What the plugin last found for a [`CharacterBody`] (added with it): the trigger volumes it is in.
+/// What the plugin last found for a [`CharacterBody`] (added with it): its last move and the trigger volumes
+/// it is in.
 #[derive(Component, Clone, Debug, Default, PartialEq)]
 pub struct CharacterState {
+    last_move: Option<CharacterMove>,
     triggers: Vec<ObjectId>,
+    /// The controller's problem was logged (once, not every step).
+    warned: bool,
 }
 
 impl CharacterState {
+    /// The body's last move, with its workings (the ground, every surface met, steps climbed, the snap),
+    /// in Collidoscope's types; `None` before its first step.
+    #[must_use]
+    pub fn last_move(&self) -> Option<&CharacterMove> {
+        self.last_move.as_ref()
+    }
+
     /// The trigger volumes the body was in after its last step, ids ascending.
     #[must_use]
     pub fn triggers(&self) -> &[ObjectId] {
@@ -83,6 +94,50 @@ pub struct TriggerLeft {
     pub trigger: ObjectId,
     /// The character's entity.
     pub entity: Entity,
+}
+
+/// [`FixedUpdate`]: every body moved by its velocity (gravity added first) through the current level; the
+/// vertical speed is spent on landing and on a ceiling. Bodies wait (no gravity either) until a level is
+/// spawned.
+pub(crate) fn move_characters(
+    time: Res<Time>,
+    scene: LevelScene,
+    mut bodies: Query<(
+        Entity,
+        &mut CharacterBody,
+        &mut Transform,
+        &mut CharacterState,
+    )>,
+) {
+    let dt = time.delta_secs();
+    if !scene.is_loaded() || dt <= 0.0 {
+        return;
+    }
+    let gravity = scene.gravity().to_bevy();
+    for (entity, mut body, mut transform, mut state) in &mut bodies {
+        body.velocity += gravity * dt;
+        let motion = body.velocity * dt;
+        let mv = scene.move_character(
+            &body.controller,
+            transform.translation.to_collidoscope(),
+            motion.to_collidoscope(),
+        );
+        if let Some(Limit::Invalid { reason }) = &mv.limit
+            && !state.warned
+        {
+            tracing::warn!("character {entity} does not move: {reason}");
+            state.warned = true;
+        }
+        transform.translation = mv.feet.to_bevy();
+        body.grounded = mv.grounded;
+        if mv.grounded && body.velocity.y < 0.0 {
+            body.velocity.y = 0.0;
+        }
+        if body.velocity.y > 0.0 && mv.hits.iter().any(|h| h.normal.y < -0.5) {
+            body.velocity.y = 0.0;
+        }
+        state.last_move = Some(mv);
+    }
 }
 
 /// [`FixedUpdate`], after the moves: each body's capsule against the trigger volumes (exactly: see

@@ -109,7 +109,9 @@ impl Plugin for CollidoscopePlugin {
             .add_message::<LevelEntityError>()
             .add_systems(
                 FixedUpdate,
-                character::character_triggers.in_set(CollidoscopeSystems::Characters),
+                (character::move_characters, character::character_triggers)
+                    .chain()
+                    .in_set(CollidoscopeSystems::Characters),
             )
             .add_systems(
                 First,

@@ -3,6 +3,7 @@
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use collidoscope::character::{CharacterController, CharacterMove};
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::level::{Level, ObjectId};
 use collidoscope::record::Recorder;
@@ -147,6 +148,18 @@ impl LevelScene<'_> {
     #[must_use]
     pub fn overlap_capsule(&self, capsule: &Capsule) -> Vec<ObjectId> {
         self.scene().overlap_capsule(capsule)
+    }
+
+    /// [`CharacterController::move_character`]: one move of the character whose feet are at `feet` by
+    /// `motion` (gravity included: the controller keeps no velocity), with its workings.
+    #[must_use]
+    pub fn move_character(
+        &self,
+        controller: &CharacterController,
+        feet: Vec3,
+        motion: Vec3,
+    ) -> CharacterMove {
+        controller.move_character(self.scene(), feet, motion)
     }
 
     /// [`Scene::triggers_at`]: the trigger volumes the sphere touches, ids ascending. Not recorded.
