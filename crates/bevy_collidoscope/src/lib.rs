@@ -67,6 +67,11 @@ pub use spawn::{
     level_entity_transform,
 };
 
+/// The README's examples, compiled as doctests so they stay true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 /// The plugin: the level asset and its loader, level roots, [`LevelScene`], character bodies and their
 /// trigger messages, and (when `recorder` is set) the [`FlightRecorder`].
 ///
