@@ -8,6 +8,7 @@
 mod characters;
 mod common;
 mod example;
+mod loading;
 mod queries;
 mod recorder;
 mod reload;

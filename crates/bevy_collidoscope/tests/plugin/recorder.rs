@@ -55,10 +55,10 @@ fn queries_are_recorded_a_frame_per_update_and_saved_on_app_exit() {
     let assets = AssetDir::new();
     let file = assets.path("game.crec");
     let mut app = recording_app(&assets, &file);
-    let root = spawn_root(&mut app, "levels/courtyard.ron");
     // Nothing is recorded before a level is spawned (a recording embeds its level).
     app.update();
     assert!(!app.world().resource::<FlightRecorder>().is_recording());
+    let root = spawn_root(&mut app, "levels/courtyard.ron");
     update_until(&mut app, "the courtyard to spawn", |app| spawned(app, root));
     assert!(app.world().resource::<FlightRecorder>().is_recording());
     for _ in 0..9 {
