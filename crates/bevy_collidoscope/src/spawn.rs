@@ -220,20 +220,24 @@ pub(crate) fn sync_level_roots(
     let (root, level) = newest.map_or((None, None), |(e, l)| (Some(e), l));
     let revision = |l: &Option<LevelAsset>| l.as_ref().map(LevelAsset::revision);
     if current.root != root || revision(&current.level) != revision(&level) {
-        if let (Some(rec), Some(new)) = (&recorder, &level) {
-            if rec.is_recording() {
-                let what = if current.root == root {
-                    "reloaded"
-                } else {
-                    "changed"
-                };
-                rec.mark(&format!("level {what}: {}", new.level().name));
+        if let (Some(rec), Some(new)) = (&recorder, &level)
+            && rec.is_recording()
+        {
+            let what = if current.root == root {
+                "reloaded"
             } else {
-                rec.start(new.level(), time.elapsed_secs_f64());
-            }
+                "changed"
+            };
+            rec.mark(&format!("level {what}: {}", new.level().name));
         }
         current.root = root;
         current.level = level;
+    }
+    // A recording embeds its level: it starts with the first one (or when the game inserts its recorder).
+    if let (Some(rec), Some(level)) = (&recorder, &current.level)
+        && !rec.is_recording()
+    {
+        rec.start(level.level(), time.elapsed_secs_f64());
     }
 }
 

@@ -218,17 +218,71 @@ fn frames_stream_to_the_editors_live_link() {
 fn a_recorder_inserted_by_the_game_records_too() {
     let assets = AssetDir::new();
     let mut app = app(assets.root());
-    app.insert_resource(FlightRecorder::new(FlightRecorderSettings::default()))
-        .add_systems(Update, ask_every_frame);
+    app.add_systems(Update, ask_every_frame);
     let root = spawn_root(&mut app, "levels/courtyard.ron");
     update_until(&mut app, "the courtyard to spawn", |app| spawned(app, root));
+    // Inserted once the level is there: it starts with the next frame.
+    app.insert_resource(FlightRecorder::new(FlightRecorderSettings::default()));
+    app.update();
     app.update();
     let rec = app.world().resource::<FlightRecorder>();
     assert_eq!(rec.frame_count(), 2);
     let recording = Recording::from_bytes(&rec.to_bytes().unwrap()).unwrap();
+    assert_eq!(recording.level.name, "courtyard");
+    assert_eq!(recording.frames[0].queries.len(), 3);
     assert_eq!(recording.frames[1].queries.len(), 3);
     // Saved where the game says.
     let file = assets.path("by-hand.crec");
     assert!(rec.save(&file).unwrap());
     assert_eq!(Recording::load(&file).unwrap().frames.len(), 2);
+}
+
+#[test]
+fn every_character_step_is_recorded_and_replays() {
+    let assets = AssetDir::new();
+    let file = assets.path("walk.crec");
+    let mut app = app_with(
+        assets.root(),
+        CollidoscopePlugin::with_recorder(FlightRecorderSettings::save_to(&file)),
+    );
+    let root = spawn_root(&mut app, "levels/courtyard.ron");
+    update_until(&mut app, "the courtyard to spawn", |app| spawned(app, root));
+    // Towards the fountain's rim (a low wall at z = 2): it blocks the body.
+    let mut body = CharacterBody::for_level(&Level::from_ron_str(COURTYARD).unwrap());
+    body.velocity = Vec3::new(0.0, 0.0, 4.0);
+    let e = app
+        .world_mut()
+        .spawn((body, Transform::from_xyz(0.0, 0.01, -2.0)))
+        .id();
+    for _ in 0..64 {
+        app.update();
+    }
+    let last = app
+        .world()
+        .get::<CharacterState>(e)
+        .unwrap()
+        .last_move()
+        .unwrap()
+        .clone();
+    drop(app);
+    let recording = Recording::load(&file).unwrap();
+    let moves: Vec<&QueryRecord> = recording
+        .frames
+        .iter()
+        .flat_map(|f| &f.queries)
+        .filter(|q| q.kind() == "character")
+        .collect();
+    // One fixed step per update, one move per step.
+    assert_eq!(moves.len(), 64);
+    let QueryRecord::Character {
+        result, controller, ..
+    } = moves[63]
+    else {
+        unreachable!()
+    };
+    assert_eq!(*result, last);
+    assert_eq!(*controller, body.controller);
+    // Stopped by the rim: its hits are recorded, and the moves replay bit for bit.
+    assert!(!result.hits.is_empty());
+    assert_replays(&recording);
 }
