@@ -151,6 +151,8 @@ pub struct Summary {
     pub finished: bool,
     /// Where the player's feet ended.
     pub position: Vec3,
+    /// Frames the player was there (spawned).
+    pub frames_walked: u64,
     /// Frames the player stood on something.
     pub grounded_frames: u64,
 }
@@ -318,6 +320,7 @@ fn look(
         ));
         summary.queries += 3;
         summary.position = transform.translation;
+        summary.frames_walked += 1;
         summary.grounded_frames += u64::from(body.grounded);
     }
 }

@@ -35,9 +35,9 @@ pub(crate) struct CurrentLevel {
 ///
 /// Recorded when a [`FlightRecorder`] is recording: [`cast_ray`](Self::cast_ray),
 /// [`sweep_sphere`](Self::sweep_sphere), [`overlap_sphere`](Self::overlap_sphere),
-/// [`move_and_slide`](Self::move_and_slide) (the kinds a recording holds). The capsule and trigger queries
-/// are answered but not recorded: recordings have no kind for them (a character's moves, made of capsule
-/// sweeps, are recorded whole).
+/// [`move_and_slide`](Self::move_and_slide) and [`move_character`](Self::move_character) (the kinds a
+/// recording holds). The capsule and trigger queries are answered but not recorded: recordings have no kind
+/// for them (a character's moves, made of capsule sweeps, are recorded whole).
 #[derive(SystemParam)]
 pub struct LevelScene<'w> {
     current: Res<'w, CurrentLevel>,
@@ -151,7 +151,8 @@ impl LevelScene<'_> {
     }
 
     /// [`CharacterController::move_character`]: one move of the character whose feet are at `feet` by
-    /// `motion` (gravity included: the controller keeps no velocity), with its workings.
+    /// `motion` (gravity included: the controller keeps no velocity), with its workings. Recorded (what every
+    /// [`CharacterBody`](crate::CharacterBody) step asks).
     #[must_use]
     pub fn move_character(
         &self,
@@ -159,7 +160,10 @@ impl LevelScene<'_> {
         feet: Vec3,
         motion: Vec3,
     ) -> CharacterMove {
-        controller.move_character(self.scene(), feet, motion)
+        self.ask(
+            |s| controller.move_character(s, feet, motion),
+            |r, s| r.move_character(s, controller, feet, motion),
+        )
     }
 
     /// [`Scene::triggers_at`]: the trigger volumes the sphere touches, ids ascending. Not recorded.
