@@ -120,50 +120,43 @@ impl CharacterController {
     #[must_use]
     pub fn problems(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
-        let mut need = |ok: bool, field: &'static str, what: String| {
+        // The messages are made only for the fields at fault (every move checks its controller).
+        let mut need = |ok: bool, field: &'static str, what: &dyn Fn() -> String| {
             if !ok {
-                out.push((field, what));
+                out.push((field, what()));
             }
         };
         let (r, h, s) = (self.radius, self.height, self.skin);
-        need(
-            r.is_finite() && r > 0.0,
-            "radius",
-            format!("must be greater than 0 (is {r})"),
-        );
-        need(
-            h.is_finite() && h >= 2.0 * r,
-            "height",
-            format!("must be at least twice the radius, {} (is {h})", 2.0 * r),
-        );
-        need(
-            s.is_finite() && s > 0.0 && s < r,
-            "skin",
-            format!("must be greater than 0 and less than the radius {r} (is {s})"),
-        );
+        need(r.is_finite() && r > 0.0, "radius", &|| {
+            format!("must be greater than 0 (is {r})")
+        });
+        need(h.is_finite() && h >= 2.0 * r, "height", &|| {
+            format!("must be at least twice the radius, {} (is {h})", 2.0 * r)
+        });
+        need(s.is_finite() && s > 0.0 && s < r, "skin", &|| {
+            format!("must be greater than 0 and less than the radius {r} (is {s})")
+        });
         let step = self.max_step;
         need(
             step.is_finite() && step >= 0.0 && step < h,
             "max_step",
-            format!("must be 0 or more and less than the height {h} (is {step})"),
+            &|| format!("must be 0 or more and less than the height {h} (is {step})"),
         );
         let slope = self.max_slope_deg;
         need(
             slope.is_finite() && (0.0..90.0).contains(&slope),
             "max_slope_deg",
-            format!("must be at least 0 and less than 90 degrees (is {slope})"),
+            &|| format!("must be at least 0 and less than 90 degrees (is {slope})"),
         );
         let snap = self.snap_distance;
-        need(
-            snap.is_finite() && snap >= 0.0,
-            "snap_distance",
-            format!("must be 0 or more (is {snap})"),
-        );
+        need(snap.is_finite() && snap >= 0.0, "snap_distance", &|| {
+            format!("must be 0 or more (is {snap})")
+        });
         let it = self.max_iterations;
         need(
             (1..=MAX_ITERATIONS_LIMIT).contains(&it),
             "max_iterations",
-            format!("must be between 1 and {MAX_ITERATIONS_LIMIT} (is {it})"),
+            &|| format!("must be between 1 and {MAX_ITERATIONS_LIMIT} (is {it})"),
         );
         out
     }

@@ -332,8 +332,14 @@ fn fit(
     let reach = grid.cell;
     let mut best: Option<(f32, Vec3)> = None;
     for d in dirs {
-        // The first clear distance along `d` within the cell (a scan, then bisection to a millimetre).
-        let Some(k) = (1..=8).find(|&k| clear(feet + d * (reach * k as f32 / 8.0))) else {
+        // The first clear distance along `d` within the cell (a scan, then bisection to a millimetre). Steps
+        // from where a clear point could no longer beat the best found are not tried: the bisection's answer
+        // lies past its step's start, so it would not be taken.
+        let beats = |k: usize| best.is_none_or(|(b, _)| reach * (k - 1) as f32 / 8.0 < b);
+        let Some(k) = (1..=8)
+            .take_while(|&k| beats(k))
+            .find(|&k| clear(feet + d * (reach * k as f32 / 8.0)))
+        else {
             continue;
         };
         let (mut lo, mut hi) = (reach * (k - 1) as f32 / 8.0, reach * k as f32 / 8.0);
