@@ -131,12 +131,14 @@ fn p3(v: Vec3) -> String {
 pub(super) fn blocker_json(b: &Blocker3, ctl: &CharacterController) -> serde_json::Value {
     let mut o = serde_json::json!({ "kind": b.kind(), "at": v3(b.at()) });
     let measure = match *b {
-        Blocker3::StepTooHigh { height, .. } => Some(("height", height, ctl.max_step)),
-        Blocker3::SlopeTooSteep { degrees, .. } => Some(("degrees", degrees, ctl.max_slope_deg)),
-        Blocker3::TooNarrow { width, .. } => Some(("width", width, 2.0 * ctl.radius)),
-        Blocker3::TooLow { clearance, .. } => Some(("clearance", clearance, ctl.height)),
+        Blocker3::StepTooHigh { height, .. } => Some(("height", height)),
+        Blocker3::SlopeTooSteep { degrees, .. } => Some(("degrees", degrees)),
+        Blocker3::TooNarrow { width, .. } => Some(("width", width)),
+        Blocker3::TooLow { clearance, .. } => Some(("clearance", clearance)),
         Blocker3::Gap { .. } => None,
-    };
+    }
+    .zip(b.limit(ctl))
+    .map(|((name, value), limit)| (name, value, limit));
     if let (Some((name, value, limit)), Some(map)) = (measure, o.as_object_mut()) {
         // The measure under its own name, and the controller's limit it was compared with.
         map.insert(name.into(), num(value));

@@ -72,6 +72,20 @@ impl Blocker3 {
         }
     }
 
+    /// The controller's limit the blocker's measure passes: `max_step` for a step, `max_slope_deg` for a slope,
+    /// for an opening the body's width with a skin each side (`2 (radius + skin)`), for a ceiling its height with
+    /// a skin above and below (`height + 2 skin`); a gap has none.
+    #[must_use]
+    pub fn limit(&self, ctl: &CharacterController) -> Option<f32> {
+        match self {
+            Blocker3::StepTooHigh { .. } => Some(ctl.max_step),
+            Blocker3::SlopeTooSteep { .. } => Some(ctl.max_slope_deg),
+            Blocker3::TooNarrow { .. } => Some(2.0 * (ctl.radius + ctl.skin)),
+            Blocker3::TooLow { .. } => Some(ctl.height + 2.0 * ctl.skin),
+            Blocker3::Gap { .. } => None,
+        }
+    }
+
     /// In words, with the controller's own limits: "step too high: 0.42 m > max_step 0.35 m at (3.0, 0.4, 1.0)".
     #[must_use]
     pub fn describe(&self, ctl: &CharacterController) -> String {
@@ -88,12 +102,14 @@ impl Blocker3 {
                 at(p)
             ),
             Blocker3::TooNarrow { at: p, width } => format!(
-                "too narrow: {width:.2} m < the body's {:.2} m at {}",
+                "too narrow: {width:.2} m < {:.2} m (the body's {:.2} m and a skin each side) at {}",
+                2.0 * (ctl.radius + ctl.skin),
                 2.0 * ctl.radius,
                 at(p)
             ),
             Blocker3::TooLow { at: p, clearance } => format!(
-                "ceiling too low: {clearance:.2} m < the body's {:.2} m at {}",
+                "ceiling too low: {clearance:.2} m < {:.2} m (the body's {:.2} m and a skin above and below) at {}",
+                ctl.height + 2.0 * ctl.skin,
                 ctl.height,
                 at(p)
             ),

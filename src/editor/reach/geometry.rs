@@ -118,7 +118,7 @@ pub struct ReachGeometry {
 }
 
 /// A limit in a few words, as the overlay labels it: "step 0.42 m > 0.35 m", "slope
-/// 52° > 45°", "narrow 0.42 m < 0.60 m", "low 1.50 m < 1.80 m", "gap". Figures that would round to the same
+/// 52° > 45°", "narrow 0.42 m < 0.62 m", "low 1.50 m < 1.82 m", "gap". Figures that would round to the same
 /// text as the limit get another decimal.
 #[must_use]
 pub fn short_label(b: &Blocker3, ctl: &CharacterController) -> String {
@@ -129,6 +129,7 @@ pub fn short_label(b: &Blocker3, ctl: &CharacterController) -> String {
         }
         format!("{v:.d$}{unit} {sign} {limit:.d$}{unit}")
     };
+    let limit = b.limit(ctl).unwrap_or(0.0);
     match *b {
         Blocker3::StepTooHigh { height, .. } => {
             format!("step {}", pair(height, ctl.max_step, " m", ">", 2))
@@ -137,10 +138,10 @@ pub fn short_label(b: &Blocker3, ctl: &CharacterController) -> String {
             format!("slope {}", pair(degrees, ctl.max_slope_deg, "°", ">", 0))
         }
         Blocker3::TooNarrow { width, .. } => {
-            format!("narrow {}", pair(width, 2.0 * ctl.radius, " m", "<", 2))
+            format!("narrow {}", pair(width, limit, " m", "<", 2))
         }
         Blocker3::TooLow { clearance, .. } => {
-            format!("low {}", pair(clearance, ctl.height, " m", "<", 2))
+            format!("low {}", pair(clearance, limit, " m", "<", 2))
         }
         Blocker3::Gap { .. } => "gap".into(),
     }
@@ -544,12 +545,12 @@ mod tests {
         let slope = Blocker3::SlopeTooSteep { at, degrees: 52.2 };
         assert_eq!(short_label(&slope, &c), "slope 52° > 45°");
         let narrow = Blocker3::TooNarrow { at, width: 0.5 };
-        assert_eq!(short_label(&narrow, &c), "narrow 0.50 m < 0.60 m");
+        assert_eq!(short_label(&narrow, &c), "narrow 0.50 m < 0.62 m");
         let low = Blocker3::TooLow {
             at,
-            clearance: 1.796,
+            clearance: 1.816,
         };
-        assert_eq!(short_label(&low, &c), "low 1.796 m < 1.800 m");
+        assert_eq!(short_label(&low, &c), "low 1.816 m < 1.820 m");
         assert_eq!(short_label(&Blocker3::Gap { at }, &c), "gap");
     }
 
