@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{RngSeed, TestCaseError};
 
 /// Config with a fixed number of cases, a fixed seed and no persistence files.
-fn config(cases: u32) -> ProptestConfig {
+pub(crate) fn config(cases: u32) -> ProptestConfig {
     let default = ProptestConfig::default();
     let rng_seed = if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
         default.rng_seed
@@ -35,7 +35,7 @@ fn grown(c: &CharacterController, feet: Vec3) -> Capsule {
 }
 
 /// One random static object near the origin (within about 8 m), of any kind.
-fn object() -> impl Strategy<Value = Static> {
+pub(crate) fn object() -> impl Strategy<Value = Static> {
     let v = |r: f32| (-r..r, 0.0f32..3.0, -r..r).prop_map(|(x, y, z)| Vec3::new(x, y, z));
     prop_oneof![
         (v(8.0), (0.1f32..3.0, 0.05f32..2.0, 0.1f32..3.0)).prop_map(|(c, (x, y, z))| Static::Aabb(

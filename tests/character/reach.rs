@@ -407,3 +407,39 @@ fn regression_nowhere_to_stand_inside_a_closed_mesh() {
         m.unreachable_places()
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(crate::guarantees::config(40))]
+
+    /// Maps of random levels (every kind of object on a 16 m floor box): the start's place is reached, every
+    /// reached place can be stood on, and the paths to a spread of them replay with `move_character`, each call
+    /// landing on the next point; a place out of reach that can be stood on has a blocker.
+    #[test]
+    fn random_levels_map_and_their_paths_replay(
+        objects in proptest::collection::vec(crate::guarantees::object(), 0..8),
+        start in (-6.0f32..6.0, -6.0f32..6.0),
+    ) {
+        use collidoscope::level::ObjectId;
+        use collidoscope::scene::Static;
+        use collidoscope::shape::Aabb;
+        let floor = Static::Aabb(Aabb::new(Vec3::new(-8.0, -1.0, -8.0), Vec3::new(8.0, 0.0, 8.0)));
+        let s = Scene::from_objects(
+            std::iter::once((ObjectId(1), floor))
+                .chain(objects.into_iter().enumerate().map(|(i, o)| (ObjectId(i as u32 + 2), o))),
+        );
+        let feet = Vec3::new(start.0, 0.0, start.1);
+        let Ok(m) = ReachMap::try_build(&s, &ctl(), feet, &ReachSettings::default()) else {
+            // A start with nowhere to stand (inside an object) is an error, never a panic.
+            return Ok(());
+        };
+        let first = m.start().unwrap();
+        proptest::prop_assert!(m.reachable(first) && m.can_stand(first));
+        for p in m.reached_places().step_by(7) {
+            proptest::prop_assert!(m.can_stand(p) && m.reachable(p), "{:?}", p);
+        }
+        for u in m.unreachable_places().iter().take(5) {
+            proptest::prop_assert!(m.blocker(u.feet).is_some() || !m.can_stand(u.feet), "{:?}", u);
+        }
+        check_paths(&s, &m);
+    }
+}

@@ -5,7 +5,8 @@
 //!
 //! From each place reached, one move toward each neighbouring column's places (the one nearest in height
 //! first). Between two places on one level floor the controller's move is exactly its first sweep (nothing
-//! else can change where it ends), so a clear sweep lands on the target itself; any other move is made in
+//! else can change where it ends) when the snap down from the target meets that floor first, so a clear sweep
+//! lands on the target itself; any other move is made in
 //! full, and its landing kept when the same move aimed at the landing lands there again (within a skin and a
 //! millimetre). Where the next column has nothing near the height (a body keeps its radius and skin from a
 //! riser or a rim, so places on either side of one are more than a cell apart), moves of two to a few cells
@@ -120,7 +121,23 @@ impl Places<'_> {
                 .sweep_capsule(&grown(ctl, from.feet), motion)
                 .is_none()
             {
-                return Some((from.feet + motion, true));
+                // The move's snap down from there must meet this floor first: a steep face nearer than the
+                // floor beside the place (a slanted triangle rising from it) turns the motion's fall into a
+                // slide along that face, and the move ends elsewhere. Then the whole move decides.
+                let to = from.feet + motion;
+                let down = Vec3::NEG_Y * (ctl.snap_distance + 2.0 * ctl.skin);
+                work.sweeps += 1;
+                let floor_first =
+                    self.scene
+                        .sweep_capsule(&grown(ctl, to), down)
+                        .is_some_and(|h| {
+                            h.normal == Vec3::Y
+                                && (h.point.y - target.ground).abs()
+                                    <= 1e-4 * (1.0 + target.ground.abs())
+                        });
+                if floor_first {
+                    return Some((to, true));
+                }
             }
         }
         let down = Vec3::NEG_Y * ctl.max_step;

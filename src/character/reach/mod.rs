@@ -712,10 +712,13 @@ impl ReachMap {
         self.nearest(feet, self.cell(), self.controller.max_step, keep)
     }
 
-    /// Whether the character can stand within one cell of `feet` horizontally and `max_step` vertically.
+    /// Whether the character can stand within one cell of `feet` horizontally and `max_step` vertically: a
+    /// place the scan found there, or a reached one (a move that landed where the scan under the columns'
+    /// centres found no place, on the edge of a sloped triangle say, stood there). Whatever is reachable can be
+    /// stood on.
     #[must_use]
     pub fn can_stand(&self, feet: Vec3) -> bool {
-        self.spot_near(feet, |_| true).is_some()
+        self.spot_near(feet, |_| true).is_some() || self.reachable(feet)
     }
 
     /// Whether a place within one cell of `feet` horizontally and `max_step` vertically is reached from the
