@@ -1,0 +1,190 @@
+//! Volume queries: sphere and capsule overlap and sweeps, and the triangles in a box, all through the BVH
+//! boxes that touch a query box.
+
+use glam::{DVec3, Vec3, Vec4};
+
+use super::TriMesh;
+use super::layout::{GROUPS, lanes, leaf_packets};
+use crate::query::closest_segment::segment_triangle;
+use crate::query::sweep::{
+    CapD, TriangleHit, capsule_triangle_hit, sphere_triangle, triangle_contact, triangle_reach,
+};
+use crate::query::{Toi, closest::point_triangle_d};
+use crate::shape::{Capsule, Sphere, Triangle};
+
+impl TriMesh {
+    /// Whether the solid sphere touches any triangle.
+    #[must_use]
+    pub fn overlaps_sphere(&self, sphere: &Sphere) -> bool {
+        if !sphere.is_valid() {
+            return false;
+        }
+        let r = Vec3::splat(sphere.radius);
+        let (lo, hi) = (sphere.center - r, sphere.center + r);
+        let c = sphere.center.as_dvec3();
+        let rr = f64::from(sphere.radius) * f64::from(sphere.radius);
+        let mut found = false;
+        self.visit_box(lo, hi, |k| {
+            let [a, b, cc] = self.slot(k).map(Vec3::as_dvec3);
+            if c.distance_squared(point_triangle_d(c, a, b, cc)) <= rr {
+                found = true;
+            }
+            !found
+        });
+        found
+    }
+
+    /// First contact of a sphere moving by `motion` with any triangle (both faces), and which triangle:
+    /// [`sphere_triangle`] on the triangles whose boxes the swept sphere's box touches.
+    #[must_use]
+    pub fn sweep_sphere(&self, sphere: &Sphere, motion: Vec3) -> Option<(Toi, u32)> {
+        self.sweep_sphere_where(sphere, motion, |_| true)
+    }
+
+    /// [`TriMesh::sweep_sphere`] keeping only the contacts `accept` approves: the simulation skips contacts
+    /// the sphere is merely resting on, so that the triangles it is moving toward are still found (a mesh is
+    /// not convex: the floor it rolls on must not hide the wall ahead).
+    #[must_use]
+    pub fn sweep_sphere_where(
+        &self,
+        sphere: &Sphere,
+        motion: Vec3,
+        accept: impl Fn(&Toi) -> bool,
+    ) -> Option<(Toi, u32)> {
+        if !sphere.is_valid() || !motion.is_finite() {
+            return None;
+        }
+        let r = Vec3::splat(sphere.radius);
+        let end = sphere.center + motion;
+        let (lo, hi) = (sphere.center.min(end) - r, sphere.center.max(end) + r);
+        let mut best: Option<(Toi, u32)> = None;
+        self.visit_box(lo, hi, |k| {
+            let [a, b, c] = self.slot(k);
+            if let Some(toi) = sphere_triangle(sphere, motion, &Triangle::new(a, b, c))
+                && best.is_none_or(|(t, _)| toi.t < t.t)
+                && accept(&toi)
+            {
+                best = Some((toi, self.id(k)));
+            }
+            true
+        });
+        best
+    }
+
+    /// Whether the solid capsule touches any triangle (the per-triangle test of
+    /// [`crate::query::overlap::capsule_triangle`] on the triangles whose boxes the capsule's box touches).
+    #[must_use]
+    pub fn overlaps_capsule(&self, capsule: &Capsule) -> bool {
+        if !capsule.is_valid() {
+            return false;
+        }
+        let bounds = capsule.bounds();
+        let cap = CapD::of(capsule);
+        let rr = cap.r * cap.r;
+        let mut found = false;
+        self.visit_box(bounds.min, bounds.max, |k| {
+            let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
+            let (on_segment, on_triangle) = segment_triangle(cap.p, cap.q, a, b, c);
+            found = on_segment.distance_squared(on_triangle) <= rr;
+            !found
+        });
+        found
+    }
+
+    /// First contact of a capsule moving by `motion` with any triangle (both faces), and which triangle:
+    /// [`crate::query::sweep::capsule_triangle`] on the triangles whose boxes the swept capsule's box
+    /// touches; equal times go to the triangle met first (by the bound below, then by slot). Each triangle is
+    /// judged on its own, as by `capsule_triangle`: a triangle the capsule starts on and moves away from does
+    /// not stop it (a mesh is not convex: the floor it stands on must not hide the wall ahead).
+    ///
+    /// Each triangle gets a lower bound on its contact time from its plane (when the capsule first comes within
+    /// its radius of it, a few operations; a triangle whose plane it never reaches is dropped there), and they
+    /// are met in full nearest bound first, only while they can still come before the earliest contact found;
+    /// the contact point and normal are read off for the earliest triangle only. The time is the smallest of
+    /// the triangles' own `capsule_triangle` times, bit for bit.
+    #[must_use]
+    pub fn sweep_capsule(&self, capsule: &Capsule, motion: Vec3) -> Option<(Toi, u32)> {
+        if !capsule.is_valid() || !motion.is_finite() {
+            return None;
+        }
+        let (from, to) = (capsule.bounds(), capsule.translated(motion).bounds());
+        let cap = CapD::of(capsule);
+        let m = motion.as_dvec3();
+        // Every triangle the swept box reaches, with the time its plane comes within reach (a lower bound on
+        // its contact), nearest first; each is met in full only while it can still come first.
+        let mut reach: Vec<(f64, usize)> = Vec::new();
+        self.visit_box(from.min.min(to.min), from.max.max(to.max), |k| {
+            let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
+            if let Some(t0) = triangle_reach(&cap, m, a, b, c) {
+                reach.push((t0, k));
+            }
+            true
+        });
+        reach.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        let mut best: Option<(TriangleHit, u32, [DVec3; 3])> = None;
+        for (t0, k) in reach {
+            let bound = best.map_or(f64::INFINITY, |(hit, ..)| hit.t());
+            if t0 >= bound {
+                break;
+            }
+            let tri = self.slot(k).map(Vec3::as_dvec3);
+            if let Some(hit) = capsule_triangle_hit(&cap, m, tri, t0, bound)
+                && hit.t() < bound
+            {
+                best = Some((hit, self.id(k), tri));
+            }
+        }
+        let (hit, triangle, [a, b, c]) = best?;
+        let toi = match hit {
+            TriangleHit::Touching(toi) => toi,
+            TriangleHit::Entry(t) => triangle_contact(&cap, m, a, b, c, t)?,
+        };
+        Some((toi.to_f32()?, triangle))
+    }
+
+    /// Call `f` with the index and the triangle of every hittable (non-degenerate) triangle whose bounding box
+    /// touches the box `lo..=hi` (in BVH order).
+    pub fn triangles_in_box(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(u32, Triangle)) {
+        self.visit_box(lo, hi, |k| {
+            let [a, b, c] = self.slot(k);
+            if a.min(b).min(c).cmple(hi).all() && a.max(b).max(c).cmpge(lo).all() {
+                f(self.id(k), Triangle::new(a, b, c));
+            }
+            true
+        });
+    }
+
+    /// Call `f` with the BVH slot of every triangle whose node boxes touch `lo..=hi`, until it returns false.
+    fn visit_box(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize) -> bool) {
+        let (lx, ly, lz) = (Vec4::splat(lo.x), Vec4::splat(lo.y), Vec4::splat(lo.z));
+        let (hx, hy, hz) = (Vec4::splat(hi.x), Vec4::splat(hi.y), Vec4::splat(hi.z));
+        let mut stack = vec![0u32];
+        while let Some(w) = stack.pop() {
+            let n = &self.wide[w as usize];
+            let mut bits = 0;
+            for g in 0..GROUPS {
+                let (lo, hi) = (&n.min[g], &n.max[g]);
+                let touch = lo[0].cmple(hx)
+                    & lo[1].cmple(hy)
+                    & lo[2].cmple(hz)
+                    & hi[0].cmpge(lx)
+                    & hi[1].cmpge(ly)
+                    & hi[2].cmpge(lz);
+                bits |= touch.bitmask() << (4 * g);
+            }
+            for lane in lanes(bits & n.used()) {
+                if n.count[lane] > 0 {
+                    for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
+                        for l in lanes(valid) {
+                            if !f(p * 4 + l) {
+                                return;
+                            }
+                        }
+                    }
+                } else {
+                    stack.push(n.first[lane]);
+                }
+            }
+        }
+    }
+}
