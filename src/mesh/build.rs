@@ -17,6 +17,16 @@ struct Node {
     count: u32,
 }
 
+impl Node {
+    /// A node to be filled in.
+    const EMPTY: Self = Self {
+        min: [0.0; 3],
+        first: 0,
+        max: [0.0; 3],
+        count: 0,
+    };
+}
+
 /// Largest number of triangles in a leaf.
 const MAX_LEAF: usize = 4;
 /// Depth after which the builder splits at the object median (so a tie-heavy SAH cannot make the tree deeper
@@ -38,8 +48,7 @@ pub(super) fn tree(
     indices: &[[u32; 3]],
     mut order: Vec<u32>,
 ) -> (Aabb, Vec<Wide>, Vec<Tri4>) {
-    let mut nodes = Vec::with_capacity(2 * order.len() / MAX_LEAF + 1);
-    {
+    let nodes = {
         let tri_of = |i: u32| indices[i as usize].map(|k| vertices[k as usize]);
         let centroids: Vec<Vec3> = (0..indices.len() as u32)
             .map(|i| {
@@ -51,15 +60,16 @@ pub(super) fn tree(
             let [a, b, c] = tri_of(i);
             (a.min(b).min(c), a.max(b).max(c))
         };
-        nodes.push(Node {
-            min: [0.0; 3],
-            first: 0,
-            max: [0.0; 3],
-            count: 0,
-        });
+        let mut builder = Builder {
+            nodes: Vec::with_capacity(2 * order.len() / MAX_LEAF + 1),
+            centroids: &centroids,
+            bounds_of: &bounds_of,
+        };
+        builder.nodes.push(Node::EMPTY);
         let len = order.len();
-        build(&mut nodes, 0, &mut order, 0, len, 0, &centroids, &bounds_of);
-    }
+        builder.build(0, &mut order, 0, len, 0);
+        builder.nodes
+    };
     let bounds = Aabb::new(Vec3::from(nodes[0].min), Vec3::from(nodes[0].max));
     let tri_of = |slot: usize| indices[order[slot] as usize].map(|k| vertices[k as usize]);
     let (wide, packets) = collapse(&nodes, &order, &tri_of);
@@ -147,207 +157,229 @@ fn collapse(
     (wide, packets)
 }
 
-/// Recursive binned-SAH build of node `node` over `order[start..end]`.
-#[allow(clippy::too_many_arguments)]
-fn build(
-    nodes: &mut Vec<Node>,
-    node: usize,
-    order: &mut [u32],
-    start: usize,
-    end: usize,
-    depth: usize,
-    centroids: &[Vec3],
-    bounds_of: &dyn Fn(u32) -> (Vec3, Vec3),
-) {
-    let mut lo = Vec3::splat(f32::INFINITY);
-    let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    let mut clo = lo;
-    let mut chi = hi;
-    for &i in &order[start..end] {
-        let (l, h) = bounds_of(i);
-        lo = lo.min(l);
-        hi = hi.max(h);
-        clo = clo.min(centroids[i as usize]);
-        chi = chi.max(centroids[i as usize]);
+/// The binary tree under construction, and what the build reads of the triangles (by index in the mesh).
+struct Builder<'a> {
+    nodes: Vec<Node>,
+    centroids: &'a [Vec3],
+    bounds_of: &'a dyn Fn(u32) -> (Vec3, Vec3),
+}
+
+impl Builder<'_> {
+    /// Recursive binned-SAH build of node `node` over `order[start..end]`.
+    fn build(&mut self, node: usize, order: &mut [u32], start: usize, end: usize, depth: usize) {
+        let (lo, hi, clo, chi) = self.bounds(&order[start..end]);
+        self.set_box(node, lo, hi);
+        let count = end - start;
+        if count <= MAX_LEAF {
+            self.make_leaf(node, start, end);
+            return;
+        }
+        // Binned SAH along the centroid bounds' longest axis.
+        let extent = chi - clo;
+        let axis = longest_axis(extent);
+        if !(extent[axis] > 0.0) || depth >= SAH_DEPTH {
+            // All centroids coincide, or the tree is already deep: split at the object median.
+            let mid = start + self.median(&mut order[start..end], axis);
+            self.split_at(node, order, start, mid, end, depth);
+            return;
+        }
+        let mut bins = Bins::new(axis, clo, extent);
+        bins.fill(&order[start..end], self.centroids, self.bounds_of);
+        let best = bins.best_split();
+        // Split cost: one more node to traverse, then each side's packets weighted by its area.
+        let best = (best.0 + TRAVERSAL_COST * area(lo, hi), best.1);
+        let leaf_cost = area(lo, hi) * blocks(count);
+        if best.0 >= leaf_cost && count <= 2 * MAX_LEAF || best.0 == f32::INFINITY {
+            if count <= 2 * MAX_LEAF {
+                self.make_leaf(node, start, end);
+            } else {
+                self.split_at(node, order, start, start + count / 2, end, depth);
+            }
+            return;
+        }
+        // Partition by bin.
+        let (split_bin, centroids) = (best.1, self.centroids);
+        let below = partition(&mut order[start..end], |i| {
+            bins.of(centroids[i as usize]) < split_bin
+        });
+        self.split_at(node, order, start, start + below, end, depth);
     }
-    // Pad by a relative hair so rays lying on a face plane still enter (watertight traversal).
-    let pad =
-        (hi - lo).max(hi.abs().max(lo.abs())) * 4.0 * f32::EPSILON + Vec3::splat(f32::MIN_POSITIVE);
-    nodes[node].min = (lo - pad).to_array();
-    nodes[node].max = (hi + pad).to_array();
-    let count = end - start;
-    let make_leaf = |nodes: &mut Vec<Node>| {
-        nodes[node].first = start as u32;
-        nodes[node].count = count as u32;
-    };
-    if count <= MAX_LEAF {
-        make_leaf(nodes);
-        return;
+
+    /// The box of the triangles `tris`, and the box of their centroids.
+    fn bounds(&self, tris: &[u32]) -> (Vec3, Vec3, Vec3, Vec3) {
+        let mut lo = Vec3::splat(f32::INFINITY);
+        let mut hi = Vec3::splat(f32::NEG_INFINITY);
+        let mut clo = lo;
+        let mut chi = hi;
+        for &i in tris {
+            let (l, h) = (self.bounds_of)(i);
+            lo = lo.min(l);
+            hi = hi.max(h);
+            clo = clo.min(self.centroids[i as usize]);
+            chi = chi.max(self.centroids[i as usize]);
+        }
+        (lo, hi, clo, chi)
     }
-    // Binned SAH along the centroid bounds' longest axis.
-    let extent = chi - clo;
-    let axis = if extent.x >= extent.y && extent.x >= extent.z {
+
+    /// Give `node` the box `lo..hi`, padded.
+    fn set_box(&mut self, node: usize, lo: Vec3, hi: Vec3) {
+        // Pad by a relative hair so rays lying on a face plane still enter (watertight traversal).
+        let pad = (hi - lo).max(hi.abs().max(lo.abs())) * 4.0 * f32::EPSILON
+            + Vec3::splat(f32::MIN_POSITIVE);
+        self.nodes[node].min = (lo - pad).to_array();
+        self.nodes[node].max = (hi + pad).to_array();
+    }
+
+    /// Make `node` a leaf of the triangles `start..end`.
+    fn make_leaf(&mut self, node: usize, start: usize, end: usize) {
+        self.nodes[node].first = start as u32;
+        self.nodes[node].count = (end - start) as u32;
+    }
+
+    /// Put the median triangle of `tris` by centroid along `axis` (ties by index) in the middle, the ones
+    /// below before it and the ones above after it; its position.
+    fn median(&self, tris: &mut [u32], axis: usize) -> usize {
+        let mid = tris.len() / 2;
+        let centroids = self.centroids;
+        tris.select_nth_unstable_by(mid, |&a, &b| {
+            centroids[a as usize][axis]
+                .total_cmp(&centroids[b as usize][axis])
+                .then(a.cmp(&b))
+        });
+        mid
+    }
+
+    /// Make `node` an inner node whose children cover `start..mid` and `mid..end`, and build them.
+    fn split_at(
+        &mut self,
+        node: usize,
+        order: &mut [u32],
+        start: usize,
+        mid: usize,
+        end: usize,
+        depth: usize,
+    ) {
+        if mid == start || mid == end {
+            self.make_leaf(node, start, end);
+            return;
+        }
+        let left = self.nodes.len();
+        self.nodes.push(Node::EMPTY);
+        self.nodes.push(Node::EMPTY);
+        self.nodes[node].first = left as u32;
+        self.nodes[node].count = 0;
+        self.build(left, order, start, mid, depth + 1);
+        self.build(left + 1, order, mid, end, depth + 1);
+    }
+}
+
+/// The axis along which `extent` is longest (the first of equals).
+fn longest_axis(extent: Vec3) -> usize {
+    if extent.x >= extent.y && extent.x >= extent.z {
         0
     } else if extent.y >= extent.z {
         1
     } else {
         2
-    };
-    if !(extent[axis] > 0.0) || depth >= SAH_DEPTH {
-        // All centroids coincide, or the tree is already deep: split at the object median.
-        let mid = count / 2;
-        order[start..end].select_nth_unstable_by(mid, |&a, &b| {
-            centroids[a as usize][axis]
-                .total_cmp(&centroids[b as usize][axis])
-                .then(a.cmp(&b))
-        });
-        split_at(
-            nodes,
-            node,
-            order,
-            start,
-            start + mid,
-            end,
-            depth,
-            centroids,
-            bounds_of,
-        );
-        return;
     }
-    let scale = BINS as f32 / extent[axis];
-    let bin_of =
-        |i: u32| (((centroids[i as usize][axis] - clo[axis]) * scale) as usize).min(BINS - 1);
-    let mut bin_count = [0usize; BINS];
-    let mut bin_lo = [Vec3::splat(f32::INFINITY); BINS];
-    let mut bin_hi = [Vec3::splat(f32::NEG_INFINITY); BINS];
-    for &i in &order[start..end] {
-        let b = bin_of(i);
-        let (l, h) = bounds_of(i);
-        bin_count[b] += 1;
-        bin_lo[b] = bin_lo[b].min(l);
-        bin_hi[b] = bin_hi[b].max(h);
-    }
-    let area = |l: Vec3, h: Vec3| {
-        let d = (h - l).max(Vec3::ZERO);
-        d.x * d.y + d.y * d.z + d.z * d.x
-    };
-    // Sweep from the left and from the right.
-    let mut left_area = [0.0f32; BINS];
-    let mut left_count = [0usize; BINS];
-    let (mut l, mut h, mut c) = (
-        Vec3::splat(f32::INFINITY),
-        Vec3::splat(f32::NEG_INFINITY),
-        0,
-    );
-    for b in 0..BINS - 1 {
-        l = l.min(bin_lo[b]);
-        h = h.max(bin_hi[b]);
-        c += bin_count[b];
-        left_area[b] = area(l, h);
-        left_count[b] = c;
-    }
-    let (mut l, mut h, mut c) = (
-        Vec3::splat(f32::INFINITY),
-        Vec3::splat(f32::NEG_INFINITY),
-        0,
-    );
-    let mut best = (f32::INFINITY, 0usize);
-    for b in (1..BINS).rev() {
-        l = l.min(bin_lo[b]);
-        h = h.max(bin_hi[b]);
-        c += bin_count[b];
-        let cost = left_area[b - 1] * blocks(left_count[b - 1]) + area(l, h) * blocks(c);
-        if left_count[b - 1] > 0 && c > 0 && cost < best.0 {
-            best = (cost, b);
-        }
-    }
-    // Split cost: one more node to traverse, then each side's packets weighted by its area.
-    let best = (best.0 + TRAVERSAL_COST * area(lo, hi), best.1);
-    let leaf_cost = area(lo, hi) * blocks(count);
-    if best.0 >= leaf_cost && count <= 2 * MAX_LEAF || best.0 == f32::INFINITY {
-        if count <= 2 * MAX_LEAF {
-            make_leaf(nodes);
-        } else {
-            split_at(
-                nodes,
-                node,
-                order,
-                start,
-                start + count / 2,
-                end,
-                depth,
-                centroids,
-                bounds_of,
-            );
-        }
-        return;
-    }
-    // Partition by bin.
-    let split_bin = best.1;
-    let slice = &mut order[start..end];
+}
+
+/// Half the surface area of the box `l..h` (zero when empty), the SAH's weight.
+fn area(l: Vec3, h: Vec3) -> f32 {
+    let d = (h - l).max(Vec3::ZERO);
+    d.x * d.y + d.y * d.z + d.z * d.x
+}
+
+/// Move the triangles of `tris` for which `below` holds to the front; how many there are.
+fn partition(tris: &mut [u32], below: impl Fn(u32) -> bool) -> usize {
     let mut i = 0;
-    let mut j = slice.len();
+    let mut j = tris.len();
     while i < j {
-        if bin_of(slice[i]) < split_bin {
+        if below(tris[i]) {
             i += 1;
         } else {
             j -= 1;
-            slice.swap(i, j);
+            tris.swap(i, j);
         }
     }
-    let mid = start + i;
-    split_at(
-        nodes, node, order, start, mid, end, depth, centroids, bounds_of,
-    );
+    i
 }
 
-/// Make `node` an inner node whose children cover `start..mid` and `mid..end`, and build them.
-#[allow(clippy::too_many_arguments)]
-fn split_at(
-    nodes: &mut Vec<Node>,
-    node: usize,
-    order: &mut [u32],
-    start: usize,
-    mid: usize,
-    end: usize,
-    depth: usize,
-    centroids: &[Vec3],
-    bounds_of: &dyn Fn(u32) -> (Vec3, Vec3),
-) {
-    if mid == start || mid == end {
-        nodes[node].first = start as u32;
-        nodes[node].count = (end - start) as u32;
-        return;
+/// A node's triangles in [`BINS`] bins of equal width along `axis` over their centroids' extent: how many
+/// triangles fell in each and the box of their bounds.
+struct Bins {
+    axis: usize,
+    /// The centroids' lowest coordinate along the axis.
+    origin: f32,
+    /// Bins per unit of length.
+    scale: f32,
+    count: [usize; BINS],
+    lo: [Vec3; BINS],
+    hi: [Vec3; BINS],
+}
+
+impl Bins {
+    /// Empty bins along `axis` over the centroid box from `clo`, `extent` long.
+    fn new(axis: usize, clo: Vec3, extent: Vec3) -> Self {
+        Self {
+            axis,
+            origin: clo[axis],
+            scale: BINS as f32 / extent[axis],
+            count: [0; BINS],
+            lo: [Vec3::splat(f32::INFINITY); BINS],
+            hi: [Vec3::splat(f32::NEG_INFINITY); BINS],
+        }
     }
-    let left = nodes.len();
-    let empty = Node {
-        min: [0.0; 3],
-        first: 0,
-        max: [0.0; 3],
-        count: 0,
-    };
-    nodes.push(empty);
-    nodes.push(empty);
-    nodes[node].first = left as u32;
-    nodes[node].count = 0;
-    build(
-        nodes,
-        left,
-        order,
-        start,
-        mid,
-        depth + 1,
-        centroids,
-        bounds_of,
-    );
-    build(
-        nodes,
-        left + 1,
-        order,
-        mid,
-        end,
-        depth + 1,
-        centroids,
-        bounds_of,
-    );
+
+    /// The bin of a triangle with this centroid.
+    fn of(&self, centroid: Vec3) -> usize {
+        (((centroid[self.axis] - self.origin) * self.scale) as usize).min(BINS - 1)
+    }
+
+    /// Put the triangles `tris` in their bins.
+    fn fill(&mut self, tris: &[u32], centroids: &[Vec3], bounds_of: &dyn Fn(u32) -> (Vec3, Vec3)) {
+        for &i in tris {
+            let b = self.of(centroids[i as usize]);
+            let (l, h) = bounds_of(i);
+            self.count[b] += 1;
+            self.lo[b] = self.lo[b].min(l);
+            self.hi[b] = self.hi[b].max(h);
+        }
+    }
+
+    /// The cheapest split between bins: its cost (each side's area times its packets) and the first bin on
+    /// its right; `(INFINITY, 0)` when no split leaves triangles on both sides.
+    fn best_split(&self) -> (f32, usize) {
+        // Sweep from the left and from the right.
+        let mut left_area = [0.0f32; BINS];
+        let mut left_count = [0usize; BINS];
+        let (mut l, mut h, mut c) = (
+            Vec3::splat(f32::INFINITY),
+            Vec3::splat(f32::NEG_INFINITY),
+            0,
+        );
+        for b in 0..BINS - 1 {
+            l = l.min(self.lo[b]);
+            h = h.max(self.hi[b]);
+            c += self.count[b];
+            left_area[b] = area(l, h);
+            left_count[b] = c;
+        }
+        let (mut l, mut h, mut c) = (
+            Vec3::splat(f32::INFINITY),
+            Vec3::splat(f32::NEG_INFINITY),
+            0,
+        );
+        let mut best = (f32::INFINITY, 0usize);
+        for b in (1..BINS).rev() {
+            l = l.min(self.lo[b]);
+            h = h.max(self.hi[b]);
+            c += self.count[b];
+            let cost = left_area[b - 1] * blocks(left_count[b - 1]) + area(l, h) * blocks(c);
+            if left_count[b - 1] > 0 && c > 0 && cost < best.0 {
+                best = (cost, b);
+            }
+        }
+        best
+    }
 }
