@@ -3,7 +3,7 @@
 
 use glam::{Vec3, Vec4};
 
-use super::layout::{GROUPS, Stack, Tri4, WIDTH, lanes, leaf_packets};
+use super::layout::{GROUPS, Stack, Tri4, WIDTH, Wide, lanes, leaf_packets};
 use super::{MeshHit, TriMesh};
 use crate::pages::prefetch;
 use crate::shape::Ray;
@@ -46,51 +46,22 @@ impl TriMesh {
             return None;
         }
         let wt = Watertight::new(ray);
-        let inv = ray.dir.recip();
-        let (ox, oy, oz) = (
-            Vec4::splat(ray.origin.x),
-            Vec4::splat(ray.origin.y),
-            Vec4::splat(ray.origin.z),
-        );
-        let (ix, iy, iz) = (Vec4::splat(inv.x), Vec4::splat(inv.y), Vec4::splat(inv.z));
-        let mut best_t = max_t;
-        let mut best: Option<(usize, f32, f32, f32)> = None;
+        let slabs = Slabs::new(ray);
+        let mut best = Nearest {
+            t: max_t,
+            hit: None,
+        };
         let (wide, packets) = (&*self.wide, &*self.packets);
         let prefetching = self.bvh_bytes() >= PREFETCH_MIN_BYTES;
         // (wide node, entry t), nearest on top.
         let mut stack = Stack::new((0u32, 0.0f32));
         stack.push((0, 0.0));
         while let Some((w, entry)) = stack.pop() {
-            if entry > best_t {
+            if entry > best.t {
                 continue;
             }
             let n = &wide[w as usize];
-            // The slab test of four children at once, twice. A slab whose plane holds the origin of a ray parallel
-            // to it gives 0 * inf = NaN: the boxes are padded at build time, so such a ray cannot reach the
-            // triangles inside and whichever way the NaN falls is right. Ize's robust traversal ("Robust BVH
-            // Ray Traversal", JCGT 2013): the exit is widened by 1 + 2γ₃ so that rounding in the slab
-            // distances never culls a box the ray touches, however far away its origin.
-            let mut nears = [0.0f32; WIDTH];
-            let mut bits = 0;
-            for g in 0..GROUPS {
-                let (lo, hi) = (&n.min[g], &n.max[g]);
-                let t1x = (lo[0] - ox) * ix;
-                let t2x = (hi[0] - ox) * ix;
-                let t1y = (lo[1] - oy) * iy;
-                let t2y = (hi[1] - oy) * iy;
-                let t1z = (lo[2] - oz) * iz;
-                let t2z = (hi[2] - oz) * iz;
-                let near = t1x
-                    .min(t2x)
-                    .max(t1y.min(t2y))
-                    .max(t1z.min(t2z))
-                    .max(Vec4::ZERO);
-                let far = (t1x.max(t2x).min(t1y.max(t2y)).min(t1z.max(t2z)) * ROBUST_EXIT)
-                    .min(Vec4::splat(best_t));
-                bits |= near.cmple(far).bitmask() << (4 * g);
-                nears[4 * g..4 * g + 4].copy_from_slice(&near.to_array());
-            }
-            bits &= n.used();
+            let (bits, nears) = slabs.enter(n, best.t);
             if bits == 0 {
                 continue;
             }
@@ -98,57 +69,13 @@ impl TriMesh {
             // Start loading every hit child now, so that on a big mesh their cache misses overlap with each
             // other and with the leaf tests below instead of each stalling the ray in turn.
             if prefetching {
-                for lane in lanes(bits) {
-                    let (first, count) = (n.first[lane], n.count[lane]);
-                    let at = first as usize;
-                    if leaves & (1 << lane) == 0 {
-                        prefetch(wide.get(at..=at).unwrap_or_default());
-                    } else {
-                        let end = at + leaf_packets(first, count).len();
-                        prefetch(packets.get(at..end).unwrap_or_default());
-                    }
-                }
+                prefetch_children(wide, packets, n, bits);
             }
-            // The hit leaves nearest first, so that a hit in one skips the leaves behind it (at the bottom of
-            // a big mesh a node's children are all leaves, and a grazing ray crosses several).
-            let (order, order_len) = nearest_first(bits & leaves, &nears);
-            for &lane in &order[..order_len] {
-                let lane = usize::from(lane);
-                if nears[lane] > best_t {
-                    break;
-                }
-                for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
-                    for (l, t, u, v) in wt.intersect4(&packets[p], valid, best_t) {
-                        // Ties (a shared edge) go to the lowest BVH slot, whatever the visiting order.
-                        let k = p * 4 + l;
-                        if best.is_none_or(|(bk, bt, _, _)| t < bt || (t == bt && k < bk)) {
-                            best_t = t;
-                            best = Some((k, t, u, v));
-                        }
-                    }
-                }
-            }
-            let inner_bits = bits & !leaves;
-            if inner_bits & (inner_bits.wrapping_sub(1)) == 0 {
-                // At most one inner child hit (the common case): no sorting.
-                if inner_bits != 0 {
-                    let lane = inner_bits.trailing_zeros() as usize;
-                    if nears[lane] <= best_t {
-                        stack.push((n.first[lane], nears[lane]));
-                    }
-                }
-                continue;
-            }
-            // Farthest first, so the nearest is popped next.
-            let (order, order_len) = nearest_first(inner_bits, &nears);
-            for &lane in order[..order_len].iter().rev() {
-                let lane = usize::from(lane);
-                if nears[lane] <= best_t {
-                    stack.push((n.first[lane], nears[lane]));
-                }
-            }
+            best.test_leaves(&wt, packets, n, bits & leaves, &nears);
+            push_inner(&mut stack, n, bits & !leaves, &nears, best.t);
         }
-        best.and_then(|(k, t, u, v)| self.finish_hit(ray, k, t, u, v))
+        best.hit
+            .and_then(|(k, t, u, v)| self.finish_hit(ray, k, t, u, v))
     }
 
     /// The public hit for triangle slot `k` of the BVH order.
@@ -163,6 +90,158 @@ impl TriMesh {
             v,
             normal,
         })
+    }
+}
+
+/// A ray's origin and inverse direction, four times over: the slab test of four boxes at once.
+struct Slabs {
+    ox: Vec4,
+    oy: Vec4,
+    oz: Vec4,
+    ix: Vec4,
+    iy: Vec4,
+    iz: Vec4,
+}
+
+impl Slabs {
+    fn new(ray: &Ray) -> Self {
+        let inv = ray.dir.recip();
+        Self {
+            ox: Vec4::splat(ray.origin.x),
+            oy: Vec4::splat(ray.origin.y),
+            oz: Vec4::splat(ray.origin.z),
+            ix: Vec4::splat(inv.x),
+            iy: Vec4::splat(inv.y),
+            iz: Vec4::splat(inv.z),
+        }
+    }
+
+    /// The used lanes of `n` whose boxes the ray enters before `best_t`, and every lane's entry distance.
+    ///
+    /// The slab test of four children at once, twice. A slab whose plane holds the origin of a ray parallel
+    /// to it gives 0 * inf = NaN: the boxes are padded at build time, so such a ray cannot reach the
+    /// triangles inside and whichever way the NaN falls is right. Ize's robust traversal ("Robust BVH
+    /// Ray Traversal", JCGT 2013): the exit is widened by 1 + 2γ₃ so that rounding in the slab
+    /// distances never culls a box the ray touches, however far away its origin.
+    #[inline]
+    fn enter(&self, n: &Wide, best_t: f32) -> (u32, [f32; WIDTH]) {
+        let Self {
+            ox,
+            oy,
+            oz,
+            ix,
+            iy,
+            iz,
+        } = *self;
+        let mut nears = [0.0f32; WIDTH];
+        let mut bits = 0;
+        for g in 0..GROUPS {
+            let (lo, hi) = (&n.min[g], &n.max[g]);
+            let t1x = (lo[0] - ox) * ix;
+            let t2x = (hi[0] - ox) * ix;
+            let t1y = (lo[1] - oy) * iy;
+            let t2y = (hi[1] - oy) * iy;
+            let t1z = (lo[2] - oz) * iz;
+            let t2z = (hi[2] - oz) * iz;
+            let near = t1x
+                .min(t2x)
+                .max(t1y.min(t2y))
+                .max(t1z.min(t2z))
+                .max(Vec4::ZERO);
+            let far = (t1x.max(t2x).min(t1y.max(t2y)).min(t1z.max(t2z)) * ROBUST_EXIT)
+                .min(Vec4::splat(best_t));
+            bits |= near.cmple(far).bitmask() << (4 * g);
+            nears[4 * g..4 * g + 4].copy_from_slice(&near.to_array());
+        }
+        (bits & n.used(), nears)
+    }
+}
+
+/// The nearest hit found so far: its `t` (the largest `t` still wanted until there is one) and the hit, as
+/// `(slot, t, u, v)`.
+struct Nearest {
+    t: f32,
+    hit: Option<(usize, f32, f32, f32)>,
+}
+
+impl Nearest {
+    /// Test the leaf lanes `bits` of `n`, nearest first by their entry distances `nears`, so that a hit in one
+    /// skips the leaves behind it (at the bottom of a big mesh a node's children are all leaves, and a grazing
+    /// ray crosses several).
+    #[inline]
+    fn test_leaves(
+        &mut self,
+        wt: &Watertight,
+        packets: &[Tri4],
+        n: &Wide,
+        bits: u32,
+        nears: &[f32; WIDTH],
+    ) {
+        let (order, order_len) = nearest_first(bits, nears);
+        for &lane in &order[..order_len] {
+            let lane = usize::from(lane);
+            if nears[lane] > self.t {
+                break;
+            }
+            for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
+                for (l, t, u, v) in wt.intersect4(&packets[p], valid, self.t) {
+                    // Ties (a shared edge) go to the lowest BVH slot, whatever the visiting order.
+                    let k = p * 4 + l;
+                    if self
+                        .hit
+                        .is_none_or(|(bk, bt, _, _)| t < bt || (t == bt && k < bk))
+                    {
+                        self.t = t;
+                        self.hit = Some((k, t, u, v));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Start loading the children of `n` in the lanes `bits` (wide nodes or leaf packets).
+#[inline]
+fn prefetch_children(wide: &[Wide], packets: &[Tri4], n: &Wide, bits: u32) {
+    let leaves = u32::from(n.leaves);
+    for lane in lanes(bits) {
+        let (first, count) = (n.first[lane], n.count[lane]);
+        let at = first as usize;
+        if leaves & (1 << lane) == 0 {
+            prefetch(wide.get(at..=at).unwrap_or_default());
+        } else {
+            let end = at + leaf_packets(first, count).len();
+            prefetch(packets.get(at..end).unwrap_or_default());
+        }
+    }
+}
+
+/// Push the inner children of `n` in the lanes `bits` that the ray enters (at `nears`) no later than `best_t`,
+/// farthest first, so the nearest is popped next.
+#[inline]
+fn push_inner(
+    stack: &mut Stack<(u32, f32)>,
+    n: &Wide,
+    bits: u32,
+    nears: &[f32; WIDTH],
+    best_t: f32,
+) {
+    if bits & (bits.wrapping_sub(1)) == 0 {
+        // At most one inner child hit (the common case): no sorting.
+        if bits != 0 {
+            let lane = bits.trailing_zeros() as usize;
+            if nears[lane] <= best_t {
+                stack.push((n.first[lane], nears[lane]));
+            }
+        }
+        return;
+    }
+    let (order, order_len) = nearest_first(bits, nears);
+    for &lane in order[..order_len].iter().rev() {
+        let lane = usize::from(lane);
+        if nears[lane] <= best_t {
+            stack.push((n.first[lane], nears[lane]));
+        }
     }
 }
 
