@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::game::{FieldDef, FieldKind, TriggerShape, Value};
+use super::game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerShape, Value};
 use super::{Level, ObjectId, Problem, Severity};
 
 struct Out(Vec<Problem>);
@@ -127,7 +127,8 @@ fn value_problem(
     }
 }
 
-/// Every problem of the level's game data.
+/// Every problem of the level's game data: its entity types, its entities, the types' counts and its triggers,
+/// in that order.
 pub(super) fn problems(level: &Level) -> Vec<Problem> {
     let mut out = Out(Vec::new());
     if level.entity_types.is_empty() && level.entities.is_empty() && level.triggers.is_empty() {
@@ -138,7 +139,16 @@ pub(super) fn problems(level: &Level) -> Vec<Problem> {
     for e in &level.entities {
         ids.insert(e.id, Some(e.entity_type.as_str()));
     }
-    // Types.
+    check_types(&mut out, level, &ids);
+    let counts = check_entities(&mut out, level, &ids);
+    check_counts(&mut out, level, &counts);
+    check_triggers(&mut out, level);
+    out.0
+}
+
+/// The entity types' problems: a missing or repeated name, crossed counts, a reach requirement without a
+/// walker, and their field definitions'.
+fn check_types(out: &mut Out, level: &Level, ids: &HashMap<ObjectId, Option<&str>>) {
     let mut type_names = HashSet::new();
     for (k, t) in level.entity_types.iter().enumerate() {
         let at = format!("entity_types[{k}]");
@@ -179,10 +189,17 @@ pub(super) fn problems(level: &Level) -> Vec<Problem> {
         let mut field_names = HashSet::new();
         for (f, def) in t.fields.iter().enumerate() {
             let fat = format!("{at}.fields[{f}]");
-            check_def(&mut out, &fat, def, &mut field_names, &ids);
+            check_def(out, &fat, def, &mut field_names, ids);
         }
     }
-    // Entities.
+}
+
+/// The entities' problems (position, type, fields), and how many entities each known type has.
+fn check_entities<'a>(
+    out: &mut Out,
+    level: &'a Level,
+    ids: &HashMap<ObjectId, Option<&str>>,
+) -> HashMap<&'a str, u32> {
     let mut counts: HashMap<&str, u32> = HashMap::new();
     for (i, e) in level.entities.iter().enumerate() {
         let at = format!("entities[{i}]");
@@ -202,34 +219,51 @@ pub(super) fn problems(level: &Level) -> Vec<Problem> {
             continue;
         };
         *counts.entry(ty.name.as_str()).or_default() += 1;
-        for def in &ty.fields {
-            let fat = format!("{at}.fields.{}", def.name);
-            match e.fields.get(&def.name) {
-                Some(v) => {
-                    if let Some(why) = value_problem(&def.kind, v, &ids) {
-                        out.error(Some(e.id), fat, why);
-                    }
+        check_entity_fields(out, &at, e, ty, ids);
+    }
+    counts
+}
+
+/// Entity `e`'s (at `at`) field problems against its type `ty`: a value that does not fit, a required field
+/// missing, a field the type does not have.
+fn check_entity_fields(
+    out: &mut Out,
+    at: &str,
+    e: &EntityObject,
+    ty: &EntityType,
+    ids: &HashMap<ObjectId, Option<&str>>,
+) {
+    for def in &ty.fields {
+        let fat = format!("{at}.fields.{}", def.name);
+        match e.fields.get(&def.name) {
+            Some(v) => {
+                if let Some(why) = value_problem(&def.kind, v, ids) {
+                    out.error(Some(e.id), fat, why);
                 }
-                None if def.required => {
-                    out.error(
-                        Some(e.id),
-                        fat,
-                        format!("required field \"{}\" is missing", def.name),
-                    );
-                }
-                None => {}
             }
-        }
-        for name in e.fields.keys() {
-            if ty.field(name).is_none() {
+            None if def.required => {
                 out.error(
                     Some(e.id),
-                    format!("{at}.fields.{name}"),
-                    format!("type \"{}\" has no field \"{name}\"", ty.name),
+                    fat,
+                    format!("required field \"{}\" is missing", def.name),
                 );
             }
+            None => {}
         }
     }
+    for name in e.fields.keys() {
+        if ty.field(name).is_none() {
+            out.error(
+                Some(e.id),
+                format!("{at}.fields.{name}"),
+                format!("type \"{}\" has no field \"{name}\"", ty.name),
+            );
+        }
+    }
+}
+
+/// The entity types' counts (`counts`, by type name) outside their `min_count..=max_count`.
+fn check_counts(out: &mut Out, level: &Level, counts: &HashMap<&str, u32>) {
     for (k, t) in level.entity_types.iter().enumerate() {
         let n = counts.get(t.name.as_str()).copied().unwrap_or(0);
         if let Some(lo) = t.min_count
@@ -251,42 +285,48 @@ pub(super) fn problems(level: &Level) -> Vec<Problem> {
             );
         }
     }
-    // Triggers.
+}
+
+/// The triggers' shape problems.
+fn check_triggers(out: &mut Out, level: &Level) {
     for (i, t) in level.triggers.iter().enumerate() {
         let at = format!("triggers[{i}].shape");
-        let why = match &t.shape {
-            TriggerShape::Aabb(b) => {
-                (!b.is_valid()).then_some("the box needs finite corners with min <= max")
-            }
-            TriggerShape::Sphere(s) => {
-                (!s.is_valid()).then_some("the sphere needs a finite centre and a radius > 0")
-            }
-            TriggerShape::Prism {
-                points,
-                bottom,
-                top,
-            } => {
-                if points.len() < 3 {
-                    Some("a prism needs at least 3 points")
-                } else if !(points.iter().all(|p| p.is_finite())
-                    && bottom.is_finite()
-                    && top.is_finite())
-                {
-                    Some("a prism needs finite points and heights")
-                } else if bottom > top {
-                    Some("a prism's bottom is above its top")
-                } else if prism_area(points).abs() <= f32::EPSILON {
-                    Some("a prism's outline encloses no area")
-                } else {
-                    None
-                }
-            }
-        };
-        if let Some(why) = why {
+        if let Some(why) = trigger_shape_problem(&t.shape) {
             out.error(Some(t.id), at, why.into());
         }
     }
-    out.0
+}
+
+/// Why a trigger's shape is not valid (`None` when it is).
+fn trigger_shape_problem(shape: &TriggerShape) -> Option<&'static str> {
+    match shape {
+        TriggerShape::Aabb(b) => {
+            (!b.is_valid()).then_some("the box needs finite corners with min <= max")
+        }
+        TriggerShape::Sphere(s) => {
+            (!s.is_valid()).then_some("the sphere needs a finite centre and a radius > 0")
+        }
+        TriggerShape::Prism {
+            points,
+            bottom,
+            top,
+        } => {
+            if points.len() < 3 {
+                Some("a prism needs at least 3 points")
+            } else if !(points.iter().all(|p| p.is_finite())
+                && bottom.is_finite()
+                && top.is_finite())
+            {
+                Some("a prism needs finite points and heights")
+            } else if bottom > top {
+                Some("a prism's bottom is above its top")
+            } else if prism_area(points).abs() <= f32::EPSILON {
+                Some("a prism's outline encloses no area")
+            } else {
+                None
+            }
+        }
+    }
 }
 
 fn check_def(
