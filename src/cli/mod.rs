@@ -25,15 +25,16 @@ macro_rules! errln {
 mod out;
 mod reach;
 mod recording;
+mod simulate;
 mod vcs;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use collidoscope::generate::{MazeParams, maze};
 use collidoscope::level::{Level, LevelError, Problem, Severity};
+use simulate::simulate;
 
 /// Collidoscope: collision-detection runtime, level editor and collision debugger.
 ///
@@ -471,135 +472,6 @@ fn generate_maze(args: &MazeArgs) -> ExitCode {
         level.balls.len(),
         args.seed
     );
-    ExitCode::SUCCESS
-}
-
-fn simulate(args: &SimulateArgs) -> ExitCode {
-    use collidoscope::sim::{Contact, Fnv, World};
-    use std::io::IsTerminal;
-
-    let level = match Level::load(&args.file) {
-        Ok(l) => l,
-        Err(e) => {
-            errln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut world = match World::from_level(&level) {
-        Ok(w) => w,
-        Err(LevelError::Invalid { problems }) => {
-            for p in problems {
-                errln!("{}: {p}", args.file.display());
-            }
-            errln!(
-                "{}: the level has errors; fix them (see `collidoscope check`)",
-                args.file.display()
-            );
-            return ExitCode::from(1);
-        }
-        Err(e) => {
-            errln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let dt = args.dt.unwrap_or(level.simulation.dt);
-    if !(dt.is_finite() && dt > 0.0) {
-        errln!("collidoscope simulate: --dt must be a positive number of seconds (got {dt})");
-        return ExitCode::from(2);
-    }
-    let mut trace = match &args.trace {
-        None => None,
-        Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Some(std::io::BufWriter::new(f)),
-            Err(e) => {
-                errln!("{}: cannot create the trace file: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        },
-    };
-    let progress = if std::io::stderr().is_terminal() && args.steps >= 100 {
-        let bar = indicatif::ProgressBar::new(args.steps);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} steps, {per_sec}, eta {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(bar)
-    } else {
-        None
-    };
-    let mut trace_hash = Fnv::new();
-    let (mut events, mut pushed, mut exhausted) = (0u64, 0u64, 0u64);
-    let (mut pairs, mut sweeps, mut resting) = (0u64, 0u64, 0u64);
-    let mut first = true;
-    let mut write_err = None;
-    if let Some(w) = trace.as_mut() {
-        write_err = writeln!(w, "[").err();
-    }
-    let started = std::time::Instant::now();
-    for step in 0..args.steps {
-        let report = world.step(dt);
-        events += report.events.len() as u64;
-        pushed += report.pushed_out.len() as u64;
-        exhausted += u64::from(report.budget_exhausted);
-        pairs += report.counters.pairs_tested;
-        sweeps += report.counters.sweeps;
-        resting += report.counters.resting_contacts;
-        for e in &report.events {
-            trace_hash.event(e);
-            if let (Some(w), None) = (trace.as_mut(), write_err.as_ref()) {
-                let other = match e.other {
-                    Contact::Ball(b) => serde_json::json!({ "ball": b.0 }),
-                    Contact::Static(s) => serde_json::json!({ "static": s }),
-                };
-                let line = serde_json::json!({
-                    "step": step, "time": e.time, "ball": e.ball.0, "other": other,
-                    "point": e.point.to_array(), "normal": e.normal.to_array(),
-                    "toi_fraction": e.toi_fraction, "approach_speed": e.approach_speed,
-                    "restitution": e.restitution,
-                });
-                let sep = if first { "" } else { ",\n" };
-                first = false;
-                write_err = write!(w, "{sep}  {line}").err();
-            }
-        }
-        if let Some(bar) = &progress {
-            bar.inc(1);
-        }
-    }
-    if let Some(bar) = progress {
-        bar.finish_and_clear();
-    }
-    if let Some(mut w) = trace {
-        if write_err.is_none() {
-            write_err = writeln!(w, "\n]").err().or_else(|| w.flush().err());
-        }
-        if let (Some(e), Some(path)) = (write_err, &args.trace) {
-            errln!("{}: cannot write the trace: {e}", path.display());
-            return ExitCode::from(2);
-        }
-    }
-    let elapsed = started.elapsed();
-    let mut combined = Fnv::new();
-    combined.u64(world.state_hash());
-    combined.u64(trace_hash.finish());
-    outln!(
-        "{}: {} steps of {dt} s, {events} contact events, {pushed} push-outs, {exhausted} steps over the event budget, {:.3} s",
-        args.file.display(),
-        args.steps,
-        elapsed.as_secs_f64()
-    );
-    outln!(
-        "  per step: {:.1} candidate pairs, {:.1} sweeps, {:.1} resting contacts, {:.3} ms",
-        pairs as f64 / args.steps.max(1) as f64,
-        sweeps as f64 / args.steps.max(1) as f64,
-        resting as f64 / args.steps.max(1) as f64,
-        elapsed.as_secs_f64() * 1e3 / args.steps.max(1) as f64
-    );
-    if args.hash {
-        outln!("hash: {:016x}", combined.finish());
-    }
     ExitCode::SUCCESS
 }
 
