@@ -259,92 +259,8 @@ fn check(args: &CheckArgs) -> ExitCode {
                 }));
             }
             Ok(level) => {
-                let mut problems = level.validate();
-                let mut json_problems: Vec<serde_json::Value> = problems
-                    .iter()
-                    .map(|p| serde_json::to_value(p).unwrap_or(serde_json::Value::Null))
-                    .collect();
-                // With --reach: the map's problems after the level's own, or why there is no map.
-                let (mut reach_json, mut reach_line, mut reach_error) = (None, None, None);
-                if args.reach {
-                    match reach::check_level(&level, args.cell.unwrap_or(reach::DEFAULT_CELL)) {
-                        Ok(Some(r)) => {
-                            for p in &r.problems {
-                                problems.push(p.problem.clone());
-                                json_problems.push(r.problem_json(p));
-                            }
-                            reach_json = Some(r.json());
-                            reach_line = Some(r.line());
-                        }
-                        Ok(None) => {
-                            reach_json =
-                                Some(serde_json::json!({ "skipped": "the level has errors" }));
-                            reach_line = Some(
-                                "reach: not checked, the level has errors (fix them first)"
-                                    .to_owned(),
-                            );
-                        }
-                        Err(reach::MapError(why)) => reach_error = Some(why),
-                    }
-                }
-                let (errors, warnings) = tally(&problems);
-                let bad = errors > 0 || (args.deny_warnings && warnings > 0);
-                if bad {
-                    worst = worst.max(1);
-                }
-                if reach_error.is_some() {
-                    worst = 2;
-                }
-                if human {
-                    // `PATH:LINE:COL: PROBLEM` where the position is known (the form editors and CI logs link).
-                    for p in &problems {
-                        match (p.line, p.col) {
-                            (Some(l), Some(c)) => outln!("{}:{l}:{c}: {p}", file.display()),
-                            _ => outln!("{}: {p}", file.display()),
-                        }
-                    }
-                    if let Some(line) = &reach_line {
-                        outln!("{}: {line}", file.display());
-                    }
-                    if let Some(why) = &reach_error {
-                        errln!("{}: cannot check reachability: {why}", file.display());
-                    }
-                    outln!(
-                        "{}: {} ({errors} error(s), {warnings} warning(s))",
-                        file.display(),
-                        match (&reach_error, bad) {
-                            (Some(_), _) => "reachability not checked",
-                            (None, true) => "problems found",
-                            (None, false) => "ok",
-                        }
-                    );
-                }
-                let mut report = serde_json::json!({
-                    "file": file,
-                    "status": match (&reach_error, bad) {
-                        (Some(_), _) => "error",
-                        (None, true) => "problems",
-                        (None, false) => "ok",
-                    },
-                    "errors": errors,
-                    "warnings": warnings,
-                    "problems": json_problems,
-                });
-                if let Some(o) = report.as_object_mut() {
-                    if let Some(r) = reach_json {
-                        o.insert("reach".into(), r);
-                    }
-                    if let Some(why) = reach_error {
-                        o.insert(
-                            "error".into(),
-                            serde_json::json!({
-                                "kind": "reach",
-                                "message": why,
-                                "display": format!("{}: cannot check reachability: {why}", file.display()),
-                            }),
-                        );
-                    }
-                }
+                let (code, report) = check_level(args, file, &level, human);
+                worst = worst.max(code);
                 reports.push(report);
             }
         }
@@ -353,6 +269,135 @@ fn check(args: &CheckArgs) -> ExitCode {
         print_json(&serde_json::Value::Array(reports));
     }
     ExitCode::from(worst)
+}
+
+/// `check --reach`'s answer for one level: the map's summary (JSON and line) or why there is no map.
+#[derive(Default)]
+struct ReachOutcome {
+    json: Option<serde_json::Value>,
+    line: Option<String>,
+    error: Option<String>,
+}
+
+/// Check a loaded level (printing its problems when `human`): its exit code (0 ok, 1 problems, 2 no map with
+/// --reach) and its JSON report.
+fn check_level(
+    args: &CheckArgs,
+    file: &Path,
+    level: &Level,
+    human: bool,
+) -> (u8, serde_json::Value) {
+    let mut problems = level.validate();
+    let mut json_problems: Vec<serde_json::Value> = problems
+        .iter()
+        .map(|p| serde_json::to_value(p).unwrap_or(serde_json::Value::Null))
+        .collect();
+    let reach = if args.reach {
+        check_reach(args, level, &mut problems, &mut json_problems)
+    } else {
+        ReachOutcome::default()
+    };
+    let (errors, warnings) = tally(&problems);
+    let bad = errors > 0 || (args.deny_warnings && warnings > 0);
+    let code = if reach.error.is_some() {
+        2
+    } else {
+        u8::from(bad)
+    };
+    if human {
+        print_check(file, &problems, &reach, (errors, warnings), bad);
+    }
+    let mut report = serde_json::json!({
+        "file": file,
+        "status": match (&reach.error, bad) {
+            (Some(_), _) => "error",
+            (None, true) => "problems",
+            (None, false) => "ok",
+        },
+        "errors": errors,
+        "warnings": warnings,
+        "problems": json_problems,
+    });
+    if let Some(o) = report.as_object_mut() {
+        if let Some(r) = reach.json {
+            o.insert("reach".into(), r);
+        }
+        if let Some(why) = reach.error {
+            o.insert(
+                "error".into(),
+                serde_json::json!({
+                    "kind": "reach",
+                    "message": why,
+                    "display": format!("{}: cannot check reachability: {why}", file.display()),
+                }),
+            );
+        }
+    }
+    (code, report)
+}
+
+/// With --reach: the map's problems after the level's own (added to `problems` and `json_problems`), or why
+/// there is no map.
+fn check_reach(
+    args: &CheckArgs,
+    level: &Level,
+    problems: &mut Vec<Problem>,
+    json_problems: &mut Vec<serde_json::Value>,
+) -> ReachOutcome {
+    match reach::check_level(level, args.cell.unwrap_or(reach::DEFAULT_CELL)) {
+        Ok(Some(r)) => {
+            for p in &r.problems {
+                problems.push(p.problem.clone());
+                json_problems.push(r.problem_json(p));
+            }
+            ReachOutcome {
+                json: Some(r.json()),
+                line: Some(r.line()),
+                error: None,
+            }
+        }
+        Ok(None) => ReachOutcome {
+            json: Some(serde_json::json!({ "skipped": "the level has errors" })),
+            line: Some("reach: not checked, the level has errors (fix them first)".to_owned()),
+            error: None,
+        },
+        Err(reach::MapError(why)) => ReachOutcome {
+            error: Some(why),
+            ..ReachOutcome::default()
+        },
+    }
+}
+
+/// `check`'s human output for one level: its problems, the reach line or error, and the verdict.
+fn print_check(
+    file: &Path,
+    problems: &[Problem],
+    reach: &ReachOutcome,
+    (errors, warnings): (usize, usize),
+    bad: bool,
+) {
+    // `PATH:LINE:COL: PROBLEM` where the position is known (the form editors and CI logs link).
+    for p in problems {
+        match (p.line, p.col) {
+            (Some(l), Some(c)) => outln!("{}:{l}:{c}: {p}", file.display()),
+            _ => outln!("{}: {p}", file.display()),
+        }
+    }
+    if let Some(line) = &reach.line {
+        outln!("{}: {line}", file.display());
+    }
+    if let Some(why) = &reach.error {
+        errln!("{}: cannot check reachability: {why}", file.display());
+    }
+    outln!(
+        "{}: {} ({errors} error(s), {warnings} warning(s))",
+        file.display(),
+        match (&reach.error, bad) {
+            (Some(_), _) => "reachability not checked",
+            (None, true) => "problems found",
+            (None, false) => "ok",
+        }
+    );
 }
 
 fn print_json(v: &serde_json::Value) {
