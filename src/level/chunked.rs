@@ -196,7 +196,21 @@ fn is_ident(c: u8) -> bool {
 
 /// Find the attributes and the large top-level lists of a level document; `None` for anything unusual.
 fn scan(b: &[u8]) -> Option<Layout> {
-    // Attributes: `#![...]` blocks before the document.
+    let mut i = skip_attributes(b)?;
+    let attributes = 0..i;
+    // An optional struct name, then the document's parenthesis.
+    while i < b.len() && is_ident(b[i]) {
+        i += 1;
+    }
+    i = skip_blank(b, i)?;
+    if b.get(i) != Some(&b'(') {
+        return None;
+    }
+    scan_fields(b, i, attributes)
+}
+
+/// Where the document starts: after the attributes, `#![...]` blocks before it (and the blanks around them).
+fn skip_attributes(b: &[u8]) -> Option<usize> {
     let mut i = skip_blank(b, 0)?;
     while b[i..].starts_with(b"#![") {
         let mut depth = 0usize;
@@ -220,15 +234,12 @@ fn scan(b: &[u8]) -> Option<Layout> {
         }
         i = skip_blank(b, i)?;
     }
-    let attributes = 0..i;
-    // An optional struct name, then the document's parenthesis.
-    while i < b.len() && is_ident(b[i]) {
-        i += 1;
-    }
-    i = skip_blank(b, i)?;
-    if b.get(i) != Some(&b'(') {
-        return None;
-    }
+    Some(i)
+}
+
+/// The large top-level lists of the document whose parenthesis is at `i` (after the `attributes`); `None` for
+/// anything unusual.
+fn scan_fields(b: &[u8], mut i: usize, attributes: std::ops::Range<usize>) -> Option<Layout> {
     let mut keys = std::collections::HashSet::new();
     let mut lists = Vec::new();
     let mut depth = 1usize;
@@ -281,20 +292,9 @@ fn scan(b: &[u8]) -> Option<Layout> {
                 }
             }
             c if depth == 1 && expect_key && (c.is_ascii_alphabetic() || c == b'_') => {
-                let start = i;
-                while i < b.len() && is_ident(b[i]) {
-                    i += 1;
-                }
-                let key = &b[start..i];
-                if !keys.insert(key) {
-                    return None; // a key given twice: the ordinary parse names the error
-                }
-                i = skip_blank(b, i)?;
-                if b.get(i) != Some(&b':') {
-                    return None;
-                }
+                let (key, value) = read_key(b, i, &mut keys)?;
+                i = value;
                 expect_key = false;
-                i = skip_blank(b, i + 1)?;
                 if let Some(which) = LISTS.iter().position(|l| l.as_bytes() == key)
                     && b.get(i) == Some(&b'[')
                 {
@@ -309,6 +309,28 @@ fn scan(b: &[u8]) -> Option<Layout> {
         i += 1;
     }
     None
+}
+
+/// The top-level key at `i` and where its value starts; `None` for a key given twice (the ordinary parse names
+/// the error) or without its colon.
+fn read_key<'b>(
+    b: &'b [u8],
+    mut i: usize,
+    keys: &mut std::collections::HashSet<&'b [u8]>,
+) -> Option<(&'b [u8], usize)> {
+    let start = i;
+    while i < b.len() && is_ident(b[i]) {
+        i += 1;
+    }
+    let key = &b[start..i];
+    if !keys.insert(key) {
+        return None;
+    }
+    i = skip_blank(b, i)?;
+    if b.get(i) != Some(&b':') {
+        return None;
+    }
+    Some((key, skip_blank(b, i + 1)?))
 }
 
 /// Renders a range of one list's items (see [`render_items`]).
