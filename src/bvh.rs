@@ -309,17 +309,7 @@ fn build_at(
     let mid = if depth < SAH_DEPTH {
         match sah_split(&items[start..end], boxes, clo, chi, half_area(lo, hi)) {
             Some((axis, split)) => {
-                let slice = &mut items[start..end];
-                // Partition by bin: items whose centre falls below the split plane go left.
-                let ext = chi[axis] - clo[axis];
-                let bin = |i: u32| {
-                    let c = centre(&boxes[i as usize], axis);
-                    (((c - clo[axis]) / ext * BINS as f32) as usize).min(BINS - 1)
-                };
-                slice.sort_unstable_by(|&a, &b| {
-                    (bin(a) >= split).cmp(&(bin(b) >= split)).then(a.cmp(&b))
-                });
-                let left = slice.iter().take_while(|&&i| bin(i) < split).count();
+                let left = partition_by_bin(&mut items[start..end], boxes, (clo, chi), axis, split);
                 if left == 0 || left == count {
                     None
                 } else {
@@ -335,22 +325,7 @@ fn build_at(
     } else {
         None
     };
-    let mid = mid.unwrap_or_else(|| {
-        let e = hi - lo;
-        let axis = if e.x >= e.y && e.x >= e.z {
-            0
-        } else if e.y >= e.z {
-            1
-        } else {
-            2
-        };
-        items[start..end].select_nth_unstable_by(count / 2, |&a, &b| {
-            centre(&boxes[a as usize], axis)
-                .total_cmp(&centre(&boxes[b as usize], axis))
-                .then(a.cmp(&b))
-        });
-        start + count / 2
-    });
+    let mid = mid.unwrap_or_else(|| start + median_split(&mut items[start..end], boxes, hi - lo));
     let left = nodes.len();
     let blank = Node {
         min: Vec3A::ZERO,
@@ -364,6 +339,44 @@ fn build_at(
     nodes[node].count = 0;
     build_at(nodes, left, items, start, mid, boxes, depth + 1);
     build_at(nodes, left + 1, items, mid, end, boxes, depth + 1);
+}
+
+/// Put the items of `slice` whose centre falls in a bin below `split` (of the [`BINS`] bins along `axis` over
+/// the centre box `clo..chi`) first, each side in item order; how many there are.
+fn partition_by_bin(
+    slice: &mut [u32],
+    boxes: &[Aabb],
+    (clo, chi): (Vec3, Vec3),
+    axis: usize,
+    split: usize,
+) -> usize {
+    // Partition by bin: items whose centre falls below the split plane go left.
+    let ext = chi[axis] - clo[axis];
+    let bin = |i: u32| {
+        let c = centre(&boxes[i as usize], axis);
+        (((c - clo[axis]) / ext * BINS as f32) as usize).min(BINS - 1)
+    };
+    slice.sort_unstable_by(|&a, &b| (bin(a) >= split).cmp(&(bin(b) >= split)).then(a.cmp(&b)));
+    slice.iter().take_while(|&&i| bin(i) < split).count()
+}
+
+/// Put the median item of `items` by centre along the longest axis of the extent `e` (ties by index) in the
+/// middle, the ones below before it and the ones above after it; its position.
+fn median_split(items: &mut [u32], boxes: &[Aabb], e: Vec3) -> usize {
+    let axis = if e.x >= e.y && e.x >= e.z {
+        0
+    } else if e.y >= e.z {
+        1
+    } else {
+        2
+    };
+    let count = items.len();
+    items.select_nth_unstable_by(count / 2, |&a, &b| {
+        centre(&boxes[a as usize], axis)
+            .total_cmp(&centre(&boxes[b as usize], axis))
+            .then(a.cmp(&b))
+    });
+    count / 2
 }
 
 /// The best binned SAH split of `items`: (axis, first bin of the right side), or `None` when testing every
