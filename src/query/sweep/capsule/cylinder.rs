@@ -61,23 +61,8 @@ pub(super) fn segment_disk(p: DVec3, q: DVec3, c: DVec3, u: DVec3, rc: f64) -> P
         }
         v
     };
-    // Where the segment is over the disk: |ρ0 + s ρd|² <= rc².
-    let (qa, qb, qc) = (
-        rhod.length_squared(),
-        rho0.dot(rhod),
-        rho0.length_squared() - rc * rc,
-    );
-    let over = if qa > 0.0 {
-        let disc = qb * qb - qa * qc;
-        (disc >= 0.0).then(|| {
-            let root = disc.sqrt();
-            ((-qb - root) / qa, (-qb + root) / qa)
-        })
-    } else {
-        (qc <= 0.0).then_some((f64::NEG_INFINITY, f64::INFINITY))
-    };
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    if let Some((s1, s2)) = over
+    if let Some((s1, s2)) = over_disk(rho0, rhod, rc)
         && s2 >= 0.0
         && s1 <= 1.0
     {
@@ -93,14 +78,46 @@ pub(super) fn segment_disk(p: DVec3, q: DVec3, c: DVec3, u: DVec3, rc: f64) -> P
             return at(s.clamp(s1, s2));
         }
     }
-    let (mut fa, mut fb) = (slope(lo), slope(hi));
+    let (fa, fb) = (slope(lo), slope(hi));
     if !(fa < 0.0) {
         return at(lo);
     }
     if !(fb > 0.0) {
         return at(hi);
     }
-    let (mut a, mut b) = (lo, hi);
+    match illinois_root(slope, (lo, fa), (hi, fb)) {
+        Ok(s) => at(s),
+        Err((a, b)) => nearer(at(a), at(b)),
+    }
+}
+
+/// Where the segment `ρ0 + s ρd` (the radial offsets from the disk's axis) is within `rc` of the axis:
+/// `|ρ0 + s ρd|² <= rc²`, an interval of `s` (unbounded when the segment is parallel to the axis), or `None`.
+fn over_disk(rho0: DVec3, rhod: DVec3, rc: f64) -> Option<(f64, f64)> {
+    let (qa, qb, qc) = (
+        rhod.length_squared(),
+        rho0.dot(rhod),
+        rho0.length_squared() - rc * rc,
+    );
+    if qa > 0.0 {
+        let disc = qb * qb - qa * qc;
+        (disc >= 0.0).then(|| {
+            let root = disc.sqrt();
+            ((-qb - root) / qa, (-qb + root) / qa)
+        })
+    } else {
+        (qc <= 0.0).then_some((f64::NEG_INFINITY, f64::INFINITY))
+    }
+}
+
+/// The root of the increasing function `slope` between `a` (where it is `fa < 0`) and `b` (`fb > 0`): regula
+/// falsi with the Illinois modification, a bisection step whenever the bracket shrinks by less than half.
+/// `Ok` with a point where `slope` is exactly zero, else `Err` with the final bracket.
+fn illinois_root(
+    slope: impl Fn(f64) -> f64,
+    (mut a, mut fa): (f64, f64),
+    (mut b, mut fb): (f64, f64),
+) -> Result<f64, (f64, f64)> {
     let mut last = 0i8;
     for _ in 0..200 {
         let width = b - a;
@@ -122,7 +139,7 @@ pub(super) fn segment_disk(p: DVec3, q: DVec3, c: DVec3, u: DVec3, rc: f64) -> P
             }
             last = 1;
         } else {
-            return at(s);
+            return Ok(s);
         }
         if b - a > 0.5 * width {
             // Too slow a shrink: a bisection step.
@@ -136,7 +153,7 @@ pub(super) fn segment_disk(p: DVec3, q: DVec3, c: DVec3, u: DVec3, rc: f64) -> P
             } else if fm > 0.0 {
                 (b, fb) = (mid, fm);
             } else {
-                return at(mid);
+                return Ok(mid);
             }
             last = 0;
         }
@@ -144,7 +161,7 @@ pub(super) fn segment_disk(p: DVec3, q: DVec3, c: DVec3, u: DVec3, rc: f64) -> P
             break;
         }
     }
-    nearer(at(a), at(b))
+    Err((a, b))
 }
 
 /// First contact of a capsule that starts clear of the solid cylinder `a..b` (radius `rc`).
