@@ -420,7 +420,27 @@ fn info(args: &InfoArgs) -> ExitCode {
     };
     let problems = level.validate();
     let (errors, warnings) = tally(&problems);
-    let counts = [
+    let counts = object_counts(&level);
+    match args.format {
+        Format::Json => print_json(&serde_json::json!({
+            "file": args.file,
+            "name": level.name,
+            "counts": counts.iter().map(|(k, v)| (k.to_string(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
+            "bounds": level.bounds().map(|b| serde_json::json!({ "min": b.min.to_array(), "max": b.max.to_array() })),
+            "walker": level.walker.is_some(),
+            "gravity": level.simulation.gravity.to_array(),
+            "dt": level.simulation.dt,
+            "errors": errors,
+            "warnings": warnings,
+        })),
+        Format::Human => print_info(&args.file, &level, &counts, (errors, warnings)),
+    }
+    ExitCode::SUCCESS
+}
+
+/// The level's objects by kind, for `info`.
+fn object_counts(level: &Level) -> [(&'static str, usize); 10] {
+    [
         ("walls", level.walls.len()),
         ("triangles", level.triangles.len()),
         ("balls", level.balls.len()),
@@ -434,65 +454,57 @@ fn info(args: &InfoArgs) -> ExitCode {
             level.meshes.iter().map(|m| m.indices.len()).sum(),
         ),
         ("probes", level.probes.len()),
-    ];
-    let bounds = level.bounds();
-    match args.format {
-        Format::Json => print_json(&serde_json::json!({
-            "file": args.file,
-            "name": level.name,
-            "counts": counts.iter().map(|(k, v)| (k.to_string(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
-            "bounds": bounds.map(|b| serde_json::json!({ "min": b.min.to_array(), "max": b.max.to_array() })),
-            "walker": level.walker.is_some(),
-            "gravity": level.simulation.gravity.to_array(),
-            "dt": level.simulation.dt,
-            "errors": errors,
-            "warnings": warnings,
-        })),
-        Format::Human => {
-            outln!("{}: \"{}\"", args.file.display(), level.name);
-            for (k, v) in counts {
-                if v > 0 {
-                    outln!("  {k:>15}: {v}");
-                }
-            }
-            match bounds {
-                Some(b) => outln!(
-                    "  {:>15}: ({:.3}, {:.3}, {:.3}) .. ({:.3}, {:.3}, {:.3})",
-                    "bounds",
-                    b.min.x,
-                    b.min.y,
-                    b.min.z,
-                    b.max.x,
-                    b.max.y,
-                    b.max.z
-                ),
-                None => outln!("  {:>15}: empty", "bounds"),
-            }
-            outln!(
-                "  {:>15}: {}",
-                "walker",
-                if level.walker.is_some() {
-                    "yes"
-                } else {
-                    "none"
-                }
-            );
-            let g = level.simulation.gravity;
-            outln!(
-                "  {:>15}: gravity ({}, {}, {}) m/s², dt {} s",
-                "simulation",
-                g.x,
-                g.y,
-                g.z,
-                level.simulation.dt
-            );
-            outln!(
-                "  {:>15}: {errors} error(s), {warnings} warning(s)",
-                "problems"
-            );
+    ]
+}
+
+/// `info`'s human output for a level.
+fn print_info(
+    file: &Path,
+    level: &Level,
+    counts: &[(&str, usize)],
+    (errors, warnings): (usize, usize),
+) {
+    outln!("{}: \"{}\"", file.display(), level.name);
+    for &(k, v) in counts {
+        if v > 0 {
+            outln!("  {k:>15}: {v}");
         }
     }
-    ExitCode::SUCCESS
+    match level.bounds() {
+        Some(b) => outln!(
+            "  {:>15}: ({:.3}, {:.3}, {:.3}) .. ({:.3}, {:.3}, {:.3})",
+            "bounds",
+            b.min.x,
+            b.min.y,
+            b.min.z,
+            b.max.x,
+            b.max.y,
+            b.max.z
+        ),
+        None => outln!("  {:>15}: empty", "bounds"),
+    }
+    outln!(
+        "  {:>15}: {}",
+        "walker",
+        if level.walker.is_some() {
+            "yes"
+        } else {
+            "none"
+        }
+    );
+    let g = level.simulation.gravity;
+    outln!(
+        "  {:>15}: gravity ({}, {}, {}) m/s², dt {} s",
+        "simulation",
+        g.x,
+        g.y,
+        g.z,
+        level.simulation.dt
+    );
+    outln!(
+        "  {:>15}: {errors} error(s), {warnings} warning(s)",
+        "problems"
+    );
 }
 
 fn generate_maze(args: &MazeArgs) -> ExitCode {
