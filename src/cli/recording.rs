@@ -47,26 +47,9 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let level = match &args.level {
-        Some(p) => match Level::load(p) {
-            Ok(l) => l,
-            Err(e) => {
-                errln!("{e}");
-                return ExitCode::from(2);
-            }
-        },
-        None => recording.level.clone(),
-    };
-    let scene = match Scene::from_level(&level) {
+    let scene = match replay_scene(args, &recording) {
         Ok(s) => s,
-        Err(e) => {
-            let which = args.level.as_ref().map_or_else(
-                || "the recording's level".to_owned(),
-                |p| p.display().to_string(),
-            );
-            errln!("{which}: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let mut changed = Vec::new();
     let mut total = 0usize;
@@ -127,27 +110,78 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
     }
 }
 
+/// The scene the queries are asked again in: of `--level`, else of the recording's own level; or the exit
+/// code after saying why there is none.
+fn replay_scene(args: &ReplayArgs, recording: &Recording) -> Result<Scene, ExitCode> {
+    let level = match &args.level {
+        Some(p) => match Level::load(p) {
+            Ok(l) => l,
+            Err(e) => {
+                errln!("{e}");
+                return Err(ExitCode::from(2));
+            }
+        },
+        None => recording.level.clone(),
+    };
+    match Scene::from_level(&level) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let which = args.level.as_ref().map_or_else(
+                || "the recording's level".to_owned(),
+                |p| p.display().to_string(),
+            );
+            errln!("{which}: {e}");
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// A recording's queries by kind, steps, dropped records and marks (frame, time, label), for `info`.
+struct Summary<'a> {
+    kinds: std::collections::BTreeMap<&'static str, usize>,
+    steps: usize,
+    dropped: u64,
+    marks: Vec<(u64, f64, &'a str)>,
+}
+
+impl<'a> Summary<'a> {
+    fn of(recording: &'a Recording) -> Self {
+        let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
+        for k in QueryRecord::KINDS {
+            kinds.insert(k, 0);
+        }
+        let mut steps = 0;
+        let mut dropped = 0;
+        let mut marks = Vec::new();
+        for f in &recording.frames {
+            for q in &f.queries {
+                *kinds.entry(q.kind()).or_default() += 1;
+            }
+            steps += f.steps.len();
+            dropped += f.dropped;
+            marks.extend(f.marks.iter().map(|m| (f.index, f.time, m.as_str())));
+        }
+        Self {
+            kinds,
+            steps,
+            dropped,
+            marks,
+        }
+    }
+}
+
 /// `info` for a recording: frames, queries by kind (character moves among them), steps, marks, truncated.
 pub(super) fn info(path: &Path, format: Format) -> ExitCode {
     let recording = match load(path) {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
-    for k in QueryRecord::KINDS {
-        kinds.insert(k, 0);
-    }
-    let mut steps = 0;
-    let mut dropped = 0;
-    let mut marks = Vec::new();
-    for f in &recording.frames {
-        for q in &f.queries {
-            *kinds.entry(q.kind()).or_default() += 1;
-        }
-        steps += f.steps.len();
-        dropped += f.dropped;
-        marks.extend(f.marks.iter().map(|m| (f.index, f.time, m.as_str())));
-    }
+    let Summary {
+        kinds,
+        steps,
+        dropped,
+        marks,
+    } = Summary::of(&recording);
     let first = recording.frames.first().map(|f| (f.index, f.time));
     let last = recording.frames.last().map(|f| (f.index, f.time));
     match format {
