@@ -251,6 +251,93 @@ pub struct WallGrid {
     max_radius: f32,
 }
 
+/// A wall's box on the floor, its radius included.
+fn wall_box(w: &Wall) -> (DVec2, DVec2) {
+    let r = f64::from(w.radius);
+    let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
+    (a.min(b) - DVec2::splat(r), a.max(b) + DVec2::splat(r))
+}
+
+/// A [`WallGrid`]'s cells: the corner `lo`, the side `cell` and the number on each axis.
+struct Cells {
+    lo: DVec2,
+    cell: f64,
+    dims: (usize, usize),
+}
+
+impl Cells {
+    /// Cells over the boxes of the walls `valid` (at least one), about as large as a typical wall, but no more
+    /// than ~4 cells per wall in all.
+    fn fit(walls: &[Wall], valid: &[usize]) -> Self {
+        let mut lo = DVec2::splat(f64::INFINITY);
+        let mut hi = DVec2::splat(f64::NEG_INFINITY);
+        let mut extent_sum = 0.0;
+        for &i in valid {
+            let (l, h) = wall_box(&walls[i]);
+            lo = lo.min(l);
+            hi = hi.max(h);
+            extent_sum += (h - l).max_element();
+        }
+        let n = valid.len() as f64;
+        let size = (hi - lo).max(DVec2::splat(1e-6));
+        // Cells about as large as a typical wall, but no more than ~4 cells per wall in all.
+        let typical = (extent_sum / n).max(1e-6);
+        let min_cell = ((size.x * size.y) / (4.0 * n + 16.0)).sqrt();
+        let cell = typical.max(min_cell);
+        let dims = (
+            ((size.x / cell).ceil() as usize).clamp(1, 1 << 16),
+            ((size.y / cell).ceil() as usize).clamp(1, 1 << 16),
+        );
+        Self { lo, cell, dims }
+    }
+
+    /// The cells `(x0, y0, x1, y1)` the box `l..h` covers.
+    fn range(&self, l: DVec2, h: DVec2) -> (usize, usize, usize, usize) {
+        let (lo, cell, dims) = (self.lo, self.cell, self.dims);
+        // Cell of a coordinate: clamped at 0 first, so the cast's truncation is the floor (without a call to
+        // libm's `floor`, which the baseline x86-64 target makes); NaN goes to 0.
+        let x0 = (((l.x - lo.x) / cell).max(0.0) as usize).min(dims.0 - 1);
+        let y0 = (((l.y - lo.y) / cell).max(0.0) as usize).min(dims.1 - 1);
+        let x1 = (((h.x - lo.x) / cell).max(0.0) as usize).min(dims.0 - 1);
+        let y1 = (((h.y - lo.y) / cell).max(0.0) as usize).min(dims.1 - 1);
+        (x0, y0, x1, y1)
+    }
+
+    /// The walls `valid` counting-sorted into the cells their boxes cover (CSR layout): each cell's first
+    /// entry (and one past the last cell's) and the entries, wall indices.
+    fn sort(&self, walls: &[Wall], valid: &[usize]) -> (Vec<u32>, Vec<u32>) {
+        let dims = self.dims;
+        let mut counts = vec![0u32; dims.0 * dims.1 + 1];
+        for &i in valid {
+            let (l, h) = wall_box(&walls[i]);
+            let (x0, y0, x1, y1) = self.range(l, h);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    counts[y * dims.0 + x + 1] += 1;
+                }
+            }
+        }
+        for k in 1..counts.len() {
+            counts[k] += counts[k - 1];
+        }
+        let starts = counts.clone();
+        let mut fill = counts;
+        let mut items = vec![0u32; starts[starts.len() - 1] as usize];
+        for &i in valid {
+            let (l, h) = wall_box(&walls[i]);
+            let (x0, y0, x1, y1) = self.range(l, h);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let c = y * dims.0 + x;
+                    items[fill[c] as usize] = i as u32;
+                    fill[c] += 1;
+                }
+            }
+        }
+        (starts, items)
+    }
+}
+
 impl WallGrid {
     /// Build the grid. Invalid walls are kept (so indices match) but never returned.
     #[must_use]
@@ -268,70 +355,16 @@ impl WallGrid {
                 ..Self::default()
             };
         }
-        let bounds = |w: &Wall| {
-            let r = f64::from(w.radius);
-            let (a, b) = (w.a.as_dvec2(), w.b.as_dvec2());
-            (a.min(b) - DVec2::splat(r), a.max(b) + DVec2::splat(r))
-        };
-        let mut lo = DVec2::splat(f64::INFINITY);
-        let mut hi = DVec2::splat(f64::NEG_INFINITY);
-        let mut extent_sum = 0.0;
-        for &i in &valid {
-            let (l, h) = bounds(&walls[i]);
-            lo = lo.min(l);
-            hi = hi.max(h);
-            extent_sum += (h - l).max_element();
-        }
-        let n = valid.len() as f64;
-        let size = (hi - lo).max(DVec2::splat(1e-6));
-        // Cells about as large as a typical wall, but no more than ~4 cells per wall in all.
-        let typical = (extent_sum / n).max(1e-6);
-        let min_cell = ((size.x * size.y) / (4.0 * n + 16.0)).sqrt();
-        let cell = typical.max(min_cell);
-        let dims = (
-            ((size.x / cell).ceil() as usize).clamp(1, 1 << 16),
-            ((size.y / cell).ceil() as usize).clamp(1, 1 << 16),
-        );
-        // Cell of a coordinate: clamped at 0 first, so the cast's truncation is the floor (without a call to
-        // libm's `floor`, which the baseline x86-64 target makes); NaN goes to 0.
-        let cell_range = |l: DVec2, h: DVec2| {
-            let x0 = (((l.x - lo.x) / cell).max(0.0) as usize).min(dims.0 - 1);
-            let y0 = (((l.y - lo.y) / cell).max(0.0) as usize).min(dims.1 - 1);
-            let x1 = (((h.x - lo.x) / cell).max(0.0) as usize).min(dims.0 - 1);
-            let y1 = (((h.y - lo.y) / cell).max(0.0) as usize).min(dims.1 - 1);
-            (x0, y0, x1, y1)
-        };
-        // Counting sort into cells (CSR layout).
-        let mut counts = vec![0u32; dims.0 * dims.1 + 1];
-        for &i in &valid {
-            let (l, h) = bounds(&walls[i]);
-            let (x0, y0, x1, y1) = cell_range(l, h);
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    counts[y * dims.0 + x + 1] += 1;
-                }
-            }
-        }
-        for k in 1..counts.len() {
-            counts[k] += counts[k - 1];
-        }
-        let starts = counts.clone();
-        let mut fill = counts;
-        let mut items = vec![0u32; starts[starts.len() - 1] as usize];
-        for &i in &valid {
-            let (l, h) = bounds(&walls[i]);
-            let (x0, y0, x1, y1) = cell_range(l, h);
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    let c = y * dims.0 + x;
-                    items[fill[c] as usize] = i as u32;
-                    fill[c] += 1;
-                }
-            }
-        }
+        let cells = Cells::fit(&walls, &valid);
+        let (starts, items) = cells.sort(&walls, &valid);
+        let Cells {
+            lo: origin,
+            cell,
+            dims,
+        } = cells;
         Self {
             walls,
-            origin: lo,
+            origin,
             cell,
             dims,
             starts,
