@@ -238,11 +238,10 @@ impl<'a> Mover<'a> {
         mut left: Vec3,
     ) -> (Vec3, Option<Ground>, f32, Vec3) {
         let ctl = *self.ctl;
-        let band = 2.5 * ctl.skin;
         let reach = if motion.y <= 0.0 {
-            band.max(ctl.snap_distance + 1.5 * ctl.skin)
+            snap_probe_length(&ctl)
         } else {
-            band
+            2.5 * ctl.skin
         };
         let mut probe = self.probe_ground(end, reach, SweepPhase::Snap);
         if fall < 0.0 && !probe.is_some_and(|(_, drop)| drop <= ctl.skin + 1e-5) {
@@ -769,4 +768,11 @@ fn clip(left: Vec3, planes: &[Plane], primal: Vec3) -> (Vec3, bool) {
         }
     }
     (Vec3::ZERO, true)
+}
+
+/// How far down the ground probe after a move that does not rise looks: the farther of the skin band (2.5
+/// skins) and the snap (a skin and a half past `snap_distance`). The reachability map's level moves ask the same
+/// probe of their target.
+pub(super) fn snap_probe_length(ctl: &CharacterController) -> f32 {
+    (2.5 * ctl.skin).max(ctl.snap_distance + 1.5 * ctl.skin)
 }

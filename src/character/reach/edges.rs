@@ -125,7 +125,7 @@ impl Places<'_> {
                 // floor beside the place (a slanted triangle rising from it) turns the motion's fall into a
                 // slide along that face, and the move ends elsewhere. Then the whole move decides.
                 let to = from.feet + motion;
-                let down = Vec3::NEG_Y * (ctl.snap_distance + 2.0 * ctl.skin);
+                let down = Vec3::NEG_Y * super::super::movement::snap_probe_length(ctl);
                 work.sweeps += 1;
                 let floor_first =
                     self.scene

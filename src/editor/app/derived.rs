@@ -36,27 +36,23 @@ impl EditorApp {
         // While dragging, the level changes every frame: validate when the gesture ends.
         let key = self.doc.key();
         // The map of this revision, once made: its must_reach problems join the list.
-        let reach = self
+        let map = self
             .reach
             .shown()
-            .filter(|b| b.key == key && b.outcome.is_ok())
-            .map(|b| (b.key, b.generation));
+            .filter(|b| b.key == key)
+            .and_then(|b| Some((b.generation, &b.outcome.as_ref().ok()?.map)));
+        let reach = map.map(|(generation, _)| (key, generation));
         if (self.problems.key == Some(key) && self.problems.reach == reach)
             || (self.problems.key.is_some() && self.gesture.is_some())
         {
             return;
         }
         let mut list = self.doc.level().validate();
-        if let Some(Ok(data)) = self
-            .reach
-            .shown()
-            .filter(|_| reach.is_some())
-            .map(|b| &b.outcome)
-        {
+        if let Some((_, map)) = map {
             list.extend(
                 self.doc
                     .level()
-                    .reach_problems(&data.map)
+                    .reach_problems(map)
                     .into_iter()
                     .map(|p| p.problem),
             );
