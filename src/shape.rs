@@ -3,7 +3,7 @@
 //! Shapes carry no invariants of their own: queries check validity (see [`Sphere::is_valid`] and friends) and
 //! answer `None` / `false` for an invalid shape instead of panicking.
 
-use glam::{Mat3, Vec2, Vec3};
+use glam::{Mat3, Mat3A, Vec2, Vec3, Vec3A, Vec3Swizzles};
 use serde::{Deserialize, Serialize};
 
 /// Relative tolerance for a rotation matrix to count as orthonormal (see [`Obb::is_valid`]).
@@ -199,17 +199,16 @@ impl Obb {
 /// Whether the columns of `m` are unit length and mutually perpendicular within [`ORTHONORMAL_TOLERANCE`].
 #[must_use]
 pub fn is_orthonormal(m: &Mat3) -> bool {
-    if !m.is_finite() {
-        return false;
-    }
-    let (x, y, z) = (m.x_axis, m.y_axis, m.z_axis);
-    let tol = ORTHONORMAL_TOLERANCE;
-    (x.length_squared() - 1.0).abs() <= tol
-        && (y.length_squared() - 1.0).abs() <= tol
-        && (z.length_squared() - 1.0).abs() <= tol
-        && x.dot(y).abs() <= tol
-        && y.dot(z).abs() <= tol
-        && z.dot(x).abs() <= tol
+    // All six products at once on SSE registers: with the rows `r_j = (x_j, y_j, z_j)`, lane `i` of
+    // `(r0 * r0 + r1 * r1) + r2 * r2` is column `i`'s squared length and, with each row turned to
+    // `(y_j, z_j, x_j)`, the lanes are `x·y`, `y·z` and `z·x`: each rounded exactly as `Vec3::dot` rounds it
+    // ((a + b) + c). A non-finite entry makes its column's squared length infinite or NaN, which fails.
+    let rows = Mat3A::from(*m).transpose();
+    let (r0, r1, r2) = (rows.x_axis, rows.y_axis, rows.z_axis);
+    let lengths = (r0 * r0 + r1 * r1) + r2 * r2;
+    let dots = (r0 * r0.yzx() + r1 * r1.yzx()) + r2 * r2.yzx();
+    let tol = Vec3A::splat(ORTHONORMAL_TOLERANCE);
+    ((lengths - Vec3A::ONE).abs().cmple(tol) & dots.abs().cmple(tol)).all()
 }
 
 /// A plane: the points `x` with `normal.dot(x) == d`.

@@ -1,6 +1,6 @@
 //! The slab method: rays against axis-aligned and oriented boxes, with their workings.
 
-use glam::Vec3;
+use glam::{Mat3A, Vec3, Vec3A};
 use serde::{Deserialize, Serialize};
 
 use super::super::{RayHit, d3, f3, finite_hit, unit};
@@ -132,7 +132,13 @@ pub fn ray_obb_slabs(ray: &Ray, obb: &Obb) -> SlabTrace {
 #[must_use]
 #[inline]
 pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
-    let hit = slab_entry(ray.origin, ray.dir, aabb.min, aabb.max, max_t)?;
+    let hit = slab_entry(
+        ray.origin.into(),
+        ray.dir.into(),
+        aabb.min.into(),
+        aabb.max.into(),
+        max_t,
+    )?;
     // Validity is only checked before answering `Some`: a miss is right for invalid input too.
     if !max_t_ok(max_t) || !ray.is_valid() || !aabb.is_valid() {
         return None;
@@ -163,38 +169,28 @@ fn axis_normal(axis: usize, dir_component: f32) -> Vec3 {
 }
 
 /// Slab test for a hit: the first `t` in `0..=max_t` at which `o + t d` is in `min..=max`, with the entered
-/// face. Fast path with the reciprocal direction; axis-parallel and subnormal directions take the exact
-/// interval path. Inputs are not validated here (callers check before answering).
+/// face. Fast path with the reciprocal direction, one SSE register per vector (every lane operation rounds as
+/// `Vec3`'s scalar one would, and `min`/`max` pick the same operand); axis-parallel and subnormal directions
+/// take the exact interval path. Inputs are not validated here (callers check before answering).
 #[inline]
-fn slab_entry(o: Vec3, d: Vec3, min: Vec3, max: Vec3, max_t: f32) -> Option<SlabEntry> {
+fn slab_entry(o: Vec3A, d: Vec3A, min: Vec3A, max: Vec3A, max_t: f32) -> Option<SlabEntry> {
     let inv = d.recip();
-    let (near, far, axis) = if inv.is_finite() && d.is_finite() {
+    let (near, far, axis) = if (inv.is_finite_mask() & d.is_finite_mask()).all() {
         let t1 = (min - o) * inv;
         let t2 = (max - o) * inv;
         let lo = t1.min(t2);
-        let hi = t1.max(t2);
-        let axis = if lo.x >= lo.y && lo.x >= lo.z {
-            0
-        } else if lo.y >= lo.z {
-            1
+        let far = t1.max(t2).min_element();
+        // The entered face: the largest entry, ties to the lowest axis (which also decides the sign of a zero).
+        let (x, y, z) = (lo.x, lo.y, lo.z);
+        if x >= y && x >= z {
+            (x, far, 0)
+        } else if y >= z {
+            (y, far, 1)
         } else {
-            2
-        };
-        (lo[axis], hi.min_element(), axis)
-    } else {
-        let trace = slabs_local(o, d, min, max);
-        let axes = trace.axes;
-        let mut axis = 0;
-        for i in 1..3 {
-            if axes[i].min > axes[axis].min {
-                axis = i;
-            }
+            (z, far, 2)
         }
-        (
-            axes[axis].min,
-            axes[0].max.min(axes[1].max).min(axes[2].max),
-            axis,
-        )
+    } else {
+        entry_parallel(o.into(), d.into(), min.into(), max.into())
     };
     if !(near <= far && far >= 0.0 && near <= max_t) {
         return None;
@@ -207,6 +203,24 @@ fn slab_entry(o: Vec3, d: Vec3, min: Vec3, max: Vec3, max_t: f32) -> Option<Slab
             axis: Some(axis),
         }
     })
+}
+
+/// [`slab_entry`]'s exact path for axis-parallel, subnormal or non-finite directions: `(near, far, axis)`.
+#[cold]
+#[inline(never)]
+fn entry_parallel(o: Vec3, d: Vec3, min: Vec3, max: Vec3) -> (f32, f32, usize) {
+    let axes = slabs_local(o, d, min, max).axes;
+    let mut axis = 0;
+    for i in 1..3 {
+        if axes[i].min > axes[axis].min {
+            axis = i;
+        }
+    }
+    (
+        axes[axis].min,
+        axes[0].max.min(axes[1].max).min(axes[2].max),
+        axis,
+    )
 }
 
 /// Ray against a solid oriented box: the ray is taken into the box's frame and cast against its slabs.
@@ -224,19 +238,31 @@ fn slab_entry(o: Vec3, d: Vec3, min: Vec3, max: Vec3, max_t: f32) -> Option<Slab
 #[must_use]
 #[inline]
 pub fn ray_obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
-    let rt = obb.rotation.transpose();
-    let (mut o, mut d) = (rt * (ray.origin - obb.center), rt * ray.dir);
-    if !(o.is_finite() && d.is_finite()) {
+    // The change of frame as `rotation.transpose() * v` computes it (each lane the dot product of a column
+    // with `v`, in the same order), on SSE registers.
+    let rotation = Mat3A::from(obb.rotation);
+    let oc = Vec3A::from(ray.origin) - Vec3A::from(obb.center);
+    let (mut o, mut d) = (
+        rotation.mul_transpose_vec3a(oc),
+        rotation.mul_transpose_vec3a(Vec3A::from(ray.dir)),
+    );
+    if !(o.is_finite_mask() & d.is_finite_mask()).all() {
         // origin - centre overflowed f32: redo the change of frame in f64.
-        (o, d) = to_obb_frame(ray, obb);
+        let (wo, wd) = to_obb_frame(ray, obb);
+        (o, d) = (wo.into(), wd.into());
     }
-    let hit = slab_entry(o, d, -obb.half_extents, obb.half_extents, max_t)?;
+    let half = Vec3A::from(obb.half_extents);
+    let hit = slab_entry(o, d, -half, half, max_t)?;
     if !max_t_ok(max_t) || !ray.is_valid() || !obb.is_valid() {
         return None;
     }
     let normal = match hit.axis {
         None => -unit(ray.dir),
-        Some(axis) => (obb.rotation * axis_normal(axis, d[axis])).normalize(),
+        Some(axis) => {
+            // `Vec3::normalize`'s rounding: times the reciprocal length (`Vec3A::normalize` divides).
+            let n = rotation * Vec3A::from(axis_normal(axis, d[axis]));
+            (n * (1.0 / n.length())).into()
+        }
     };
     finite_hit(RayHit {
         t: hit.t,
