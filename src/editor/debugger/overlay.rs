@@ -303,6 +303,14 @@ impl Marks {
     ) {
         let s = |p: Vec3| cam.screen_from_world(rect, Vec2::new(p.x, p.z));
         let seen = rect.expand(40.0);
+        // Room for the trails (a quad per segment) and the balls (a disc and a ring each), so a thousand of
+        // them do not grow the batch by doubling.
+        let trail_segments: usize = self.trails.iter().map(|p| p.len().saturating_sub(1)).sum();
+        let ball_points = Batch::segments(self.ball_radius * cam.scale) * self.balls.len();
+        batch.reserve(
+            4 * trail_segments + 3 * ball_points,
+            2 * trail_segments + 3 * ball_points,
+        );
         for b in &self.bounds {
             let r = Rect::from_two_pos(s(b.min), s(b.max));
             if seen.intersects(r) {
@@ -400,6 +408,7 @@ impl Marks {
         for b in &self.bounds {
             lines.aabb(b, [120, 200, 255, 255]);
         }
+        lines.reserve_segments(self.trails.iter().map(|p| p.len().saturating_sub(1)).sum());
         for path in &self.trails {
             lines.strip(path, [150, 130, 70, 255]);
         }
@@ -446,7 +455,7 @@ fn decimate(pts: impl Iterator<Item = Pos2>, min_px: f32) -> Vec<Pos2> {
     let mut last_skipped = None;
     for p in pts {
         match out.last() {
-            Some(q) if q.distance(p) < min_px => last_skipped = Some(p),
+            Some(q) if (*q - p).length_sq() < min_px * min_px => last_skipped = Some(p),
             _ => {
                 out.push(p);
                 last_skipped = None;
@@ -471,21 +480,22 @@ pub fn trails(d: &Debugger) -> (Vec<Vec<Vec3>>, Vec<Vec3>) {
         .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
         .map(|(_, st)| st)
         .collect();
-    let paths = world
+    // Sized once (growing a thousand trails by doubling was a tenth of a playing frame), and filled state by
+    // state: each snapshot's balls are read in order, not one ball's centre from every snapshot in turn.
+    let mut paths: Vec<Vec<Vec3>> = world
         .balls()
         .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            let mut pts = vec![b.center];
-            pts.extend(
-                states
-                    .iter()
-                    .filter_map(|st| st.balls().get(i))
-                    .map(|b| b.center),
-            );
+        .map(|b| {
+            let mut pts = Vec::with_capacity(states.len() + 1);
+            pts.push(b.center);
             pts
         })
         .collect();
+    for st in &states {
+        for (path, b) in paths.iter_mut().zip(st.balls()) {
+            path.push(b.center);
+        }
+    }
     let first = d.cursor().saturating_sub(trail_frames);
     let markers = d.frames()[first..d.cursor()]
         .iter()

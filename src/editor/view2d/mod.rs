@@ -256,7 +256,7 @@ impl Batch {
     /// A straight line `width` points wide, its colour running from `ca` at `a` to `cb` at `b`.
     pub fn line2(&mut self, a: Pos2, b: Pos2, width: f32, ca: Color32, cb: Color32) {
         let d = b - a;
-        let len = d.length();
+        let len = screen_length(d);
         let n = if len > 0.0 {
             egui::vec2(-d.y, d.x) / len * (width * 0.5)
         } else {
@@ -321,15 +321,21 @@ impl Batch {
         }
     }
 
+    /// Room for `vertices` more vertices and `triangles` more triangles.
+    pub fn reserve(&mut self, vertices: usize, triangles: usize) {
+        self.mesh.reserve_vertices(vertices);
+        self.mesh.reserve_triangles(triangles);
+    }
+
     /// Segments for a circle of `r` screen points: fewer when small.
-    fn segments(r: f32) -> usize {
+    pub(crate) fn segments(r: f32) -> usize {
         ((r * 0.8) as usize).clamp(8, 64)
     }
 
-    /// A circle's outline.
+    /// A circle's outline (its points on the stack: a thousand balls a frame allocate nothing).
     pub fn circle(&mut self, c: Pos2, r: f32, width: f32, color: Color32) {
-        let pts = arc(c, r, 0.0, std::f32::consts::TAU, Self::segments(r));
-        self.polyline(&pts, true, width, color);
+        let (pts, len) = circle_points(c, r, Self::segments(r));
+        self.polyline(&pts[..len], true, width, color);
     }
 
     /// A dashed circle's outline.
@@ -340,8 +346,8 @@ impl Batch {
 
     /// A filled disc.
     pub fn disc(&mut self, c: Pos2, r: f32, color: Color32) {
-        let pts = arc(c, r, 0.0, std::f32::consts::TAU, Self::segments(r));
-        self.fill_convex(&pts, color);
+        let (pts, len) = circle_points(c, r, Self::segments(r));
+        self.fill_convex(&pts[..len], color);
     }
 
     /// The outline of a capsule around screen segment `ab` with screen radius `r` (seed 003's debug draw of
@@ -388,13 +394,51 @@ impl Batch {
     }
 }
 
+/// [`arc`]'s points of a whole circle (`n + 1` of them, the same numbers), in an array: `n` is at most 64
+/// ([`Batch::segments`]).
+fn circle_points(c: Pos2, r: f32, n: usize) -> ([Pos2; 65], usize) {
+    /// `(cos t, sin t)` of [`arc_point`]'s angles for a whole circle of each `n` in `1..=64` (computed
+    /// once, with the same operations, so the same numbers without a sine and cosine per point).
+    static UNIT: std::sync::OnceLock<Vec<Vec<egui::Vec2>>> = std::sync::OnceLock::new();
+    let unit = UNIT.get_or_init(|| {
+        (0..=64usize)
+            .map(|n| {
+                (0..=n)
+                    .map(|i| {
+                        let t = 0.0 + std::f32::consts::TAU * i as f32 / n as f32;
+                        egui::vec2(t.cos(), t.sin())
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    let n = n.clamp(1, 64);
+    let mut pts = [Pos2::ZERO; 65];
+    for (p, u) in pts.iter_mut().zip(&unit[n]) {
+        *p = c + *u * r;
+    }
+    (pts, n + 1)
+}
+
+/// Point `i` of `n` segments on an arc of `r` around `c` from angle `start` over `sweep`.
+#[inline]
+fn arc_point(c: Pos2, r: f32, start: f32, sweep: f32, i: usize, n: usize) -> Pos2 {
+    let t = start + sweep * i as f32 / n as f32;
+    c + egui::vec2(t.cos(), t.sin()) * r
+}
+
+/// The length of a screen-space vector: `sqrt(x² + y²)`, which is several times faster than egui's `hypot`,
+/// and `hypot` only where the squares overflow (a point past 1e19 screen points, zoomed absurdly far in).
+#[inline]
+pub(crate) fn screen_length(d: egui::Vec2) -> f32 {
+    let len = (d.x * d.x + d.y * d.y).sqrt();
+    if len.is_finite() { len } else { d.length() }
+}
+
 /// Points on an arc of `r` around `c` from angle `start` over `sweep`, `n` segments.
 fn arc(c: Pos2, r: f32, start: f32, sweep: f32, n: usize) -> Vec<Pos2> {
     (0..=n)
-        .map(|i| {
-            let t = start + sweep * i as f32 / n as f32;
-            c + egui::vec2(t.cos(), t.sin()) * r
-        })
+        .map(|i| arc_point(c, r, start, sweep, i, n))
         .collect()
 }
 

@@ -144,6 +144,12 @@ impl Lines {
             .extend_from_slice(&[a.x, a.y, a.z, c, b.x, b.y, b.z, c]);
     }
 
+    /// Room for `segments` more segments, so that many strips added in turn do not grow the buffer by
+    /// doubling.
+    pub fn reserve_segments(&mut self, segments: usize) {
+        self.data.reserve(segments * 2 * LINE_FLOATS);
+    }
+
     /// A polyline through `pts`.
     pub fn strip(&mut self, pts: &[Vec3], rgba: [u8; 4]) {
         for w in pts.windows(2) {
