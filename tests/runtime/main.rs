@@ -14,4 +14,5 @@ mod levels;
 mod mesh;
 mod parry_differential;
 mod robustness;
+mod scalar_reference;
 mod seed_defects;
