@@ -293,6 +293,11 @@ impl Marks {
         }
     }
 
+    /// Segments in all the trails (to reserve room for them before drawing).
+    fn trail_segments(&self) -> usize {
+        self.trails.iter().map(|p| p.len().saturating_sub(1)).sum()
+    }
+
     /// Draw the marks into the top-down view, culling what lies outside `rect`.
     pub fn paint_2d(
         &self,
@@ -305,7 +310,7 @@ impl Marks {
         let seen = rect.expand(40.0);
         // Room for the trails (a quad per segment) and the balls (a disc and a ring each), so a thousand of
         // them do not grow the batch by doubling.
-        let trail_segments: usize = self.trails.iter().map(|p| p.len().saturating_sub(1)).sum();
+        let trail_segments = self.trail_segments();
         let ball_points = Batch::segments(self.ball_radius * cam.scale) * self.balls.len();
         batch.reserve(
             4 * trail_segments + 3 * ball_points,
@@ -408,7 +413,7 @@ impl Marks {
         for b in &self.bounds {
             lines.aabb(b, [120, 200, 255, 255]);
         }
-        lines.reserve_segments(self.trails.iter().map(|p| p.len().saturating_sub(1)).sum());
+        lines.reserve_segments(self.trail_segments());
         for path in &self.trails {
             lines.strip(path, [150, 130, 70, 255]);
         }

@@ -397,17 +397,14 @@ impl Batch {
 /// [`arc`]'s points of a whole circle (`n + 1` of them, the same numbers), in an array: `n` is at most 64
 /// ([`Batch::segments`]).
 fn circle_points(c: Pos2, r: f32, n: usize) -> ([Pos2; 65], usize) {
-    /// `(cos t, sin t)` of [`arc_point`]'s angles for a whole circle of each `n` in `1..=64` (computed
-    /// once, with the same operations, so the same numbers without a sine and cosine per point).
+    /// [`arc_direction`]s of a whole circle for each `n` in `1..=64`, computed once: the same numbers as
+    /// [`arc_point`] without a sine and cosine per point.
     static UNIT: std::sync::OnceLock<Vec<Vec<egui::Vec2>>> = std::sync::OnceLock::new();
     let unit = UNIT.get_or_init(|| {
         (0..=64usize)
             .map(|n| {
                 (0..=n)
-                    .map(|i| {
-                        let t = 0.0 + std::f32::consts::TAU * i as f32 / n as f32;
-                        egui::vec2(t.cos(), t.sin())
-                    })
+                    .map(|i| arc_direction(0.0, std::f32::consts::TAU, i, n))
                     .collect()
             })
             .collect()
@@ -423,8 +420,14 @@ fn circle_points(c: Pos2, r: f32, n: usize) -> ([Pos2; 65], usize) {
 /// Point `i` of `n` segments on an arc of `r` around `c` from angle `start` over `sweep`.
 #[inline]
 fn arc_point(c: Pos2, r: f32, start: f32, sweep: f32, i: usize, n: usize) -> Pos2 {
+    c + arc_direction(start, sweep, i, n) * r
+}
+
+/// `(cos t, sin t)` at point `i` of `n` segments on an arc from angle `start` over `sweep`.
+#[inline]
+fn arc_direction(start: f32, sweep: f32, i: usize, n: usize) -> egui::Vec2 {
     let t = start + sweep * i as f32 / n as f32;
-    c + egui::vec2(t.cos(), t.sin()) * r
+    egui::vec2(t.cos(), t.sin())
 }
 
 /// The length of a screen-space vector: `sqrt(x² + y²)`, which is several times faster than egui's `hypot`,
