@@ -12,66 +12,49 @@ use collidoscope::query::RayHit;
 use collidoscope::query::ray::{ray_aabb, ray_obb};
 use collidoscope::shape::{Aabb, Interval, ORTHONORMAL_TOLERANCE, Obb, Ray, is_orthonormal};
 
-/// SplitMix64.
-struct Rng(u64);
+use super::capsule_differential::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// An adversarial number: signed zeros, small integers and halves, subnormals, huge values, random bit
+/// patterns (NaN and infinities among them), or an ordinary value in `-scale..scale`.
+fn number(rng: &mut Rng, scale: f32) -> f32 {
+    match rng.next_u64() % 16 {
+        0 => 0.0,
+        1 => -0.0,
+        2 => 1.0,
+        3 => -1.0,
+        4 => (rng.next_u64() % 7) as f32 - 3.0,
+        5 => ((rng.next_u64() % 13) as f32 - 6.0) * 0.5,
+        6 => 1e-40 * rng.range(-1.0, 1.0),
+        7 => 1e30 * rng.range(-1.0, 1.0),
+        8 => f32::from_bits(rng.next_u64() as u32),
+        9 => [f32::INFINITY, f32::NEG_INFINITY, f32::NAN][(rng.next_u64() % 3) as usize],
+        10 => 3.0e38 * rng.range(-1.0, 1.0),
+        _ => rng.range(-scale, scale),
     }
+}
 
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+/// Three adversarial numbers, or three ordinary ones in `-scale..scale`.
+fn vector(rng: &mut Rng, scale: f32, adversarial: bool) -> Vec3 {
+    if adversarial {
+        Vec3::new(number(rng, scale), number(rng, scale), number(rng, scale))
+    } else {
+        Vec3::new(
+            rng.range(-scale, scale),
+            rng.range(-scale, scale),
+            rng.range(-scale, scale),
+        )
     }
+}
 
-    fn range(&mut self, a: f32, b: f32) -> f32 {
-        a + (b - a) * self.unit()
-    }
-
-    /// An adversarial number: signed zeros, small integers and halves, subnormals, huge values, random bit
-    /// patterns (NaN and infinities among them), or an ordinary value in `-scale..scale`.
-    fn number(&mut self, scale: f32) -> f32 {
-        match self.next() % 16 {
-            0 => 0.0,
-            1 => -0.0,
-            2 => 1.0,
-            3 => -1.0,
-            4 => (self.next() % 7) as f32 - 3.0,
-            5 => ((self.next() % 13) as f32 - 6.0) * 0.5,
-            6 => 1e-40 * self.range(-1.0, 1.0),
-            7 => 1e30 * self.range(-1.0, 1.0),
-            8 => f32::from_bits(self.next() as u32),
-            9 => [f32::INFINITY, f32::NEG_INFINITY, f32::NAN][(self.next() % 3) as usize],
-            10 => 3.0e38 * self.range(-1.0, 1.0),
-            _ => self.range(-scale, scale),
-        }
-    }
-
-    fn vec(&mut self, scale: f32, adversarial: bool) -> Vec3 {
-        if adversarial {
-            Vec3::new(self.number(scale), self.number(scale), self.number(scale))
-        } else {
-            Vec3::new(
-                self.range(-scale, scale),
-                self.range(-scale, scale),
-                self.range(-scale, scale),
-            )
-        }
-    }
-
-    fn rotation(&mut self) -> Mat3 {
-        let q = Quat::from_xyzw(
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-        );
-        Mat3::from_quat(q.normalize())
-    }
+/// A rotation from a normalised random quaternion (its rounding leaves it a few ulps off orthonormal).
+fn rotation(rng: &mut Rng) -> Mat3 {
+    let q = Quat::from_xyzw(
+        rng.range(-1.0, 1.0),
+        rng.range(-1.0, 1.0),
+        rng.range(-1.0, 1.0),
+        rng.range(-1.0, 1.0),
+    );
+    Mat3::from_quat(q.normalize())
 }
 
 /// Every bit of an answer (`None` as all ones).
@@ -228,31 +211,34 @@ mod scalar {
 
 #[test]
 fn box_rays_equal_the_scalar_definitions_bit_for_bit() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let (mut hits, mut cases) = (0, 0);
     for i in 0..150_000 {
         let adversarial = i % 3 == 0;
-        let centre = rng.vec(3.0, adversarial && i % 2 == 0);
+        let centre = vector(&mut rng, 3.0, adversarial && i % 2 == 0);
         let half = if adversarial && i % 4 == 0 {
-            rng.vec(2.0, true)
+            vector(&mut rng, 2.0, true)
         } else {
-            rng.vec(2.0, false).abs() + Vec3::splat(0.01)
+            vector(&mut rng, 2.0, false).abs() + Vec3::splat(0.01)
         };
         let aabb = Aabb::new(centre - half, centre + half);
-        let mut ray = Ray::new(rng.vec(5.0, adversarial), rng.vec(2.0, adversarial));
+        let mut ray = Ray::new(
+            vector(&mut rng, 5.0, adversarial),
+            vector(&mut rng, 2.0, adversarial),
+        );
         if !adversarial && i % 2 == 0 {
-            ray.dir = centre + rng.vec(1.5, false) - ray.origin; // aimed: about half hit
+            ray.dir = centre + vector(&mut rng, 1.5, false) - ray.origin; // aimed: about half hit
         }
         match i % 7 {
-            1 => ray.dir[(rng.next() % 3) as usize] = 0.0,
+            1 => ray.dir[(rng.next_u64() % 3) as usize] = 0.0,
             2 => {
-                let k = (rng.next() % 3) as usize;
+                let k = (rng.next_u64() % 3) as usize;
                 (ray.dir[(k + 1) % 3], ray.dir[(k + 2) % 3]) = (0.0, -0.0);
             }
             3 => ray.origin = Vec3::new(aabb.min.x, centre.y, aabb.max.z), // on two faces
             _ => {}
         }
-        let max_t = match rng.next() % 6 {
+        let max_t = match rng.next_u64() % 6 {
             0 => f32::INFINITY,
             1 => 0.0,
             2 => -1.0,
@@ -260,14 +246,14 @@ fn box_rays_equal_the_scalar_definitions_bit_for_bit() {
             4 => f32::NAN,
             _ => 100.0,
         };
-        let rotation = match rng.next() % 8 {
+        let turn = match rng.next_u64() % 8 {
             0 => Mat3::IDENTITY,
             1 => Mat3::from_rotation_z(std::f32::consts::FRAC_PI_2),
-            2 => Mat3::from_cols(rng.vec(1.0, true), Vec3::Y, Vec3::Z),
-            3 => rng.rotation() * 1.0005,
-            _ => rng.rotation(),
+            2 => Mat3::from_cols(vector(&mut rng, 1.0, true), Vec3::Y, Vec3::Z),
+            3 => rotation(&mut rng) * 1.0005,
+            _ => rotation(&mut rng),
         };
-        let obb = Obb::new(centre, half, rotation);
+        let obb = Obb::new(centre, half, turn);
         let ours = (ray_aabb(&ray, &aabb, max_t), ray_obb(&ray, &obb, max_t));
         let reference = (
             scalar::ray_aabb(&ray, &aabb, max_t),
@@ -287,25 +273,30 @@ fn box_rays_equal_the_scalar_definitions_bit_for_bit() {
 
 #[test]
 fn is_orthonormal_equals_the_six_dot_products() {
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let mut yes = 0;
     let n = 200_000;
     for i in 0..n {
-        let mut m = rng.rotation();
+        let mut m = rotation(&mut rng);
         // Nudges around the tolerance: 1e-3 on a squared length is about 5e-4 on one entry.
         let eps = [0.0, 1e-4, 4e-4, 5e-4, 6e-4, 1e-3][i % 6];
         for c in 0..3 {
             for r in 0..3 {
-                if rng.next().is_multiple_of(3) {
+                if rng.next_u64().is_multiple_of(3) {
                     m.col_mut(c)[r] += rng.range(-eps, eps);
                 }
             }
         }
         if i % 13 == 0 {
-            m.col_mut((rng.next() % 3) as usize)[(rng.next() % 3) as usize] = rng.number(1.0);
+            m.col_mut((rng.next_u64() % 3) as usize)[(rng.next_u64() % 3) as usize] =
+                number(&mut rng, 1.0);
         }
         if i % 17 == 0 {
-            m = Mat3::from_cols(rng.vec(1.0, true), rng.vec(1.0, true), rng.vec(1.0, true));
+            m = Mat3::from_cols(
+                vector(&mut rng, 1.0, true),
+                vector(&mut rng, 1.0, true),
+                vector(&mut rng, 1.0, true),
+            );
         }
         assert_eq!(is_orthonormal(&m), scalar::is_orthonormal(&m), "{m:?}");
         yes += usize::from(is_orthonormal(&m));
