@@ -53,13 +53,12 @@ impl TriMesh {
         };
         let (wide, packets) = (&*self.wide, &*self.packets);
         let prefetching = self.bvh_bytes() >= PREFETCH_MIN_BYTES;
-        // (wide node, entry t), nearest on top.
+        // (wide node, entry t) still to visit, nearest on top. The node being visited is not on it: a node
+        // goes straight on to its nearest inner child, so a ray that enters one child per level (the common
+        // case) never touches the stack on its way down.
         let mut stack = Stack::new((0u32, 0.0f32));
-        stack.push((0, 0.0));
-        while let Some((w, entry)) = stack.pop() {
-            if entry > best.t {
-                continue;
-            }
+        let mut node = Some(0u32);
+        while let Some(w) = node.take().or_else(|| next_on_stack(&mut stack, best.t)) {
             let n = &wide[w as usize];
             let (bits, nears) = slabs.enter(n, best.t);
             if bits == 0 {
@@ -71,8 +70,10 @@ impl TriMesh {
             if prefetching {
                 prefetch_children(wide, packets, n, bits);
             }
-            best.test_leaves(&wt, packets, n, bits & leaves, &nears);
-            push_inner(&mut stack, n, bits & !leaves, &nears, best.t);
+            if bits & leaves != 0 {
+                best.test_leaves(&wt, packets, n, bits & leaves, &nears);
+            }
+            node = descend(&mut stack, n, bits & !leaves, &nears, best.t);
         }
         best.hit
             .and_then(|(k, t, u, v)| self.finish_hit(ray, k, t, u, v))
@@ -165,6 +166,17 @@ struct Nearest {
 }
 
 impl Nearest {
+    /// Take the hit `(t, u, v)` on triangle slot `k` if it is nearer than the best so far, or as near and
+    /// earlier in BVH order (ties on a shared edge go to the lowest slot, whatever the visiting order), or the
+    /// first hit within the largest `t` wanted.
+    #[inline]
+    fn offer(&mut self, k: usize, t: f32, u: f32, v: f32) {
+        if t < self.t || (t == self.t && self.hit.is_none_or(|(bk, ..)| k < bk)) {
+            self.t = t;
+            self.hit = Some((k, t, u, v));
+        }
+    }
+
     /// Test the leaf lanes `bits` of `n`, nearest first by their entry distances `nears`, so that a hit in one
     /// skips the leaves behind it (at the bottom of a big mesh a node's children are all leaves, and a grazing
     /// ray crosses several).
@@ -177,25 +189,26 @@ impl Nearest {
         bits: u32,
         nears: &[f32; WIDTH],
     ) {
+        if bits & bits.wrapping_sub(1) == 0 {
+            // One leaf (the slab test already kept it within the best `t`): nothing to order.
+            self.test_leaf(wt, packets, n, bits.trailing_zeros() as usize);
+            return;
+        }
         let (order, order_len) = nearest_first(bits, nears);
         for &lane in &order[..order_len] {
             let lane = usize::from(lane);
             if nears[lane] > self.t {
                 break;
             }
-            for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
-                for (l, t, u, v) in wt.intersect4(&packets[p], valid, self.t) {
-                    // Ties (a shared edge) go to the lowest BVH slot, whatever the visiting order.
-                    let k = p * 4 + l;
-                    if self
-                        .hit
-                        .is_none_or(|(bk, bt, _, _)| t < bt || (t == bt && k < bk))
-                    {
-                        self.t = t;
-                        self.hit = Some((k, t, u, v));
-                    }
-                }
-            }
+            self.test_leaf(wt, packets, n, lane);
+        }
+    }
+
+    /// Test the triangles of the leaf in lane `lane` of `n`.
+    #[inline(always)]
+    fn test_leaf(&mut self, wt: &Watertight, packets: &[Tri4], n: &Wide, lane: usize) {
+        for (p, valid) in leaf_packets(n.first[lane], n.count[lane]) {
+            wt.intersect4(&packets[p], p, valid, self);
         }
     }
 }
@@ -216,50 +229,82 @@ fn prefetch_children(wide: &[Wide], packets: &[Tri4], n: &Wide, bits: u32) {
     }
 }
 
-/// Push the inner children of `n` in the lanes `bits` that the ray enters (at `nears`) no later than `best_t`,
-/// farthest first, so the nearest is popped next.
+/// The next node to visit below `n`: the nearest of its inner children in the lanes `bits` that the ray enters
+/// (at `nears`) no later than `best_t`, with the others pushed farthest first, so the nearest of them is popped
+/// next. `None` when no inner child is entered in time.
 #[inline]
-fn push_inner(
+fn descend(
     stack: &mut Stack<(u32, f32)>,
     n: &Wide,
     bits: u32,
     nears: &[f32; WIDTH],
     best_t: f32,
-) {
-    if bits & (bits.wrapping_sub(1)) == 0 {
-        // At most one inner child hit (the common case): no sorting.
-        if bits != 0 {
-            let lane = bits.trailing_zeros() as usize;
-            if nears[lane] <= best_t {
-                stack.push((n.first[lane], nears[lane]));
-            }
+) -> Option<u32> {
+    if bits & bits.wrapping_sub(1) == 0 {
+        // At most one inner child hit (the common case): no sorting, no stack.
+        let lane = bits.trailing_zeros() as usize;
+        return (bits != 0 && nears[lane] <= best_t).then(|| n.first[lane]);
+    }
+    let rest = bits & (bits - 1);
+    if rest & (rest - 1) == 0 {
+        // Two (the next most common case): one comparison, the lower lane first on a tie.
+        let (a, b) = (
+            bits.trailing_zeros() as usize,
+            rest.trailing_zeros() as usize,
+        );
+        let (near, far) = if nears[b] < nears[a] { (b, a) } else { (a, b) };
+        if nears[near] > best_t {
+            return None;
         }
-        return;
+        if nears[far] <= best_t {
+            stack.push((n.first[far], nears[far]));
+        }
+        return Some(n.first[near]);
     }
     let (order, order_len) = nearest_first(bits, nears);
-    for &lane in order[..order_len].iter().rev() {
+    let nearest = usize::from(order[0]);
+    if nears[nearest] > best_t {
+        return None; // Nor any farther one.
+    }
+    for &lane in order[1..order_len].iter().rev() {
         let lane = usize::from(lane);
         if nears[lane] <= best_t {
             stack.push((n.first[lane], nears[lane]));
         }
     }
+    Some(n.first[nearest])
 }
 
-/// The lanes set in `bits`, nearest first by their entry distances `nears` (an insertion sort: eight at most),
-/// and how many there are.
+/// Pop the stack down to the nearest node the ray still enters within `best_t` (entries pushed before a nearer
+/// hit shrank it are dropped).
+#[inline]
+fn next_on_stack(stack: &mut Stack<(u32, f32)>, best_t: f32) -> Option<u32> {
+    while let Some((w, entry)) = stack.pop() {
+        if entry <= best_t {
+            return Some(w);
+        }
+    }
+    None
+}
+
+/// The lanes set in `bits`, nearest first by their entry distances `nears` (ties in lane order), and how many
+/// there are. An insertion sort of eight keys at most: each key is a distance's bits above its lane, and
+/// distances (never negative: the slab test clamps them at `+0`) order as their bits do.
+#[inline(always)]
 pub(super) fn nearest_first(bits: u32, nears: &[f32; WIDTH]) -> ([u8; WIDTH], usize) {
-    let mut order = [0u8; WIDTH];
+    let mut keys = [0u64; WIDTH];
     let mut len = 0;
     for lane in lanes(bits) {
+        let key = (u64::from(nears[lane].to_bits()) << 3) | lane as u64;
         let mut j = len;
-        while j > 0 && nears[usize::from(order[j - 1])] > nears[lane] {
-            order[j] = order[j - 1];
+        while j > 0 && keys[j - 1] > key {
+            keys[j] = keys[j - 1];
             j -= 1;
         }
-        order[j] = lane as u8;
+        keys[j] = key;
         len += 1;
     }
-    (order, len)
+    (keys.map(|k| (k & 7) as u8), len)
 }
 
 /// Per-ray constants of the watertight test: the axis permutation and shear that make the ray `+z` from the
@@ -296,17 +341,12 @@ impl Watertight {
         }
     }
 
-    /// The hits `(lane, t, u, v)` with `t <= max_t` of the lanes of `packet` in the mask `valid`: the same
-    /// arithmetic as [`Watertight::intersect`] on four triangles at once (the same operations in the same
-    /// order, so the same bits); lanes with an edge function exactly zero go through the scalar test and
+    /// Offer `best` the hits of the lanes of `packet` (packet `p` of the BVH order) in the mask `valid`: the
+    /// same arithmetic as [`Watertight::intersect`] on four triangles at once (the same operations in the
+    /// same order, so the same bits); lanes with an edge function exactly zero go through the scalar test and
     /// its f64 retry.
     #[inline]
-    fn intersect4<'a>(
-        &'a self,
-        packet: &'a Tri4,
-        valid: u32,
-        max_t: f32,
-    ) -> impl Iterator<Item = (usize, f32, f32, f32)> + use<'a> {
+    fn intersect4(&self, packet: &Tri4, p: usize, valid: u32, best: &mut Nearest) {
         let [kx, ky, kz] = self.k;
         let (ox, oy, oz) = (
             Vec4::splat(self.origin[kx]),
@@ -337,19 +377,31 @@ impl Watertight {
             (det.cmpgt(zero) & t_scaled.cmplt(zero)) | (det.cmplt(zero) & t_scaled.cmpgt(zero));
         let inv = Vec4::ONE / det;
         let t = t_scaled * inv;
-        let (bu, bv) = (v * inv, w * inv);
-        let ok = !(mixed | behind | det.cmpeq(zero)) & t.cmple(Vec4::splat(max_t));
+        let ok = !(mixed | behind | det.cmpeq(zero)) & t.cmple(Vec4::splat(best.t));
         let fast = ok.bitmask() & valid & !exact_zero;
-        lanes(fast | exact_zero).filter_map(move |l| {
-            if exact_zero & (1 << l) != 0 {
-                self.intersect(&packet.lane(l))
-                    .filter(|h| h.0 <= max_t)
-                    .map(|(t, u, v)| (l, t, u, v))
-            } else {
-                let hit = (l, t[l], bu[l], bv[l]);
-                hit.1.is_finite().then_some(hit)
+        if exact_zero != 0 {
+            self.offer_exact(packet, p, exact_zero, best);
+        }
+        if fast != 0 {
+            let (bu, bv) = (v * inv, w * inv);
+            for l in lanes(fast) {
+                if t[l].is_finite() {
+                    best.offer(p * 4 + l, t[l], bu[l], bv[l]);
+                }
             }
-        })
+        }
+    }
+
+    /// Offer `best` the hits of the lanes `bits` of packet `p`, whose f32 edge functions have an exact zero:
+    /// the scalar test decides them (in f64 where needed). Rare, so kept out of the traversal's loop.
+    #[cold]
+    #[inline(never)]
+    fn offer_exact(&self, packet: &Tri4, p: usize, bits: u32, best: &mut Nearest) {
+        for l in lanes(bits) {
+            if let Some((t, u, v)) = self.intersect(&packet.lane(l)) {
+                best.offer(p * 4 + l, t, u, v);
+            }
+        }
     }
 
     /// `(t, u, v)` of a hit on either face, or `None`.
