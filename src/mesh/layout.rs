@@ -128,8 +128,10 @@ pub(super) struct Tri4 {
 
 impl Tri4 {
     /// Lane `k`'s triangle.
+    #[inline]
     pub(super) fn lane(&self, k: usize) -> [Vec3; 3] {
-        self.v.map(|p| Vec3::new(p[0][k], p[1][k], p[2][k]))
+        let vertex = |p: &[Vec4; 3]| Vec3::new(p[0][k], p[1][k], p[2][k]);
+        [vertex(&self.v[0]), vertex(&self.v[1]), vertex(&self.v[2])]
     }
 }
 
