@@ -386,17 +386,23 @@ impl Watertight {
         let exact_zero = (u.cmpeq(zero) | v.cmpeq(zero) | w.cmpeq(zero)).bitmask() & valid;
         let mixed = (u.cmplt(zero) | v.cmplt(zero) | w.cmplt(zero))
             & (u.cmpgt(zero) | v.cmpgt(zero) | w.cmpgt(zero));
+        if exact_zero != 0 {
+            self.offer_exact(packet, p, exact_zero, best);
+        }
+        // Most packets a ray reaches it misses in all four lanes, which the edge functions' signs already say:
+        // then the determinant, the distance and the division (the end of the longest chain) are skipped.
+        let inside = !mixed.bitmask() & valid & !exact_zero;
+        if inside == 0 {
+            return;
+        }
         let det = u + v + w;
         let t_scaled = u * (sz * az) + v * (sz * bz) + w * (sz * cz);
         let behind =
             (det.cmpgt(zero) & t_scaled.cmplt(zero)) | (det.cmplt(zero) & t_scaled.cmpgt(zero));
         let inv = Vec4::ONE / det;
         let t = t_scaled * inv;
-        let ok = !(mixed | behind | det.cmpeq(zero)) & t.cmple(Vec4::splat(best.t));
-        let fast = ok.bitmask() & valid & !exact_zero;
-        if exact_zero != 0 {
-            self.offer_exact(packet, p, exact_zero, best);
-        }
+        let ok = !(behind | det.cmpeq(zero)) & t.cmple(Vec4::splat(best.t));
+        let fast = ok.bitmask() & inside;
         if fast != 0 {
             let (bu, bv) = (v * inv, w * inv);
             for l in lanes(fast) {
