@@ -38,10 +38,11 @@ impl TriMesh {
 
     /// Nearest hit of the ray on either face of any triangle, with `t <= max_t`.
     ///
-    /// Watertight: rays through shared edges and vertices never slip between triangles. On a tie (a shared
-    /// edge or vertex: several triangles at exactly the nearest `t`) the answer is one of them, always the
-    /// same one for the same mesh and ray: the lowest BVH slot among the tied triangles the traversal tests
-    /// (rounding in the slab test may put a neighbour's leaf box just past `t`, and that leaf is not opened).
+    /// Watertight: rays through shared edges and vertices never slip between triangles. Where several
+    /// triangles meet the ray at one point (a shared edge or vertex) the answer is one of them, always the
+    /// same one for the same mesh and ray: the lowest BVH slot among the nearest the traversal tests. Rounding
+    /// in the slab test may put a neighbour's leaf box just past the hit, and that leaf is not opened, so the
+    /// answer may be a triangle whose rounded `t` is equal to, or an ulp above, a neighbour's at that point.
     /// An invalid ray or a NaN/negative `max_t` gives `None`.
     #[must_use]
     pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<MeshHit> {
@@ -73,9 +74,7 @@ impl TriMesh {
             if prefetching {
                 prefetch_children(wide, packets, n, bits);
             }
-            if bits & leaves != 0 {
-                best.test_leaves(&wt, packets, n, bits & leaves, &nears);
-            }
+            best.test_leaves(&wt, packets, n, bits & leaves, &nears);
             node = descend(&mut stack, n, bits & !leaves, &nears, best.t);
         }
         best.hit
@@ -196,8 +195,10 @@ impl Nearest {
         nears: &[f32; WIDTH],
     ) {
         if bits & bits.wrapping_sub(1) == 0 {
-            // One leaf (the slab test already kept it within the best `t`): nothing to order.
-            self.test_leaf(wt, packets, n, bits.trailing_zeros() as usize);
+            // No leaf, or one (the slab test already kept it within the best `t`): nothing to order.
+            if bits != 0 {
+                self.test_leaf(wt, packets, n, bits.trailing_zeros() as usize);
+            }
             return;
         }
         let (order, order_len) = nearest_first(bits, nears);
@@ -556,9 +557,10 @@ mod tests {
             } else {
                 f32::INFINITY
             };
-            // The nearest t, bit for bit; among triangles at exactly that t (a shared edge or vertex) the
-            // traversal may answer any one (rounding can put a neighbour's leaf box just past t, and then that
-            // leaf is not opened), but with exactly the scalar test's numbers for it.
+            // On these cases the nearest t, bit for bit (not a guarantee in general: at a shared vertex a
+            // neighbour's leaf box can round past the hit, and the answer's t is then an ulp above that
+            // neighbour's; `cast_ray`'s docs say so); among triangles at exactly that t the traversal may
+            // answer any one, but always with exactly the scalar test's numbers for it.
             let fast = mesh.cast_ray(&ray, max_t);
             let all = brute_force(&mesh, &ray, max_t);
             let nearest = all.iter().map(|h| h.t).min_by(f32::total_cmp);
