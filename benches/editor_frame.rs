@@ -18,9 +18,18 @@ fn harness(level: Level) -> Harness<'static, EditorApp> {
     harness_at(level, 0.25)
 }
 
-/// The editor in a kittest harness whose frames advance the clock by `step_dt` seconds.
+/// The editor in a kittest harness whose frames advance the clock by `step_dt` seconds, with a wgpu render
+/// state (Mesa's lavapipe here) installed as eframe installs the desktop's: the 3D preview and the top-down
+/// view's level meshes take their GPU paths. Frames are laid out and tessellated, never rendered, so the
+/// figures are the CPU's work for a frame; the GPU uploads of the level's meshes happen once per build and
+/// are not in them.
 fn harness_at(level: Level, step_dt: f32) -> Harness<'static, EditorApp> {
-    let app = EditorApp::new(
+    use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
+    let rs = create_render_state(
+        default_wgpu_setup(),
+        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let mut app = EditorApp::new(
         level,
         None,
         EditorOptions {
@@ -28,10 +37,12 @@ fn harness_at(level: Level, step_dt: f32) -> Harness<'static, EditorApp> {
             native_dialogs: false,
         },
     );
+    app.enable_3d(&rs);
     let mut h = Harness::builder()
         .with_size([1600.0, 1000.0])
         .with_accessibility_check(false)
         .with_step_dt(step_dt)
+        .renderer(WgpuTestRenderer::from_render_state(rs))
         .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
     h.run_steps(3);
     h

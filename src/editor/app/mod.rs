@@ -101,9 +101,10 @@ pub struct EditorApp {
     /// The level's meshes in the top-down view as last drawn, with what they were drawn for.
     pub(crate) level_paint: Option<(
         crate::editor::view2d::paint::LevelPaintKey,
-        egui::Shape,
-        egui::Shape,
+        crate::editor::view2d::gpu::Layer,
     )>,
+    /// Whether the top-down view draws the level's meshes through wgpu (see `view2d::gpu`).
+    pub(crate) gpu_2d: bool,
     pub(crate) problems: Problems,
     pub(crate) dialog: Option<Dialog>,
     /// Recently opened or saved files, newest first.
@@ -207,6 +208,7 @@ impl EditorApp {
             status: String::new(),
             scene: Scene::default(),
             level_paint: None,
+            gpu_2d: false,
             problems: Problems::default(),
             dialog: None,
             recent: Vec::new(),
@@ -277,10 +279,14 @@ impl EditorApp {
         app
     }
 
-    /// Draw the 3D preview with `rs` (eframe's wgpu renderer, or a test's).
+    /// Draw the 3D preview with `rs` (eframe's wgpu renderer, or a test's), and the top-down view's level
+    /// and overlay meshes from GPU buffers (the level's uploaded once per build) instead of through egui's
+    /// tessellator every frame.
     pub fn enable_3d(&mut self, rs: &eframe::egui_wgpu::RenderState) {
         crate::editor::view3d::render::install(rs);
+        crate::editor::view2d::gpu::install(rs);
         self.view3d.gpu = true;
+        self.gpu_2d = true;
     }
 
     /// The window title: `Collidoscope — <file name>[*]`.

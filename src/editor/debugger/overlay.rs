@@ -368,7 +368,7 @@ impl Marks {
             let sel = b.id.is_some_and(selected);
             let line = if sel { theme::SELECTED } else { palette::BALL };
             batch.disc(c, r, line.gamma_multiply(0.3));
-            batch.circle(c, r, if sel { 2.5 } else { 1.5 }, line);
+            batch.ring(c, r, if sel { 2.5 } else { 1.5 }, line);
             if let Some(v) = b.velocity {
                 let tip = s(b.center + v * 0.25);
                 batch.arrow(c, tip, 1.5, 7.0, Color32::from_rgb(120, 220, 255));
@@ -450,7 +450,7 @@ impl Marks {
 fn polyline_2d(batch: &mut Batch, path: &[Vec3], s: &dyn Fn(Vec3) -> Pos2, seen: Rect, c: Color32) {
     let pts = decimate(path.iter().map(|p| s(*p)), 1.0);
     if pts.iter().any(|p| seen.contains(*p)) {
-        batch.polyline(&pts, false, 1.0, c);
+        batch.strip(&pts, false, 1.0, c);
     }
 }
 

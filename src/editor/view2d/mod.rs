@@ -3,6 +3,7 @@
 //! screen culled and small details dropped when they would be under a pixel.
 
 pub mod footprint;
+pub(crate) mod gpu;
 pub(crate) mod paint;
 pub mod relief;
 pub(crate) mod relief_paint;
@@ -280,6 +281,65 @@ impl Batch {
         }
     }
 
+    /// A polyline as one joined strip: two vertices a point (mitred joins, the mitre capped at twice the
+    /// half width) instead of [`Batch::polyline`]'s quad a segment. Half the vertices, and a translucent line
+    /// has no darker overlaps at its joins: for the debugger's thousand trails and ball outlines a frame.
+    pub fn strip(&mut self, pts: &[Pos2], closed: bool, width: f32, color: Color32) {
+        let n = pts.len();
+        if n < 2 {
+            return;
+        }
+        let closed = closed && n > 2;
+        let half = width * 0.5;
+        let unit = |a: Pos2, b: Pos2| {
+            let d = b - a;
+            let len = screen_length(d);
+            (len > 0.0).then(|| d / len)
+        };
+        let first = self.mesh.vertices.len() as u32;
+        for i in 0..n {
+            let prev = if i > 0 {
+                unit(pts[i - 1], pts[i])
+            } else if closed {
+                unit(pts[n - 1], pts[0])
+            } else {
+                None
+            };
+            let next = if i + 1 < n {
+                unit(pts[i], pts[i + 1])
+            } else if closed {
+                unit(pts[n - 1], pts[0])
+            } else {
+                None
+            };
+            let offset = match (prev, next) {
+                (Some(a), Some(b)) => {
+                    let mid = a + b;
+                    let len = screen_length(mid);
+                    if len > 1e-3 {
+                        let m = mid / len;
+                        // The mitre: half / cos(half the turn), capped.
+                        let cos = m.dot(b).max(0.5);
+                        egui::vec2(-m.y, m.x) * (half / cos)
+                    } else {
+                        egui::vec2(-b.y, b.x) * half
+                    }
+                }
+                (Some(d), None) | (None, Some(d)) => egui::vec2(-d.y, d.x) * half,
+                (None, None) => egui::vec2(half, 0.0),
+            };
+            self.vertex(pts[i] + offset, color);
+            self.vertex(pts[i] - offset, color);
+        }
+        let segments = if closed { n } else { n - 1 } as u32;
+        let points = n as u32;
+        for k in 0..segments {
+            let (a, b) = (first + 2 * k, first + 2 * ((k + 1) % points));
+            self.mesh.add_triangle(a, a + 1, b + 1);
+            self.mesh.add_triangle(a, b + 1, b);
+        }
+    }
+
     /// A dashed polyline (6 points on, 4 off), closed or open. An edge that would need more than 500
     /// dashes (zoomed far in) is drawn solid.
     pub fn dashed(&mut self, pts: &[Pos2], closed: bool, width: f32, color: Color32) {
@@ -344,6 +404,13 @@ impl Batch {
         self.dashed(&pts, true, width, color);
     }
 
+    /// A circle's outline as one joined strip ([`Batch::strip`]).
+    pub fn ring(&mut self, c: Pos2, r: f32, width: f32, color: Color32) {
+        let (pts, len) = circle_points(c, r, Self::segments(r));
+        // `circle_points` repeats the first point at the end; the strip closes by itself.
+        self.strip(&pts[..len - 1], true, width, color);
+    }
+
     /// A filled disc.
     pub fn disc(&mut self, c: Pos2, r: f32, color: Color32) {
         let (pts, len) = circle_points(c, r, Self::segments(r));
@@ -391,6 +458,12 @@ impl Batch {
     /// The mesh as a shape.
     pub fn finish(self) -> Shape {
         Shape::mesh(self.mesh)
+    }
+
+    /// The mesh built so far.
+    #[must_use]
+    pub fn into_mesh(self) -> Mesh {
+        self.mesh
     }
 }
 
@@ -714,6 +787,64 @@ pub fn selection_rect(painter: &Painter, a: Pos2, b: Pos2) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_strip_is_two_vertices_a_point_and_covers_its_line() {
+        let mut b = Batch::default();
+        let pts = [
+            Pos2::new(0.0, 0.0),
+            Pos2::new(10.0, 0.0),
+            Pos2::new(10.0, 10.0),
+        ];
+        b.strip(&pts, false, 2.0, Color32::WHITE);
+        let m = b.into_mesh();
+        assert_eq!((m.vertices.len(), m.indices.len()), (6, 12));
+        // The ends are offset by the half width across the line; the corner by the mitre (sqrt 2 each way).
+        assert_eq!(m.vertices[0].pos, Pos2::new(0.0, 1.0));
+        assert_eq!(m.vertices[1].pos, Pos2::new(0.0, -1.0));
+        let corner = m.vertices[2].pos - Pos2::new(10.0, 0.0);
+        assert!(
+            (corner - egui::vec2(-1.0, 1.0)).length() < 1e-5,
+            "{corner:?}"
+        );
+        assert!(m.is_valid());
+        // A closed ring joins its last point to its first: as many segments as points.
+        let mut b = Batch::default();
+        b.ring(Pos2::new(50.0, 50.0), 5.0, 1.5, Color32::WHITE);
+        let m = b.into_mesh();
+        let n = Batch::segments(5.0);
+        assert_eq!((m.vertices.len(), m.indices.len()), (2 * n, 6 * n));
+        assert!(m.is_valid());
+        for v in &m.vertices {
+            let r = (v.pos - Pos2::new(50.0, 50.0)).length();
+            assert!((4.0..=6.0).contains(&r), "{r}");
+        }
+    }
+
+    #[test]
+    fn degenerate_strips_draw_nothing_or_stay_finite() {
+        let mut b = Batch::default();
+        b.strip(&[], false, 1.0, Color32::WHITE);
+        b.strip(&[Pos2::new(1.0, 1.0)], true, 1.0, Color32::WHITE);
+        assert!(b.is_empty());
+        // Repeated points, a turn straight back, a closed pair: finite vertices, valid indices.
+        let p = Pos2::new(3.0, 4.0);
+        b.strip(&[p, p, p], false, 1.0, Color32::WHITE);
+        b.strip(
+            &[p, p + egui::vec2(5.0, 0.0), p],
+            false,
+            1.0,
+            Color32::WHITE,
+        );
+        b.strip(&[p, p + egui::vec2(0.0, 5.0)], true, 1.0, Color32::WHITE);
+        let m = b.into_mesh();
+        assert!(m.is_valid());
+        assert!(
+            m.vertices
+                .iter()
+                .all(|v| v.pos.x.is_finite() && v.pos.y.is_finite())
+        );
+    }
 
     #[test]
     fn camera_round_trip_and_zoom_anchor() {

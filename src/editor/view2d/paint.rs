@@ -10,10 +10,11 @@ use crate::editor::app::*;
 use crate::editor::debugger::panel::Tab;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use crate::editor::document::{DocKey, Kind, Object};
 use crate::editor::tools::*;
-use crate::editor::view2d::{self, Batch, Drawer, Look};
+use crate::editor::view2d::{self, Batch, Drawer, Look, gpu};
 use crate::level::ObjectId;
 
 /// What the kept meshes of the level were drawn for (see [`EditorApp::paint_level`]).
@@ -51,14 +52,23 @@ impl EditorApp {
             (None, Tool::Select, Some(p)) => self.pick(self.cam.world_from_screen(rect, p)),
             _ => None,
         };
-        let (level_fills, level_lines) = self.paint_level(rect);
-        // Each cached level mesh under a clip rectangle of its own (a hundredth of a pixel smaller, no visible
-        // difference), so egui's tessellator starts a fresh mesh for it and copies it once: under the view's
-        // own clip rectangle it would be appended to the background's mesh, growing it by doubling (a
-        // reallocation and copy of everything so far, each time), and the overlays after it would grow it
-        // again. At 100,000 walls that growth was a third of a still frame.
-        painter.with_clip_rect(rect.shrink(0.01)).add(level_fills);
-        painter.with_clip_rect(rect.shrink(0.02)).add(level_lines);
+        let level = self.paint_level(rect);
+        if self.gpu_2d {
+            // From GPU buffers, uploaded once per build (see `view2d::gpu`).
+            painter.add(gpu::layer_callback(rect, gpu::Slot::Level, level));
+        } else {
+            // Each cached level mesh under a clip rectangle of its own (a hundredth of a pixel smaller, no
+            // visible difference), so egui's tessellator starts a fresh mesh for it and copies it once: under
+            // the view's own clip rectangle it would be appended to the background's mesh, growing it by
+            // doubling (a reallocation and copy of everything so far, each time), and the overlays after it
+            // would grow it again. At 100,000 walls that growth was a third of a still frame.
+            painter
+                .with_clip_rect(rect.shrink(0.01))
+                .add(egui::Shape::Mesh(level.fills));
+            painter
+                .with_clip_rect(rect.shrink(0.02))
+                .add(egui::Shape::Mesh(level.lines));
+        }
         if let Some(cells) = self.reach_cells(rect) {
             // The reachability overlay's cells over the level, translucent: the outlines show through, muted.
             painter.with_clip_rect(rect.shrink(0.025)).add(cells);
@@ -73,13 +83,24 @@ impl EditorApp {
         let marks = self.debug.marks();
         let selection = self.doc.selection();
         marks.paint_2d(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
-        // The overlays too (a thousand balls and their trails while playing), for the same reason.
-        painter
-            .with_clip_rect(rect.shrink(0.03))
-            .add(fills.finish());
-        painter
-            .with_clip_rect(rect.shrink(0.04))
-            .add(lines.finish());
+        if self.gpu_2d {
+            // The overlays (a thousand balls and their trails while playing) go to the GPU too: a new build
+            // every frame, but egui's tessellator no longer checks, measures and copies it.
+            let overlays = gpu::Layer {
+                generation: gpu::next_generation(),
+                fills: Arc::new(fills.into_mesh()),
+                lines: Arc::new(lines.into_mesh()),
+            };
+            painter.add(gpu::layer_callback(rect, gpu::Slot::Overlays, overlays));
+        } else {
+            // The overlays too, each under a clip rectangle of its own, for the same reason.
+            painter
+                .with_clip_rect(rect.shrink(0.03))
+                .add(fills.finish());
+            painter
+                .with_clip_rect(rect.shrink(0.04))
+                .add(lines.finish());
+        }
         self.paint_reach_marks(&painter, rect);
         if let Some((at, text)) = character_label {
             painter.text(
@@ -112,15 +133,15 @@ impl EditorApp {
 
     /// The level's objects (selected ones last, on top), culled to the view, as a fills mesh and a lines
     /// mesh. They are built once and kept while the document, problems, selection, camera, view and
-    /// settings stay the same (a still view of 100,000 walls costs two reference counts a frame, and egui's copy
-    /// of each mesh into its output); the hovered
-    /// object is drawn over them by [`EditorApp::paint_hovered`].
-    fn paint_level(&mut self, rect: Rect) -> (egui::Shape, egui::Shape) {
+    /// settings stay the same (a still view of 100,000 walls costs two reference counts a frame, and, without
+    /// wgpu, egui's copy of each mesh into its output); the hovered object is drawn over them by
+    /// [`EditorApp::paint_hovered`].
+    fn paint_level(&mut self, rect: Rect) -> gpu::Layer {
         let key = self.level_paint_key(rect);
-        if let Some((k, fills, lines)) = &self.level_paint
+        if let Some((k, level)) = &self.level_paint
             && *k == key
         {
-            return (fills.clone(), lines.clone());
+            return level.clone();
         }
         let (vis_lo, vis_hi) = self.cam.visible(rect);
         let mut drawer = Drawer {
@@ -157,9 +178,13 @@ impl EditorApp {
             drawer.draw(&e.fp, theme::base_color(e.kind), Look::Selected, e.extras);
         }
         drawer.flush();
-        let (fills, lines) = (drawer.fills.finish(), drawer.lines.finish());
-        self.level_paint = Some((key, fills.clone(), lines.clone()));
-        (fills, lines)
+        let level = gpu::Layer {
+            generation: gpu::next_generation(),
+            fills: Arc::new(drawer.fills.into_mesh()),
+            lines: Arc::new(drawer.lines.into_mesh()),
+        };
+        self.level_paint = Some((key, level.clone()));
+        level
     }
 
     /// What the level's meshes depend on.
