@@ -173,7 +173,7 @@ pub struct Marks {
     /// Broadphase bounds of the statics.
     pub bounds: Vec<Aabb>,
     /// Each ball's recent path, newest point first.
-    pub trails: Vec<Vec<Vec3>>,
+    pub trails: Paths,
     /// Ball centres at each time of impact along the trails.
     pub toi_markers: Vec<Vec3>,
     /// Contact points (when shown).
@@ -330,14 +330,17 @@ impl Marks {
             }
         }
         let ghost_color = Color32::from_rgba_unmultiplied(220, 220, 255, 110);
+        // One buffer for every path's screen points (a thousand trails a frame allocate once).
+        let mut scratch = Vec::new();
         for path in &self.ghost_paths {
-            polyline_2d(batch, path, &s, seen, ghost_color);
+            polyline_2d(batch, &mut scratch, path, &s, seen, ghost_color);
         }
         for p in &self.divergences {
             batch.circle(s(*p), 9.0, 2.0, Color32::from_rgb(255, 60, 60));
         }
-        for path in &self.trails {
-            polyline_2d(batch, path, &s, seen, palette::BALL.gamma_multiply(0.35));
+        for path in self.trails.iter() {
+            let color = palette::BALL.gamma_multiply(0.35);
+            polyline_2d(batch, &mut scratch, path, &s, seen, color);
         }
         for m in self
             .toi_markers
@@ -345,7 +348,7 @@ impl Marks {
             .map(|m| s(*m))
             .filter(|m| seen.contains(*m))
         {
-            batch.circle(m, 2.5, 1.0, Color32::from_rgb(255, 120, 200));
+            batch.ring(m, 2.5, 1.0, Color32::from_rgb(255, 120, 200));
         }
         self.balls_2d(batch, cam, &s, seen, selected);
         self.contacts_2d(batch, &s, seen);
@@ -396,7 +399,7 @@ impl Marks {
             if seen.contains(p) {
                 let r = 6.0 + 18.0 * (1.0 - f.fade);
                 let color = Color32::from_rgb(255, 200, 80).gamma_multiply(f.fade);
-                batch.circle(p, r, 2.0, color);
+                batch.ring(p, r, 2.0, color);
             }
         }
     }
@@ -414,7 +417,7 @@ impl Marks {
             lines.aabb(b, [120, 200, 255, 255]);
         }
         lines.reserve_segments(self.trail_segments());
-        for path in &self.trails {
+        for path in self.trails.iter() {
             lines.strip(path, [150, 130, 70, 255]);
         }
         for m in &self.toi_markers {
@@ -446,17 +449,33 @@ impl Marks {
 }
 
 /// A world path as a screen polyline, skipped when none of it is near the view, without the points that
-/// fall within a pixel of the last one kept (a trail seen from afar is mostly sub-pixel steps).
-fn polyline_2d(batch: &mut Batch, path: &[Vec3], s: &dyn Fn(Vec3) -> Pos2, seen: Rect, c: Color32) {
-    let pts = decimate(path.iter().map(|p| s(*p)), 1.0);
-    if pts.iter().any(|p| seen.contains(*p)) {
-        batch.strip(&pts, false, 1.0, c);
+/// fall within a pixel of the last one kept (a trail seen from afar is mostly sub-pixel steps). `scratch`
+/// holds the screen points (its contents are replaced).
+fn polyline_2d(
+    batch: &mut Batch,
+    scratch: &mut Vec<Pos2>,
+    path: &[Vec3],
+    s: &dyn Fn(Vec3) -> Pos2,
+    seen: Rect,
+    c: Color32,
+) {
+    decimate_into(scratch, path.iter().map(|p| s(*p)), 1.0);
+    if scratch.iter().any(|p| seen.contains(*p)) {
+        batch.strip(scratch, false, 1.0, c);
     }
 }
 
 /// The points at least `min_px` from the previous one kept; the first and the last are always kept.
+#[cfg(test)]
 fn decimate(pts: impl Iterator<Item = Pos2>, min_px: f32) -> Vec<Pos2> {
-    let mut out: Vec<Pos2> = Vec::new();
+    let mut out = Vec::new();
+    decimate_into(&mut out, pts, min_px);
+    out
+}
+
+/// [`decimate`] into `out` (cleared first).
+fn decimate_into(out: &mut Vec<Pos2>, pts: impl Iterator<Item = Pos2>, min_px: f32) {
+    out.clear();
     let mut last_skipped = None;
     for p in pts {
         match out.last() {
@@ -468,14 +487,48 @@ fn decimate(pts: impl Iterator<Item = Pos2>, min_px: f32) -> Vec<Pos2> {
         }
     }
     out.extend(last_skipped);
-    out
+}
+
+/// Many short paths in one buffer (a thousand trails a frame are one allocation, not a thousand): path `i`
+/// is `points[i * stride..][..lens[i]]`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Paths {
+    points: Vec<Vec3>,
+    stride: usize,
+    lens: Vec<usize>,
+}
+
+impl Paths {
+    /// The number of paths.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lens.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.lens.is_empty()
+    }
+
+    /// Path `i`.
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<&[Vec3]> {
+        let len = *self.lens.get(i)?;
+        self.points.get(i * self.stride..i * self.stride + len)
+    }
+
+    /// The paths in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[Vec3]> {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
 }
 
 /// The balls' recent paths for the trails (each from its current centre back one point per recorded frame)
 /// and the time-of-impact markers (each contact's ball centre in those frames). At most `TRAIL_POINTS`
 /// points in all: many balls get shorter trails.
 #[must_use]
-pub fn trails(d: &Debugger) -> (Vec<Vec<Vec3>>, Vec<Vec3>) {
+pub fn trails(d: &Debugger) -> (Paths, Vec<Vec3>) {
     let world = d.world();
     let n = world.balls().len().max(1);
     let trail_frames = (TRAIL_POINTS / n).clamp(2, TRAIL_FRAMES);
@@ -485,20 +538,22 @@ pub fn trails(d: &Debugger) -> (Vec<Vec<Vec3>>, Vec<Vec3>) {
         .take_while(|(k, _)| d.cursor() - **k <= trail_frames)
         .map(|(_, st)| st)
         .collect();
-    // Sized once (growing a thousand trails by doubling was a tenth of a playing frame), and filled state by
-    // state: each snapshot's balls are read in order, not one ball's centre from every snapshot in turn.
-    let mut paths: Vec<Vec<Vec3>> = world
-        .balls()
-        .iter()
-        .map(|b| {
-            let mut pts = Vec::with_capacity(states.len() + 1);
-            pts.push(b.center);
-            pts
-        })
-        .collect();
+    // One buffer, sized once, filled state by state: each snapshot's balls are read in order, not one ball's
+    // centre from every snapshot in turn. A snapshot with fewer balls than the world adds to fewer paths.
+    let stride = states.len() + 1;
+    let balls = world.balls();
+    let mut paths = Paths {
+        points: vec![Vec3::ZERO; balls.len() * stride],
+        stride,
+        lens: vec![1; balls.len()],
+    };
+    for (i, b) in balls.iter().enumerate() {
+        paths.points[i * stride] = b.center;
+    }
     for st in &states {
-        for (path, b) in paths.iter_mut().zip(st.balls()) {
-            path.push(b.center);
+        for ((i, len), b) in paths.lens.iter_mut().enumerate().zip(st.balls()) {
+            paths.points[i * stride + *len] = b.center;
+            *len += 1;
         }
     }
     let first = d.cursor().saturating_sub(trail_frames);
@@ -541,6 +596,23 @@ mod tests {
         let m = Marks::build(Some(&d), o, None, None);
         assert_eq!(m.balls.len(), d.world().balls().len());
         assert_eq!(m.trails.len(), m.balls.len());
+        // Each trail is the ball's centre now, then its centre in each kept snapshot of the last frames,
+        // newest first.
+        let snapshots: Vec<_> = d
+            .states_before(d.cursor())
+            .rev()
+            .take_while(|(k, _)| d.cursor() - **k <= TRAIL_FRAMES)
+            .map(|(_, st)| st)
+            .collect();
+        for (i, b) in d.world().balls().iter().enumerate() {
+            let path = m.trails.get(i).unwrap();
+            assert_eq!(path.len(), snapshots.len() + 1, "ball {i}");
+            assert_eq!(path[0], b.center);
+            for (k, st) in snapshots.iter().enumerate() {
+                assert_eq!(path[k + 1], st.balls()[i].center, "ball {i}, snapshot {k}");
+            }
+        }
+        assert!(m.trails.get(m.balls.len()).is_none());
         assert!(
             !m.toi_markers.is_empty(),
             "the magic room's balls hit the walls in two seconds"

@@ -296,21 +296,21 @@ impl Batch {
             let len = screen_length(d);
             (len > 0.0).then(|| d / len)
         };
+        let segments = if closed { n } else { n - 1 };
+        self.reserve(2 * n, 2 * segments);
         let first = self.mesh.vertices.len() as u32;
+        // Each segment's direction is found once and serves both of its ends.
+        let closing = if closed {
+            unit(pts[n - 1], pts[0])
+        } else {
+            None
+        };
+        let mut prev = closing;
         for i in 0..n {
-            let prev = if i > 0 {
-                unit(pts[i - 1], pts[i])
-            } else if closed {
-                unit(pts[n - 1], pts[0])
-            } else {
-                None
-            };
             let next = if i + 1 < n {
                 unit(pts[i], pts[i + 1])
-            } else if closed {
-                unit(pts[n - 1], pts[0])
             } else {
-                None
+                closing
             };
             let offset = match (prev, next) {
                 (Some(a), Some(b)) => {
@@ -330,13 +330,14 @@ impl Batch {
             };
             self.vertex(pts[i] + offset, color);
             self.vertex(pts[i] - offset, color);
+            prev = next;
         }
-        let segments = if closed { n } else { n - 1 } as u32;
         let points = n as u32;
-        for k in 0..segments {
+        for k in 0..segments as u32 {
             let (a, b) = (first + 2 * k, first + 2 * ((k + 1) % points));
-            self.mesh.add_triangle(a, a + 1, b + 1);
-            self.mesh.add_triangle(a, b + 1, b);
+            self.mesh
+                .indices
+                .extend_from_slice(&[a, a + 1, b + 1, a, b + 1, b]);
         }
     }
 

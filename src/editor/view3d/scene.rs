@@ -175,14 +175,23 @@ impl Lines {
 
     /// A circle about `center` in the plane normal to `normal`.
     pub fn circle(&mut self, center: Vec3, normal: Vec3, radius: f32, rgba: [u8; 4]) {
-        let (u, v) = normal.normalize_or(Vec3::Y).any_orthonormal_pair();
-        let pts: Vec<Vec3> = (0..=24)
-            .map(|i| {
+        // The 25 angles' cosines and sines, computed once (a thousand contact flashes a frame while playing
+        // made this a sine and cosine per point and an allocation per circle); the points are the same.
+        static UNIT: std::sync::OnceLock<[(f32, f32); 25]> = std::sync::OnceLock::new();
+        let unit = UNIT.get_or_init(|| {
+            std::array::from_fn(|i| {
                 let a = i as f32 / 24.0 * std::f32::consts::TAU;
-                center + (u * a.cos() + v * a.sin()) * radius
+                (a.cos(), a.sin())
             })
-            .collect();
-        self.strip(&pts, rgba);
+        });
+        let (u, v) = normal.normalize_or(Vec3::Y).any_orthonormal_pair();
+        let point = |(c, s): (f32, f32)| center + (u * c + v * s) * radius;
+        let mut prev = point(unit[0]);
+        for &cs in &unit[1..] {
+            let p = point(cs);
+            self.line(prev, p, rgba);
+            prev = p;
+        }
     }
 
     /// The wire frame of a capsule (the points within `radius` of segment `a`–`b`): a ring at each end of
