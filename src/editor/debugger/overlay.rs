@@ -308,13 +308,15 @@ impl Marks {
     ) {
         let s = |p: Vec3| cam.screen_from_world(rect, Vec2::new(p.x, p.z));
         let seen = rect.expand(40.0);
-        // Room for the trails (a quad per segment) and the balls (a disc and a ring each), so a thousand of
+        // Room for the trails (two vertices a point), the balls (a disc and a ring each) and the flashes, so a thousand of
         // them do not grow the batch by doubling.
-        let trail_segments = self.trail_segments();
+        let trail_points = self.trail_segments() + self.trails.len();
         let ball_points = Batch::segments(self.ball_radius * cam.scale) * self.balls.len();
+        // A flash's ring is at most 24 points across: its segments at that size.
+        let flash_points = Batch::segments(24.0) * self.flashes.len();
         batch.reserve(
-            4 * trail_segments + 3 * ball_points,
-            2 * trail_segments + 3 * ball_points,
+            2 * trail_points + 3 * ball_points + 2 * flash_points,
+            2 * trail_points + 3 * ball_points + 2 * flash_points,
         );
         for b in &self.bounds {
             let r = Rect::from_two_pos(s(b.min), s(b.max));
@@ -408,6 +410,22 @@ impl Marks {
     /// everything (velocities, contacts, normals, flashes). The simulated balls are spheres, added by the
     /// preview.
     pub fn lines_3d(&self, lines: &mut Lines, over: &mut Lines) {
+        // Room for everything below at once (a thousand flashes and markers a frame while playing grew both
+        // buffers by doubling, each time a reallocation and copy): an arrow is five segments, a cross three,
+        // a circle 24, a box 12.
+        let velocities = self.balls.iter().filter(|b| b.velocity.is_some()).count();
+        over.reserve_segments(
+            5 * (velocities + self.normals.len())
+                + 3 * self.contacts.len()
+                + 24 * self.flashes.len(),
+        );
+        lines.reserve_segments(
+            12 * self.bounds.len()
+                + self.trail_segments()
+                + 3 * self.toi_markers.len()
+                + self.ghost_paths.iter().map(Vec::len).sum::<usize>()
+                + 24 * self.divergences.len(),
+        );
         for b in &self.balls {
             if let Some(v) = b.velocity {
                 over.arrow(b.center, b.center + v * 0.25, [120, 220, 255, 255]);
@@ -416,7 +434,6 @@ impl Marks {
         for b in &self.bounds {
             lines.aabb(b, [120, 200, 255, 255]);
         }
-        lines.reserve_segments(self.trail_segments());
         for path in self.trails.iter() {
             lines.strip(path, [150, 130, 70, 255]);
         }
@@ -455,7 +472,7 @@ fn polyline_2d(
     batch: &mut Batch,
     scratch: &mut Vec<Pos2>,
     path: &[Vec3],
-    s: &dyn Fn(Vec3) -> Pos2,
+    s: &impl Fn(Vec3) -> Pos2,
     seen: Rect,
     c: Color32,
 ) {

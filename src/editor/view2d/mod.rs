@@ -314,13 +314,17 @@ impl Batch {
             };
             let offset = match (prev, next) {
                 (Some(a), Some(b)) => {
+                    // The mitre along mid = a + b, of length half / cos(half the turn), capped at twice the
+                    // half width. With unit a and b: mid · b = 1 + a · b = |mid|² / 2 and
+                    // cos² = (mid · b)² / |mid|² = (mid · b) / 2, so mid times half / (mid · b) is the mitre,
+                    // without a square root while the turn is under 120 degrees (mid · b >= 1/2).
                     let mid = a + b;
-                    let len = screen_length(mid);
-                    if len > 1e-3 {
-                        let m = mid / len;
-                        // The mitre: half / cos(half the turn), capped.
-                        let cos = m.dot(b).max(0.5);
-                        egui::vec2(-m.y, m.x) * (half / cos)
+                    let along = mid.dot(b);
+                    let perp = egui::vec2(-mid.y, mid.x);
+                    if along >= 0.5 {
+                        perp * (half / along)
+                    } else if along > 1e-6 {
+                        perp * (2.0 * half / (2.0 * along).sqrt())
                     } else {
                         egui::vec2(-b.y, b.x) * half
                     }
@@ -332,9 +336,10 @@ impl Batch {
             self.vertex(pts[i] - offset, color);
             prev = next;
         }
-        let points = n as u32;
+        let last = n as u32 - 1;
         for k in 0..segments as u32 {
-            let (a, b) = (first + 2 * k, first + 2 * ((k + 1) % points));
+            let next = if k == last { 0 } else { k + 1 };
+            let (a, b) = (first + 2 * k, first + 2 * next);
             self.mesh
                 .indices
                 .extend_from_slice(&[a, a + 1, b + 1, a, b + 1, b]);
