@@ -180,18 +180,15 @@ fn slab_entry(o: Vec3A, d: Vec3A, min: Vec3A, max: Vec3A, max_t: f32) -> Option<
         let t2 = (max - o) * inv;
         let lo = t1.min(t2);
         let far = t1.max(t2).min_element();
-        // The entered face: the largest entry, ties to the lowest axis (which also decides the sign of a
-        // zero). Without branches (which axis a batch of rays enters by is anyone's guess, and a mispredicted
-        // three-way branch cost more than the rest of the test): no lane is NaN here (finite origin, box and
-        // non-zero finite reciprocal; an overflowing difference is an infinity), so the largest entry equals
-        // itself and the lowest lane equal to it is the axis the comparisons `x >= y && x >= z`, `y >= z`
-        // would pick. The entry is then read from that lane (the largest's sign of zero may differ).
-        let axis = (lo
-            .cmpeq(Vec3A::splat(lo.max_element()))
-            .bitmask()
-            .trailing_zeros() as usize)
-            .min(2);
-        (lo[axis], far, axis)
+        // The entered face: the largest entry, ties to the lowest axis (which also decides the sign of a zero).
+        let (x, y, z) = (lo.x, lo.y, lo.z);
+        if x >= y && x >= z {
+            (x, far, 0)
+        } else if y >= z {
+            (y, far, 1)
+        } else {
+            (z, far, 2)
+        }
     } else {
         entry_parallel(o.into(), d.into(), min.into(), max.into())
     };
