@@ -1026,6 +1026,73 @@ fn the_3d_preview_renders_under_lavapipe() {
     h.snapshot("preview_3d_house");
 }
 
+/// The top-down view's level and overlay meshes go through wgpu paint callbacks when the app has a render
+/// state (as the desktop app always does): egui's output then holds no copy of them, the rendered picture
+/// still shows the level where the camera puts it, and a camera move (a new build of the meshes) is drawn
+/// at the new place, not from the old upload.
+#[test]
+fn the_top_down_level_is_drawn_from_gpu_buffers_and_follows_the_camera() {
+    use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
+    let rs = create_render_state(
+        default_wgpu_setup(),
+        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let level = Level::from_ron_str(
+        "(version: 1, walls: [(id: 1, a: (-6.0, 0.0), b: (6.0, 0.0), radius: 0.3)])",
+    )
+    .unwrap();
+    let mut app = EditorApp::new(level, None, options(None));
+    app.enable_3d(&rs);
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_step_dt(0.05)
+        .renderer(WgpuTestRenderer::from_render_state(rs))
+        .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
+    h.run_steps(3);
+    // No mesh in egui's output is as big as the level's: the wall's outline went to the GPU.
+    let (mut callbacks, mut biggest) = (0, 0);
+    for s in &h.output().shapes {
+        match &s.shape {
+            egui::Shape::Callback(_) => callbacks += 1,
+            egui::Shape::Mesh(m) => biggest = biggest.max(m.vertices.len()),
+            _ => {}
+        }
+    }
+    assert!(
+        callbacks >= 3,
+        "level, overlays and 3D preview: {callbacks}"
+    );
+    // Whether a column of pixels across world point (x, z) has the wall's bright outline in it.
+    let bright_near = |h: &mut Harness<'_, EditorApp>, x: f32, z: f32| {
+        let img = h.render().expect("wgpu renders");
+        let app = h.state();
+        let ppp = img.width() as f32 / 1280.0;
+        let p = app.cam.screen_from_world(app.view_rect(), Vec2::new(x, z));
+        (-12..=12).any(|dy| {
+            let c = img
+                .get_pixel((p.x * ppp) as u32, ((p.y + dy as f32) * ppp) as u32)
+                .0;
+            c[0].min(c[1]).min(c[2]) > 150
+        })
+    };
+    assert!(bright_near(&mut h, 2.0, 0.0), "the wall is drawn");
+    assert!(!bright_near(&mut h, 2.0, 4.0), "nothing 4 m beside it");
+    // Pan the view so the wall lands where the empty place was: the new build is uploaded and drawn.
+    h.state_mut().cam.center += Vec2::new(0.0, -4.0);
+    h.run_steps(2);
+    let rect = h.state().view_rect();
+    let moved = h.state().cam.screen_from_world(rect, Vec2::new(2.0, 0.0));
+    assert!(rect.contains(moved), "the wall stays in view");
+    assert!(
+        bright_near(&mut h, 2.0, 0.0),
+        "the wall is drawn after the pan"
+    );
+    assert!(
+        biggest < 2_000,
+        "egui's output kept a mesh of {biggest} vertices"
+    );
+}
+
 // ---- regressions: derived state follows the document ------------------------------------------------------
 
 /// Bug: after playing one file and opening another, the debugger kept the old world and balls (the caches
