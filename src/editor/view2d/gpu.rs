@@ -190,33 +190,12 @@ impl Renderer2d {
             label: Some("collidoscope 2d level"),
             source: wgpu::ShaderSource::Wgsl(SHADER.into()),
         });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("collidoscope 2d locals"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::VERTEX,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
-        });
-        let locals = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("collidoscope 2d locals"),
-            size: 16,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let locals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("collidoscope 2d locals"),
-            layout: &layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: locals.as_entire_binding(),
-            }],
-        });
+        let (layout, locals, locals_group) = crate::editor::view3d::pipelines::uniform(
+            device,
+            "collidoscope 2d locals",
+            16,
+            wgpu::ShaderStages::VERTEX,
+        );
         let pipeline = pipeline(device, &module, &layout, target_format);
         Self {
             pipeline,

@@ -5,7 +5,7 @@
 //! debugger's current frame, the same data the top-down view draws.
 
 pub mod camera;
-mod pipelines;
+pub(crate) mod pipelines;
 mod query_lines;
 pub mod reach;
 pub mod render;

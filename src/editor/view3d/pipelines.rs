@@ -12,11 +12,27 @@ use super::scene::{LINE_FLOATS, SOLID_FLOATS, SPHERE_FLOATS};
 pub(super) fn globals(
     device: &wgpu::Device,
 ) -> (wgpu::BindGroupLayout, wgpu::Buffer, wgpu::BindGroup) {
-    let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-        label: Some("collidoscope 3d globals"),
+    uniform(
+        device,
+        "collidoscope 3d globals",
+        112,
+        wgpu::ShaderStages::VERTEX_FRAGMENT,
+    )
+}
+
+/// A uniform buffer of `size` bytes at binding 0 of group 0, seen by the `visibility` stages, with its layout
+/// and bind group (the 3D preview's globals, the top-down view's screen size).
+pub(crate) fn uniform(
+    device: &wgpu::Device,
+    label: &str,
+    size: u64,
+    visibility: wgpu::ShaderStages,
+) -> (wgpu::BindGroupLayout, wgpu::Buffer, wgpu::BindGroup) {
+    let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
         entries: &[wgpu::BindGroupLayoutEntry {
             binding: 0,
-            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            visibility,
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
                 has_dynamic_offset: false,
@@ -25,21 +41,21 @@ pub(super) fn globals(
             count: None,
         }],
     });
-    let globals = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("collidoscope 3d globals"),
-        size: 112,
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
         usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
-    let globals_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("collidoscope 3d globals"),
-        layout: &globals_layout,
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout: &layout,
         entries: &[wgpu::BindGroupEntry {
             binding: 0,
-            resource: globals.as_entire_binding(),
+            resource: buffer.as_entire_binding(),
         }],
     });
-    (globals_layout, globals, globals_group)
+    (layout, buffer, group)
 }
 
 /// The scene's pipelines: solids (both sides), planes (front only), sphere instances, depth-tested lines,
