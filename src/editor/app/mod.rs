@@ -103,8 +103,6 @@ pub struct EditorApp {
         crate::editor::view2d::paint::LevelPaintKey,
         crate::editor::view2d::gpu::Layer,
     )>,
-    /// Whether the top-down view draws the level's meshes through wgpu (see `view2d::gpu`).
-    pub(crate) gpu_2d: bool,
     pub(crate) problems: Problems,
     pub(crate) dialog: Option<Dialog>,
     /// Recently opened or saved files, newest first.
@@ -208,7 +206,6 @@ impl EditorApp {
             status: String::new(),
             scene: Scene::default(),
             level_paint: None,
-            gpu_2d: false,
             problems: Problems::default(),
             dialog: None,
             recent: Vec::new(),
@@ -286,7 +283,6 @@ impl EditorApp {
         crate::editor::view3d::render::install(rs);
         crate::editor::view2d::gpu::install(rs);
         self.view3d.gpu = true;
-        self.gpu_2d = true;
     }
 
     /// The window title: `Collidoscope — <file name>[*]`.

@@ -53,7 +53,8 @@ impl EditorApp {
             _ => None,
         };
         let level = self.paint_level(rect);
-        if self.gpu_2d {
+        // The wgpu renderer installed (`EditorApp::enable_3d`) draws the 3D preview and these layers alike.
+        if self.view3d.gpu {
             // From GPU buffers, uploaded once per build (see `view2d::gpu`).
             painter.add(gpu::layer_callback(rect, gpu::Slot::Level, level));
         } else {
@@ -83,7 +84,7 @@ impl EditorApp {
         let marks = self.debug.marks();
         let selection = self.doc.selection();
         marks.paint_2d(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
-        if self.gpu_2d {
+        if self.view3d.gpu {
             // The overlays (a thousand balls and their trails while playing) go to the GPU too: a new build
             // every frame, but egui's tessellator no longer checks, measures and copies it.
             let overlays = gpu::Layer {

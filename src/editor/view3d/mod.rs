@@ -114,7 +114,8 @@ pub struct View3d {
     pub follow: Option<ObjectId>,
     /// The last walk step and its comparison.
     pub walk: WalkReport,
-    /// Whether the wgpu renderer is installed (else the panel explains why it is blank).
+    /// Whether the wgpu renderer is installed (else the panel explains why it is blank, and the top-down view
+    /// hands its level and overlay meshes to egui instead of drawing them from GPU buffers).
     pub gpu: bool,
     /// The panel's rectangle last frame.
     pub rect: Rect,
