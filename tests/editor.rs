@@ -969,26 +969,29 @@ fn follow_ball_tracks_the_selected_ball() {
     assert!(eye.distance(b.center) < 20.0);
 }
 
+/// The editor on `level` with a wgpu render state in Mesa's software Vulkan (lavapipe), as eframe gives the
+/// desktop app one: the 3D preview and the top-down view's layers take their GPU paths, and `render` draws.
+fn wgpu_harness(level: Level) -> Harness<'static, EditorApp> {
+    use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
+    let rs = create_render_state(
+        default_wgpu_setup(),
+        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
+    );
+    let mut app = EditorApp::new(level, None, options(None));
+    app.enable_3d(&rs);
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_step_dt(0.05)
+        .renderer(WgpuTestRenderer::from_render_state(rs))
+        .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
+    h.run_steps(3);
+    h
+}
+
 /// The preview rendered by wgpu in Mesa's software Vulkan (lavapipe), as CI runs it: pixels checked where
 /// the camera puts known objects, and a snapshot of the whole editor kept in `tests/snapshots/`.
 #[test]
 fn the_3d_preview_renders_under_lavapipe() {
-    use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
-    let wgpu_harness = |level: Level| {
-        let rs = create_render_state(
-            default_wgpu_setup(),
-            eframe::egui_wgpu::RendererOptions::PREDICTABLE,
-        );
-        let mut app = EditorApp::new(level, None, options(None));
-        app.enable_3d(&rs);
-        let mut h = Harness::builder()
-            .with_size([1280.0, 800.0])
-            .with_step_dt(0.05)
-            .renderer(WgpuTestRenderer::from_render_state(rs))
-            .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
-        h.run_steps(3);
-        h
-    };
     // A triangle facing the camera (front, its own green), one facing away (back, the magenta tint) and a
     // ball between them.
     let level = Level::from_ron_str(
@@ -1032,23 +1035,11 @@ fn the_3d_preview_renders_under_lavapipe() {
 /// at the new place, not from the old upload.
 #[test]
 fn the_top_down_level_is_drawn_from_gpu_buffers_and_follows_the_camera() {
-    use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
-    let rs = create_render_state(
-        default_wgpu_setup(),
-        eframe::egui_wgpu::RendererOptions::PREDICTABLE,
-    );
     let level = Level::from_ron_str(
         "(version: 1, walls: [(id: 1, a: (-6.0, 0.0), b: (6.0, 0.0), radius: 0.3)])",
     )
     .unwrap();
-    let mut app = EditorApp::new(level, None, options(None));
-    app.enable_3d(&rs);
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .with_step_dt(0.05)
-        .renderer(WgpuTestRenderer::from_render_state(rs))
-        .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
-    h.run_steps(3);
+    let mut h = wgpu_harness(level);
     // No mesh in egui's output is as big as the level's: the wall's outline went to the GPU.
     let (mut callbacks, mut biggest) = (0, 0);
     for s in &h.output().shapes {
