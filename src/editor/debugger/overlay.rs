@@ -308,8 +308,8 @@ impl Marks {
     ) {
         let s = |p: Vec3| cam.screen_from_world(rect, Vec2::new(p.x, p.z));
         let seen = rect.expand(40.0);
-        // Room for the trails (two vertices a point), the balls (a disc and a ring each) and the flashes, so a thousand of
-        // them do not grow the batch by doubling.
+        // Room for the trails (two vertices a point), the balls (a disc and a ring each) and the flashes, so
+        // a thousand of them do not grow the batch by doubling.
         let trail_points = self.trail_segments() + self.trails.len();
         let ball_points = Batch::segments(self.ball_radius * cam.scale) * self.balls.len();
         // A flash's ring is at most 24 points across: its segments at that size.
