@@ -410,17 +410,45 @@ impl Batch {
         self.dashed(&pts, true, width, color);
     }
 
-    /// A circle's outline as one joined strip ([`Batch::strip`]).
+    /// A circle's outline as one joined strip: the same vertices and triangles as [`Batch::strip`] gives
+    /// the circle's points, found without a square root or a per-point direction. On a regular polygon the
+    /// mitre at each corner is radial, half the width over the cosine of half the turn, so each corner is
+    /// its unit direction from the table at two radii. (A thousand balls a frame while playing.)
     pub fn ring(&mut self, c: Pos2, r: f32, width: f32, color: Color32) {
-        let (pts, len) = circle_points(c, r, Self::segments(r));
-        // `circle_points` repeats the first point at the end; the strip closes by itself.
-        self.strip(&pts[..len - 1], true, width, color);
+        let unit = circle_unit(Self::segments(r));
+        let n = unit.len();
+        let mitre = width * 0.5 / (std::f32::consts::PI / n as f32).cos();
+        // The strip's order: its first vertex of a point is on the left of the way round, here inside.
+        let (inner, outer) = (r - mitre, r + mitre);
+        self.reserve(2 * n, 2 * n);
+        let first = self.mesh.vertices.len() as u32;
+        for u in unit {
+            self.vertex(c + *u * inner, color);
+            self.vertex(c + *u * outer, color);
+        }
+        let last = n as u32 - 1;
+        for k in 0..n as u32 {
+            let next = if k == last { 0 } else { k + 1 };
+            let (a, b) = (first + 2 * k, first + 2 * next);
+            self.mesh
+                .indices
+                .extend_from_slice(&[a, a + 1, b + 1, a, b + 1, b]);
+        }
     }
 
-    /// A filled disc.
+    /// A filled disc: a fan over the circle's points, from the table (nothing computed per point but the
+    /// scaling).
     pub fn disc(&mut self, c: Pos2, r: f32, color: Color32) {
-        let (pts, len) = circle_points(c, r, Self::segments(r));
-        self.fill_convex(&pts[..len], color);
+        let unit = circle_unit(Self::segments(r));
+        let n = unit.len() as u32;
+        self.reserve(unit.len(), unit.len() - 2);
+        let first = self.mesh.vertices.len() as u32;
+        for u in unit {
+            self.vertex(c + *u * r, color);
+        }
+        for k in 1..n - 1 {
+            self.mesh.add_triangle(first, first + k, first + k + 1);
+        }
     }
 
     /// The outline of a capsule around screen segment `ab` with screen radius `r` (seed 003's debug draw of
@@ -473,13 +501,12 @@ impl Batch {
     }
 }
 
-/// [`arc`]'s points of a whole circle (`n + 1` of them, the same numbers), in an array: `n` is at most 64
-/// ([`Batch::segments`]).
-fn circle_points(c: Pos2, r: f32, n: usize) -> ([Pos2; 65], usize) {
-    /// [`arc_direction`]s of a whole circle for each `n` in `1..=64`, computed once: the same numbers as
-    /// [`arc_point`] without a sine and cosine per point.
+/// [`arc_direction`]s of a whole circle for each `n` in `0..=64`, computed once: the same numbers as
+/// [`arc_point`] without a sine and cosine per point. Entry `n` has `n + 1` directions, the last at angle
+/// `TAU` (the first's, up to rounding).
+fn circle_table() -> &'static [Vec<egui::Vec2>] {
     static UNIT: std::sync::OnceLock<Vec<Vec<egui::Vec2>>> = std::sync::OnceLock::new();
-    let unit = UNIT.get_or_init(|| {
+    UNIT.get_or_init(|| {
         (0..=64usize)
             .map(|n| {
                 (0..=n)
@@ -487,10 +514,21 @@ fn circle_points(c: Pos2, r: f32, n: usize) -> ([Pos2; 65], usize) {
                     .collect()
             })
             .collect()
-    });
+    })
+}
+
+/// The `n` distinct unit directions of a circle of `n` segments (`n` clamped to `3..=64`).
+fn circle_unit(n: usize) -> &'static [egui::Vec2] {
+    let n = n.clamp(3, 64);
+    &circle_table()[n][..n]
+}
+
+/// [`arc`]'s points of a whole circle (`n + 1` of them, the same numbers), in an array: `n` is at most 64
+/// ([`Batch::segments`]).
+fn circle_points(c: Pos2, r: f32, n: usize) -> ([Pos2; 65], usize) {
     let n = n.clamp(1, 64);
     let mut pts = [Pos2::ZERO; 65];
-    for (p, u) in pts.iter_mut().zip(&unit[n]) {
+    for (p, u) in pts.iter_mut().zip(&circle_table()[n]) {
         *p = c + *u * r;
     }
     (pts, n + 1)
@@ -824,6 +862,28 @@ mod tests {
         for v in &m.vertices {
             let r = (v.pos - Pos2::new(50.0, 50.0)).length();
             assert!((4.0..=6.0).contains(&r), "{r}");
+        }
+    }
+
+    #[test]
+    fn a_ring_and_a_disc_from_the_table_match_the_strip_and_fan_of_the_circles_points() {
+        for (r, width) in [(0.5, 1.0), (3.0, 1.5), (5.0, 2.5), (40.0, 2.0), (200.0, 1.0)] {
+            let c = Pos2::new(37.25, -12.5);
+            let (pts, len) = circle_points(c, r, Batch::segments(r));
+            let (mut table, mut general) = (Batch::default(), Batch::default());
+            table.ring(c, r, width, Color32::WHITE);
+            general.strip(&pts[..len - 1], true, width, Color32::WHITE);
+            table.disc(c, r, Color32::RED);
+            general.fill_convex(&pts[..len - 1], Color32::RED);
+            let (a, b) = (table.into_mesh(), general.into_mesh());
+            assert!(a.is_valid());
+            assert_eq!(a.indices, b.indices, "r {r}");
+            assert_eq!(a.vertices.len(), b.vertices.len());
+            for (u, v) in a.vertices.iter().zip(&b.vertices) {
+                assert_eq!(u.color, v.color);
+                let tolerance = 1e-5 * (r + width + c.x.abs());
+                assert!((u.pos - v.pos).length() <= tolerance, "r {r}: {u:?} {v:?}");
+            }
         }
     }
 
