@@ -35,6 +35,11 @@ impl Batch {
         } else {
             egui::vec2(width * 0.5, 0.0)
         };
+        self.quad(a, b, n, ca, cb);
+    }
+
+    /// The quad of a line from `a` to `b` whose half width across is the vector `n`.
+    fn quad(&mut self, a: Pos2, b: Pos2, n: egui::Vec2, ca: Color32, cb: Color32) {
         let i = self.vertex(a + n, ca);
         self.vertex(a - n, ca);
         self.vertex(b - n, cb);
@@ -237,15 +242,18 @@ impl Batch {
 
     /// An arrow from `a` to `b` with a head of `head` points.
     pub fn arrow(&mut self, a: Pos2, b: Pos2, width: f32, head: f32, color: Color32) {
-        self.line(a, b, width, color);
         let d = b - a;
-        let len = d.length();
+        let len = screen_length(d);
         if len > 0.0 {
+            // The shaft's quad from the direction the head needs anyway (the same numbers as `line`).
             let dir = d / len;
             let side = egui::vec2(-dir.y, dir.x);
+            self.quad(a, b, side * (width * 0.5), color, color);
             let h = head.min(len * 0.5);
             self.line(b, b - dir * h + side * h * 0.5, width, color);
             self.line(b, b - dir * h - side * h * 0.5, width, color);
+        } else {
+            self.line(a, b, width, color);
         }
     }
 
@@ -337,6 +345,38 @@ pub(super) fn arc(c: Pos2, r: f32, start: f32, sweep: f32, n: usize) -> Vec<Pos2
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_arrows_shaft_is_the_line_it_replaces_and_a_zero_arrow_stays_finite() {
+        for (a, b) in [
+            (Pos2::new(3.5, -2.0), Pos2::new(40.25, 17.0)),
+            (Pos2::new(0.0, 0.0), Pos2::new(0.0, -9.0)),
+            (Pos2::new(1e6, 3.0), Pos2::new(1e6 + 0.5, 3.25)),
+        ] {
+            let (mut arrow, mut line) = (Batch::default(), Batch::default());
+            arrow.arrow(a, b, 1.5, 7.0, Color32::WHITE);
+            line.line(a, b, 1.5, Color32::WHITE);
+            let (arrow, line) = (arrow.into_mesh(), line.into_mesh());
+            assert_eq!(arrow.vertices.len(), 12);
+            assert_eq!(arrow.vertices[..4], line.vertices[..]);
+            assert!(arrow.is_valid());
+        }
+        let mut b = Batch::default();
+        b.arrow(
+            Pos2::new(2.0, 2.0),
+            Pos2::new(2.0, 2.0),
+            1.0,
+            5.0,
+            Color32::WHITE,
+        );
+        let m = b.into_mesh();
+        assert_eq!(m.vertices.len(), 4);
+        assert!(
+            m.vertices
+                .iter()
+                .all(|v| v.pos.x.is_finite() && v.pos.y.is_finite())
+        );
+    }
 
     #[test]
     fn a_strip_is_two_vertices_a_point_and_covers_its_line() {
