@@ -19,6 +19,10 @@ use crate::shape::Aabb;
 pub const FLASH_FRAMES: usize = 12;
 /// Frames of trail drawn behind each ball, at most.
 const TRAIL_FRAMES: usize = 240;
+/// Screen radius (points) up to which a ball is drawn as one filled disc instead of a translucent disc and
+/// its outline: balls are never drawn smaller than 2 points, and at that size the outline covers nearly all
+/// of the fill.
+const TINY_BALL_PX: f32 = 2.0;
 /// Trail points drawn in all (shared out among the balls).
 const TRAIL_POINTS: usize = 20_000;
 
@@ -372,8 +376,16 @@ impl Marks {
             }
             let sel = b.id.is_some_and(selected);
             let line = if sel { theme::SELECTED } else { palette::BALL };
-            batch.disc(c, r, line.gamma_multiply(0.3));
-            batch.ring(c, r, if sel { 2.5 } else { 1.5 }, line);
+            let width = if sel { 2.5 } else { 1.5 };
+            if r <= TINY_BALL_PX {
+                // The outline would cover all of the fill but its middle pixel or two: one solid disc to the
+                // outline's outer edge reads the same at this size with a third of the vertices (a whole maze
+                // in view is a thousand of these).
+                batch.disc(c, r + width * 0.5, line);
+            } else {
+                batch.disc(c, r, line.gamma_multiply(0.3));
+                batch.ring(c, r, width, line);
+            }
             if let Some(v) = b.velocity {
                 let tip = s(b.center + v * 0.25);
                 batch.arrow(c, tip, 1.5, 7.0, Color32::from_rgb(120, 220, 255));
@@ -598,6 +610,50 @@ mod tests {
         let kept: Vec<f32> = decimate(pts.into_iter(), 1.0).iter().map(|p| p.x).collect();
         assert_eq!(kept, [0.0, 1.2, 5.0, 5.2]);
         assert!(decimate(std::iter::empty(), 1.0).is_empty());
+    }
+
+    #[test]
+    fn a_ball_far_away_is_one_solid_disc_and_a_near_one_a_fill_and_its_outline() {
+        use crate::editor::view2d::{Batch, Camera};
+        let rect = Rect::from_min_size(Pos2::ZERO, egui::vec2(400.0, 300.0));
+        let marks = Marks {
+            balls: vec![BallMark {
+                center: Vec3::ZERO,
+                radius: 0.25,
+                velocity: None,
+                id: None,
+            }],
+            ..Marks::default()
+        };
+        let outer = |scale: f32| {
+            let cam = Camera {
+                center: glam::Vec2::ZERO,
+                scale,
+            };
+            let mut batch = Batch::default();
+            marks.paint_2d(&mut batch, rect, &cam, &|_| false);
+            let mesh = batch.into_mesh();
+            assert!(mesh.is_valid());
+            let centre = rect.center();
+            let far = mesh
+                .vertices
+                .iter()
+                .map(|v| (v.pos - centre).length())
+                .fold(0.0f32, f32::max);
+            let colours: std::collections::BTreeSet<_> =
+                mesh.vertices.iter().map(|v| v.color.to_array()).collect();
+            (mesh.vertices.len(), far, colours.len())
+        };
+        // 0.25 m at 4 points a metre is a point across: drawn at the 2-point floor, one disc of the
+        // outline's colour out to the outline's outer edge (2 + 1.5 / 2).
+        let (vertices, far, colours) = outer(4.0);
+        assert_eq!((vertices, colours), (Batch::segments(2.75), 1));
+        assert!((far - 2.75).abs() < 1e-4, "{far}");
+        // At 40 points a metre (10 points across): the translucent fill and the outline, two colours.
+        let (vertices, far, colours) = outer(40.0);
+        let n = Batch::segments(10.0);
+        assert_eq!((vertices, colours), (n + 2 * n, 2));
+        assert!(far > 10.0 && far < 11.0, "{far}");
     }
 
     #[test]
