@@ -150,10 +150,19 @@ impl Lines {
         self.data.reserve(segments * 2 * LINE_FLOATS);
     }
 
-    /// A polyline through `pts`.
+    /// A polyline through `pts` (a segment with a non-finite end is skipped, as [`Lines::line`] skips it).
+    /// Each point is checked once and the colour packed once: a thousand trails a frame while playing.
     pub fn strip(&mut self, pts: &[Vec3], rgba: [u8; 4]) {
-        for w in pts.windows(2) {
-            self.line(w[0], w[1], rgba);
+        let c = pack(rgba);
+        self.reserve_segments(pts.len().saturating_sub(1));
+        let mut prev: Option<Vec3> = None;
+        for &p in pts {
+            let finite = p.is_finite();
+            if let (Some(a), true) = (prev, finite) {
+                self.data
+                    .extend_from_slice(&[a.x, a.y, a.z, c, p.x, p.y, p.z, c]);
+            }
+            prev = finite.then_some(p);
         }
     }
 
@@ -609,6 +618,34 @@ pub fn capsule_outline(lines: &mut Lines, a: Vec2, b: Vec2, r: f32, rgba: [u8; 4
 mod tests {
     use super::*;
     use crate::level::{ObjectId, TriangleObject, WallObject};
+
+    #[test]
+    fn a_strip_is_its_segments_drawn_one_by_one() {
+        let (n, i) = (f32::NAN, f32::INFINITY);
+        for pts in [
+            vec![],
+            vec![Vec3::ONE],
+            vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 2.0, 3.0), Vec3::Z],
+            vec![Vec3::ZERO, Vec3::new(n, 0.0, 0.0), Vec3::X, Vec3::Y],
+            vec![
+                Vec3::new(0.0, i, 0.0),
+                Vec3::X,
+                Vec3::Y,
+                Vec3::new(0.0, 0.0, -i),
+            ],
+        ] {
+            let (mut strip, mut lines) = (Lines::default(), Lines::default());
+            strip.strip(&pts, [1, 2, 3, 4]);
+            for w in pts.windows(2) {
+                lines.line(w[0], w[1], [1, 2, 3, 4]);
+            }
+            assert_eq!(
+                strip.data.iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+                lines.data.iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+                "{pts:?}"
+            );
+        }
+    }
 
     fn plain(_: ObjectId, _: crate::editor::document::Kind) -> [u8; 4] {
         [200, 200, 200, 255]
