@@ -644,12 +644,12 @@ mod tests {
                 mesh.vertices.iter().map(|v| v.color.to_array()).collect();
             (mesh.vertices.len(), far, colours.len())
         };
-        // 0.25 m at 4 points a metre is a point across: drawn at the 2-point floor, one disc of the
+        // A 0.25 m radius at 4 points a metre is one point: drawn at the 2-point floor, one disc of the
         // outline's colour out to the outline's outer edge (2 + 1.5 / 2).
         let (vertices, far, colours) = outer(4.0);
         assert_eq!((vertices, colours), (Batch::segments(2.75), 1));
         assert!((far - 2.75).abs() < 1e-4, "{far}");
-        // At 40 points a metre (10 points across): the translucent fill and the outline, two colours.
+        // At 40 points a metre (a 10-point radius): the translucent fill and the outline, two colours.
         let (vertices, far, colours) = outer(40.0);
         let n = Batch::segments(10.0);
         assert_eq!((vertices, colours), (n + 2 * n, 2));
