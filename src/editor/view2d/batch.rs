@@ -113,6 +113,12 @@ impl Batch {
             self.vertex(pts[i] - offset, color);
             prev = next;
         }
+        self.strip_indices(first, n, segments);
+    }
+
+    /// The two triangles of each of `segments` segments of a strip of `n` points (two vertices each, from
+    /// vertex `first` on); segment `n - 1`, when asked for, closes the strip back to its first point.
+    fn strip_indices(&mut self, first: u32, n: usize, segments: usize) {
         let last = n as u32 - 1;
         for k in 0..segments as u32 {
             let next = if k == last { 0 } else { k + 1 };
@@ -203,14 +209,7 @@ impl Batch {
             self.vertex(c + *u * inner, color);
             self.vertex(c + *u * outer, color);
         }
-        let last = n as u32 - 1;
-        for k in 0..n as u32 {
-            let next = if k == last { 0 } else { k + 1 };
-            let (a, b) = (first + 2 * k, first + 2 * next);
-            self.mesh
-                .indices
-                .extend_from_slice(&[a, a + 1, b + 1, a, b + 1, b]);
-        }
+        self.strip_indices(first, n, n);
     }
 
     /// A filled disc: a fan over the circle's points, from the table (nothing computed per point but the
