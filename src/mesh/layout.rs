@@ -15,16 +15,16 @@ pub(super) const GROUPS: usize = WIDTH / 4;
 /// it pops, and front-to-back rays push little more than one per level).
 pub(super) const STACK: usize = 32;
 
-/// An eight-wide BVH node: its children's boxes as lanes in two groups of four (`min[group][axis]` holds that
-/// axis for four children). Lanes `len..8` are unused. A child is a leaf when its `count > 0` (`count`
+/// An eight-wide BVH node: its children's boxes as lanes in two groups of four (`bounds[side][group][axis]`
+/// holds that axis of the lower corners (side 0) or upper corners (side 1) of four children, so a ray picks its
+/// near and far planes per axis by an index, as Embree's traversal does). Lanes `len..8` are unused. A child is a leaf when its `count > 0` (`count`
 /// triangles in the packets from `first` on), else an inner node (wide node `first`, always after this one).
 ///
 /// 234 bytes padded to 256 and aligned to 64, so a node is exactly four cache lines.
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 pub(super) struct Wide {
-    pub(super) min: [[Vec4; 3]; GROUPS],
-    pub(super) max: [[Vec4; 3]; GROUPS],
+    pub(super) bounds: [[[Vec4; 3]; GROUPS]; 2],
     pub(super) first: [u32; WIDTH],
     pub(super) count: [u8; WIDTH],
     pub(super) len: u8,
@@ -41,8 +41,10 @@ const WIDE_PAD: usize = WIDE_FIELDS.next_multiple_of(64) - WIDE_FIELDS;
 
 impl Wide {
     pub(super) const EMPTY: Self = Self {
-        min: [[Vec4::INFINITY; 3]; GROUPS],
-        max: [[Vec4::NEG_INFINITY; 3]; GROUPS],
+        bounds: [
+            [[Vec4::INFINITY; 3]; GROUPS],
+            [[Vec4::NEG_INFINITY; 3]; GROUPS],
+        ],
         first: [0; WIDTH],
         count: [0; WIDTH],
         len: 0,
@@ -52,7 +54,7 @@ impl Wide {
 
     /// Lane `k`'s box.
     pub(super) fn lane(&self, k: usize) -> (Vec3, Vec3) {
-        let (lo, hi, l) = (&self.min[k / 4], &self.max[k / 4], k % 4);
+        let (lo, hi, l) = (&self.bounds[0][k / 4], &self.bounds[1][k / 4], k % 4);
         (
             Vec3::new(lo[0][l], lo[1][l], lo[2][l]),
             Vec3::new(hi[0][l], hi[1][l], hi[2][l]),
@@ -62,8 +64,8 @@ impl Wide {
     /// Set lane `k`'s box.
     pub(super) fn set_lane(&mut self, k: usize, lo: [f32; 3], hi: [f32; 3]) {
         for axis in 0..3 {
-            self.min[k / 4][axis][k % 4] = lo[axis];
-            self.max[k / 4][axis][k % 4] = hi[axis];
+            self.bounds[0][k / 4][axis][k % 4] = lo[axis];
+            self.bounds[1][k / 4][axis][k % 4] = hi[axis];
         }
     }
 
@@ -82,12 +84,19 @@ pub(super) struct Stack<T: Copy> {
 }
 
 impl<T: Copy> Stack<T> {
-    pub(super) fn new(fill: T) -> Self {
+    pub(super) const fn new(fill: T) -> Self {
         Self {
             inline: [fill; STACK],
             len: 0,
             spill: Vec::new(),
         }
+    }
+
+    /// Empty the stack, keeping its memory.
+    #[inline]
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
     }
 
     #[inline]
@@ -130,7 +139,12 @@ impl Tri4 {
     /// Lane `k`'s triangle.
     #[inline]
     pub(super) fn lane(&self, k: usize) -> [Vec3; 3] {
-        let vertex = |p: &[Vec4; 3]| Vec3::new(p[0][k], p[1][k], p[2][k]);
+        // Through arrays: indexing a `Vec4` by a run-time lane is a jump table (an unpredictable indirect
+        // jump), an array's index is a load.
+        let vertex = |p: &[Vec4; 3]| {
+            let [x, y, z]: [&[f32; 4]; 3] = [p[0].as_ref(), p[1].as_ref(), p[2].as_ref()];
+            Vec3::new(x[k], y[k], z[k])
+        };
         [vertex(&self.v[0]), vertex(&self.v[1]), vertex(&self.v[2])]
     }
 }

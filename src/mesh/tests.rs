@@ -86,6 +86,14 @@ fn stack_spills_past_its_inline_entries_and_stays_last_in_first_out() {
         assert_eq!(stack.pop(), Some(i));
     }
     assert_eq!(stack.pop(), None);
+    // Cleared with entries inline and spilled: empty, and it fills again from the bottom.
+    for i in 0..(STACK as u32 + 5) {
+        stack.push(i);
+    }
+    stack.clear();
+    assert_eq!(stack.pop(), None);
+    stack.push(7);
+    assert_eq!((stack.pop(), stack.pop()), (Some(7), None));
 }
 
 #[test]

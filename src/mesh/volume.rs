@@ -163,7 +163,7 @@ impl TriMesh {
             let n = &self.wide[w as usize];
             let mut bits = 0;
             for g in 0..GROUPS {
-                let (lo, hi) = (&n.min[g], &n.max[g]);
+                let (lo, hi) = (&n.bounds[0][g], &n.bounds[1][g]);
                 let touch = lo[0].cmple(hx)
                     & lo[1].cmple(hy)
                     & lo[2].cmple(hz)
