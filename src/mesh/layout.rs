@@ -17,7 +17,7 @@ pub(super) const STACK: usize = 32;
 
 /// An eight-wide BVH node: its children's boxes as lanes in two groups of four (`bounds[side][group][axis]`
 /// holds that axis of the lower corners (side 0) or upper corners (side 1) of four children, so a ray picks its
-/// near and far planes per axis by an index, as Embree's traversal does). Lanes `len..8` are unused. A child is a leaf when its `count > 0` (`count`
+/// near and far planes per axis by an index, as Embree's traversal does). Lanes `len..8` are unused and hold the empty box (lower corner `+inf`, upper `-inf`), which no ray enters. A child is a leaf when its `count > 0` (`count`
 /// triangles in the packets from `first` on), else an inner node (wide node `first`, always after this one).
 ///
 /// 234 bytes padded to 256 and aligned to 64, so a node is exactly four cache lines.
@@ -190,6 +190,13 @@ impl TriMesh {
                 "node {i} has {} children",
                 n.len
             );
+            for lane in usize::from(n.len)..WIDTH {
+                assert_eq!(
+                    n.lane(lane),
+                    (Vec3::INFINITY, Vec3::NEG_INFINITY),
+                    "node {i}'s unused lane {lane} is not the empty box"
+                );
+            }
             for lane in 0..n.len as usize {
                 let lane_box = n.lane(lane);
                 assert_eq!(
