@@ -145,7 +145,7 @@ pub fn ray_aabb(ray: &Ray, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
     }
     let normal = match hit.axis {
         None => -unit(ray.dir),
-        Some(axis) => axis_normal(axis, ray.dir[axis]),
+        Some(axis) => axis_normal(axis, ray.dir.into()).into(),
     };
     finite_hit(RayHit {
         t: hit.t,
@@ -160,13 +160,18 @@ struct SlabEntry {
     axis: Option<usize>,
 }
 
-/// The outward unit normal of the face perpendicular to `axis` that a ray with that direction component enters.
+/// The outward unit normal of the face perpendicular to `axis` that a ray with direction `d` enters: `-1` or
+/// `1` against `d`'s component on that axis, `+0` on the others. Selected by masks, without indexing a vector
+/// by `axis` (a jump table, whose indirect jump the entered axis of incoherent rays mispredicts).
 #[inline]
-fn axis_normal(axis: usize, dir_component: f32) -> Vec3 {
-    let mut n = Vec3::ZERO;
-    n[axis] = if dir_component > 0.0 { -1.0 } else { 1.0 };
-    n
+fn axis_normal(axis: usize, d: Vec3A) -> Vec3A {
+    let sign = Vec3A::select(d.cmpgt(Vec3A::ZERO), Vec3A::NEG_ONE, Vec3A::ONE);
+    let on_axis = Vec3A::from(AXIS_MASKS[axis.min(2)]).cmpne(Vec3A::ZERO);
+    Vec3A::select(on_axis, sign, Vec3A::ZERO)
 }
+
+/// Row `axis` is 1 on that axis and 0 elsewhere ([`axis_normal`]'s lane mask).
+const AXIS_MASKS: [[f32; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 
 /// Slab test for a hit: the first `t` in `0..=max_t` at which `o + t d` is in `min..=max`, with the entered
 /// face. Fast path with the reciprocal direction, one SSE register per vector (every lane operation rounds as
@@ -260,7 +265,7 @@ pub fn ray_obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
         None => -unit(ray.dir),
         Some(axis) => {
             // `Vec3::normalize`'s rounding: times the reciprocal length (`Vec3A::normalize` divides).
-            let n = rotation * Vec3A::from(axis_normal(axis, d[axis]));
+            let n = rotation * axis_normal(axis, d);
             (n * (1.0 / n.length())).into()
         }
     };
@@ -269,4 +274,39 @@ pub fn ray_obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
         point: ray.at(hit.t),
         normal,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The masked normal is the one an indexed write gives: `-1` or `1` against the direction's component on
+    /// the axis (`1` for `+0`, `-0` and NaN: not `> 0`), `+0` elsewhere, bit for bit.
+    #[test]
+    fn axis_normal_is_the_indexed_unit_vector() {
+        let components = [
+            1.5,
+            -2.0,
+            0.0,
+            -0.0,
+            f32::NAN,
+            f32::INFINITY,
+            -f32::MIN_POSITIVE,
+        ];
+        for axis in 0..3 {
+            for &a in &components {
+                for &b in &components {
+                    let d = Vec3A::new(a, b, -a);
+                    let mut expected = Vec3::ZERO;
+                    expected[axis] = if d[axis] > 0.0 { -1.0 } else { 1.0 };
+                    let got = Vec3::from(axis_normal(axis, d));
+                    assert_eq!(
+                        got.to_array().map(f32::to_bits),
+                        expected.to_array().map(f32::to_bits),
+                        "axis {axis}, d {d}"
+                    );
+                }
+            }
+        }
+    }
 }
