@@ -249,6 +249,21 @@ impl Nearest {
             }
             return;
         }
+        let rest = bits & (bits - 1);
+        if rest & (rest - 1) == 0 {
+            // Two (common at the bottom of the tree): one comparison instead of the sort, the lower lane
+            // first on a tie, as the sort would order them.
+            let (a, b) = (
+                bits.trailing_zeros() as usize,
+                rest.trailing_zeros() as usize,
+            );
+            let (near, far) = if nears[b] < nears[a] { (b, a) } else { (a, b) };
+            self.test_leaf(wt, packets, n, near);
+            if nears[far] <= reach(self.t) {
+                self.test_leaf(wt, packets, n, far);
+            }
+            return;
+        }
         let (order, order_len) = nearest_first(bits, nears);
         for &lane in &order[..order_len] {
             let lane = usize::from(lane);
