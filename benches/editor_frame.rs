@@ -5,7 +5,9 @@
 //! setup also reports the memory 10,000 recorded frames of the maze take. `maze_100k_all_in_view` and
 //! `maze_100k_playing` do the same on a generated maze of 100,000 walls and 1,000 balls. `terrain_100k_all_in_view`
 //! and `terrain_100k_zoomed_8x` are a still frame of one 100,000-triangle mesh (`generate::terrain`, 200 m a side),
-//! the 3D level's case: the top-down view draws its edges shaded by height.
+//! the 3D level's case: the top-down view draws its edges shaded by height. `maze_large_playing_desktop` and
+//! `maze_100k_playing_desktop` are the playing frames on a plain egui context, as eframe runs the editor where
+//! no screen reader is listening: without the AccessKit tree egui_kittest always builds.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use collidoscope::editor::{EditorApp, EditorOptions};
@@ -24,7 +26,21 @@ fn harness(level: Level) -> Harness<'static, EditorApp> {
 /// figures are the CPU's work for a frame; the GPU uploads of the level's meshes happen once per build and
 /// are not in them.
 fn harness_at(level: Level, step_dt: f32) -> Harness<'static, EditorApp> {
-    use egui_kittest::wgpu::{WgpuTestRenderer, create_render_state, default_wgpu_setup};
+    use egui_kittest::wgpu::WgpuTestRenderer;
+    let (app, rs) = editor_with_gpu(level);
+    let mut h = Harness::builder()
+        .with_size([1600.0, 1000.0])
+        .with_accessibility_check(false)
+        .with_step_dt(step_dt)
+        .renderer(WgpuTestRenderer::from_render_state(rs))
+        .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
+    h.run_steps(3);
+    h
+}
+
+/// The editor and the wgpu render state (Mesa's lavapipe here) its 3D preview and level meshes use.
+fn editor_with_gpu(level: Level) -> (EditorApp, eframe::egui_wgpu::RenderState) {
+    use egui_kittest::wgpu::{create_render_state, default_wgpu_setup};
     let rs = create_render_state(
         default_wgpu_setup(),
         eframe::egui_wgpu::RendererOptions::PREDICTABLE,
@@ -38,14 +54,56 @@ fn harness_at(level: Level, step_dt: f32) -> Harness<'static, EditorApp> {
         },
     );
     app.enable_3d(&rs);
-    let mut h = Harness::builder()
-        .with_size([1600.0, 1000.0])
-        .with_accessibility_check(false)
-        .with_step_dt(step_dt)
-        .renderer(WgpuTestRenderer::from_render_state(rs))
-        .build_ui_state(|ui, app: &mut EditorApp| app.frame(ui), app);
-    h.run_steps(3);
-    h
+    (app, rs)
+}
+
+/// The editor on a plain egui context, as eframe runs it on a desktop where no screen reader is listening:
+/// eframe turns AccessKit on only when an assistive technology asks for the tree, while egui_kittest always
+/// builds it (its queries read it), which is a sixth of a playing maze frame. Same window size, same clock
+/// steps, same pointer moves and tessellation as [`frame`]; nothing rendered.
+struct Desktop {
+    ctx: egui::Context,
+    input: egui::RawInput,
+    app: EditorApp,
+    /// Kept alive for the app's GPU paths.
+    _gpu: eframe::egui_wgpu::RenderState,
+}
+
+impl Desktop {
+    fn new(level: Level, step_dt: f32) -> Self {
+        let (app, gpu) = editor_with_gpu(level);
+        let mut d = Self {
+            ctx: egui::Context::default(),
+            input: egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    Pos2::ZERO,
+                    egui::vec2(1600.0, 1000.0),
+                )),
+                predicted_dt: step_dt,
+                ..Default::default()
+            },
+            app,
+            _gpu: gpu,
+        };
+        for _ in 0..3 {
+            d.frame(600.0);
+        }
+        d
+    }
+
+    fn frame(&mut self, x: f32) {
+        self.input
+            .events
+            .push(Event::PointerMoved(Pos2::new(x, 500.0)));
+        let app = &mut self.app;
+        let out = self.ctx.run_ui(self.input.take(), |ui| app.frame(ui));
+        assert!(
+            out.platform_output.accesskit_update.is_none(),
+            "AccessKit is on"
+        );
+        let meshes = self.ctx.tessellate(out.shapes, out.pixels_per_point);
+        std::hint::black_box(meshes);
+    }
 }
 
 /// One frame as the desktop app pays for it: the pointer moves (hover picking runs), the UI is laid out
@@ -58,6 +116,18 @@ fn frame(h: &mut Harness<'static, EditorApp>, x: f32) {
     let ppp = out.pixels_per_point;
     let meshes = h.ctx.tessellate(shapes, ppp);
     std::hint::black_box(meshes);
+}
+
+/// How many simulation steps a playing run took and their mean time.
+fn report_steps(name: &str, app: &EditorApp) {
+    if let Some(d) = &app.debug.debugger {
+        let n = d.recorded().max(1);
+        let mean_ms = d.frames().iter().map(|f| f.step_micros).sum::<f64>() / n as f64 / 1e3;
+        eprintln!(
+            "{name}: {n} frames simulated while measured, mean simulation step {mean_ms:.2} ms \
+             (the rest of each frame is recording, the 2D and 3D overlays and the UI)"
+        );
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -110,7 +180,7 @@ fn bench(c: &mut Criterion) {
         ("maze_large_playing", maze_level.clone()),
         ("maze_100k_playing", maze_100k),
     ] {
-        let mut h = harness_at(level, 1.0 / 60.0);
+        let mut h = harness_at(level.clone(), 1.0 / 60.0);
         {
             let app = h.state_mut();
             app.debug.toggle_play(&app.doc);
@@ -122,14 +192,18 @@ fn bench(c: &mut Criterion) {
                 frame(&mut h, x);
             });
         });
-        if let Some(d) = &h.state().debug.debugger {
-            let n = d.recorded().max(1);
-            let mean_ms = d.frames().iter().map(|f| f.step_micros).sum::<f64>() / n as f64 / 1e3;
-            eprintln!(
-                "{name}: {n} frames simulated while measured, mean simulation step {mean_ms:.2} ms \
-                 (the rest of each frame is recording, the 2D and 3D overlays and the UI)"
-            );
-        }
+        report_steps(name, h.state());
+        drop(h);
+        // The same frames without egui_kittest's AccessKit tree (see `Desktop`).
+        let mut d = Desktop::new(level, 1.0 / 60.0);
+        d.app.debug.toggle_play(&d.app.doc);
+        group.bench_function(format!("{name}_desktop"), |b| {
+            b.iter(|| {
+                x = if x > 900.0 { 600.0 } else { x + 7.0 };
+                d.frame(x);
+            });
+        });
+        report_steps(&format!("{name}_desktop"), &d.app);
     }
     group.finish();
 
