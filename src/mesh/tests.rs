@@ -35,6 +35,41 @@ fn nearest_first_orders_only_the_set_lanes_and_keeps_ties_in_lane_order() {
 }
 
 #[test]
+fn nearest_first_equals_a_sort_on_random_masks_and_distances() {
+    // Every input of zeros and ones on all eight lanes, then random masks with distances drawn from a few
+    // values, so ties (kept in lane order) are common.
+    for pattern in 0..256u32 {
+        let nears: [f32; 8] = std::array::from_fn(|l| (pattern >> l & 1) as f32);
+        let (order, len) = nearest_first(0xff, &nears);
+        let zeros = (0..8u8).filter(|&l| pattern >> l & 1 == 0);
+        let ones = (0..8u8).filter(|&l| pattern >> l & 1 == 1);
+        assert_eq!(len, 8);
+        assert_eq!(
+            order.to_vec(),
+            zeros.chain(ones).collect::<Vec<_>>(),
+            "{pattern:08b}"
+        );
+    }
+    let mut rng = crate::generate::SplitMix64::new(11);
+    for _ in 0..20_000 {
+        let bits = (rng.next_u64() & 0xff) as u32;
+        let nears: [f32; 8] = std::array::from_fn(|_| (rng.next_u64() % 5) as f32 * 0.25);
+        let mut expected: Vec<u8> = (0..8u8).filter(|&l| bits >> l & 1 == 1).collect();
+        expected.sort_by(|&a, &b| {
+            nears[a as usize]
+                .total_cmp(&nears[b as usize])
+                .then(a.cmp(&b))
+        });
+        let (order, len) = nearest_first(bits, &nears);
+        assert_eq!(
+            &order[..len],
+            &expected[..],
+            "bits {bits:08b}, nears {nears:?}"
+        );
+    }
+}
+
+#[test]
 fn bvh_matches_brute_force() {
     let mesh = grid_mesh(20);
     mesh.assert_well_formed();
