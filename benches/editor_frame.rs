@@ -57,10 +57,13 @@ fn editor_with_gpu(level: Level) -> (EditorApp, eframe::egui_wgpu::RenderState) 
     (app, rs)
 }
 
-/// The editor on a plain egui context, as eframe runs it on a desktop where no screen reader is listening:
-/// eframe turns AccessKit on only when an assistive technology asks for the tree, while egui_kittest always
-/// builds it (its queries read it), which is a sixth of a playing maze frame. Same window size, same clock
-/// steps, same pointer moves and tessellation as [`frame`]; nothing rendered.
+/// The editor on a plain egui context without AccessKit, as eframe runs it where no screen reader is
+/// listening: eframe turns AccessKit on only when an assistive technology asks for the tree, while
+/// egui_kittest always builds it (its queries read it), which is a sixth of a playing maze frame. Everything
+/// else is set up as the harness does it, so that AccessKit is the only difference: the same window, theme and
+/// style settings (no animations, no cursor blink), the same frame around the editor (kittest's central panel
+/// with an 8-point outer margin), the same clock steps, pointer moves, copy of the shapes and tessellation;
+/// texture updates are dropped (the harness hands them to a renderer that never draws here). Nothing rendered.
 struct Desktop {
     ctx: egui::Context,
     input: egui::RawInput,
@@ -72,8 +75,15 @@ struct Desktop {
 impl Desktop {
     fn new(level: Level, step_dt: f32) -> Self {
         let (app, gpu) = editor_with_gpu(level);
+        let ctx = egui::Context::default();
+        ctx.set_theme(egui::Theme::Dark);
+        ctx.all_styles_mut(|style| {
+            style.visuals.text_cursor.blink = false;
+            style.scroll_animation = egui::style::ScrollAnimation::none();
+            style.animation_time = 0.0;
+        });
         let mut d = Self {
-            ctx: egui::Context::default(),
+            ctx,
             input: egui::RawInput {
                 screen_rect: Some(egui::Rect::from_min_size(
                     Pos2::ZERO,
@@ -96,13 +106,22 @@ impl Desktop {
             .events
             .push(Event::PointerMoved(Pos2::new(x, 500.0)));
         let app = &mut self.app;
-        let out = self.ctx.run_ui(self.input.take(), |ui| app.frame(ui));
+        let mut out = self.ctx.run_ui(self.input.take(), |ui| {
+            ui.scope(|ui| {
+                egui::Frame::central_panel(ui.style())
+                    .outer_margin(8.0)
+                    .inner_margin(0.0)
+                    .show(ui, |ui| app.frame(ui));
+            });
+        });
         assert!(
             out.platform_output.accesskit_update.is_none(),
             "AccessKit is on"
         );
-        let meshes = self.ctx.tessellate(out.shapes, out.pixels_per_point);
-        std::hint::black_box(meshes);
+        out.textures_delta.clear();
+        let shapes = out.shapes.clone();
+        let meshes = self.ctx.tessellate(shapes, out.pixels_per_point);
+        std::hint::black_box((meshes, out));
     }
 }
 

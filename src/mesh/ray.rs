@@ -72,15 +72,21 @@ impl TriMesh {
         if !ray.is_valid() || !(max_t >= 0.0) {
             return None;
         }
-        TRAVERSAL.with(|stack| match stack.try_borrow_mut() {
-            Ok(mut stack) => {
-                stack.clear();
-                self.traverse(ray, max_t, &mut stack)
-            }
-            // Only if a traversal were running on this thread already, which cannot happen (it calls no code
-            // of the caller's); a fresh stack keeps even that case correct.
-            Err(_) => self.traverse(ray, max_t, &mut Stack::new((0, 0.0))),
-        })
+        TRAVERSAL
+            .try_with(|stack| match stack.try_borrow_mut() {
+                Ok(mut stack) => {
+                    stack.clear();
+                    Some(self.traverse(ray, max_t, &mut stack))
+                }
+                // Only if a traversal were running on this thread already, which cannot happen (it calls no
+                // code of the caller's).
+                Err(_) => None,
+            })
+            .ok()
+            .flatten()
+            // That case, and a cast from a thread-local's destructor after this thread's stack is gone: a
+            // fresh stack.
+            .unwrap_or_else(|| self.traverse(ray, max_t, &mut Stack::new((0, 0.0))))
     }
 
     /// [`TriMesh::cast_ray`] for a valid ray and `max_t`, with an empty traversal stack.

@@ -165,6 +165,7 @@ struct SlabEntry {
 /// by `axis` (a jump table, whose indirect jump the entered axis of incoherent rays mispredicts).
 #[inline]
 fn axis_normal(axis: usize, d: Vec3A) -> Vec3A {
+    debug_assert!(axis < 3, "axis {axis}");
     let sign = Vec3A::select(d.cmpgt(Vec3A::ZERO), Vec3A::NEG_ONE, Vec3A::ONE);
     let on_axis = Vec3A::from(AXIS_MASKS[axis.min(2)]).cmpne(Vec3A::ZERO);
     Vec3A::select(on_axis, sign, Vec3A::ZERO)
