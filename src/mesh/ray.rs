@@ -255,15 +255,8 @@ impl Nearest {
             }
             return;
         }
-        let rest = bits & (bits - 1);
-        if rest & (rest - 1) == 0 {
-            // Two (common at the bottom of the tree): one comparison instead of the sort, the lower lane
-            // first on a tie, as the sort would order them.
-            let (a, b) = (
-                bits.trailing_zeros() as usize,
-                rest.trailing_zeros() as usize,
-            );
-            let (near, far) = if nears[b] < nears[a] { (b, a) } else { (a, b) };
+        if let Some((near, far)) = two_nearest_first(bits, nears) {
+            // Two (common at the bottom of the tree): one comparison instead of the sort.
             self.test_leaf(wt, packets, n, near);
             if nears[far] <= reach(self.t) {
                 self.test_leaf(wt, packets, n, far);
@@ -321,14 +314,8 @@ fn descend(
         let lane = bits.trailing_zeros() as usize;
         return (bits != 0 && nears[lane] <= best_t).then(|| n.first[lane]);
     }
-    let rest = bits & (bits - 1);
-    if rest & (rest - 1) == 0 {
-        // Two (the next most common case): one comparison, the lower lane first on a tie.
-        let (a, b) = (
-            bits.trailing_zeros() as usize,
-            rest.trailing_zeros() as usize,
-        );
-        let (near, far) = if nears[b] < nears[a] { (b, a) } else { (a, b) };
+    if let Some((near, far)) = two_nearest_first(bits, nears) {
+        // Two (the next most common case): one comparison instead of the sort.
         if nears[near] > best_t {
             return None;
         }
@@ -361,6 +348,23 @@ fn next_on_stack(stack: &mut Stack<(u32, f32)>, best_t: f32) -> Option<u32> {
         }
     }
     None
+}
+
+/// The two lanes set in `bits` when there are exactly two, nearer first by their entry distances `nears` and
+/// the lower lane on a tie (as [`nearest_first`] orders them); `None` for three or more. `bits` has at least
+/// two lanes set (the callers have dealt with fewer).
+#[inline(always)]
+fn two_nearest_first(bits: u32, nears: &[f32; WIDTH]) -> Option<(usize, usize)> {
+    debug_assert!(bits.count_ones() >= 2, "{bits:b}");
+    let rest = bits & (bits - 1);
+    if rest & (rest - 1) != 0 {
+        return None;
+    }
+    let (a, b) = (
+        bits.trailing_zeros() as usize,
+        rest.trailing_zeros() as usize,
+    );
+    Some(if nears[b] < nears[a] { (b, a) } else { (a, b) })
 }
 
 /// The lanes set in `bits`, nearest first by their entry distances `nears` (ties in lane order), and how many
