@@ -1,6 +1,6 @@
 //! The slab method: rays against axis-aligned and oriented boxes, with their workings.
 
-use glam::{Mat3A, Vec3, Vec3A};
+use glam::{BVec3A, Mat3A, Vec3, Vec3A};
 use serde::{Deserialize, Serialize};
 
 use super::super::{RayHit, d3, f3, finite_hit, unit};
@@ -167,12 +167,9 @@ struct SlabEntry {
 fn axis_normal(axis: usize, d: Vec3A) -> Vec3A {
     debug_assert!(axis < 3, "axis {axis}");
     let sign = Vec3A::select(d.cmpgt(Vec3A::ZERO), Vec3A::NEG_ONE, Vec3A::ONE);
-    let on_axis = Vec3A::from(AXIS_MASKS[axis.min(2)]).cmpne(Vec3A::ZERO);
+    let on_axis = BVec3A::new(axis == 0, axis == 1, axis == 2);
     Vec3A::select(on_axis, sign, Vec3A::ZERO)
 }
-
-/// Row `axis` is 1 on that axis and 0 elsewhere ([`axis_normal`]'s lane mask).
-const AXIS_MASKS: [[f32; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 
 /// Slab test for a hit: the first `t` in `0..=max_t` at which `o + t d` is in `min..=max`, with the entered
 /// face. Fast path with the reciprocal direction, one SSE register per vector (every lane operation rounds as
