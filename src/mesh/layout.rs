@@ -15,9 +15,10 @@ pub(super) const GROUPS: usize = WIDTH / 4;
 /// it pops, and front-to-back rays push little more than one per level).
 pub(super) const STACK: usize = 32;
 
-/// An eight-wide BVH node: its children's boxes as lanes in two groups of four (`bounds[side][group][axis]`
+/// An eight-wide BVH node: its children's boxes as lanes in two groups of four (`bounds[side][axis][group]`
 /// holds that axis of the lower corners (side 0) or upper corners (side 1) of four children, so a ray picks
-/// its near and far planes per axis by an index, as Embree's traversal does). Lanes `len..8` are unused and
+/// its near and far planes per axis by an index, as Embree's traversal does; an axis's two groups are
+/// adjacent, 32 bytes, which the 256-bit node test loads as one vector of eight lanes). Lanes `len..8` are unused and
 /// hold the empty box (lower corner `+inf`, upper `-inf`), which no ray enters. A child is a leaf when its
 /// `count > 0` (`count` triangles in the packets from `first` on), else an inner node (wide node `first`,
 /// always after this one).
@@ -26,7 +27,7 @@ pub(super) const STACK: usize = 32;
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C, align(64))]
 pub(super) struct Wide {
-    pub(super) bounds: [[[Vec4; 3]; GROUPS]; 2],
+    pub(super) bounds: [[[Vec4; GROUPS]; 3]; 2],
     pub(super) first: [u32; WIDTH],
     pub(super) count: [u8; WIDTH],
     pub(super) len: u8,
@@ -44,8 +45,8 @@ const WIDE_PAD: usize = WIDE_FIELDS.next_multiple_of(64) - WIDE_FIELDS;
 impl Wide {
     pub(super) const EMPTY: Self = Self {
         bounds: [
-            [[Vec4::INFINITY; 3]; GROUPS],
-            [[Vec4::NEG_INFINITY; 3]; GROUPS],
+            [[Vec4::INFINITY; GROUPS]; 3],
+            [[Vec4::NEG_INFINITY; GROUPS]; 3],
         ],
         first: [0; WIDTH],
         count: [0; WIDTH],
@@ -56,18 +57,17 @@ impl Wide {
 
     /// Lane `k`'s box.
     pub(super) fn lane(&self, k: usize) -> (Vec3, Vec3) {
-        let (lo, hi, l) = (&self.bounds[0][k / 4], &self.bounds[1][k / 4], k % 4);
-        (
-            Vec3::new(lo[0][l], lo[1][l], lo[2][l]),
-            Vec3::new(hi[0][l], hi[1][l], hi[2][l]),
-        )
+        let (g, l) = (k / 4, k % 4);
+        let corner =
+            |side: &[[Vec4; GROUPS]; 3]| Vec3::new(side[0][g][l], side[1][g][l], side[2][g][l]);
+        (corner(&self.bounds[0]), corner(&self.bounds[1]))
     }
 
     /// Set lane `k`'s box.
     pub(super) fn set_lane(&mut self, k: usize, lo: [f32; 3], hi: [f32; 3]) {
         for axis in 0..3 {
-            self.bounds[0][k / 4][axis][k % 4] = lo[axis];
-            self.bounds[1][k / 4][axis][k % 4] = hi[axis];
+            self.bounds[0][axis][k / 4][k % 4] = lo[axis];
+            self.bounds[1][axis][k / 4][k % 4] = hi[axis];
         }
     }
 

@@ -72,7 +72,7 @@ impl TriMesh {
         if !ray.is_valid() || !(max_t >= 0.0) {
             return None;
         }
-        TRAVERSAL
+        let raw = TRAVERSAL
             .try_with(|stack| match stack.try_borrow_mut() {
                 Ok(mut stack) => {
                     stack.clear();
@@ -86,12 +86,40 @@ impl TriMesh {
             .flatten()
             // That case, and a cast from a thread-local's destructor after this thread's stack is gone: a
             // fresh stack.
-            .unwrap_or_else(|| self.traverse(ray, max_t, &mut Stack::new((0, 0.0))))
+            .unwrap_or_else(|| self.traverse(ray, max_t, &mut Stack::new((0, 0.0))));
+        self.finish_hit(ray, raw)
     }
 
-    /// [`TriMesh::cast_ray`] for a valid ray and `max_t`, with an empty traversal stack.
+    /// [`TriMesh::cast_ray`] for a valid ray and `max_t`, with an empty traversal stack: the traversal
+    /// compiled for AVX2 (each node's eight boxes tested in one 256-bit vector, [`Slabs::enter8`]) when the
+    /// CPU has it, else the baseline one (two groups of four, [`Slabs::enter`]). Both give the same bits.
+    fn traverse(&self, ray: &Ray, max_t: f32, stack: &mut Stack<(u32, f32)>) -> RawHit {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: `traverse_avx2` needs AVX2, which the CPU was just found to have.
+            #[expect(unsafe_code)]
+            return unsafe { self.traverse_avx2(ray, max_t, stack) };
+        }
+        self.traverse_with::<false>(ray, max_t, stack)
+    }
+
+    /// [`TriMesh::traverse_with`] compiled for AVX2 (calling it is `unsafe` only in that the CPU must have
+    /// AVX2).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn traverse_avx2(&self, ray: &Ray, max_t: f32, stack: &mut Stack<(u32, f32)>) -> RawHit {
+        self.traverse_with::<true>(ray, max_t, stack)
+    }
+
+    /// The traversal, with the node test of eight lanes at once when `AVX2` (only instantiated inside
+    /// [`TriMesh::traverse_avx2`]), else of two groups of four.
     #[inline(always)]
-    fn traverse(&self, ray: &Ray, max_t: f32, stack: &mut Stack<(u32, f32)>) -> Option<MeshHit> {
+    fn traverse_with<const AVX2: bool>(
+        &self,
+        ray: &Ray,
+        max_t: f32,
+        stack: &mut Stack<(u32, f32)>,
+    ) -> RawHit {
         let wt = Watertight::new(ray);
         let slabs = Slabs::new(ray);
         let mut best = Nearest {
@@ -107,7 +135,7 @@ impl TriMesh {
         let mut node = Some(0u32);
         while let Some(w) = node.take().or_else(|| next_on_stack(stack, reach(best.t))) {
             let n = &wide[w as usize];
-            let (bits, nears) = slabs.enter(n, reach(best.t));
+            let (bits, nears) = slabs.enter_any::<AVX2>(n, reach(best.t));
             if bits == 0 {
                 continue;
             }
@@ -120,13 +148,23 @@ impl TriMesh {
             best.test_leaves(&wt, packets, n, bits & leaves, &nears);
             node = descend(stack, n, bits & !leaves, &nears, reach(best.t));
         }
-        best.hit
-            .and_then(|(k, t, u, v)| self.finish_hit(ray, k, t, u, v))
+        best.hit.map_or(RawHit::MISS, |(k, t, u, v)| RawHit {
+            // Slots are below `u32::MAX` (triangle indices are `u32`s, and `u32::MAX` marks an unused lane).
+            slot: u32::try_from(k).unwrap_or(u32::MAX),
+            t,
+            u,
+            v,
+        })
     }
 
-    /// The public hit for triangle slot `k` of the BVH order.
+    /// The public hit for a traversal's raw hit.
     #[inline(always)]
-    fn finish_hit(&self, ray: &Ray, k: usize, t: f32, u: f32, v: f32) -> Option<MeshHit> {
+    fn finish_hit(&self, ray: &Ray, raw: RawHit) -> Option<MeshHit> {
+        let RawHit { slot, t, u, v } = raw;
+        if slot == u32::MAX {
+            return None;
+        }
+        let k = slot as usize;
         let [a, b, c] = self.slot(k);
         let n = (b - a).cross(c - a).normalize();
         let normal = if n.dot(ray.dir) > 0.0 { -n } else { n };
@@ -138,6 +176,28 @@ impl TriMesh {
             normal,
         })
     }
+}
+
+/// A traversal's answer: the nearest hit's triangle slot in BVH order and its `t`, `u`, `v`, or
+/// [`RawHit::MISS`]. Sixteen bytes, returned in registers: a traversal returning the whole `Option<MeshHit>`
+/// through the stack cost more than a tenth of a bunny ray (its fields written one by one, then copied
+/// through the callers' temporaries in wider loads, which cannot forward from the narrower stores).
+#[derive(Clone, Copy, Debug)]
+struct RawHit {
+    slot: u32,
+    t: f32,
+    u: f32,
+    v: f32,
+}
+
+impl RawHit {
+    /// No hit (no slot is `u32::MAX`).
+    const MISS: Self = Self {
+        slot: u32::MAX,
+        t: f32::NAN,
+        u: f32::NAN,
+        v: f32::NAN,
+    };
 }
 
 /// A ray's origin and inverse direction, four times over: the slab test of four boxes at once.
@@ -174,6 +234,54 @@ impl Slabs {
         }
     }
 
+    /// [`Slabs::enter8`] when `AVX2`, else [`Slabs::enter`].
+    #[inline(always)]
+    fn enter_any<const AVX2: bool>(&self, n: &Wide, best_t: f32) -> (u32, [f32; WIDTH]) {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            // SAFETY: `enter_any::<true>` is only called from `TriMesh::traverse_avx2`, which runs only on a
+            // CPU with AVX2.
+            #[expect(unsafe_code)]
+            return unsafe { self.enter8(n, best_t) };
+        }
+        self.enter(n, best_t)
+    }
+
+    /// [`Slabs::enter`] on all eight lanes at once in 256-bit vectors: the same operations on the same
+    /// operands in the same order, lane by lane, so the same bits (an axis's two groups of four are adjacent
+    /// in the node: one 32-byte load).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn enter8(&self, n: &Wide, best_t: f32) -> (u32, [f32; WIDTH]) {
+        use std::arch::x86_64::{
+            __m256, _CMP_LE_OQ, _mm256_cmp_ps, _mm256_max_ps, _mm256_min_ps, _mm256_movemask_ps,
+            _mm256_mul_ps, _mm256_set1_ps, _mm256_setzero_ps, _mm256_sub_ps,
+        };
+        let [nx, ny, nz] = self.near;
+        let origin = [self.ox.x, self.oy.x, self.oz.x].map(|x| _mm256_set1_ps(x));
+        let inverse = [self.ix.x, self.iy.x, self.iz.x].map(|x| _mm256_set1_ps(x));
+        let slab = |side: usize, axis: usize| {
+            let plane = bytemuck::cast::<[Vec4; GROUPS], __m256>(n.bounds[side][axis]);
+            _mm256_mul_ps(_mm256_sub_ps(plane, origin[axis]), inverse[axis])
+        };
+        let (tnx, tny, tnz) = (slab(nx, 0), slab(ny, 1), slab(nz, 2));
+        let (tfx, tfy, tfz) = (slab(1 - nx, 0), slab(1 - ny, 1), slab(1 - nz, 2));
+        let near = _mm256_max_ps(
+            _mm256_max_ps(_mm256_max_ps(tnx, tny), tnz),
+            _mm256_setzero_ps(),
+        );
+        let far = _mm256_min_ps(
+            _mm256_mul_ps(
+                _mm256_min_ps(_mm256_min_ps(tfx, tfy), tfz),
+                _mm256_set1_ps(ROBUST_EXIT),
+            ),
+            _mm256_set1_ps(best_t),
+        );
+        let bits = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_LE_OQ>(near, far)).cast_unsigned();
+        (bits & n.used(), bytemuck::cast(near))
+    }
+
     /// The used lanes of `n` whose boxes the ray enters before `best_t`, and every lane's entry distance.
     ///
     /// The slab test of four children at once, twice. Rounding is monotone, so along an axis the plane on the
@@ -202,12 +310,12 @@ impl Slabs {
         let mut nears = [0.0f32; WIDTH];
         let mut bits = 0;
         for g in 0..GROUPS {
-            let tnx = (near_side[0][g][0] - ox) * ix;
-            let tny = (near_side[1][g][1] - oy) * iy;
-            let tnz = (near_side[2][g][2] - oz) * iz;
-            let tfx = (far_side[0][g][0] - ox) * ix;
-            let tfy = (far_side[1][g][1] - oy) * iy;
-            let tfz = (far_side[2][g][2] - oz) * iz;
+            let tnx = (near_side[0][0][g] - ox) * ix;
+            let tny = (near_side[1][1][g] - oy) * iy;
+            let tnz = (near_side[2][2][g] - oz) * iz;
+            let tfx = (far_side[0][0][g] - ox) * ix;
+            let tfy = (far_side[1][1][g] - oy) * iy;
+            let tfz = (far_side[2][2][g] - oz) * iz;
             let near = tnx.max(tny).max(tnz).max(Vec4::ZERO);
             let far = (tfx.min(tfy).min(tfz) * ROBUST_EXIT).min(Vec4::splat(best_t));
             bits |= near.cmple(far).bitmask() << (4 * g);
@@ -554,209 +662,4 @@ impl Watertight {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::generate::SplitMix64;
-
-    /// The hits of the scalar watertight test on every triangle slot within `max_t`, as the public hits the
-    /// traversal would give for them.
-    fn brute_force(mesh: &TriMesh, ray: &Ray, max_t: f32) -> Vec<MeshHit> {
-        let wt = Watertight::new(ray);
-        (0..mesh.packets.len() * 4)
-            .filter(|&k| mesh.id(k) != u32::MAX)
-            .filter_map(|k| {
-                let (t, u, v) = wt.intersect(&mesh.slot(k)).filter(|h| h.0 <= max_t)?;
-                mesh.finish_hit(ray, k, t, u, v)
-            })
-            .collect()
-    }
-
-    fn bits(h: &MeshHit) -> [u32; 7] {
-        let n = h.normal.to_array().map(f32::to_bits);
-        [
-            h.t.to_bits(),
-            h.u.to_bits(),
-            h.v.to_bits(),
-            h.triangle,
-            n[0],
-            n[1],
-            n[2],
-        ]
-    }
-
-    #[test]
-    fn traversal_equals_the_scalar_test_on_every_triangle_bit_for_bit() {
-        // A bumpy 16 x 16 grid (shared edges and vertices everywhere), rays from all around aimed at random
-        // points, vertices and edge midpoints, some along axes or grazing, some with a short max_t.
-        let w = 17;
-        let mut rng = SplitMix64::new(41);
-        let vertices: Vec<Vec3> = (0..w * w)
-            .map(|i| Vec3::new((i % w) as f32, rng.range(-0.5, 0.5), (i / w) as f32))
-            .collect();
-        let mut indices = Vec::new();
-        for z in 0..w - 1 {
-            for x in 0..w - 1 {
-                let i = (z * w + x) as u32;
-                let w = w as u32;
-                indices.push([i, i + w, i + 1]);
-                indices.push([i + 1, i + w, i + w + 1]);
-            }
-        }
-        let mesh = TriMesh::new(vertices.clone(), indices.clone()).unwrap();
-        let (mut hits, mut rays, mut ties) = (0, 0, 0);
-        for i in 0..6_000u32 {
-            let o = Vec3::new(
-                rng.range(-4.0, 20.0),
-                rng.range(-6.0, 6.0),
-                rng.range(-4.0, 20.0),
-            );
-            let [a, b, _] =
-                indices[rng.next_u64() as usize % indices.len()].map(|k| vertices[k as usize]);
-            let target = match i % 3 {
-                0 => a,
-                1 => (a + b) * 0.5,
-                _ => Vec3::new(
-                    rng.range(0.0, 16.0),
-                    rng.range(-0.5, 0.5),
-                    rng.range(0.0, 16.0),
-                ),
-            };
-            let mut d = target - o;
-            if i % 7 == 0 {
-                d.x = 0.0;
-            }
-            if i % 11 == 0 {
-                d.y *= 1e-3;
-            }
-            if d == Vec3::ZERO {
-                continue;
-            }
-            let ray = Ray::new(o, d);
-            let max_t = if i % 5 == 0 {
-                rng.range(0.0, 1.0)
-            } else {
-                f32::INFINITY
-            };
-            // The nearest t, bit for bit; among triangles at exactly that t the traversal may answer any
-            // one, but always with exactly the scalar test's numbers for it.
-            let fast = mesh.cast_ray(&ray, max_t);
-            let all = brute_force(&mesh, &ray, max_t);
-            let nearest = all.iter().map(|h| h.t).min_by(f32::total_cmp);
-            assert_eq!(
-                fast.map(|h| h.t.to_bits()),
-                nearest.map(f32::to_bits),
-                "{ray:?}, max_t {max_t}"
-            );
-            if let Some(fast) = fast {
-                assert!(
-                    all.iter().any(|h| bits(h) == bits(&fast)),
-                    "{ray:?}, max_t {max_t}: {fast:?} is not the scalar test's answer for its triangle"
-                );
-                ties += usize::from(all.iter().filter(|h| h.t == fast.t).count() > 1);
-            }
-            hits += usize::from(fast.is_some());
-            rays += 1;
-        }
-        // The cases are not trivial: many rays hit, many miss, and many hit a shared edge or vertex.
-        assert!(hits > rays / 4 && hits < rays * 9 / 10, "{hits} of {rays}");
-        assert!(ties > rays / 20, "{ties} ties in {rays} rays");
-    }
-
-    /// The thread's traversal stack is reused from ray to ray: every ray leaves it empty (a traversal ends only
-    /// when its stack is drained), and every answer equals a traversal with a fresh stack, bit for bit. A fan
-    /// of 2,000 triangles sharing an edge (a deep tree, many pushes) and random rays in turn.
-    #[test]
-    fn the_reused_traversal_stack_carries_nothing_from_one_ray_to_the_next() {
-        let n = 2_000u32;
-        let mut vertices = vec![Vec3::new(-10.0, 10.0, -10.0), Vec3::new(10.0, -10.0, 10.0)];
-        vertices.extend((0..n).map(|k| {
-            Vec3::new(
-                ((k * 37) % 101) as f32 / 50.0 - 1.0,
-                -10.0 + 20.0 * (k as f32 + 0.5) / n as f32,
-                ((k * 61) % 103) as f32 / 51.5 - 1.0,
-            )
-        }));
-        let indices: Vec<[u32; 3]> = (0..n).map(|k| [0, 1, k + 2]).collect();
-        let mesh = TriMesh::new(vertices, indices).unwrap();
-        let deep = Ray::new(Vec3::new(-7.0, -26.0, -13.0), Vec3::new(6.0, 26.0, 13.0));
-        let mut fresh = Stack::new((0, 0.0));
-        let mut rng = SplitMix64::new(3);
-        for i in 0..400 {
-            let ray = if i % 2 == 0 {
-                deep
-            } else {
-                let o = Vec3::new(
-                    rng.range(-30.0, 30.0),
-                    rng.range(-30.0, 30.0),
-                    rng.range(-30.0, 30.0),
-                );
-                Ray::new(
-                    o,
-                    Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 1.0) - o * 0.05,
-                )
-            };
-            let reused = mesh.cast_ray(&ray, f32::INFINITY);
-            fresh.clear();
-            let alone = mesh.traverse(&ray, f32::INFINITY, &mut fresh);
-            assert_eq!(reused.map(|h| bits(&h)), alone.map(|h| bits(&h)), "{ray:?}");
-            assert!(TRAVERSAL.with_borrow(|s| s.len == 0 && s.spill.is_empty()));
-        }
-    }
-
-    /// Bug: through a vertex of this grid the slab test rounded a neighbour's leaf box just past the hit, the
-    /// leaf was never opened, and the answer's `t` was an ulp above that neighbour's (1065353215 against
-    /// 1065353214). Boxes within [`REACH`] of the best hit are opened now.
-    #[test]
-    fn a_neighbour_whose_box_rounds_past_the_hit_is_still_tested() {
-        let n = 16u32;
-        let w = n + 1;
-        let vertices: Vec<Vec3> = (0..w * w)
-            .map(|i| {
-                let (x, y) = (i % w, i / w);
-                Vec3::new(x as f32, ((x * 7 + y * 13) % 5) as f32 * 0.1, y as f32)
-            })
-            .collect();
-        let mut indices = Vec::new();
-        for y in 0..n {
-            for x in 0..n {
-                let i = y * w + x;
-                indices.push([i, i + w, i + 1]);
-                indices.push([i + 1, i + w, i + w + 1]);
-            }
-        }
-        let mesh = TriMesh::new(vertices, indices).unwrap();
-        let ray = Ray::new(
-            Vec3::new(10.454_384, 2.975_349_4, -1.514_516_4),
-            Vec3::new(-7.454_384, -2.575_349_3, 7.514_516_4),
-        );
-        let nearest = brute_force(&mesh, &ray, f32::INFINITY)
-            .iter()
-            .map(|h| h.t)
-            .min_by(f32::total_cmp)
-            .unwrap();
-        assert_eq!(nearest.to_bits(), 1_065_353_214);
-        let hit = mesh.cast_ray(&ray, f32::INFINITY).unwrap();
-        assert_eq!(hit.t.to_bits(), nearest.to_bits(), "{hit:?}");
-        // And 20,000 more rays like it: from above the grid's side through its vertices and edge midpoints.
-        let mut rng = SplitMix64::new(7);
-        for i in 0..20_000 {
-            let o = Vec3::new(
-                rng.range(-2.0, 18.0),
-                rng.range(0.5, 4.0),
-                rng.range(-2.0, 18.0),
-            );
-            let (x, y) = (rng.next_u64() % 16, rng.next_u64() % 16);
-            let h = |x: u64, y: u64| ((x * 7 + y * 13) % 5) as f32 * 0.1;
-            let a = Vec3::new(x as f32, h(x, y), y as f32);
-            let b = Vec3::new((x + 1) as f32, h(x + 1, y), y as f32);
-            let target = if i % 2 == 0 { a } else { (a + b) * 0.5 };
-            let ray = Ray::new(o, target - o);
-            let nearest = brute_force(&mesh, &ray, f32::INFINITY)
-                .iter()
-                .map(|h| h.t)
-                .min_by(f32::total_cmp);
-            let fast = mesh.cast_ray(&ray, f32::INFINITY).map(|h| h.t);
-            assert_eq!(fast.map(f32::to_bits), nearest.map(f32::to_bits), "{ray:?}");
-        }
-    }
-}
+mod tests;

@@ -163,13 +163,13 @@ impl TriMesh {
             let n = &self.wide[w as usize];
             let mut bits = 0;
             for g in 0..GROUPS {
-                let (lo, hi) = (&n.bounds[0][g], &n.bounds[1][g]);
-                let touch = lo[0].cmple(hx)
-                    & lo[1].cmple(hy)
-                    & lo[2].cmple(hz)
-                    & hi[0].cmpge(lx)
-                    & hi[1].cmpge(ly)
-                    & hi[2].cmpge(lz);
+                let (lo, hi) = (&n.bounds[0], &n.bounds[1]);
+                let touch = lo[0][g].cmple(hx)
+                    & lo[1][g].cmple(hy)
+                    & lo[2][g].cmple(hz)
+                    & hi[0][g].cmpge(lx)
+                    & hi[1][g].cmpge(ly)
+                    & hi[2][g].cmpge(lz);
                 bits |= touch.bitmask() << (4 * g);
             }
             for lane in lanes(bits & n.used()) {
