@@ -148,19 +148,16 @@ impl TriMesh {
             best.test_leaves(&wt, packets, n, bits & leaves, &nears);
             node = descend(stack, n, bits & !leaves, &nears, reach(best.t));
         }
-        best.hit.map_or(RawHit::MISS, |(k, t, u, v)| RawHit {
+        best.hit.map_or(RawHit::MISS, |(k, t, u, v)| {
             // Slots are below `u32::MAX` (triangle indices are `u32`s, and `u32::MAX` marks an unused lane).
-            slot: u32::try_from(k).unwrap_or(u32::MAX),
-            t,
-            u,
-            v,
+            RawHit::new(u32::try_from(k).unwrap_or(u32::MAX), t, u, v)
         })
     }
 
     /// The public hit for a traversal's raw hit.
     #[inline(always)]
     fn finish_hit(&self, ray: &Ray, raw: RawHit) -> Option<MeshHit> {
-        let RawHit { slot, t, u, v } = raw;
+        let (slot, t, u, v) = raw.parts();
         if slot == u32::MAX {
             return None;
         }
@@ -178,26 +175,37 @@ impl TriMesh {
     }
 }
 
-/// A traversal's answer: the nearest hit's triangle slot in BVH order and its `t`, `u`, `v`, or
-/// [`RawHit::MISS`]. Sixteen bytes, returned in registers: a traversal returning the whole `Option<MeshHit>`
-/// through the stack cost more than a tenth of a bunny ray (its fields written one by one, then copied
-/// through the callers' temporaries in wider loads, which cannot forward from the narrower stores).
-#[derive(Clone, Copy, Debug)]
-struct RawHit {
-    slot: u32,
-    t: f32,
-    u: f32,
-    v: f32,
-}
+/// A traversal's answer: the nearest hit's triangle slot in BVH order and its `t`, `u`, `v` (slot `u32::MAX`:
+/// no hit), packed in two `u64`s so that it comes back in two registers. A traversal returning the whole
+/// `Option<MeshHit>` through the stack cost more than a tenth of a bunny ray, and a struct of four 32-bit
+/// fields is returned through memory too: written as four 4-byte stores, then read back as one 16-byte load,
+/// which cannot be forwarded from them (a stall on every ray).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RawHit(u64, u64);
 
 impl RawHit {
     /// No hit (no slot is `u32::MAX`).
-    const MISS: Self = Self {
-        slot: u32::MAX,
-        t: f32::NAN,
-        u: f32::NAN,
-        v: f32::NAN,
-    };
+    const MISS: Self = Self::new(u32::MAX, f32::NAN, f32::NAN, f32::NAN);
+
+    #[inline(always)]
+    const fn new(slot: u32, t: f32, u: f32, v: f32) -> Self {
+        Self(
+            ((slot as u64) << 32) | t.to_bits() as u64,
+            ((u.to_bits() as u64) << 32) | v.to_bits() as u64,
+        )
+    }
+
+    /// `(slot, t, u, v)`.
+    #[inline(always)]
+    fn parts(self) -> (u32, f32, f32, f32) {
+        let low = |x: u64| f32::from_bits(x as u32);
+        (
+            (self.0 >> 32) as u32,
+            low(self.0),
+            low(self.1 >> 32),
+            low(self.1),
+        )
+    }
 }
 
 /// A ray's origin and inverse direction, four times over: the slab test of four boxes at once.
