@@ -162,13 +162,16 @@ impl TriMesh {
         if slot == u32::MAX {
             return None;
         }
-        let k = slot as usize;
-        let [a, b, c] = self.slot(k);
+        let (p, lane) = (slot as usize / 4, slot as usize % 4);
+        // One look-up of the packet for the triangle and its index (`slot` and `id` each dereference the
+        // packet storage and check the bound).
+        let packet = self.packets.get(p)?;
+        let [a, b, c] = packet.lane(lane);
         let n = (b - a).cross(c - a).normalize();
         let normal = if n.dot(ray.dir) > 0.0 { -n } else { n };
         (t.is_finite() && normal.is_finite()).then_some(MeshHit {
             t,
-            triangle: self.id(k),
+            triangle: packet.id[lane],
             u,
             v,
             normal,
