@@ -30,24 +30,30 @@ fn bits(h: &MeshHit) -> [u32; 7] {
     ]
 }
 
-#[test]
-fn traversal_equals_the_scalar_test_on_every_triangle_bit_for_bit() {
-    // A bumpy 16 x 16 grid (shared edges and vertices everywhere), rays from all around aimed at random
-    // points, vertices and edge midpoints, some along axes or grazing, some with a short max_t.
+/// A 16 x 16 grid of unit squares, two triangles each, with heights from `rng` in -0.5..0.5: shared edges
+/// and vertices everywhere.
+fn bumpy_grid(rng: &mut SplitMix64) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     let w = 17;
-    let mut rng = SplitMix64::new(41);
-    let vertices: Vec<Vec3> = (0..w * w)
+    let vertices = (0..w * w)
         .map(|i| Vec3::new((i % w) as f32, rng.range(-0.5, 0.5), (i / w) as f32))
         .collect();
     let mut indices = Vec::new();
     for z in 0..w - 1 {
         for x in 0..w - 1 {
-            let i = (z * w + x) as u32;
-            let w = w as u32;
+            let (i, w) = ((z * w + x) as u32, w as u32);
             indices.push([i, i + w, i + 1]);
             indices.push([i + 1, i + w, i + w + 1]);
         }
     }
+    (vertices, indices)
+}
+
+#[test]
+fn traversal_equals_the_scalar_test_on_every_triangle_bit_for_bit() {
+    // A bumpy 16 x 16 grid (shared edges and vertices everywhere), rays from all around aimed at random
+    // points, vertices and edge midpoints, some along axes or grazing, some with a short max_t.
+    let mut rng = SplitMix64::new(41);
+    let (vertices, indices) = bumpy_grid(&mut rng);
     let mesh = TriMesh::new(vertices.clone(), indices.clone()).unwrap();
     let (mut hits, mut rays, mut ties) = (0, 0, 0);
     for i in 0..6_000u32 {
@@ -241,18 +247,7 @@ fn slab_stress_ray(mesh: &TriMesh, rng: &mut SplitMix64) -> Ray {
 /// deep, overlapping tree) and the bunny.
 fn node_test_meshes() -> Vec<TriMesh> {
     let mut rng = SplitMix64::new(7);
-    let w = 17;
-    let grid: Vec<Vec3> = (0..w * w)
-        .map(|i| Vec3::new((i % w) as f32, rng.range(-0.5, 0.5), (i / w) as f32))
-        .collect();
-    let mut grid_indices = Vec::new();
-    for z in 0..w - 1 {
-        for x in 0..w - 1 {
-            let (i, w) = ((z * w + x) as u32, w as u32);
-            grid_indices.push([i, i + w, i + 1]);
-            grid_indices.push([i + 1, i + w, i + w + 1]);
-        }
-    }
+    let (grid, grid_indices) = bumpy_grid(&mut rng);
     let soup: Vec<Vec3> = (0..3 * 3_000)
         .map(|_| {
             Vec3::new(
