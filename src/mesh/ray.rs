@@ -95,27 +95,34 @@ impl TriMesh {
     /// CPU has it, else the baseline one (two groups of four, [`Slabs::enter`]). Both give the same bits.
     fn traverse(&self, ray: &Ray, max_t: f32, stack: &mut Stack<(u32, f32)>) -> RawHit {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: `traverse_avx2` needs AVX2, which the CPU was just found to have.
+        if let Some(avx2) = Avx2::detect() {
+            // SAFETY: `traverse_avx2` needs AVX2, which `Avx2::detect` just found.
             #[expect(unsafe_code)]
-            return unsafe { self.traverse_avx2(ray, max_t, stack) };
+            return unsafe { self.traverse_avx2(avx2, ray, max_t, stack) };
         }
-        self.traverse_with::<false>(ray, max_t, stack)
+        self.traverse_with(Baseline, ray, max_t, stack)
     }
 
-    /// [`TriMesh::traverse_with`] compiled for AVX2 (calling it is `unsafe` only in that the CPU must have
-    /// AVX2).
+    /// [`TriMesh::traverse_with`] with the eight-lane node test, compiled for AVX2 (calling it is `unsafe`
+    /// only in that the CPU must have AVX2, which the token proves).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn traverse_avx2(&self, ray: &Ray, max_t: f32, stack: &mut Stack<(u32, f32)>) -> RawHit {
-        self.traverse_with::<true>(ray, max_t, stack)
+    fn traverse_avx2(
+        &self,
+        avx2: Avx2,
+        ray: &Ray,
+        max_t: f32,
+        stack: &mut Stack<(u32, f32)>,
+    ) -> RawHit {
+        self.traverse_with(avx2, ray, max_t, stack)
     }
 
-    /// The traversal, with the node test of eight lanes at once when `AVX2` (only instantiated inside
-    /// [`TriMesh::traverse_avx2`]), else of two groups of four.
+    /// The traversal, with the node test `test` (each node's boxes in two groups of four, or eight lanes
+    /// at once).
     #[inline(always)]
-    fn traverse_with<const AVX2: bool>(
+    fn traverse_with(
         &self,
+        test: impl NodeTest,
         ray: &Ray,
         max_t: f32,
         stack: &mut Stack<(u32, f32)>,
@@ -136,7 +143,7 @@ impl TriMesh {
         let mut node = Some(0u32);
         while let Some(w) = node.take().or_else(|| next_on_stack(stack, best.reach)) {
             let n = &wide[w as usize];
-            let (bits, nears) = slabs.enter_any::<AVX2>(n, best.reach);
+            let (bits, nears) = test.enter(&slabs, n, best.reach);
             if bits == 0 {
                 continue;
             }
@@ -150,7 +157,8 @@ impl TriMesh {
             node = descend(stack, n, bits & !leaves, &nears, best.reach);
         }
         best.hit.map_or(RawHit::MISS, |(k, t, u, v)| {
-            // Slots are below `u32::MAX` (triangle indices are `u32`s, and `u32::MAX` marks an unused lane).
+            // Slots are below `u32::MAX`: a mesh has at most `MAX_TRIANGLES` (2^26) triangles, so at most 2^28
+            // slots with the packets' padding.
             RawHit::new(u32::try_from(k).unwrap_or(u32::MAX), t, u, v)
         })
     }
@@ -165,7 +173,7 @@ impl TriMesh {
         let (p, lane) = (slot as usize / 4, slot as usize % 4);
         // One look-up of the packet for the triangle and its index (`slot` and `id` each dereference the
         // packet storage and check the bound).
-        let packet = self.packets.get(p)?;
+        let packet = &self.packets[p];
         let [a, b, c] = packet.lane(lane);
         let n = (b - a).cross(c - a).normalize();
         let normal = if n.dot(ray.dir) > 0.0 { -n } else { n };
@@ -181,7 +189,7 @@ impl TriMesh {
 
 /// A traversal's answer: the nearest hit's triangle slot in BVH order and its `t`, `u`, `v` (slot `u32::MAX`:
 /// no hit), packed in two `u64`s so that it comes back in two registers. A traversal returning the whole
-/// `Option<MeshHit>` through the stack cost more than a tenth of a bunny ray, and a struct of four 32-bit
+/// `Option<MeshHit>` through the stack had 7% of a bunny ray's profile samples on copying it, and a struct of four 32-bit
 /// fields is returned through memory too: written as four 4-byte stores, then read back as one 16-byte load,
 /// which cannot be forwarded from them (a stall on every ray).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -212,7 +220,51 @@ impl RawHit {
     }
 }
 
-/// A ray's origin and inverse direction, four times over: the slab test of four boxes at once.
+/// A node test: which lanes of a wide node a ray enters before a limit, and every lane's entry distance.
+trait NodeTest: Copy {
+    fn enter(self, slabs: &Slabs, n: &Wide, limit: f32) -> (u32, [f32; WIDTH]);
+}
+
+/// The node test every CPU runs: [`Slabs::enter`], two groups of four lanes.
+#[derive(Clone, Copy)]
+struct Baseline;
+
+impl NodeTest for Baseline {
+    #[inline(always)]
+    fn enter(self, slabs: &Slabs, n: &Wide, limit: f32) -> (u32, [f32; WIDTH]) {
+        slabs.enter(n, limit)
+    }
+}
+
+/// Proof that the CPU has AVX2: only [`Avx2::detect`] makes one (the field is private to this module), so
+/// the eight-lane node test it runs, [`Slabs::enter8`], cannot be reached on a CPU without it.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Avx2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// `Some` when this CPU has AVX2 (the standard library caches the answer).
+    #[inline(always)]
+    fn detect() -> Option<Self> {
+        std::arch::is_x86_feature_detected!("avx2").then_some(Self(()))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl NodeTest for Avx2 {
+    #[inline(always)]
+    fn enter(self, slabs: &Slabs, n: &Wide, limit: f32) -> (u32, [f32; WIDTH]) {
+        // SAFETY: `enter8` needs AVX2; an `Avx2` exists only where `Avx2::detect` found it.
+        #[expect(unsafe_code)]
+        unsafe {
+            slabs.enter8(n, limit)
+        }
+    }
+}
+
+/// A ray's origin and inverse direction, four times over (the slab test of four boxes at once; the
+/// eight-lane test broadcasts the first lane of each).
 struct Slabs {
     ox: Vec4,
     oy: Vec4,
@@ -244,19 +296,6 @@ impl Slabs {
                 usize::from(inv.z.is_sign_negative()),
             ],
         }
-    }
-
-    /// [`Slabs::enter8`] when `AVX2`, else [`Slabs::enter`].
-    #[inline(always)]
-    fn enter_any<const AVX2: bool>(&self, n: &Wide, best_t: f32) -> (u32, [f32; WIDTH]) {
-        #[cfg(target_arch = "x86_64")]
-        if AVX2 {
-            // SAFETY: `enter_any::<true>` is only called from `TriMesh::traverse_avx2`, which runs only on a
-            // CPU with AVX2.
-            #[expect(unsafe_code)]
-            return unsafe { self.enter8(n, best_t) };
-        }
-        self.enter(n, best_t)
     }
 
     /// [`Slabs::enter`] on all eight lanes at once in 256-bit vectors: the same operations on the same
@@ -422,51 +461,51 @@ fn prefetch_children(wide: &[Wide], packets: &[Tri4], n: &Wide, bits: u32) {
 }
 
 /// The next node to visit below `n`: the nearest of its inner children in the lanes `bits` that the ray enters
-/// (at `nears`) no later than `best_t`, with the others pushed farthest first, so the nearest of them is popped
-/// next. `None` when no inner child is entered in time.
+/// (at `nears`) no later than `limit` (the best hit's reach), with the others pushed farthest first, so the
+/// nearest of them is popped next. `None` when no inner child is entered in time.
 #[inline(always)]
 fn descend(
     stack: &mut Stack<(u32, f32)>,
     n: &Wide,
     bits: u32,
     nears: &[f32; WIDTH],
-    best_t: f32,
+    limit: f32,
 ) -> Option<u32> {
     if bits & bits.wrapping_sub(1) == 0 {
         // At most one inner child hit (the common case): no sorting, no stack.
         let lane = bits.trailing_zeros() as usize;
-        return (bits != 0 && nears[lane] <= best_t).then(|| n.first[lane]);
+        return (bits != 0 && nears[lane] <= limit).then(|| n.first[lane]);
     }
     if let Some((near, far)) = two_nearest_first(bits, nears) {
         // Two (the next most common case): one comparison instead of the sort.
-        if nears[near] > best_t {
+        if nears[near] > limit {
             return None;
         }
-        if nears[far] <= best_t {
+        if nears[far] <= limit {
             stack.push((n.first[far], nears[far]));
         }
         return Some(n.first[near]);
     }
     let (order, order_len) = nearest_first(bits, nears);
     let nearest = usize::from(order[0]);
-    if nears[nearest] > best_t {
+    if nears[nearest] > limit {
         return None; // Nor any farther one.
     }
     for &lane in order[1..order_len].iter().rev() {
         let lane = usize::from(lane);
-        if nears[lane] <= best_t {
+        if nears[lane] <= limit {
             stack.push((n.first[lane], nears[lane]));
         }
     }
     Some(n.first[nearest])
 }
 
-/// Pop the stack down to the nearest node the ray still enters within `best_t` (entries pushed before a nearer
-/// hit shrank it are dropped).
+/// Pop the stack down to the nearest node the ray still enters within `limit`, the best hit's reach (entries
+/// pushed before a nearer hit shrank it are dropped).
 #[inline(always)]
-fn next_on_stack(stack: &mut Stack<(u32, f32)>, best_t: f32) -> Option<u32> {
+fn next_on_stack(stack: &mut Stack<(u32, f32)>, limit: f32) -> Option<u32> {
     while let Some((w, entry)) = stack.pop() {
-        if entry <= best_t {
+        if entry <= limit {
             return Some(w);
         }
     }
