@@ -18,10 +18,10 @@ pub(super) const STACK: usize = 32;
 /// An eight-wide BVH node: its children's boxes as lanes in two groups of four (`bounds[side][axis][group]`
 /// holds that axis of the lower corners (side 0) or upper corners (side 1) of four children, so a ray picks
 /// its near and far planes per axis by an index, as Embree's traversal does; an axis's two groups are
-/// adjacent, 32 bytes, which the 256-bit node test loads as one vector of eight lanes). Lanes `len..8` are unused and
-/// hold the empty box (lower corner `+inf`, upper `-inf`), which no ray enters. A child is a leaf when its
-/// `count > 0` (`count` triangles in the packets from `first` on), else an inner node (wide node `first`,
-/// always after this one).
+/// adjacent, 32 bytes, which the 256-bit node test loads as one vector of eight lanes). Lanes `len..8` are
+/// unused and hold the empty box (lower corner `+inf`, upper `-inf`), which no ray enters. A child is a leaf
+/// when its `count > 0` (`count` triangles in the packets from `first` on), else an inner node (wide node
+/// `first`, always after this one).
 ///
 /// 234 bytes padded to 256 and aligned to 64, so a node is exactly four cache lines.
 #[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]

@@ -189,9 +189,9 @@ impl TriMesh {
 
 /// A traversal's answer: the nearest hit's triangle slot in BVH order and its `t`, `u`, `v` (slot `u32::MAX`:
 /// no hit), packed in two `u64`s so that it comes back in two registers. A traversal returning the whole
-/// `Option<MeshHit>` through the stack had 7% of a bunny ray's profile samples on copying it, and a struct of four 32-bit
-/// fields is returned through memory too: written as four 4-byte stores, then read back as one 16-byte load,
-/// which cannot be forwarded from them (a stall on every ray).
+/// `Option<MeshHit>` through the stack had 7% of a bunny ray's profile samples on copying it, and a struct
+/// of four 32-bit fields is returned through memory too: written as four 4-byte stores, then read back as
+/// one 16-byte load, which cannot be forwarded from them (a stall on every ray).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct RawHit(u64, u64);
 
@@ -263,15 +263,10 @@ impl NodeTest for Avx2 {
     }
 }
 
-/// A ray's origin and inverse direction, four times over (the slab test of four boxes at once; the
-/// eight-lane test broadcasts the first lane of each).
+/// A ray's origin and inverse direction, per axis, for the slab tests (each splats them over its lanes).
 struct Slabs {
-    ox: Vec4,
-    oy: Vec4,
-    oz: Vec4,
-    ix: Vec4,
-    iy: Vec4,
-    iz: Vec4,
+    origin: [f32; 3],
+    inverse: [f32; 3],
     /// Per axis, the side of a box (0: lower corner, 1: upper) whose plane the ray crosses first: the lower
     /// one when the inverse direction is positive (`+inf` included), else the upper one.
     near: [usize; 3],
@@ -282,19 +277,11 @@ impl Slabs {
     /// scalar ones, with the same quotients).
     #[inline(always)]
     fn new(ray: &Ray) -> Self {
-        let inv = Vec3::from(Vec3A::from(ray.dir).recip());
+        let inverse = Vec3::from(Vec3A::from(ray.dir).recip()).to_array();
         Self {
-            ox: Vec4::splat(ray.origin.x),
-            oy: Vec4::splat(ray.origin.y),
-            oz: Vec4::splat(ray.origin.z),
-            ix: Vec4::splat(inv.x),
-            iy: Vec4::splat(inv.y),
-            iz: Vec4::splat(inv.z),
-            near: [
-                usize::from(inv.x.is_sign_negative()),
-                usize::from(inv.y.is_sign_negative()),
-                usize::from(inv.z.is_sign_negative()),
-            ],
+            origin: ray.origin.to_array(),
+            inverse,
+            near: inverse.map(|i| usize::from(i.is_sign_negative())),
         }
     }
 
@@ -310,8 +297,8 @@ impl Slabs {
             _mm256_mul_ps, _mm256_set1_ps, _mm256_setzero_ps, _mm256_sub_ps,
         };
         let [nx, ny, nz] = self.near;
-        let origin = [self.ox.x, self.oy.x, self.oz.x].map(|x| _mm256_set1_ps(x));
-        let inverse = [self.ix.x, self.iy.x, self.iz.x].map(|x| _mm256_set1_ps(x));
+        let origin = self.origin.map(|x| _mm256_set1_ps(x));
+        let inverse = self.inverse.map(|x| _mm256_set1_ps(x));
         let slab = |side: usize, axis: usize| {
             let plane = bytemuck::cast::<[Vec4; GROUPS], __m256>(n.bounds[side][axis]);
             _mm256_mul_ps(_mm256_sub_ps(plane, origin[axis]), inverse[axis])
@@ -345,15 +332,9 @@ impl Slabs {
     /// touches, however far away its origin.
     #[inline(always)]
     fn enter(&self, n: &Wide, best_t: f32) -> (u32, [f32; WIDTH]) {
-        let Self {
-            ox,
-            oy,
-            oz,
-            ix,
-            iy,
-            iz,
-            near: [nx, ny, nz],
-        } = *self;
+        let [nx, ny, nz] = self.near;
+        let [ox, oy, oz] = self.origin.map(Vec4::splat);
+        let [ix, iy, iz] = self.inverse.map(Vec4::splat);
         let (near_side, far_side) = (
             [&n.bounds[nx], &n.bounds[ny], &n.bounds[nz]],
             [&n.bounds[1 - nx], &n.bounds[1 - ny], &n.bounds[1 - nz]],
