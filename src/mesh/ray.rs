@@ -358,8 +358,8 @@ impl Slabs {
 }
 
 /// The nearest hit found so far: its `t` (the largest `t` still wanted until there is one) and the hit, as
-/// `(slot, t, u, v)`, and the largest box entry still worth opening (`reach(t)`, kept with `t` rather than
-/// multiplied out at each of its uses: 2.6% of a bunny ray's instructions).
+/// `(slot, t, u, v)`, and the largest box entry still worth opening (`reach(t)`, set wherever `t` changes
+/// rather than multiplied out at each of its uses: 0.8% fewer instructions a bunny ray).
 struct Nearest {
     t: f32,
     reach: f32,
