@@ -581,7 +581,11 @@ impl<'a> Mover<'a> {
         let fwd = self.sweep(SweepPhase::StepForward, it, up.to, horizontal);
         let forward = Vec3::new(fwd.to.x - up.to.x, 0.0, fwd.to.z - up.to.z).length();
         attempt.forward = forward;
-        if forward <= 1e-6 {
+        // Progress is measured along the motion and against the rounding of the coordinates: a body pressed
+        // against a face that the lifted body meets again moves by an ulp or two (a few microns 30 m from the
+        // origin), which is no way past the riser.
+        let dir = horizontal.normalize_or_zero();
+        if (fwd.to - up.to).dot(dir) <= rounding(up.to) {
             return Err(if up.hit.is_some() {
                 StepRefusal::NoHeadroom
             } else {
@@ -599,7 +603,7 @@ impl<'a> Mover<'a> {
             .scene
             .cast_ray(&ray, ctl.height)
             .map_or(pos.y + ctl.max_step, |h| h.point.y);
-        let (over, landed, h) = self.settle_on_tread(it, up.to, fwd.to, lift, riser_top)?;
+        let (over, landed, h) = self.settle_on_tread(it, fwd.to, dir, lift, riser_top)?;
         // The riser: the ground straight under the feet after, less the ground straight under them before.
         let base = self
             .ground_below(pos)
@@ -611,9 +615,11 @@ impl<'a> Mover<'a> {
         if landed.y - pos.y > ctl.max_step + ctl.skin + 1e-3 || rise > ctl.max_step + 1e-3 {
             return Err(StepRefusal::TooHigh);
         }
-        if rise < ctl.skin {
-            // Back down at the height it started from: nothing was stepped onto this time. The riser's own
-            // height (measured where the walk met it) says whether it ever could be.
+        // A step goes on along the motion: one that would land no farther on than it started (settled back
+        // onto the ground it came from, or higher up that ground behind it) climbed nothing.
+        if rise < ctl.skin || (landed - pos).dot(dir) <= rounding(pos) {
+            // Back down where it started from: nothing was stepped onto this time. The riser's own height
+            // (measured where the walk met it) says whether it ever could be.
             let riser = riser_top - base;
             attempt.riser = Some(riser);
             return Err(if riser > ctl.max_step + 1e-3 {
@@ -639,22 +645,21 @@ impl<'a> Mover<'a> {
         Ok((landed, rest))
     }
 
-    /// From `over` (lifted by `lift` past the riser), settle down onto the tread; when the body would rest on
-    /// the nosing (the contact off to the side of the axis, on an edge), move on at the lifted height until the
-    /// axis is over the contact, and settle again. Answers where it was over the tread, where it landed and the
-    /// tread's contact.
+    /// From `over` (lifted by `lift` and moved on past the riser along the unit horizontal `dir`), settle down onto
+    /// the tread; when the body would rest on the nosing (the contact off to the side of the axis, on an edge,
+    /// ahead along `dir`), move on at the lifted height until the axis is over the contact, and settle again.
+    /// Answers where it was over the tread, where it landed and the tread's contact.
     fn settle_on_tread(
         &mut self,
         it: u32,
-        from: Vec3,
         mut over: Vec3,
+        dir: Vec3,
         lift: f32,
         riser_top: f32,
     ) -> Result<(Vec3, Vec3, SceneToi), StepRefusal> {
         let ctl = *self.ctl;
         let down_by = Vec3::NEG_Y * (lift + 2.0 * ctl.skin);
         let mut down = self.sweep(SweepPhase::StepDown, it, over, down_by);
-        let mut landed_at = down.to;
         for _ in 0..3 {
             let Some(h) = down.hit else {
                 return Err(StepRefusal::NoTread);
@@ -662,7 +667,10 @@ impl<'a> Mover<'a> {
             let (support, on_face) = self.support(&h, down.to);
             let axis = Vec3::new(down.to.x, 0.0, down.to.z);
             let to_contact = Vec3::new(h.point.x, 0.0, h.point.z) - axis;
-            if on_face || to_contact.length() <= 1e-4 {
+            // The nosing being climbed lies ahead along the motion; an edge at or behind the axis is a crease
+            // of the ground the body came from (a terrain mesh's ridge at a crate's foot), which it rests on
+            // as it is. Walking the body onto such an edge carried it back against its own motion.
+            if on_face || to_contact.length() <= 1e-4 || to_contact.dot(dir) <= 0.0 {
                 if support.y < self.walkable_y {
                     return Err(StepRefusal::TreadTooSteep);
                 }
@@ -671,8 +679,7 @@ impl<'a> Mover<'a> {
             // An edge: the nosing being climbed (no higher than the riser's top), move on until the axis is
             // over it; a higher one (the next riser's nosing, on a tread narrower than the body), move back until
             // the body clears it.
-            let forward = Vec3::new(over.x - from.x, 0.0, over.z - from.z).normalize_or_zero();
-            let nudge = if h.point.y <= riser_top + 1e-3 || forward == Vec3::ZERO {
+            let nudge = if h.point.y <= riser_top + 1e-3 {
                 if support.y < self.walkable_y {
                     return Err(StepRefusal::TreadTooSteep);
                 }
@@ -683,9 +690,7 @@ impl<'a> Mover<'a> {
             };
             over = self.sweep(SweepPhase::StepForward, it, over, nudge).to;
             down = self.sweep(SweepPhase::StepDown, it, over, down_by);
-            landed_at = down.to;
         }
-        let _ = landed_at;
         let h = down.hit.ok_or(StepRefusal::NoTread)?;
         Ok((over, down.to, h))
     }
@@ -768,6 +773,11 @@ fn clip(left: Vec3, planes: &[Plane], primal: Vec3) -> (Vec3, bool) {
         }
     }
     (Vec3::ZERO, true)
+}
+
+/// A few ulps of the largest coordinate of `p` (and of 1): distances below it are rounding, not motion.
+fn rounding(p: Vec3) -> f32 {
+    8.0 * f32::EPSILON * (1.0 + p.abs().max_element())
 }
 
 /// How far down the ground probe after a move that does not rise looks: the farther of the skin band (2.5

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+mod crate_corner_bounce;
 mod guarantees;
 mod hand_worked;
 mod playground;
