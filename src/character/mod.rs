@@ -38,12 +38,14 @@ use serde::{Deserialize, Serialize};
 use crate::scene::Scene;
 use crate::shape::Capsule;
 
+mod body;
 mod movement;
 mod pushout;
 mod reach;
 mod result;
 mod support;
 
+pub use body::{Body, BodyInput, jump_speed};
 pub use reach::{
     Blocker3, FloorArea, ReachError, ReachMap, ReachSettings, ReachStats, UnreachablePlace,
 };
@@ -87,6 +89,14 @@ pub struct CharacterController {
     pub snap_distance: f32,
     /// The most slide iterations (sweeps) a move may take (1 to [`MAX_ITERATIONS_LIMIT`]).
     pub max_iterations: u32,
+    /// How high a jump lifts the feet under the level's gravity, metres (0 or more): [`Body::step`].
+    pub jump_height: f32,
+    /// How fast the horizontal velocity turns toward the wanted one in the air, metres per second squared (0 or
+    /// more): [`Body::step`].
+    pub air_accel: f32,
+    /// The body's height while crouching, metres (above 0; kept within what the body can be, see
+    /// [`CharacterController::crouching_height`]): [`Body::step`].
+    pub crouch_height: f32,
 }
 
 impl Default for CharacterController {
@@ -99,6 +109,9 @@ impl Default for CharacterController {
             max_slope_deg: 45.0,
             snap_distance: 0.4,
             max_iterations: 8,
+            jump_height: 1.0,
+            air_accel: 10.0,
+            crouch_height: 1.0,
         }
     }
 }
@@ -152,6 +165,18 @@ impl CharacterController {
         need(snap.is_finite() && snap >= 0.0, "snap_distance", &|| {
             format!("must be 0 or more (is {snap})")
         });
+        let jump = self.jump_height;
+        need(jump.is_finite() && jump >= 0.0, "jump_height", &|| {
+            format!("must be 0 or more (is {jump})")
+        });
+        let accel = self.air_accel;
+        need(accel.is_finite() && accel >= 0.0, "air_accel", &|| {
+            format!("must be 0 or more (is {accel})")
+        });
+        let crouch = self.crouch_height;
+        need(crouch.is_finite() && crouch > 0.0, "crouch_height", &|| {
+            format!("must be greater than 0 (is {crouch})")
+        });
         let it = self.max_iterations;
         need(
             (1..=MAX_ITERATIONS_LIMIT).contains(&it),
@@ -159,6 +184,17 @@ impl CharacterController {
             &|| format!("must be between 1 and {MAX_ITERATIONS_LIMIT} (is {it})"),
         );
         out
+    }
+
+    /// The height the body has while crouching: `crouch_height` kept between the least a body can be (twice
+    /// the radius, and a skin above `max_step`) and the standing `height`, so a small character's default
+    /// crouch is its own height and a large one's at least its diameter.
+    #[must_use]
+    pub fn crouching_height(&self) -> f32 {
+        let least = (2.0 * self.radius)
+            .max(self.max_step + self.skin)
+            .min(self.height);
+        self.crouch_height.max(least).min(self.height.max(least))
     }
 
     /// Whether [`CharacterController::problems`] is empty.

@@ -56,7 +56,7 @@ pub use live::{DEFAULT_PORT, Listener, LiveEvent, LiveStats};
 pub use query::QueryRecord;
 use query::QueryRef;
 
-use crate::character::{CharacterController, CharacterMove};
+use crate::character::{Body, BodyInput, CharacterController, CharacterMove};
 use crate::level::{Level, LevelError, ObjectId};
 use crate::scene::{Scene, SceneHit, SceneToi};
 use crate::shape::{Ray, Sphere};
@@ -441,6 +441,23 @@ impl Recorder {
             false,
         );
         result
+    }
+
+    /// [`Body::step`], recording its move: the same answer, and the body left as [`Body::step`] leaves it. The
+    /// move is kept as a [`QueryRecord::Character`] with the controller it was made with (while crouching, its
+    /// height is the crouching height), so `replay` and the editor re-ask it as any other move.
+    pub fn step_body(
+        &mut self,
+        scene: &Scene,
+        body: &mut Body,
+        controller: &CharacterController,
+        input: &BodyInput,
+        gravity: Vec3,
+        dt: f32,
+    ) -> CharacterMove {
+        body.step_with(controller, scene, input, gravity, dt, |c, feet, motion| {
+            self.move_character(scene, c, feet, motion)
+        })
     }
 
     /// Store a simulation step: the world's balls after it and the report's contact events.

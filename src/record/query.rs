@@ -57,7 +57,9 @@ pub enum QueryRecord {
     /// [`CharacterController::move_character`]: one move of a character. The last kind, so recordings
     /// written before it existed still load (postcard numbers the kinds in this order).
     Character {
-        /// The character's size and limits.
+        /// The character's size and limits (those a move uses are recorded: a record read back has the
+        /// defaults of the body's own fields, `jump_height`, `air_accel` and `crouch_height`).
+        #[serde(with = "controller_wire")]
         controller: CharacterController,
         /// The feet at the start.
         feet: Vec3,
@@ -92,11 +94,64 @@ pub(super) enum QueryRef<'a> {
         end: Vec2,
     },
     Character {
+        #[serde(serialize_with = "controller_wire::serialize")]
         controller: &'a CharacterController,
         feet: Vec3,
         motion: Vec3,
         result: &'a CharacterMove,
     },
+}
+
+/// A recorded move's controller: the fields `move_character` reads, in the order recordings have always
+/// kept them, so recordings made before the body's fields (`jump_height`, `air_accel`, `crouch_height`) were
+/// added still load and new ones read the same way. Those fields take their defaults when read back.
+mod controller_wire {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::character::CharacterController;
+
+    #[derive(Serialize, Deserialize)]
+    struct Wire {
+        radius: f32,
+        height: f32,
+        skin: f32,
+        max_step: f32,
+        max_slope_deg: f32,
+        snap_distance: f32,
+        max_iterations: u32,
+    }
+
+    pub(super) fn serialize<S: Serializer>(
+        c: &CharacterController,
+        out: S,
+    ) -> Result<S::Ok, S::Error> {
+        Wire {
+            radius: c.radius,
+            height: c.height,
+            skin: c.skin,
+            max_step: c.max_step,
+            max_slope_deg: c.max_slope_deg,
+            snap_distance: c.snap_distance,
+            max_iterations: c.max_iterations,
+        }
+        .serialize(out)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        input: D,
+    ) -> Result<CharacterController, D::Error> {
+        let w = Wire::deserialize(input)?;
+        Ok(CharacterController {
+            radius: w.radius,
+            height: w.height,
+            skin: w.skin,
+            max_step: w.max_step,
+            max_slope_deg: w.max_slope_deg,
+            snap_distance: w.snap_distance,
+            max_iterations: w.max_iterations,
+            ..CharacterController::default()
+        })
+    }
 }
 
 /// Postcard bytes of a value: for these types they are the value's bits (floats as their IEEE bits), so equal

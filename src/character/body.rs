@@ -1,0 +1,247 @@
+//! The one character body: [`Body`] and [`Body::step`], the integrator the editor's Walk mode, the Bevy
+//! plugin's `CharacterBody` and the example game all call, so what the editor previews is what a game does.
+//!
+//! The controller ([`CharacterController::move_character`]) keeps no state and answers one move; the body
+//! keeps what a game keeps between moves (feet, velocity, grounded, crouching, the ground) and turns input
+//! into the motion of the next move:
+//! - **on the ground** the horizontal velocity becomes the input's `wish`, and `jump` sets the vertical speed
+//!   to `sqrt(2·g·jump_height)` (`g = −gravity.y`);
+//! - **in the air** the horizontal velocity turns toward `wish` by at most `air_accel·dt`;
+//! - the motion is exact under constant gravity, `velocity·dt + ½·gravity·dt²` (a jump's height does not
+//!   depend on the frame rate), then `velocity += gravity·dt`;
+//! - after the move, **landing** (grounded) clears a downward speed, a surface facing down (a ceiling) the
+//!   speed into it, and in the air every surface met the speed into it (a wall stops the drift into it, a
+//!   too-steep slope is slid down);
+//! - **crouching** moves the body with `crouch_height` as its height; letting go stands it up only where the
+//!   full height fits (`crouching` stays true under a low ceiling);
+//! - the controller's **snap** (onto ground within `snap_distance` below) applies to a body that was on the
+//!   ground (walking down stairs stays grounded), never to one in the air (it falls onto the ground).
+
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+use super::{CharacterController, CharacterMove, Ground, Limit, MoveTrace};
+use crate::scene::Scene;
+
+/// What a game (or the editor's keys) asks of a body for one step. Build it as a literal.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BodyInput {
+    /// The wanted horizontal velocity `(x, z)`, metres per second.
+    pub wish: Vec2,
+    /// Jump: taken when the body is on the ground.
+    pub jump: bool,
+    /// Crouch: held, the body has `crouch_height`; let go, it stands up where the full height fits.
+    pub crouch: bool,
+}
+
+/// A character's state between steps: what a game keeps (the controller keeps nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Body {
+    /// Feet position: the bottom of the upright capsule.
+    pub feet: Vec3,
+    /// Velocity, metres per second.
+    pub velocity: Vec3,
+    /// Whether the last step ended on a supporting surface.
+    pub grounded: bool,
+    /// Whether the body is crouching (its height is the controller's `crouch_height`).
+    pub crouching: bool,
+    /// The supporting surface the last step ended on.
+    pub ground: Option<Ground>,
+}
+
+impl Body {
+    /// A body at rest with its feet at `feet`: not grounded (its first step finds out), standing.
+    #[must_use]
+    pub fn new(feet: Vec3) -> Self {
+        Self {
+            feet,
+            velocity: Vec3::ZERO,
+            grounded: false,
+            crouching: false,
+            ground: None,
+        }
+    }
+
+    /// The controller the body moves with now: `controller` itself standing, with
+    /// [`CharacterController::crouching_height`] as its height while crouching.
+    #[must_use]
+    pub fn moving_controller(&self, controller: &CharacterController) -> CharacterController {
+        if self.crouching {
+            CharacterController {
+                height: controller.crouching_height(),
+                ..*controller
+            }
+        } else {
+            *controller
+        }
+    }
+
+    /// One step of `dt` seconds: input to velocity, the exact motion under `gravity`, the move through `scene`
+    /// ([`CharacterController::move_character`]), and the velocity kept after it (see the module's rules).
+    /// Returns the move, with its workings.
+    ///
+    /// Bad input (non-finite or negative `dt`, non-finite `gravity` or `wish`, an invalid controller) moves
+    /// nothing, keeps the body as it was, and says why in [`CharacterMove::limit`] ([`Limit::Invalid`]).
+    ///
+    /// ```
+    /// use collidoscope::{character::{Body, BodyInput, CharacterController}, glam::{Vec2, Vec3}};
+    /// use collidoscope::{level::Level, scene::Scene};
+    /// let level = Level::from_ron_str("(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)])")?;
+    /// let scene = Scene::from_level(&level)?;
+    /// let c = CharacterController::default();
+    /// let gravity = Vec3::new(0.0, -9.81, 0.0);
+    /// let mut body = Body::new(Vec3::new(0.0, c.skin, 0.0));
+    /// body.step(&c, &scene, &BodyInput::default(), gravity, 1.0 / 60.0);
+    /// assert!(body.grounded);
+    /// // A jump: the feet peak at jump_height (1 m) above the floor's skin band.
+    /// let start = body.feet.y;
+    /// body.step(&c, &scene, &BodyInput { jump: true, ..BodyInput::default() }, gravity, 1.0 / 60.0);
+    /// let mut top = body.feet.y;
+    /// while !body.grounded {
+    ///     body.step(&c, &scene, &BodyInput::default(), gravity, 1.0 / 60.0);
+    ///     top = top.max(body.feet.y);
+    /// }
+    /// assert!((top - start - c.jump_height).abs() < 0.02 * c.jump_height);
+    /// # Ok::<(), collidoscope::level::LevelError>(())
+    /// ```
+    pub fn step(
+        &mut self,
+        controller: &CharacterController,
+        scene: &Scene,
+        input: &BodyInput,
+        gravity: Vec3,
+        dt: f32,
+    ) -> CharacterMove {
+        self.step_with(controller, scene, input, gravity, dt, |c, feet, motion| {
+            c.move_character(scene, feet, motion)
+        })
+    }
+
+    /// [`Body::step`] with the move made by `make_move(controller, feet, motion)` instead of
+    /// [`CharacterController::move_character`] directly: a recorder (`record::Recorder::step_body`) records it
+    /// on the way. `make_move` must answer as `move_character` would for the step to be [`Body::step`].
+    pub fn step_with(
+        &mut self,
+        controller: &CharacterController,
+        scene: &Scene,
+        input: &BodyInput,
+        gravity: Vec3,
+        dt: f32,
+        make_move: impl FnOnce(&CharacterController, Vec3, Vec3) -> CharacterMove,
+    ) -> CharacterMove {
+        if let Some(reason) = step_problem(controller, input, gravity, dt) {
+            return refused(self.feet, reason);
+        }
+        self.crouching = if input.crouch {
+            true
+        } else {
+            self.crouching && !fits_standing(controller, scene, self.feet)
+        };
+        let mut v = self.velocity;
+        let wish = input.wish;
+        if self.grounded {
+            v.x = wish.x;
+            v.z = wish.y;
+            if input.jump {
+                v.y = jump_speed(controller.jump_height, gravity);
+            }
+        } else {
+            let h = Vec2::new(v.x, v.z);
+            let h = h + (wish - h).clamp_length_max(controller.air_accel * dt);
+            v.x = h.x;
+            v.z = h.y;
+        }
+        let motion = v * dt + gravity * (0.5 * dt * dt);
+        let mut mover = self.moving_controller(controller);
+        if !self.grounded {
+            // The snap keeps a walking body on stairs going down; a body in the air falls, it is not pulled
+            // `snap_distance` down onto the ground as it nears it (a short jump would lose most of its fall).
+            mover.snap_distance = 0.0;
+        }
+        let m = make_move(&mover, self.feet, motion);
+        if matches!(m.limit, Some(Limit::Invalid { .. })) {
+            return m;
+        }
+        v += gravity * dt;
+        self.velocity = kept_velocity(v, &m);
+        self.feet = m.feet;
+        self.grounded = m.grounded;
+        self.ground = m.ground;
+        m
+    }
+}
+
+/// Why a step cannot be taken with these arguments, if it cannot.
+fn step_problem(
+    controller: &CharacterController,
+    input: &BodyInput,
+    gravity: Vec3,
+    dt: f32,
+) -> Option<String> {
+    if !(dt.is_finite() && dt >= 0.0) {
+        return Some(format!("dt must be finite and 0 or more (is {dt})"));
+    }
+    if !gravity.is_finite() {
+        return Some(format!("gravity must be finite (is {gravity})"));
+    }
+    if !input.wish.is_finite() {
+        return Some(format!("wish must be finite (is {})", input.wish));
+    }
+    let (field, message) = controller.problems().into_iter().next()?;
+    Some(format!("controller {field} {message}"))
+}
+
+/// A refused step: nothing moved.
+fn refused(feet: Vec3, reason: String) -> CharacterMove {
+    CharacterMove {
+        feet,
+        grounded: false,
+        ground: None,
+        hits: Vec::new(),
+        stepped_up: 0.0,
+        snapped_down: 0.0,
+        start: feet,
+        motion: Vec3::ZERO,
+        limit: Some(Limit::Invalid { reason }),
+        trace: MoveTrace::default(),
+    }
+}
+
+/// The upward speed that lifts the feet `height` against `gravity` (none without downward gravity).
+#[must_use]
+pub fn jump_speed(height: f32, gravity: Vec3) -> f32 {
+    let g = -gravity.y;
+    let v = (2.0 * g * height).sqrt();
+    if v.is_finite() && g > 0.0 { v } else { 0.0 }
+}
+
+/// Whether the standing body fits at `feet`: its capsule, grown by half the skin as every move's start is,
+/// overlaps nothing.
+fn fits_standing(controller: &CharacterController, scene: &Scene, feet: Vec3) -> bool {
+    let mut capsule = controller.capsule(feet);
+    capsule.radius += controller.skin * 0.5;
+    scene.overlap_capsule(&capsule).is_empty()
+}
+
+/// The velocity after a move: landing clears a downward speed; every surface met takes the speed into it,
+/// except the ground while standing on it (the walk keeps its speed along the floor as the next step sets it).
+fn kept_velocity(mut v: Vec3, m: &CharacterMove) -> Vec3 {
+    if m.grounded && v.y <= 0.0 {
+        v.y = 0.0;
+    }
+    for hit in &m.hits {
+        let n = hit.normal;
+        let ceiling = n.y < 0.0;
+        if !(ceiling || !m.grounded) {
+            continue;
+        }
+        let into = v.dot(n);
+        if into < 0.0 {
+            v -= n * into;
+        }
+    }
+    if m.grounded && v.y < 0.0 {
+        v.y = 0.0;
+    }
+    if v.is_finite() { v } else { Vec3::ZERO }
+}
