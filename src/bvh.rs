@@ -110,6 +110,38 @@ impl AabbTree {
 }
 
 impl AabbTree {
+    /// Give item `item` the box `b` and refit every node's bounds to their children (the tree's shape stays:
+    /// queries stay exact, and stay fast while the item moves little). `false` (nothing changed) when the item
+    /// is not in the tree or `b` is not a valid box: the caller rebuilds.
+    pub fn refit(&mut self, item: usize, b: &Aabb) -> bool {
+        if !b.is_valid() {
+            return false;
+        }
+        let Some(k) = self.items.iter().position(|&i| i as usize == item) else {
+            return false;
+        };
+        self.item_boxes[k] = (Vec3A::from(b.min), Vec3A::from(b.max));
+        // Children come after their parent: back to front, every node sees its children refitted.
+        for n in (0..self.nodes.len()).rev() {
+            let node = self.nodes[n];
+            let (lo, hi) = if node.count > 0 {
+                let range = node.first as usize..(node.first + node.count) as usize;
+                self.item_boxes[range].iter().fold(
+                    (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY)),
+                    |(lo, hi), (a, b)| (lo.min(*a), hi.max(*b)),
+                )
+            } else {
+                let (l, r) = (&self.nodes[node.first as usize], &self.nodes[node.first as usize + 1]);
+                (l.min.min(r.min), l.max.max(r.max))
+            };
+            self.nodes[n].min = lo;
+            self.nodes[n].max = hi;
+        }
+        true
+    }
+}
+
+impl AabbTree {
     /// Visit the items whose boxes, grown by `inflate` on every side, the ray `origin + t dir` enters with
     /// `t <= max_t`, nearer nodes first. `f(item)` answers the item's own hit `t`, if any: a hit below the
     /// current bound lowers it, and nodes entered beyond the bound are skipped (those entered exactly at it are

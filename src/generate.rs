@@ -109,6 +109,7 @@ pub fn maze(params: &MazeParams) -> Level {
             facing_deg: 180.0,
             eye_height: 1.7,
             radius: (cell * 0.2).min(0.3),
+            height: None,
         }),
         ..Level::default()
     }

@@ -53,6 +53,7 @@ mod pages;
 pub mod query;
 pub mod record;
 pub mod scene;
+pub mod sector;
 pub mod shape;
 pub mod sim;
 mod statics;

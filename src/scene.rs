@@ -726,6 +726,56 @@ impl Scene {
     }
 }
 
+impl Scene {
+    /// Replace object `id`'s shape (its first entry, when the id is repeated), add it when the scene has no
+    /// such object, or remove it (`None`), keeping every other object's answers. Replacing one bounded
+    /// object by another (a re-cooked sector's mesh) refits the tree's bounds instead of rebuilding it;
+    /// anything else (planes, walls, triangles, objects added or removed) rebuilds the structures.
+    pub fn set_object(&mut self, id: ObjectId, shape: Option<Static>) {
+        let at = self.by_id.get(&id).map(|&i| i as usize);
+        match (at, shape) {
+            (Some(i), Some(shape)) => {
+                let cheap = |s: &Static| {
+                    !matches!(
+                        s,
+                        Static::Plane(_) | Static::Wall { .. } | Static::Triangle(_)
+                    )
+                };
+                let new_box = shape.bounds().map(padded);
+                let refit = cheap(&self.shapes[i])
+                    && cheap(&shape)
+                    && !self.dirty
+                    && new_box.is_some_and(|b| {
+                        let ok = self.tree.refit(i, &b);
+                        if ok && let Some(rw) = &mut self.ray_walls {
+                            rw.others.refit(i, &b);
+                        }
+                        ok
+                    });
+                self.shapes[i] = shape;
+                if let (true, Some(b)) = (refit, new_box) {
+                    self.boxes[i] = b;
+                    self.generation += 1;
+                } else {
+                    self.dirty = true;
+                    self.refresh();
+                }
+            }
+            (Some(i), None) => {
+                self.shapes.remove(i);
+                self.ids.remove(i);
+                self.dirty = true;
+                self.refresh();
+            }
+            (None, Some(shape)) => {
+                self.push(id, shape);
+                self.refresh();
+            }
+            (None, None) => {}
+        }
+    }
+}
+
 /// The `t` interval (within `0..=max_t`, widened by a few ulps) on which `ray` is at a height `y` in
 /// `0..=top`: where it can meet a wall.
 fn y_interval(ray: &Ray, top: f32, max_t: f32) -> Option<(f64, f64)> {

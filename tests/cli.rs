@@ -722,7 +722,7 @@ fn fmt_migrates_v0_and_refuses_bad_files() {
     );
     assert_eq!(go(["fmt".as_ref(), path.as_os_str()]).code, 0);
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.contains("version: 2,"), "{text}");
+    assert!(text.contains("version: 3,"), "{text}");
     assert!(
         text.contains("(id: 1, a: (0.0, 0.0), b: (4.0, 0.0), radius: 0.5),"),
         "{text}"

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     AabbObject, BallObject, CylinderObject, EntityObject, EntityType, LEVEL_VERSION, Level,
-    MeshObject, ObbObject, ObjectId, PlaneObject, Probe, SimulationConfig, Source, TriangleObject,
-    TriggerObject, Units, Value, WalkerStart, WallObject,
+    MeshObject, ObbObject, ObjectId, PlaneObject, Probe, SectorObject, SimulationConfig, Source,
+    TriangleObject, TriggerObject, Units, Value, WalkerStart, WallObject,
 };
 
 /// How a mesh is written: an OBJ reference without its loaded geometry, or inline geometry.
@@ -42,7 +42,7 @@ impl<'a> From<&'a MeshObject> for MeshOut<'a> {
     }
 }
 
-/// The version-1 layout borrowing a level, for writing without a copy.
+/// The current layout borrowing a level, for writing without a copy.
 #[derive(Serialize)]
 #[serde(rename = "Level")]
 pub(super) struct LevelRef<'a> {
@@ -68,6 +68,8 @@ pub(super) struct LevelRef<'a> {
     pub(super) obbs: &'a [ObbObject],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     meshes: Vec<MeshOut<'a>>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub(super) sectors: &'a [SectorObject],
     #[serde(skip_serializing_if = "Option::is_none")]
     walker: Option<&'a WalkerStart>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -99,6 +101,7 @@ impl<'a> From<&'a Level> for LevelRef<'a> {
             aabbs: &l.aabbs,
             obbs: &l.obbs,
             meshes: l.meshes.iter().map(MeshOut::from).collect(),
+            sectors: &l.sectors,
             walker: l.walker.as_ref(),
             character: l.character.as_ref(),
             simulation: &l.simulation,
@@ -192,6 +195,53 @@ pub(super) struct LevelV2 {
     triggers: Vec<TriggerObject>,
 }
 
+/// Version 3, as it is on disk: version 2 and the greybox sectors.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename = "Level")]
+pub(super) struct LevelV3 {
+    version: u32,
+    #[serde(default)]
+    name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    description: String,
+    #[serde(default)]
+    units: Units,
+    #[serde(default = "default_wall_height")]
+    default_wall_height: f32,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    walls: Vec<WallObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    triangles: Vec<TriangleObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    balls: Vec<BallObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    planes: Vec<PlaneObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    cylinders: Vec<CylinderObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    aabbs: Vec<AabbObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    obbs: Vec<ObbObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    meshes: Vec<MeshObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sectors: Vec<SectorObject>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    walker: Option<WalkerStart>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    character: Option<CharacterController>,
+    #[serde(default)]
+    simulation: SimulationConfig,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    probes: Vec<Probe>,
+    #[serde(default)]
+    entity_types: Vec<EntityType>,
+    #[serde(default)]
+    entities: Vec<EntityObject>,
+    #[serde(default)]
+    triggers: Vec<TriggerObject>,
+}
+
 fn default_wall_height() -> f32 {
     2.5
 }
@@ -211,6 +261,7 @@ impl From<LevelV1> for Level {
             aabbs: v.aabbs,
             obbs: v.obbs,
             meshes: v.meshes,
+            sectors: Vec::new(),
             walker: v.walker,
             character: None,
             simulation: v.simulation,
@@ -238,6 +289,35 @@ impl From<LevelV2> for Level {
             aabbs: v.aabbs,
             obbs: v.obbs,
             meshes: v.meshes,
+            sectors: Vec::new(),
+            walker: v.walker,
+            character: v.character,
+            simulation: v.simulation,
+            probes: v.probes,
+            entity_types: v.entity_types,
+            entities: v.entities,
+            triggers: v.triggers,
+            source: Source::none(),
+        }
+    }
+}
+
+impl From<LevelV3> for Level {
+    fn from(v: LevelV3) -> Self {
+        Self {
+            name: v.name,
+            description: v.description,
+            units: v.units,
+            default_wall_height: v.default_wall_height,
+            walls: v.walls,
+            triangles: v.triangles,
+            balls: v.balls,
+            planes: v.planes,
+            cylinders: v.cylinders,
+            aabbs: v.aabbs,
+            obbs: v.obbs,
+            meshes: v.meshes,
+            sectors: v.sectors,
             walker: v.walker,
             character: v.character,
             simulation: v.simulation,

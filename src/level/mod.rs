@@ -13,7 +13,11 @@
 //! - **0** (an early draft, read only): `walls: [((x1, z1), (x2, z2)), …]` with one global
 //!   `collision_distance`, balls without mass or restitution, no ids. Migrated by numbering the objects,
 //!   giving every wall the global distance, and balls mass 1 and restitution 1.
-//! - **1** (current): everything below.
+//! - **1**: walls, triangles, balls, planes, cylinders, boxes, meshes, the walker start, probes.
+//! - **2**: version 1 and the game data (entity types, entities, triggers) and the character. Migrated with no
+//!   sectors.
+//! - **3** (current): version 2 and greybox sectors ([`SectorObject`]); the walker start may give its
+//!   storey ([`WalkerStart::height`]).
 
 use crate::character::CharacterController;
 use std::collections::HashMap;
@@ -26,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::shape::Aabb;
 
 /// The version [`Level::to_ron_string`] writes.
-pub const LEVEL_VERSION: u32 = 2;
+pub const LEVEL_VERSION: u32 = 3;
 
 /// Largest level file [`Level::load`] reads, in bytes: a bigger one is refused before it is read.
 pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
@@ -64,6 +68,8 @@ pub struct Level {
     pub obbs: Vec<ObbObject>,
     /// Triangle meshes.
     pub meshes: Vec<MeshObject>,
+    /// Greybox sectors (format version 3): cooked into triangles, one object each ([`crate::sector`]).
+    pub sectors: Vec<SectorObject>,
     /// The walker's start, if the level has one.
     pub walker: Option<WalkerStart>,
     /// The level's player size and movement limits (absent: [`CharacterController::default`]).
@@ -98,6 +104,7 @@ impl Default for Level {
             aabbs: Vec::new(),
             obbs: Vec::new(),
             meshes: Vec::new(),
+            sectors: Vec::new(),
             walker: None,
             character: None,
             simulation: SimulationConfig::default(),
@@ -337,6 +344,11 @@ fn object_count(level: &Level) -> usize {
         + level.entities.len()
         + level.triggers.len()
         + level
+            .sectors
+            .iter()
+            .map(|s| s.outline.len() + s.holes.iter().map(Vec::len).sum::<usize>())
+            .sum::<usize>()
+        + level
             .meshes
             .iter()
             .map(|m| m.indices.len().max(m.vertices.len()))
@@ -375,6 +387,7 @@ impl Level {
             0 => parse_with_path::<LevelV0>(text)?.into(),
             1 => parse_level::<LevelV1>(text)?,
             2 => parse_level::<LevelV2>(text)?,
+            3 => parse_level::<LevelV3>(text)?,
             v => {
                 return Err(LevelError::Parse {
                     file: None,
@@ -588,6 +601,7 @@ impl Level {
             .chain(self.aabbs.iter().map(|o| o.id))
             .chain(self.obbs.iter().map(|o| o.id))
             .chain(self.meshes.iter().map(|o| o.id))
+            .chain(self.sectors.iter().map(|o| o.id))
             .chain(self.probes.iter().map(|o| o.id))
             .chain(self.entities.iter().map(|o| o.id))
             .chain(self.triggers.iter().map(|o| o.id))
@@ -613,6 +627,7 @@ impl Level {
             .chain(each("aabbs", &self.aabbs, |o| o.id))
             .chain(each("obbs", &self.obbs, |o| o.id))
             .chain(each("meshes", &self.meshes, |o| o.id))
+            .chain(each("sectors", &self.sectors, |o| o.id))
             .chain(each("probes", &self.probes, |o| o.id))
             .chain(each("entities", &self.entities, |o| o.id))
             .chain(each("triggers", &self.triggers, |o| o.id))
@@ -666,9 +681,17 @@ impl Level {
                 add(v);
             }
         }
+        for s in &self.sectors {
+            let (lo, hi) = crate::sector::height_range(&s.geom());
+            for p in &s.outline {
+                add(Vec3::new(p.x, lo, p.y));
+                add(Vec3::new(p.x, hi, p.y));
+            }
+        }
         if let Some(w) = &self.walker {
-            add(Vec3::new(w.position.x, 0.0, w.position.y));
-            add(Vec3::new(w.position.x, w.eye_height, w.position.y));
+            let y = w.height.unwrap_or(0.0);
+            add(Vec3::new(w.position.x, y, w.position.y));
+            add(Vec3::new(w.position.x, y + w.eye_height, w.position.y));
         }
         (min.cmple(max).all()).then_some(Aabb::new(min, max))
     }
@@ -692,7 +715,7 @@ fn parse_header(text: &str) -> Result<Header, LevelError> {
             } else {
                 // Syntax errors are better reported by the full parse, which knows the field path; if the
                 // full parse somehow succeeds (it cannot without a version), fall back to this error.
-                match parse_with_path::<LevelV2>(text) {
+                match parse_with_path::<LevelV3>(text) {
                     Err(full) => Err(full),
                     Ok(_) => Err(spanned_to_error(&e, "version".into())),
                 }
@@ -927,6 +950,7 @@ mod layout;
 mod reach;
 mod scene;
 mod schema;
+mod sector;
 mod spans;
 mod validate;
 mod validate_game;
@@ -937,11 +961,13 @@ mod world;
 
 pub use atomic::{atomic_write, remove_stale_temp_files};
 pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};
-use layout::{LevelRef, LevelV0, LevelV1, LevelV2};
+use layout::{LevelRef, LevelV0, LevelV1, LevelV2, LevelV3};
 pub use reach::ReachProblem;
+pub use scene::sector_static;
 pub use schema::{
     AabbObject, BallObject, CylinderObject, MeshObject, ObbObject, ObjectId, PlaneObject, Probe,
     SimulationConfig, TriangleObject, Units, WalkerStart, WallObject, obj_path_problem,
 };
+pub use sector::{SectorObject, Slope, Surface};
 pub use spans::Source;
 pub use watch::LevelWatcher;

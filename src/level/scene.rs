@@ -4,14 +4,16 @@
 //! level format and knows nothing of it; this is where a level becomes a scene, each object keeping its
 //! [`ObjectId`].
 
-use super::{Level, LevelError, ObjectId, Problem, Severity};
+use super::{Level, LevelError, ObjectId, Problem, SectorObject, Severity};
 use crate::mesh::TriMesh;
 use crate::scene::Scene;
+use crate::sector::{CookedSector, SectorCook};
 use crate::sim::Static;
 use crate::trigger::TriggerVolume;
 
 /// The static objects of a level in the order the simulation numbers them (planes, cylinders, triangles,
-/// axis-aligned boxes, oriented boxes, walls at their height, meshes), and the problems of the meshes that
+/// axis-aligned boxes, oriented boxes, walls at their height, meshes, then each sector's cooked triangles as
+/// one mesh), and the problems of the meshes that
 /// could not be built (they are left out).
 pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Problem>) {
     let mut out = Vec::new();
@@ -72,7 +74,61 @@ pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Prob
             }),
         }
     }
+    let cook = SectorCook::new(level.sectors.iter().map(SectorObject::geom));
+    out.extend(
+        cook.sectors()
+            .filter_map(|c| sector_static(c).map(|s| (c.id, s))),
+    );
     (out, problems)
+}
+
+/// A cooked sector as a scene object: its triangles as one mesh (`None` when it cooked to nothing).
+#[must_use]
+pub fn sector_static(cooked: &CookedSector) -> Option<Static> {
+    TriMesh::new(cooked.vertices.clone(), cooked.indices.clone())
+        .ok()
+        .map(Static::Mesh)
+}
+
+impl Level {
+    /// The level's sectors cooked and kept for incremental re-cooking ([`Scene::update_sectors`]).
+    #[must_use]
+    pub fn cook_sectors(&self) -> SectorCook {
+        SectorCook::new(self.sectors.iter().map(SectorObject::geom))
+    }
+
+    /// Where the walker starts: the first supporting surface (no steeper than the level's character's
+    /// `max_slope_deg`) at or below `(x, height + max_step, z)` in `scene`, with `height` the walker start's
+    /// (`0` when absent), so a start on an upper storey says its height. `None` without a walker start or
+    /// with nothing supporting below.
+    #[must_use]
+    pub fn start_feet(&self, scene: &Scene) -> Option<glam::Vec3> {
+        let w = self.walker.as_ref()?;
+        let ctl = self.character.unwrap_or_default();
+        let h = w.height.unwrap_or(0.0);
+        let top = glam::Vec3::new(w.position.x, h + ctl.max_step, w.position.y);
+        supporting_below(scene, top, ctl.max_slope_deg)
+    }
+}
+
+/// The first surface below `from` (straight down, `from` included) whose normal is within `max_slope_deg` of
+/// up: where feet stand.
+fn supporting_below(scene: &Scene, from: glam::Vec3, max_slope_deg: f32) -> Option<glam::Vec3> {
+    if !from.is_finite() {
+        return None;
+    }
+    let min_up = max_slope_deg.to_radians().cos();
+    let mut at = from;
+    // Steep faces are passed by restarting just below them (a bounded number of times).
+    for _ in 0..64 {
+        let hit = scene.cast_ray(&crate::shape::Ray::new(at, -glam::Vec3::Y), f32::INFINITY)?;
+        if hit.normal.y >= min_up {
+            return Some(hit.point);
+        }
+        let next = hit.point.y - 1e-4 * (1.0 + hit.point.y.abs());
+        at = glam::Vec3::new(from.x, next, from.z);
+    }
+    None
 }
 
 /// What the level adapter notes on a scene it built (kept opaque by the scene): the objects it left out.
@@ -115,6 +171,31 @@ impl Scene {
             std::sync::Arc::new(Skipped(skipped)) as std::sync::Arc<dyn std::any::Any + Send + Sync>
         });
         Scene::from_parts(statics, triggers, notes)
+    }
+
+    /// Apply edits of `level`'s sectors `edited` (changed, added or removed since `cook` last saw them) to
+    /// `cook` and to this scene (built from the level): only the edited sectors and their neighbours are
+    /// re-cooked, and only the objects whose triangles changed are replaced ([`Scene::set_object`]). Returns
+    /// those ids, ascending.
+    pub fn update_sectors(
+        &mut self,
+        cook: &mut SectorCook,
+        level: &Level,
+        edited: &[ObjectId],
+    ) -> Vec<ObjectId> {
+        let changes = edited.iter().map(|&id| {
+            let geom = level
+                .sectors
+                .iter()
+                .find(|s| s.id == id)
+                .map(SectorObject::geom);
+            (id, geom)
+        });
+        let changed = cook.update(changes);
+        for &id in &changed {
+            self.set_object(id, cook.sector(id).and_then(sector_static));
+        }
+        changed
     }
 
     /// Objects left out by [`Scene::build`] because they could not be built.

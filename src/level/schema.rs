@@ -281,6 +281,10 @@ pub struct WalkerStart {
     pub eye_height: f32,
     /// Collision radius, metres.
     pub radius: f32,
+    /// The start's storey (format version 3): the character starts on the first supporting surface at or
+    /// below `height + max_step` over `position` ([`super::Level::start_feet`]); `None` means `0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<f32>,
 }
 
 impl Default for WalkerStart {
@@ -290,6 +294,7 @@ impl Default for WalkerStart {
             facing_deg: 0.0,
             eye_height: 1.7,
             radius: 0.3,
+            height: None,
         }
     }
 }

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::{
     AabbObject, BallObject, CylinderObject, EntityObject, EntityType, Level, MeshObject, ObbObject,
-    PlaneObject, Probe, TriangleObject, TriggerObject, WallObject,
+    PlaneObject, Probe, SectorObject, TriangleObject, TriggerObject, WallObject,
 };
 
 /// A kind of object: how to name it, find its id, and read it back from its serde form.
@@ -57,6 +57,7 @@ by_id!(
     AabbObject,
     ObbObject,
     MeshObject,
+    SectorObject,
     Probe,
     EntityObject,
     TriggerObject
@@ -224,7 +225,8 @@ pub fn diff_levels(a: &Level, b: &Level) -> Vec<Change> {
         ($($k:literal => $field:ident),*) => {$( diff_list($k, &a.$field, &b.$field, &mut out); )*};
     }
     go!("walls" => walls, "triangles" => triangles, "balls" => balls, "planes" => planes,
-        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "meshes" => meshes, "probes" => probes,
+        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "meshes" => meshes,
+        "sectors" => sectors, "probes" => probes,
         "entity_types" => entity_types, "entities" => entities, "triggers" => triggers);
     out
 }
@@ -247,7 +249,8 @@ pub fn textconv(l: &Level) -> String {
         )*};
     }
     go!("walls" => walls, "triangles" => triangles, "balls" => balls, "planes" => planes,
-        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "meshes" => meshes, "probes" => probes,
+        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "meshes" => meshes,
+        "sectors" => sectors, "probes" => probes,
         "entity_types" => entity_types, "entities" => entities, "triggers" => triggers);
     out
 }
@@ -419,7 +422,8 @@ pub fn merge_levels(
         )*};
     }
     go!("walls" => walls, "triangles" => triangles, "balls" => balls, "planes" => planes,
-        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "meshes" => meshes, "probes" => probes,
+        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "meshes" => meshes,
+        "sectors" => sectors, "probes" => probes,
         "entity_types" => entity_types, "entities" => entities, "triggers" => triggers);
     out
 }

@@ -637,7 +637,7 @@ fn v0_migrates_to_v1() {
     assert!(level.validate().is_empty(), "{:?}", level.validate());
     // Saved, it is a file of the current version that reads back the same.
     let text = level.to_ron_string();
-    assert!(text.contains("version: 2,"), "{text}");
+    assert!(text.contains("version: 3,"), "{text}");
     assert!(!text.contains("collision_distance"), "{text}");
     assert_eq!(Level::from_ron_str(&text).unwrap(), level);
 
@@ -839,6 +839,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             facing_deg: rng.f(),
             eye_height: rng.f(),
             radius: rng.f(),
+            height: None,
         });
     }
     l.simulation = SimulationConfig {
