@@ -118,7 +118,7 @@ fn key(h: &mut Harness<'_, EditorApp>, modifiers: Modifiers, k: Key) {
 fn draw_a_three_wall_chain_then_undo_and_redo_it() {
     let mut h = house();
     key(&mut h, Modifiers::NONE, Key::W);
-    assert_eq!(h.state().tool, Tool::Wall);
+    assert_eq!(h.state().tools.tool, Tool::Wall);
     // Off-grid clicks snap to the 0.5 m grid.
     click(&mut h, 2.1, 2.2);
     click(&mut h, 8.0, 1.9);
@@ -936,7 +936,7 @@ fn walking_in_3d_collides_with_triangles_and_walls_by_mode() {
     // Away from the preview, W is the wall tool again.
     h.event(Event::PointerMoved(Pos2::new(300.0, 300.0)));
     key(&mut h, Modifiers::NONE, Key::W);
-    assert_eq!(h.state().tool, Tool::Wall);
+    assert_eq!(h.state().tools.tool, Tool::Wall);
 }
 
 #[test]

@@ -16,6 +16,7 @@
 pub mod analysis;
 pub mod app;
 pub mod character;
+pub mod command;
 pub mod debugger;
 pub mod document;
 pub mod entity_types;

@@ -20,7 +20,7 @@ fn select(h: &mut Harness<'_, EditorApp>, id: u32) {
 fn the_entity_tool_places_the_palette_type_facing_the_drag() {
     let mut h = courtyard();
     key(&mut h, Modifiers::NONE, Key::E);
-    assert_eq!(h.state().tool, Tool::Entity);
+    assert_eq!(h.state().tools.tool, Tool::Entity);
     // The palette lists the level's types; pick "door".
     click_label(&mut h, "door");
     drag(&mut h, (-4.0, 4.0), (-6.0, 4.0), Modifiers::NONE);
@@ -40,7 +40,7 @@ fn the_entity_tool_places_the_palette_type_facing_the_drag() {
 fn the_trigger_tool_makes_boxes_spheres_and_prisms_from_clicks() {
     let mut h = harness(EditorApp::new(Level::default(), None, options(None)));
     key(&mut h, Modifiers::NONE, Key::V);
-    assert_eq!(h.state().tool, Tool::Trigger);
+    assert_eq!(h.state().tools.tool, Tool::Trigger);
     click(&mut h, 0.0, 0.0);
     click(&mut h, 2.0, 3.0);
     click_label(&mut h, "Sphere");

@@ -89,7 +89,7 @@ fn a_click_with_the_reach_tool_shows_the_path_and_the_character_walks_it() {
     let mut h = playground(true);
     // H picks the Reach tool, turns the overlay on and opens the Reach tab.
     key(&mut h, Modifiers::NONE, Key::H);
-    assert_eq!(h.state().tool, Tool::Reach);
+    assert_eq!(h.state().tools.tool, Tool::Reach);
     assert!(h.state().reach.on);
     assert_eq!(h.state().tab, Tab::Reach);
     wait_for_map(&mut h);

@@ -63,7 +63,7 @@ fn walk_up_the_low_stairs_with_keys_and_be_blocked_by_the_high_riser() {
     hold_until(&mut h, Key::A, true, 80, |s| {
         s.view3d.character.body.feet.x < -16.3
     });
-    assert_eq!(h.state().tool, Tool::Select);
+    assert_eq!(h.state().tools.tool, Tool::Select);
     assert!(h.state().view3d.character.body.grounded);
     // W up the 0.2 m stairs onto their landing, 1 m up: five risers climbed.
     hold_until(&mut h, Key::W, false, 80, |s| {
@@ -195,7 +195,7 @@ fn pause_and_step_through_the_moves_with_the_commands() {
     assert!(top > y0 + 0.8, "jumped {top}");
     assert!(h.state().view3d.character.body.grounded);
     assert_eq!(
-        h.state().tool,
+        h.state().tools.tool,
         Tool::Select,
         "E jumped, it did not pick the entity tool"
     );

@@ -2,75 +2,16 @@
 //! the character drawn in the top-down view (where it is, what stopped it, and the selected move's
 //! workings: the body's footprint at each contact, the sweeps' paths, the normals, the step probes).
 
-use egui::{Color32, Key, KeyboardShortcut, Rect, Ui};
+use egui::{Color32, Rect, Ui};
 use glam::{Vec2, Vec3};
 
 use super::EditorApp;
-use super::command::{Command, Spec, alt, plain, spec};
 use crate::editor::character::model::MoveEntry;
 use crate::editor::character::panel::{PanelAction, character_panel};
 use crate::editor::character::{MarkKind, MoveMarks, marks};
+use crate::editor::command::Command;
 use crate::editor::view2d::Batch;
-use crate::editor::view3d::scene::CameraMode;
 use crate::record::QueryRecord;
-
-impl Command {
-    /// The camera and character commands' names, keys and help.
-    pub(super) fn character_spec(&self) -> Option<Spec> {
-        const Q: &[KeyboardShortcut] = &[plain(Key::Q)];
-        const BACK: &[KeyboardShortcut] = &[alt(Key::Comma)];
-        const FORWARD: &[KeyboardShortcut] = &[alt(Key::Period)];
-        const F4: &[KeyboardShortcut] = &[plain(Key::F4)];
-        Some(match self {
-            Command::SetCamera(CameraMode::Orbit) => spec(
-                "Orbit",
-                &[],
-                "Drag to orbit, right-drag to pan, wheel to zoom",
-            ),
-            Command::SetCamera(CameraMode::Walk) => spec(
-                "Walk",
-                &[],
-                "Walk as the level's character (gravity, steps, slopes): W A S D with the pointer over the view, Shift runs, E jumps, drag looks",
-            ),
-            Command::SetCamera(CameraMode::Walker) => spec(
-                "Walker",
-                &[],
-                "Walk as the seeds' walker (Stop / Slide / Ghost, the walk test against triangles): W A S D with the pointer over the view, drag looks",
-            ),
-            Command::SetCamera(CameraMode::Follow) => spec(
-                "Follow ball",
-                &[],
-                "Behind the selected ball (or the first), looking along its velocity",
-            ),
-            Command::CharacterPause => spec(
-                "Pause character",
-                Q,
-                "Walk mode: freeze or unfreeze the character (its moves stay in the Character tab)",
-            ),
-            Command::CharacterStepBack => spec(
-                "Previous move",
-                BACK,
-                "Walk mode: select the character's move before the selected one",
-            ),
-            Command::CharacterStepForward => spec(
-                "Next move",
-                FORWARD,
-                "Walk mode: select the next move; at the newest, a paused character makes one more",
-            ),
-            Command::CharacterRestart => spec(
-                "Back to start",
-                &[],
-                "Walk mode: the character back at the walker's start, its moves cleared",
-            ),
-            Command::ThirdPerson => spec(
-                "Third person",
-                F4,
-                "Walk mode: the camera behind the character (its capsule in view) instead of at its eyes",
-            ),
-            _ => return None,
-        })
-    }
-}
 
 impl EditorApp {
     /// Run a camera or character command.

@@ -43,7 +43,7 @@ impl EditorApp {
             .and_then(|b| Some((b.generation, &b.outcome.as_ref().ok()?.map)));
         let reach = map.map(|(generation, _)| (key, generation));
         if (self.problems.key == Some(key) && self.problems.reach == reach)
-            || (self.problems.key.is_some() && self.gesture.is_some())
+            || (self.problems.key.is_some() && self.tools.gesture.is_some())
         {
             return;
         }

@@ -119,11 +119,13 @@ impl EditorApp {
         ui.horizontal(|ui| {
             if ui.button("Split").clicked() {
                 keep = false;
-                self.add_walls(walls.to_vec(), crossings);
+                let walls = walls.to_vec();
+                self.with_tools(ui.ctx(), |_, cx| add_walls(cx, walls, crossings));
             }
             if ui.button("Don't split").clicked() {
                 keep = false;
-                self.add_walls(walls.to_vec(), &[]);
+                let walls = walls.to_vec();
+                self.with_tools(ui.ctx(), |_, cx| add_walls(cx, walls, &[]));
             }
             if ui.button("Cancel").clicked() {
                 keep = false;

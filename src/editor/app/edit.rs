@@ -27,11 +27,7 @@ impl EditorApp {
     }
 
     pub(crate) fn cancel_gesture(&mut self) {
-        if let Some(Gesture::Move { preview, .. } | Gesture::Rotate { preview, .. }) =
-            self.gesture.take()
-        {
-            self.doc.cancel_preview(preview);
-        }
+        self.tools.cancel_gesture(&mut self.doc);
     }
 
     pub(crate) fn copy(&mut self, ctx: &egui::Context, cut: bool) {
@@ -53,7 +49,7 @@ impl EditorApp {
 
     /// Paste level RON text at the cursor (or offset by 1 m).
     pub fn paste(&mut self, text: &str) {
-        let at = self.cursor_world.map(|p| self.snapped(p, false));
+        let at = self.cursor_world.map(|p| self.tools.snapped(p, false));
         match self.doc.paste(text, at) {
             Ok(n) => self.status = format!("pasted {}", count_noun(n, "object")),
             Err(e) => self.status = format!("the clipboard does not hold level objects: {e}"),
@@ -106,19 +102,15 @@ impl EditorApp {
     }
 
     pub(crate) fn set_tool(&mut self, tool: Tool) {
-        if self.tool != tool {
-            self.chain.clear();
-            self.cancel_gesture();
-            self.tool = tool;
-        }
+        self.tools.set_tool(&mut self.doc, tool);
     }
 
     /// Esc: cancel a drawing or a drag; with neither, clear the selection.
     pub(crate) fn cancel(&mut self) {
         if self.inspector.pick.take().is_some() {
             self.status = "picking cancelled".into();
-        } else if !self.chain.is_empty() || self.gesture.is_some() {
-            self.chain.clear();
+        } else if !self.tools.chain.is_empty() || self.tools.gesture.is_some() {
+            self.tools.chain.clear();
             self.cancel_gesture();
         } else {
             self.doc.clear_selection();

@@ -95,8 +95,8 @@ impl EditorApp {
         };
         self.display_name = name;
         self.doc = Document::new(level, path);
-        self.chain.clear();
-        self.gesture = None;
+        self.tools.chain.clear();
+        self.tools.gesture = None;
         self.framed = false;
         self.frame_selection = false;
         // The level's first saved probe shows in the Probe tab (and the views) at once.

@@ -3,7 +3,7 @@
 use egui::Ui;
 
 use super::EditorApp;
-use super::command::{Command, POINTER_HELP};
+use crate::editor::command::{Command, POINTER_HELP};
 use crate::editor::debugger::panel::Overlay;
 
 /// One entry of a menu.
@@ -134,10 +134,11 @@ impl EditorApp {
                 }
                 Item::ReachFloors => {
                     ui.menu_button("Reachability floor", |ui| {
-                        for (f, heights) in self.reach_floors() {
+                        for (f, heights) in crate::editor::reach::paint::floors(&self.reach) {
                             let on = self.reach.floor == f;
                             if ui.radio(on, super::floor_name(f, heights)).clicked() {
-                                *run = Some(Command::ReachFloor(f));
+                                *run =
+                                    Some(Command::ReachFloor(crate::editor::reach::floor_index(f)));
                             }
                         }
                     });

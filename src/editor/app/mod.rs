@@ -12,15 +12,16 @@ mod menus;
 mod panels;
 mod reach;
 mod recording;
+mod view;
 
+pub use crate::editor::command::{Command, Dir, Spec};
+pub use crate::editor::reach::floor_name;
 pub use crate::editor::tools::Tool;
-pub use command::{Command, Dir, Spec};
 pub use derived::LiveWalker;
 pub(crate) use derived::{CompareCache, Problems};
 pub(crate) use dialogs::Dialog;
 pub use files::export_level;
 pub(crate) use files::{PathPurpose, Pending, Source};
-pub use reach::floor_name;
 
 use std::path::{Path, PathBuf};
 
@@ -30,7 +31,7 @@ use glam::{Vec2, Vec3};
 use crate::editor::debugger::panel::{DebugPanel, Sync, Tab};
 use crate::editor::document::{DocKey, Document};
 use crate::editor::inspector::InspectorState;
-use crate::editor::tools::Gesture;
+use crate::editor::tools::Tools;
 use crate::editor::view2d::Camera;
 use crate::editor::view2d::scene::Scene;
 use crate::editor::view3d::View3d;
@@ -49,8 +50,6 @@ pub(crate) const LOWER_PANEL_PX: f32 = 200.0;
 pub const AUTOSAVE_SECS: f64 = 30.0;
 /// Most recent files remembered.
 pub(crate) const MAX_RECENT: usize = 10;
-/// Distance in screen points within which a new wall vertex welds to an existing endpoint.
-pub(crate) const WELD_PX: f32 = 10.0;
 
 /// Editor settings that differ between a desktop session and a test.
 #[derive(Clone, Debug)]
@@ -79,30 +78,15 @@ pub struct EditorApp {
     /// The top-down camera.
     pub cam: Camera,
     pub(crate) framed: bool,
-    /// The active tool.
-    pub tool: Tool,
-    /// Grid snapping on (G); Shift suspends it while held.
-    pub snap: bool,
-    /// Snap step, metres.
-    pub snap_step: f32,
-    /// Whether the Box tool makes oriented boxes.
-    pub box_obb: bool,
-    /// The Entity tool's type (the palette's choice).
-    pub entity_type: Option<String>,
-    /// The Trigger tool's shape.
-    pub trigger_kind: crate::editor::tools::TriggerKind,
+    /// The tools: the active one, snapping, the palette's choices, the chain and gesture in progress.
+    pub tools: Tools,
     /// The Entity types tab.
     pub entity_types: crate::editor::entity_types::EntityTypesState,
-    pub(crate) chain: Vec<Vec2>,
-    pub(crate) gesture: Option<Gesture>,
     /// The last message for the status bar.
     pub status: String,
     pub(crate) scene: Scene,
     /// The level's meshes in the top-down view as last drawn, with what they were drawn for.
-    pub(crate) level_paint: Option<(
-        crate::editor::view2d::paint::LevelPaintKey,
-        crate::editor::view2d::gpu::Layer,
-    )>,
+    pub(crate) level_paint: Option<(view::LevelPaintKey, crate::editor::view2d::gpu::Layer)>,
     pub(crate) problems: Problems,
     pub(crate) dialog: Option<Dialog>,
     /// Recently opened or saved files, newest first.
@@ -194,15 +178,8 @@ impl EditorApp {
             display_name: String::new(),
             cam: Camera::default(),
             framed: false,
-            tool: Tool::Select,
-            snap: true,
-            snap_step: 0.5,
-            box_obb: false,
-            entity_type: None,
-            trigger_kind: crate::editor::tools::TriggerKind::default(),
+            tools: Tools::default(),
             entity_types: Default::default(),
-            chain: Vec::new(),
-            gesture: None,
             status: String::new(),
             scene: Scene::default(),
             level_paint: None,
@@ -355,7 +332,7 @@ impl EditorApp {
     /// One frame of the whole editor in `ui` (what [`eframe::App::ui`] calls; tests call it directly).
     pub fn frame(&mut self, ui: &mut Ui) {
         let ctx = ui.ctx().clone();
-        match self.debug.sync(&self.doc, self.gesture.is_some()) {
+        match self.debug.sync(&self.doc, self.tools.gesture.is_some()) {
             Sync::Unchanged | Sync::Replaced => {}
             Sync::Branched(from) => {
                 self.status = format!(

@@ -42,7 +42,7 @@ impl EditorApp {
             paint: &paint,
             probe: self.probe,
             probe_result: self.probe_result.as_ref().map(|(_, r)| r),
-            probe_tool: self.tool == Tool::Probe,
+            probe_tool: self.tools.tool == Tool::Probe,
             wall_radii: self.debug.overlays.wall_radii,
             recording_query: self
                 .recording
@@ -56,7 +56,7 @@ impl EditorApp {
                 .and_then(|f| f.steps.last()),
             recording_move: self.recording_move_marks(),
             reach: crate::editor::view3d::reach::Reach3::of(&self.reach, self.doc.key()),
-            reach_tool: self.tool == Tool::Reach,
+            reach_tool: self.tools.tool == Tool::Reach,
         };
         match self.view3d.ui(ui, &input) {
             None => {}
@@ -96,8 +96,8 @@ impl EditorApp {
                 .unwrap_or(self.cam.center);
             ui.monospace(format!("x {:.2} m  z {:.2} m", p.x, p.y));
             ui.separator();
-            ui.label(if self.snap {
-                format!("snap {} m", view2d::trim_number(self.snap_step))
+            ui.label(if self.tools.snap {
+                format!("snap {} m", view2d::trim_number(self.tools.snap_step))
             } else {
                 "snap off".into()
             });
@@ -136,7 +136,7 @@ impl EditorApp {
             }
             ui.separator();
             self.reach_status(ui);
-            ui.label(self.tool.name());
+            ui.label(self.tools.tool.name());
             ui.separator();
             ui.label(&self.status);
         });
@@ -216,7 +216,16 @@ impl EditorApp {
             }
             Tab::Recording => self.recording_tab(ui),
             Tab::Character => self.character_tab(ui),
-            Tab::Reach => self.reach_tab(ui),
+            Tab::Reach => {
+                let tab = crate::editor::reach::ReachTab {
+                    overlay: &self.reach,
+                    doc_key: self.doc.key(),
+                    can_walk: self.can_run(&Command::WalkReachPath),
+                };
+                if let Some(c) = tab.ui(ui, &mut self.cam.center) {
+                    self.run_command(&ui.ctx().clone(), c);
+                }
+            }
             Tab::EntityTypes => {
                 let edits =
                     crate::editor::entity_types::panel(ui, &self.doc, &mut self.entity_types);
@@ -240,7 +249,7 @@ impl EditorApp {
     /// The active tool's own settings under the palette: the probe's height, the box kind, the trigger's
     /// shape, the entity type.
     fn tool_options(&mut self, ui: &mut Ui) {
-        if self.tool == Tool::Probe {
+        if self.tools.tool == Tool::Probe {
             ui.separator();
             ui.horizontal(|ui| {
                 let l = ui.label("height");
@@ -253,26 +262,26 @@ impl EditorApp {
                 .labelled_by(l.id);
             });
         }
-        if self.tool == Tool::Box {
+        if self.tools.tool == Tool::Box {
             ui.separator();
-            ui.radio_value(&mut self.box_obb, false, "AABB");
-            ui.radio_value(&mut self.box_obb, true, "OBB");
+            ui.radio_value(&mut self.tools.box_obb, false, "AABB");
+            ui.radio_value(&mut self.tools.box_obb, true, "OBB");
         }
-        if self.tool == Tool::Trigger {
+        if self.tools.tool == Tool::Trigger {
             ui.separator();
             for k in crate::editor::tools::TriggerKind::ALL {
                 if ui
-                    .radio_value(&mut self.trigger_kind, k, k.name())
+                    .radio_value(&mut self.tools.trigger_kind, k, k.name())
                     .changed()
                 {
-                    self.chain.clear();
+                    self.tools.chain.clear();
                 }
             }
         }
-        if self.tool == Tool::Entity {
+        if self.tools.tool == Tool::Entity {
             self.entity_palette(ui);
         }
-        if self.tool == Tool::Reach {
+        if self.tools.tool == Tool::Reach {
             ui.separator();
             ui.add(
                 egui::Label::new(
@@ -295,6 +304,7 @@ impl EditorApp {
             ui.weak("none yet");
         }
         let current = self
+            .tools
             .entity_type
             .clone()
             .filter(|t| level.entity_type(t).is_some())
@@ -314,7 +324,7 @@ impl EditorApp {
             });
         }
         if let Some(c) = chosen.or(current) {
-            self.entity_type = Some(c);
+            self.tools.entity_type = Some(c);
         }
         if ui.small_button("Edit types…").clicked() {
             self.tab = Tab::EntityTypes;
@@ -371,7 +381,10 @@ impl EditorApp {
             if ui
                 .add_sized(
                     [130.0, 22.0],
-                    egui::Button::selectable(self.tool == tool, format!("{}  ({key})", spec.name)),
+                    egui::Button::selectable(
+                        self.tools.tool == tool,
+                        format!("{}  ({key})", spec.name),
+                    ),
                 )
                 .on_hover_text(spec.help)
                 .clicked()
@@ -383,11 +396,11 @@ impl EditorApp {
             self.run_command(&ui.ctx().clone(), c);
         }
         ui.separator();
-        ui.checkbox(&mut self.snap, "Snap (G)");
+        ui.checkbox(&mut self.tools.snap, "Snap (G)");
         ui.horizontal(|ui| {
             let l = ui.label("step");
             ui.add(
-                egui::DragValue::new(&mut self.snap_step)
+                egui::DragValue::new(&mut self.tools.snap_step)
                     .range(1.0 / 64.0..=64.0)
                     .speed(0.05)
                     .suffix(" m"),

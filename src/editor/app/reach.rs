@@ -5,64 +5,23 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use egui::{Key, KeyboardShortcut, RichText, Ui};
+use egui::{RichText, Ui};
 use glam::{Vec2, Vec3};
 
 use super::EditorApp;
-use super::command::{Command, Spec, alt, plain, spec};
-use crate::editor::reach::model::{Polled, ReachRequest, TargetView};
-use crate::editor::reach::{FloorView, ReachOverlay};
+use crate::editor::command::Command;
+use crate::editor::reach::ReachOverlay;
+use crate::editor::reach::model::{Polled, ReachRequest};
 use crate::editor::theme;
 use crate::editor::tools::{Gesture, Tool};
 use crate::editor::view3d::scene::CameraMode;
 use crate::scene::Scene;
 use crate::shape::Ray;
 
-const fn shift(key: Key) -> KeyboardShortcut {
-    KeyboardShortcut::new(egui::Modifiers::SHIFT, key)
-}
-
-impl Command {
-    /// The reachability commands' names, keys and help.
-    pub(super) fn reach_spec(&self) -> Option<Spec> {
-        const M: &[KeyboardShortcut] = &[plain(Key::M)];
-        const WALK: &[KeyboardShortcut] = &[shift(Key::H)];
-        const CLEAR: &[KeyboardShortcut] = &[alt(Key::H)];
-        Some(match self {
-            Command::ToggleReach => spec(
-                "Reachability overlay",
-                M,
-                "Where the character can go from the walker start (green), can stand but not go (orange), what stops it",
-            ),
-            Command::ReachTo(_) => spec(
-                "Show the path",
-                &[],
-                "The path from the walker start to this spot, or what keeps it out",
-            ),
-            Command::WalkReachPath => spec(
-                "Walk the path",
-                WALK,
-                "The character walks the shown path in the 3D preview, one move_character a step (a key takes over)",
-            ),
-            Command::ClearReachPath => spec(
-                "Clear the path",
-                CLEAR,
-                "Forget the spot clicked with the Reach tool",
-            ),
-            Command::ReachFloor(_) => spec(
-                "Reachability floor",
-                &[],
-                "Which places the top-down view shows in a column: the reached one on top, or one floor",
-            ),
-            _ => return None,
-        })
-    }
-}
-
 impl EditorApp {
     /// Whether a map is wanted: the overlay is on, or the Reach tool is in hand.
     fn reach_wanted(&self) -> bool {
-        self.reach.on || self.tool == Tool::Reach
+        self.reach.on || self.tools.tool == Tool::Reach
     }
 
     /// Whether the map is kept in step with the document: when it is shown, or when the level has entities
@@ -79,13 +38,13 @@ impl EditorApp {
         if self.reach.poll(key) == Polled::Shown {
             if self.reach.target().is_some() {
                 // The spot clicked is asked again of the new map.
-                self.status = self.reach_target_text();
+                self.status = crate::editor::reach::panel::target_text(&self.reach);
             }
             ctx.request_repaint();
         }
         // A live drag changes the level every frame: map it when the gesture ends.
         let dragging = matches!(
-            self.gesture,
+            self.tools.gesture,
             Some(Gesture::Move { .. } | Gesture::Rotate { .. })
         );
         if self.reach_needed() && !dragging && self.reach.wants_build(key) {
@@ -126,13 +85,13 @@ impl EditorApp {
                     self.reach.on = true;
                 }
                 self.reach.set_target(to);
-                self.status = self.reach_target_text();
+                self.status = crate::editor::reach::panel::target_text(&self.reach);
             }
             Command::WalkReachPath => self.walk_reach_path(),
             Command::ClearReachPath if self.reach.clear_target() => {
                 self.status = "path cleared".into();
             }
-            Command::ReachFloor(f) => self.reach.floor = f,
+            Command::ReachFloor(f) => self.reach.floor = crate::editor::reach::floor_view(f),
             Command::SetTool(Tool::Reach) => {
                 self.set_tool(Tool::Reach);
                 self.reach.on = true;
@@ -162,24 +121,6 @@ impl EditorApp {
         v.walk_path(path, &c);
         self.status =
             "the character walks the path in the 3D preview (third person; F4 for its eyes)".into();
-    }
-
-    /// What the clicked spot is, for the status bar.
-    pub(crate) fn reach_target_text(&self) -> String {
-        let Some(t) = self.reach.target() else {
-            return String::new();
-        };
-        let at = |p: Vec3| format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z);
-        match &t.view {
-            TargetView::Path { path, length } => format!(
-                "reached: {} moves, {length:.1} m from the walker start to {} (Walk the path: Shift+H)",
-                path.len().saturating_sub(1),
-                at(t.to)
-            ),
-            TargetView::Blocked { words, .. } => format!("out of reach: {words}"),
-            TargetView::Nowhere => format!("nowhere to stand at {}", at(t.to)),
-            TargetView::NoMap => "the spot is kept: its path shows when the map is ready".into(),
-        }
     }
 
     /// The feet of the place the top-down view shows at floor point `w`, else the surface under it (the
@@ -236,14 +177,4 @@ fn reach_summary<'a>(
         floors.fold((0.0, 0.0), |(s, r), f| (s + f.standable, r + f.reached));
     let out = o.data().map_or(0, |d| d.geometry.labels.len());
     format!("reach: {reached:.0} of {standable:.0} m² reached · {out} blockers")
-}
-
-/// The floor view's name in menus: "Reached on top", "Floor 1 (0.00–2.50 m)".
-#[must_use]
-pub fn floor_name(f: FloorView, heights: Option<(f32, f32)>) -> String {
-    match (f, heights) {
-        (FloorView::ReachedOnTop, _) => "Reached on top".into(),
-        (FloorView::Floor(k), Some((lo, hi))) => format!("Floor {} ({lo:.1}–{hi:.1} m)", k + 1),
-        (FloorView::Floor(k), None) => format!("Floor {}", k + 1),
-    }
 }

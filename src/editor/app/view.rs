@@ -1,5 +1,6 @@
-//! Painting the top-down view: the level in two batched meshes, the debugger's overlays, the probe and the
-//! active tool's marks.
+//! The top-down view in the editor's frame: framing, zoom and pan, the pointer handed to the active tool
+//! (or to the inspector's pick), and the view's layers painted from every feature's data: the level in
+//! two batched meshes, the reachability overlay, the debugger's overlays, the probe and the tool's marks.
 
 use crate::editor::theme;
 
@@ -7,13 +8,16 @@ use egui::{Color32, Pos2, Rect, Ui};
 use glam::{Vec2, Vec3};
 
 use crate::editor::app::*;
+use crate::editor::command::Command;
 use crate::editor::debugger::panel::Tab;
+use egui::{Key, Sense};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::editor::document::{DocKey, Kind, Object};
-use crate::editor::tools::*;
+use crate::editor::tools::{Gesture, Pointer, Tool, ToolCtx, ToolOut, Tools, rotation_handle};
+use crate::editor::view2d::Camera;
 use crate::editor::view2d::{self, Batch, Drawer, Look, gpu};
 use crate::level::ObjectId;
 
@@ -37,6 +41,139 @@ fn in_view(bounds: Option<(Vec2, Vec2)>, vis_lo: Vec2, vis_hi: Vec2) -> bool {
 }
 
 impl EditorApp {
+    pub(crate) fn view(&mut self, ui: &mut Ui) {
+        let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        self.view_rect = rect;
+        if !self.framed && rect.width() > 10.0 {
+            let b = self.level_bounds();
+            if b.is_some() {
+                self.cam.frame(rect, b);
+            } else {
+                self.cam = Camera::default();
+            }
+            self.framed = true;
+        }
+        if self.frame_selection {
+            self.frame_selection = false;
+            let b = self.selection_bounds();
+            self.cam.frame(rect, b);
+        }
+        let (shift, space, hover) = ui.input(|i| {
+            (
+                i.modifiers.shift,
+                i.key_down(Key::Space),
+                i.pointer.hover_pos(),
+            )
+        });
+        let hover = hover.filter(|p| rect.contains(*p));
+        self.cursor_world = hover.map(|p| self.cam.world_from_screen(rect, p));
+        if self.cursor_world.is_some() {
+            self.last_cursor_world = self.cursor_world;
+        }
+
+        // Zoom about the pointer; pan with the middle or right button, or Space + drag.
+        if let Some(p) = hover {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
+            let factor = zoom * (scroll * 0.002).exp();
+            if factor != 1.0 {
+                self.cam.zoom_about(rect, p, factor);
+            }
+        }
+        let panning = resp.dragged_by(egui::PointerButton::Middle)
+            || resp.dragged_by(egui::PointerButton::Secondary)
+            || (space && resp.dragged_by(egui::PointerButton::Primary));
+        if panning {
+            self.space_panned |= space;
+            self.cam.pan_by(resp.drag_delta());
+            if resp.drag_started() && self.tools.gesture.is_none() {
+                self.tools.gesture = Some(Gesture::Pan);
+            }
+        } else {
+            self.pointer(ui, &resp, rect, shift);
+        }
+        if resp.drag_stopped() && matches!(self.tools.gesture, Some(Gesture::Pan)) {
+            self.tools.gesture = None;
+        }
+        self.paint(ui, rect, hover, shift);
+    }
+
+    fn pointer(&mut self, ui: &Ui, resp: &egui::Response, rect: Rect, shift: bool) {
+        let pt = Pointer {
+            rect,
+            cam: self.cam,
+            press: resp.interact_pointer_pos(),
+            shift,
+            ctrl: ui.input(|i| i.modifiers.command),
+        };
+        if self.inspector.pick.is_some() {
+            self.pick_for_inspector(resp, pt);
+            return;
+        }
+        self.with_tools(&resp.ctx, |tools, cx| tools.pointer(cx, ui, resp, pt));
+    }
+
+    /// A click while the inspector waits for a point or a reference: store what was clicked (snapped
+    /// points; the object under the pointer), or say why nothing was stored.
+    fn pick_for_inspector(&mut self, resp: &egui::Response, pt: Pointer) {
+        let (Some(req), Some(p)) = (self.inspector.pick.clone(), pt.press) else {
+            return;
+        };
+        if !resp.clicked() {
+            return;
+        }
+        let w = pt.world(p);
+        let at = self.tools.snapped(w, pt.shift);
+        let hit = self.pick(w).flatten();
+        let result = req
+            .value_at(at.x, at.y, hit)
+            .and_then(|v| req.edit(self.doc.level(), v));
+        match result {
+            Ok(edit) => {
+                self.status = format!("{} (picked)", edit.label);
+                self.inspector.pick = None;
+                self.run_command(&resp.ctx, Command::Apply(Box::new(edit)));
+            }
+            Err(why) => self.status = format!("not picked: {why}"),
+        }
+    }
+
+    /// Run `f` on the tools with this frame's document, drawn scene and status line, then do what they
+    /// asked: a probe ray, a tab, the split question, the Reach tool's spot, commands.
+    pub(crate) fn with_tools(
+        &mut self,
+        ctx: &egui::Context,
+        f: impl FnOnce(&mut Tools, &mut ToolCtx<'_>),
+    ) {
+        let mut cx = ToolCtx {
+            doc: &mut self.doc,
+            scene: &self.scene,
+            status: &mut self.status,
+            probe_height: self.probe_height,
+            out: ToolOut::default(),
+        };
+        f(&mut self.tools, &mut cx);
+        let out = cx.out;
+        if let Some(p) = out.probe {
+            self.probe = p;
+            self.probe_flat = true;
+        }
+        if let Some((tab, show_panel)) = out.show_tab {
+            self.tab = tab;
+            self.lower_collapsed = false;
+            self.show_problems |= show_panel;
+        }
+        if let Some((walls, crossings)) = out.split {
+            self.dialog = Some(Dialog::Split { walls, crossings });
+        }
+        if let Some(w) = out.reach_at {
+            let to = self.reach_spot(w);
+            self.run_command(ctx, Command::ReachTo(to));
+        }
+        for c in out.commands {
+            self.run_command(ctx, c);
+        }
+    }
+
     /// Paint the top-down view: grid, level, walker, probe, compare marks, debugger overlays, tool marks.
     pub(crate) fn paint(&mut self, ui: &Ui, rect: Rect, hover: Option<Pos2>, shift: bool) {
         let painter = ui.painter_at(rect);
@@ -48,7 +185,7 @@ impl EditorApp {
         };
         painter.rect_filled(rect, 0.0, background);
         view2d::draw_grid(&painter, rect, &self.cam, dark);
-        let hovered = match (&self.gesture, self.tool, hover) {
+        let hovered = match (&self.tools.gesture, self.tools.tool, hover) {
             (None, Tool::Select, Some(p)) => self.pick(self.cam.world_from_screen(rect, p)),
             _ => None,
         };
@@ -70,7 +207,10 @@ impl EditorApp {
                 .with_clip_rect(rect.shrink(0.02))
                 .add(egui::Shape::Mesh(level.lines));
         }
-        if let Some(cells) = self.reach_cells(rect) {
+        if let Some(cells) = self
+            .reach_paint
+            .cells(&self.reach, self.doc.key(), &self.cam, rect)
+        {
             // The reachability overlay's cells over the level, translucent: the outlines show through, muted.
             painter.with_clip_rect(rect.shrink(0.025)).add(cells);
         }
@@ -102,7 +242,13 @@ impl EditorApp {
                 .with_clip_rect(rect.shrink(0.04))
                 .add(lines.finish());
         }
-        self.paint_reach_marks(&painter, rect);
+        crate::editor::reach::paint::paint_marks(
+            &self.reach,
+            self.doc.key(),
+            &self.cam,
+            &painter,
+            rect,
+        );
         if let Some((at, text)) = character_label {
             painter.text(
                 at,
@@ -368,21 +514,23 @@ impl EditorApp {
     /// The active tool's marks: the rotation handle, the wall chain with its snap target, the triangle.
     fn paint_tool(&self, painter: &egui::Painter, rect: Rect, hover: Option<Pos2>, shift: bool) {
         let accent = theme::SELECTED;
-        if let Some((h, _, c)) = self.rotation_handle(rect) {
+        if let Some((h, _, c)) = rotation_handle(&self.doc, &self.cam, rect) {
             painter.line_segment([c, h], egui::Stroke::new(1.0, accent));
             painter.circle_filled(h, 6.0, accent);
         }
         let cursor = hover.map(|p| self.cam.world_from_screen(rect, p));
-        match self.tool {
+        match self.tools.tool {
             Tool::Wall => {
-                let snap = cursor.map(|w| self.snap_vertex(w, shift));
+                let snap =
+                    cursor.map(|w| self.tools.snap_vertex(&self.doc, self.cam.scale, w, shift));
                 let mut pts: Vec<Pos2> = self
+                    .tools
                     .chain
                     .iter()
                     .map(|p| self.cam.screen_from_world(rect, *p))
                     .collect();
                 if let Some((v, _)) = snap
-                    && !self.chain.is_empty()
+                    && !self.tools.chain.is_empty()
                 {
                     pts.push(self.cam.screen_from_world(rect, v));
                 }
@@ -403,12 +551,16 @@ impl EditorApp {
             }
             Tool::Triangle => {
                 let mut pts: Vec<Pos2> = self
+                    .tools
                     .chain
                     .iter()
                     .map(|p| self.cam.screen_from_world(rect, *p))
                     .collect();
                 if let Some(c) = cursor {
-                    pts.push(self.cam.screen_from_world(rect, self.snapped(c, shift)));
+                    pts.push(
+                        self.cam
+                            .screen_from_world(rect, self.tools.snapped(c, shift)),
+                    );
                 }
                 let mut b = Batch::default();
                 b.polyline(&pts, pts.len() == 3, 2.0, accent);
@@ -419,11 +571,14 @@ impl EditorApp {
                 if let Some(c) = cursor {
                     let level = self.doc.level();
                     let color = self
+                        .tools
                         .entity_type
                         .as_deref()
                         .or(level.entity_types.first().map(|t| t.name.as_str()))
                         .map_or(theme::palette::ENTITY, |t| theme::entity_color(level, t));
-                    let s = self.cam.screen_from_world(rect, self.snapped(c, shift));
+                    let s = self
+                        .cam
+                        .screen_from_world(rect, self.tools.snapped(c, shift));
                     let r = (crate::editor::view2d::footprint::ENTITY_MARKER_RADIUS
                         * self.cam.scale)
                         .max(4.0);
@@ -457,12 +612,12 @@ impl EditorApp {
         use crate::editor::tools::TriggerKind;
         let accent = theme::palette::TRIGGER;
         let s = |p: Vec2| self.cam.screen_from_world(rect, p);
-        let Some(first) = self.chain.first().copied() else {
+        let Some(first) = self.tools.chain.first().copied() else {
             return;
         };
-        let cur = cursor.map(|c| self.snapped(c, shift));
+        let cur = cursor.map(|c| self.tools.snapped(c, shift));
         let mut b = Batch::default();
-        match self.trigger_kind {
+        match self.tools.trigger_kind {
             TriggerKind::Box => {
                 if let Some(c) = cur {
                     let pts = [first, Vec2::new(c.x, first.y), c, Vec2::new(first.x, c.y)];
@@ -477,15 +632,15 @@ impl EditorApp {
                 }
             }
             TriggerKind::Prism => {
-                let mut pts: Vec<Pos2> = self.chain.iter().map(|p| s(*p)).collect();
+                let mut pts: Vec<Pos2> = self.tools.chain.iter().map(|p| s(*p)).collect();
                 pts.extend(cur.map(s));
                 b.dashed(&pts, false, 2.0, accent);
-                if self.drawing_prism() && self.chain.len() >= 3 {
+                if self.tools.drawing_prism() && self.tools.chain.len() >= 3 {
                     b.circle(s(first), 8.0, 1.5, accent);
                 }
             }
         }
-        for p in &self.chain {
+        for p in &self.tools.chain {
             b.disc(s(*p), 3.5, accent);
         }
         painter.add(b.finish());
@@ -495,13 +650,15 @@ impl EditorApp {
     fn paint_gesture(&self, painter: &egui::Painter, rect: Rect, hover: Option<Pos2>, shift: bool) {
         let accent = theme::SELECTED;
         let cursor = hover.map(|p| self.cam.world_from_screen(rect, p));
-        if let (Some(Gesture::Place { start }), Some(c)) = (&self.gesture, cursor)
-            && self.tool != Tool::Probe
+        if let (Some(Gesture::Place { start }), Some(c)) = (&self.tools.gesture, cursor)
+            && self.tools.tool != Tool::Probe
         {
             let a = self.cam.screen_from_world(rect, *start);
-            let e = self.cam.screen_from_world(rect, self.snapped(c, shift));
+            let e = self
+                .cam
+                .screen_from_world(rect, self.tools.snapped(c, shift));
             let stroke = egui::Stroke::new(1.5, accent);
-            match self.tool {
+            match self.tools.tool {
                 Tool::Box => {
                     painter.rect_stroke(
                         Rect::from_two_pos(a, e),
@@ -518,7 +675,7 @@ impl EditorApp {
                 }
             }
         }
-        if let (Some(Gesture::BoxSelect { start }), Some(h)) = (&self.gesture, hover) {
+        if let (Some(Gesture::BoxSelect { start }), Some(h)) = (&self.tools.gesture, hover) {
             view2d::selection_rect(painter, *start, h);
         }
     }

@@ -4,9 +4,9 @@
 use egui::{RichText, Ui};
 
 use crate::character::Limit;
-use crate::editor::app::Command;
 use crate::editor::character::model::{CharacterWalk, MoveEntry, RING_MOVES, TICK_HZ};
 use crate::editor::character::workings::{self, limit_text, v3};
+use crate::editor::command::Command;
 use crate::editor::document::Document;
 use crate::editor::theme;
 

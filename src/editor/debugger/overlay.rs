@@ -45,51 +45,7 @@ pub struct Overlays {
     pub wall_radii: bool,
 }
 
-/// A debugger overlay that View → Debugger overlays toggles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Overlay {
-    /// Contact points of the current step.
-    Contacts,
-    /// Contact normals.
-    Normals,
-    /// Ball velocities.
-    Velocities,
-    /// Trails and time-of-impact markers.
-    Trails,
-    /// A flash at each contact.
-    Flashes,
-    /// Broadphase bounds.
-    Bounds,
-    /// Wall collision radii.
-    WallRadii,
-}
-
-impl Overlay {
-    /// Every overlay, in the menu's order.
-    pub const ALL: &[Overlay] = &[
-        Overlay::Contacts,
-        Overlay::Normals,
-        Overlay::Velocities,
-        Overlay::Trails,
-        Overlay::Flashes,
-        Overlay::Bounds,
-        Overlay::WallRadii,
-    ];
-
-    /// As the menu shows it.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Overlay::Contacts => "Contact points",
-            Overlay::Normals => "Contact normals",
-            Overlay::Velocities => "Velocities",
-            Overlay::Trails => "Trails and time-of-impact markers",
-            Overlay::Flashes => "Contact flashes",
-            Overlay::Bounds => "Broadphase bounds",
-            Overlay::WallRadii => "Wall collision radii",
-        }
-    }
-}
+pub use crate::editor::command::Overlay;
 
 impl Overlays {
     /// One overlay's switch.

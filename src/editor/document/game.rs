@@ -453,7 +453,16 @@ pub fn rename_property(object: &Object, old: &str, new: &str) -> Result<Labelled
 
 /// Why a free-form property value cannot be stored (`None` when it can).
 fn property_problem(level: &Level, v: &Value) -> Option<String> {
-    let kind = match v {
+    level.field_value_problem(&property_kind(v), v)
+}
+
+/// The kind of a free-form property holding `v`: its value's own, unbounded, so a property's kind always
+/// accepts the value it holds. An enum value's kind lists its one name (a property declares no others).
+/// The inspector edits a property with this kind's widget and the document checks the edit against it:
+/// one rule for both.
+#[must_use]
+pub fn property_kind(v: &Value) -> FieldKind {
+    match v {
         Value::Bool(_) => FieldKind::Bool,
         Value::Int(_) => FieldKind::Int {
             min: None,
@@ -468,8 +477,7 @@ fn property_problem(level: &Level, v: &Value) -> Option<String> {
         Value::Color(_) => FieldKind::Color,
         Value::Point(_) => FieldKind::Point,
         Value::Ref(_) => FieldKind::Ref { entity_type: None },
-    };
-    level.field_value_problem(&kind, v)
+    }
 }
 
 /// A value of `kind` to start a new field or property with: the field's lower bound (or zero), the first

@@ -336,7 +336,7 @@ pub(super) fn properties_section(
                 let key = format!("prop:{}:{name}", object.id().0);
                 ui.horizontal(|ui| {
                     let l = property_name(ui, state, object, name, out);
-                    let kind = kind_of(v);
+                    let kind = edits::property_kind(v);
                     let path = format!("properties.{name}");
                     let ctx = WidgetCtx {
                         level,
@@ -454,25 +454,6 @@ fn add_property_row(
         }
     });
     show_error(ui, state, &key);
-}
-
-/// The kind a free-form property's widget edits: its value's own, unbounded.
-fn kind_of(v: &Value) -> FieldKind {
-    match v {
-        Value::Bool(_) => FieldKind::Bool,
-        Value::Int(_) => FieldKind::Int {
-            min: None,
-            max: None,
-        },
-        Value::Float(_) => FieldKind::Float {
-            min: None,
-            max: None,
-        },
-        Value::Text(_) | Value::Enum(_) => FieldKind::Text,
-        Value::Color(_) => FieldKind::Color,
-        Value::Point(_) => FieldKind::Point,
-        Value::Ref(_) => FieldKind::Ref { entity_type: None },
-    }
 }
 
 /// What a field accepts, for its tooltip.
@@ -788,5 +769,55 @@ mod tests {
             Ok(Value::Ref(ObjectId(7)))
         );
         assert!(req.prompt().contains("Esc"));
+    }
+
+    /// The one value-to-kind rule reaches both of its users: the inspector draws every kind of property
+    /// value with its kind's own widget (never the "make it" button of a value of another kind), and the
+    /// document stores every such value when it is set again.
+    #[test]
+    fn every_property_value_fits_the_kind_both_sides_use() {
+        use egui_kittest::kittest::Queryable;
+        let values = [
+            Value::Bool(true),
+            Value::Int(3),
+            Value::Float(0.5),
+            Value::Text("hello".into()),
+            Value::Enum("red".into()),
+            Value::Color((1, 2, 3, 4)),
+            Value::Point((1.0, 2.0, 3.0)),
+            Value::Ref(ObjectId(1)),
+        ];
+        let mut level = Level::default();
+        level.entities.push(EntityObject {
+            id: ObjectId(1),
+            name: None,
+            entity_type: "crate".into(),
+            position: glam::Vec3::ZERO,
+            yaw_deg: 0.0,
+            fields: Default::default(),
+            properties: values
+                .iter()
+                .enumerate()
+                .map(|(k, v)| (format!("p{k}"), v.clone()))
+                .collect(),
+        });
+        let doc = Document::new(level, None);
+        let object = doc.object(ObjectId(1)).expect("the entity");
+        for (name, v) in object.properties() {
+            let kind = edits::property_kind(v);
+            assert_eq!(doc.level().field_value_problem(&kind, v), None, "{name}");
+            assert!(
+                edits::set_property(doc.level(), &object, name, Some(v.clone()), None).is_ok(),
+                "{name}"
+            );
+        }
+        let mut state = InspectorState::default();
+        let mut out = Vec::new();
+        let harness = egui_kittest::Harness::new_ui(|ui| {
+            properties_section(ui, &doc, &mut state, &object, &mut out);
+        });
+        assert!(harness.query_by_label_contains("make it").is_none());
+        drop(harness);
+        assert!(out.is_empty());
     }
 }

@@ -14,5 +14,33 @@ pub mod model;
 pub(crate) mod paint;
 pub(crate) mod panel;
 
+pub use panel::ReachTab;
+
 pub use geometry::{FloorView, ReachGeometry};
 pub use model::{ReachBuilt, ReachData, ReachOverlay, ReachRequest, Target, TargetView};
+
+/// The floor view a [`crate::editor::command::Command::ReachFloor`] names: `None` is the reached place on
+/// top of each column, `Some(k)` floor `k`.
+#[must_use]
+pub fn floor_view(floor: Option<usize>) -> FloorView {
+    floor.map_or(FloorView::ReachedOnTop, FloorView::Floor)
+}
+
+/// The command's name for a floor view (the inverse of [`floor_view`]).
+#[must_use]
+pub fn floor_index(f: FloorView) -> Option<usize> {
+    match f {
+        FloorView::ReachedOnTop => None,
+        FloorView::Floor(k) => Some(k),
+    }
+}
+
+/// The floor view's name in menus: "Reached on top", "Floor 1 (0.00–2.50 m)".
+#[must_use]
+pub fn floor_name(f: FloorView, heights: Option<(f32, f32)>) -> String {
+    match (f, heights) {
+        (FloorView::ReachedOnTop, _) => "Reached on top".into(),
+        (FloorView::Floor(k), Some((lo, hi))) => format!("Floor {} ({lo:.1}–{hi:.1} m)", k + 1),
+        (FloorView::Floor(k), None) => format!("Floor {}", k + 1),
+    }
+}

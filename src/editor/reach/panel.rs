@@ -6,23 +6,37 @@ use egui::{RichText, Ui};
 use glam::{Vec2, Vec3};
 
 use super::geometry::Label;
-use crate::editor::app::{Command, EditorApp, floor_name};
+use super::model::{ReachOverlay, TargetView};
+use super::{floor_name, paint::floors};
+use crate::editor::command::Command;
+use crate::editor::document::DocKey;
 use crate::editor::theme;
 
 fn v3(p: Vec3) -> String {
     format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z)
 }
 
-impl EditorApp {
-    /// The Reach tab.
-    pub(crate) fn reach_tab(&mut self, ui: &mut Ui) {
+/// The Reach tab as drawn this frame: the overlay and what the app knows around it.
+pub struct ReachTab<'a> {
+    /// The overlay (map, spot, floor shown).
+    pub overlay: &'a ReachOverlay,
+    /// The document as it is now (a map of another revision is said to be earlier).
+    pub doc_key: DocKey,
+    /// Whether the shown path can be walked now.
+    pub can_walk: bool,
+}
+
+impl ReachTab<'_> {
+    /// The Reach tab: the command it asks for, if any (a clicked limit also centres the top-down view on
+    /// it through `center`).
+    pub fn ui(&self, ui: &mut Ui, center: &mut Vec2) -> Option<Command> {
         let mut run: Option<Command> = None;
         self.reach_tab_header(ui, &mut run);
         ui.separator();
         self.reach_tab_target(ui, &mut run);
         ui.separator();
         let mut clicked: Option<Label> = None;
-        match self.reach.data() {
+        match self.overlay.data() {
             Some(d) if d.geometry.labels.is_empty() => {
                 ui.label("Every place the character can stand on is reached.");
             }
@@ -50,18 +64,16 @@ impl EditorApp {
             None => {}
         }
         if let Some(l) = clicked {
-            self.cam.center = Vec2::new(l.at.x, l.at.z);
+            *center = Vec2::new(l.at.x, l.at.z);
             run = Some(Command::ReachTo(l.feet));
         }
-        if let Some(c) = run {
-            self.run_command(&ui.ctx().clone(), c);
-        }
+        run
     }
 
     /// The overlay's switch, the map's state and the floor shown from above.
     fn reach_tab_header(&self, ui: &mut Ui, run: &mut Option<Command>) {
         ui.horizontal_wrapped(|ui| {
-            let mut on = self.reach.on;
+            let mut on = self.overlay.on;
             let toggle = Command::ToggleReach;
             let key = toggle
                 .spec()
@@ -76,12 +88,12 @@ impl EditorApp {
                 *run = Some(toggle);
             }
             ui.separator();
-            if let Some((_, running)) = self.reach.building() {
+            if let Some((_, running)) = self.overlay.building() {
                 ui.spinner();
                 ui.label(format!("mapping… {:.1} s", running.as_secs_f32()));
                 ui.separator();
             }
-            match self.reach.shown() {
+            match self.overlay.shown() {
                 Some(b) => match &b.outcome {
                     Ok(d) => {
                         let (standable, reached) = d
@@ -89,7 +101,7 @@ impl EditorApp {
                             .floors
                             .iter()
                             .fold((0.0, 0.0), |(s, r), f| (s + f.standable, r + f.reached));
-                        let stale = if self.reach.is_current(self.doc.key()) {
+                        let stale = if self.overlay.is_current(self.doc_key) {
                             ""
                         } else {
                             " (of an earlier revision)"
@@ -105,27 +117,27 @@ impl EditorApp {
                         ui.label(RichText::new(why).color(theme::WARNING_TEXT));
                     }
                 },
-                None if self.reach.building().is_none() => {
+                None if self.overlay.building().is_none() => {
                     ui.weak("no map yet: turn the overlay on or pick the Reach tool (H)");
                 }
                 None => {}
             }
             ui.separator();
-            let floors = self.reach_floors();
+            let floors = floors(self.overlay);
             let current = floors
                 .iter()
-                .find(|(f, _)| *f == self.reach.floor)
-                .map_or_else(|| floor_name(self.reach.floor, None), |(f, h)| floor_name(*f, *h));
+                .find(|(f, _)| *f == self.overlay.floor)
+                .map_or_else(|| floor_name(self.overlay.floor, None), |(f, h)| floor_name(*f, *h));
             let l = ui.label("From above:");
             egui::ComboBox::from_id_salt("reach floor")
                 .selected_text(current)
                 .show_ui(ui, |ui| {
                     for (f, h) in floors {
                         if ui
-                            .selectable_label(self.reach.floor == f, floor_name(f, h))
+                            .selectable_label(self.overlay.floor == f, floor_name(f, h))
                             .clicked()
                         {
-                            *run = Some(Command::ReachFloor(f));
+                            *run = Some(Command::ReachFloor(super::floor_index(f)));
                         }
                     }
                 })
@@ -136,14 +148,14 @@ impl EditorApp {
 
     /// The spot clicked with the Reach tool: what it is, and the buttons to walk its path or clear it.
     fn reach_tab_target(&self, ui: &mut Ui, run: &mut Option<Command>) {
-        if self.reach.target().is_none() {
+        if self.overlay.target().is_none() {
             ui.weak(
                 "Pick the Reach tool (H) and click a spot in either view: the path from the walker start to it, or what keeps it out.",
             );
             return;
         }
         ui.horizontal_wrapped(|ui| {
-            ui.label(RichText::new(self.reach_target_text()).strong());
+            ui.label(RichText::new(target_text(self.overlay)).strong());
             for c in [Command::WalkReachPath, Command::ClearReachPath] {
                 let spec = c.spec();
                 let key = spec
@@ -152,7 +164,7 @@ impl EditorApp {
                     .map_or_else(String::new, |k| ui.ctx().format_shortcut(k));
                 if ui
                     .add_enabled(
-                        self.can_run(&c),
+                        self.can_walk || c == Command::ClearReachPath,
                         egui::Button::new(format!("{} ({key})", spec.name)),
                     )
                     .on_hover_text(spec.help)
@@ -162,5 +174,23 @@ impl EditorApp {
                 }
             }
         });
+    }
+}
+
+/// What the clicked spot is, for the status bar.
+pub(crate) fn target_text(o: &ReachOverlay) -> String {
+    let Some(t) = o.target() else {
+        return String::new();
+    };
+    let at = |p: Vec3| format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z);
+    match &t.view {
+        TargetView::Path { path, length } => format!(
+            "reached: {} moves, {length:.1} m from the walker start to {} (Walk the path: Shift+H)",
+            path.len().saturating_sub(1),
+            at(t.to)
+        ),
+        TargetView::Blocked { words, .. } => format!("out of reach: {words}"),
+        TargetView::Nowhere => format!("nowhere to stand at {}", at(t.to)),
+        TargetView::NoMap => "the spot is kept: its path shows when the map is ready".into(),
     }
 }

@@ -5,8 +5,7 @@
 use egui::{Pos2, Ui};
 use glam::{Vec2, Vec3};
 
-use super::{Pointer, Tool};
-use crate::editor::app::EditorApp;
+use super::{Pointer, Tool, ToolCtx, Tools};
 use crate::editor::document::Object;
 use crate::level::{EntityObject, ObjectId, TriggerObject, TriggerShape};
 use crate::shape::{Aabb, Sphere};
@@ -103,11 +102,11 @@ pub fn trigger_from(kind: TriggerKind, points: &[Vec2], height: f32) -> Option<O
     }))
 }
 
-impl EditorApp {
+impl Tools {
     /// Place an entity of the palette's type at `start`, facing along the drag; without a type, say how
     /// to make one.
-    pub(crate) fn place_entity(&mut self, start: Vec2, drag: Option<Vec2>) {
-        let level = self.doc.level();
+    pub(crate) fn place_entity(&mut self, cx: &mut ToolCtx<'_>, start: Vec2, drag: Option<Vec2>) {
+        let level = cx.doc.level();
         let ty = self
             .entity_type
             .clone()
@@ -116,24 +115,29 @@ impl EditorApp {
         match ty {
             Some(t) => {
                 self.entity_type = Some(t.clone());
-                self.add_object(&format!("Add \"{t}\" entity"), entity_at(&t, start, drag));
+                cx.add_object(&format!("Add \"{t}\" entity"), entity_at(&t, start, drag));
             }
             None => {
-                self.status =
+                *cx.status =
                     "no entity types yet: add one in the Entity types tab, then place entities"
                         .into();
-                self.tab = crate::editor::debugger::panel::Tab::EntityTypes;
-                self.lower_collapsed = false;
+                cx.out.show_tab = Some((crate::editor::debugger::panel::Tab::EntityTypes, false));
             }
         }
     }
 
     /// The Trigger tool: clicks collect the shape's points; the shape is made when it has enough.
-    pub(crate) fn trigger_pointer(&mut self, ui: &Ui, resp: &egui::Response, pt: Pointer) {
+    pub(crate) fn trigger_pointer(
+        &mut self,
+        cx: &mut ToolCtx<'_>,
+        ui: &Ui,
+        resp: &egui::Response,
+        pt: Pointer,
+    ) {
         let Pointer { press, shift, .. } = pt;
         let world = |p: Pos2| pt.world(p);
         if resp.double_clicked() && self.trigger_kind == TriggerKind::Prism {
-            self.finish_trigger();
+            self.finish_trigger(cx);
             return;
         }
         // A drag is its two ends as two clicks (box corners, sphere centre and rim).
@@ -146,7 +150,7 @@ impl EditorApp {
             )
         {
             self.chain = vec![self.snapped(world(a), shift), self.snapped(world(b), shift)];
-            self.finish_trigger();
+            self.finish_trigger(cx);
             return;
         }
         if !resp.clicked() {
@@ -156,35 +160,31 @@ impl EditorApp {
         let v = self.snapped(world(p), shift);
         if self.trigger_kind == TriggerKind::Prism
             && self.chain.len() >= 3
-            && self
-                .cam
-                .screen_from_world(pt.rect, self.chain[0])
-                .distance(p)
-                <= CLOSE_PX
+            && pt.cam.screen_from_world(pt.rect, self.chain[0]).distance(p) <= CLOSE_PX
         {
-            self.finish_trigger();
+            self.finish_trigger(cx);
             return;
         }
         if self.chain.last() != Some(&v) {
             self.chain.push(v);
         }
         if self.trigger_kind != TriggerKind::Prism && self.chain.len() >= 2 {
-            self.finish_trigger();
+            self.finish_trigger(cx);
         }
     }
 
     /// Make the trigger from the clicked points (Enter for a prism), or say why not.
-    pub(crate) fn finish_trigger(&mut self) {
+    pub(crate) fn finish_trigger(&mut self, cx: &mut ToolCtx<'_>) {
         let pts = std::mem::take(&mut self.chain);
-        let h = self.doc.level().default_wall_height;
+        let h = cx.doc.level().default_wall_height;
         match trigger_from(self.trigger_kind, &pts, h) {
             Some(t) => {
                 let label = format!("Add {} trigger", self.trigger_kind.name().to_lowercase());
-                self.add_object(&label, t);
+                cx.add_object(&label, t);
             }
             None if pts.is_empty() => {}
             None => {
-                self.status = match self.trigger_kind {
+                *cx.status = match self.trigger_kind {
                     TriggerKind::Prism => {
                         "a prism needs at least 3 corners around some area (not crossing itself)"
                     }

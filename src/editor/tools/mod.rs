@@ -7,66 +7,112 @@ mod reach;
 mod select;
 mod wall;
 
+pub use crate::editor::command::Tool;
 pub use game::{TriggerKind, entity_at, trigger_from};
-pub(crate) use wall::Crossing;
+pub(crate) use wall::{Crossing, add_walls};
 
-use egui::{Key, Pos2, Rect, Sense, Ui};
+use egui::{Pos2, Rect};
 use glam::Vec2;
 
-use crate::editor::app::*;
-use crate::editor::document::{Object, Preview};
+use crate::editor::command::Command;
+use crate::editor::debugger::panel::Tab;
+use crate::editor::document::{Document, Edit, LabelledEdit, Object, Preview};
 use crate::editor::view2d::Camera;
+use crate::editor::view2d::scene::Scene;
+use crate::level::ObjectId;
 
-/// The tools of the palette.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tool {
-    /// Pick, box-select, move, rotate.
-    Select,
-    /// Click-click wall chains.
-    Wall,
-    /// Click to place, drag to set the velocity.
-    Ball,
-    /// Three clicks.
-    Triangle,
-    /// Click: the floor plane; drag: a vertical plane through the line.
-    Plane,
-    /// Click the centre, drag the radius.
-    Cylinder,
-    /// Drag a rectangle.
-    Box,
-    /// Click to place the walker's start, drag to face.
-    Walker,
-    /// Drag a ray: every hit, and the slab intervals of each box.
-    Probe,
-    /// Click to place an entity of the palette's type, drag to face it.
-    Entity,
-    /// Click a box, sphere or prism trigger volume.
-    Trigger,
-    /// Click a spot: the character's path to it, or what keeps it out.
-    Reach,
+/// Distance in screen points within which a new wall vertex welds to an existing endpoint.
+pub(crate) const WELD_PX: f32 = 10.0;
+
+/// The tools' state: the palette's choices and what the pointer has started (a wall chain, a gesture).
+#[derive(Debug)]
+pub struct Tools {
+    /// The active tool.
+    pub tool: Tool,
+    /// Grid snapping on (G); Shift suspends it while held.
+    pub snap: bool,
+    /// Snap step, metres.
+    pub snap_step: f32,
+    /// Whether the Box tool makes oriented boxes.
+    pub box_obb: bool,
+    /// The Entity tool's type (the palette's choice).
+    pub entity_type: Option<String>,
+    /// The Trigger tool's shape.
+    pub trigger_kind: TriggerKind,
+    /// The wall chain, triangle corners or trigger points clicked so far.
+    pub(crate) chain: Vec<Vec2>,
+    /// The pointer gesture in progress.
+    pub(crate) gesture: Option<Gesture>,
 }
 
-impl Tool {
-    /// Every tool, in the palette's order.
-    pub const ALL: &[Tool] = &[
-        Tool::Select,
-        Tool::Wall,
-        Tool::Ball,
-        Tool::Triangle,
-        Tool::Plane,
-        Tool::Cylinder,
-        Tool::Box,
-        Tool::Walker,
-        Tool::Probe,
-        Tool::Entity,
-        Tool::Trigger,
-        Tool::Reach,
-    ];
+impl Default for Tools {
+    fn default() -> Self {
+        Self {
+            tool: Tool::Select,
+            snap: true,
+            snap_step: 0.5,
+            box_obb: false,
+            entity_type: None,
+            trigger_kind: TriggerKind::default(),
+            chain: Vec::new(),
+            gesture: None,
+        }
+    }
+}
 
-    /// The palette's name.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        self.spec().name
+/// What a tool works on for one pointer event: the document, the drawn scene it picks from and the status
+/// line; what it asks of the rest of the editor goes to [`ToolOut`].
+pub(crate) struct ToolCtx<'a> {
+    /// The edited level.
+    pub doc: &'a mut Document,
+    /// The top-down view's drawn scene (picking and box selection).
+    pub scene: &'a Scene,
+    /// The status bar's message.
+    pub status: &'a mut String,
+    /// The probe's height, metres (the Probe tool drags its ray there).
+    pub probe_height: f32,
+    /// What the tool asks for.
+    pub out: ToolOut,
+}
+
+/// What a tool asks the app for: commands to run, a tab to show, a probe ray, a question.
+#[derive(Default)]
+pub(crate) struct ToolOut {
+    /// Commands to run, in order.
+    pub commands: Vec<Command>,
+    /// Show this tab of the lower panel (opened; `true`: the panel shown too).
+    pub show_tab: Option<(Tab, bool)>,
+    /// A new probe ray dragged at the probe height (`Some(None)`: no ray).
+    pub probe: Option<Option<(crate::shape::Ray, f32)>>,
+    /// The Reach tool's click: the floor point to ask the map about.
+    pub reach_at: Option<Vec2>,
+    /// A drawn chain crosses walls: ask whether to split them.
+    pub split: Option<(Vec<(Vec2, Vec2)>, Vec<Crossing>)>,
+}
+
+impl ToolCtx<'_> {
+    /// The object (or the walker, as `None` inside `Some`) under world point `p`, at camera scale `scale`.
+    pub fn pick(&self, p: Vec2, scale: f32) -> Option<Option<ObjectId>> {
+        self.scene.pick(p, scale, self.doc.level().walker.as_ref())
+    }
+
+    /// Apply an edit as one undo step (the one way the tools change the level; a live drag's preview
+    /// aside).
+    pub fn apply_edit(&mut self, e: LabelledEdit) -> bool {
+        self.doc.apply_merging(e.label, e.edit, e.merge_key)
+    }
+
+    /// Add one object as one undo step, saying so in the status bar.
+    pub fn add_object(&mut self, label: &str, o: Object) {
+        self.apply_edit(LabelledEdit::new(
+            label,
+            Edit {
+                add: vec![o],
+                ..Edit::default()
+            },
+            None,
+        ));
+        *self.status = label.to_lowercase();
     }
 }
 
@@ -93,6 +139,7 @@ impl Pointer {
 }
 
 /// A pointer gesture in progress in the view.
+#[derive(Debug)]
 pub(crate) enum Gesture {
     Move { preview: Preview, grab: Vec2 },
     BoxSelect { start: Pos2 },
@@ -101,122 +148,52 @@ pub(crate) enum Gesture {
     Pan,
 }
 
-impl EditorApp {
-    pub(crate) fn view(&mut self, ui: &mut Ui) {
-        let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
-        self.view_rect = rect;
-        if !self.framed && rect.width() > 10.0 {
-            let b = self.level_bounds();
-            if b.is_some() {
-                self.cam.frame(rect, b);
-            } else {
-                self.cam = Camera::default();
-            }
-            self.framed = true;
-        }
-        if self.frame_selection {
-            self.frame_selection = false;
-            let b = self.selection_bounds();
-            self.cam.frame(rect, b);
-        }
-        let (shift, space, hover) = ui.input(|i| {
-            (
-                i.modifiers.shift,
-                i.key_down(Key::Space),
-                i.pointer.hover_pos(),
-            )
-        });
-        let hover = hover.filter(|p| rect.contains(*p));
-        self.cursor_world = hover.map(|p| self.cam.world_from_screen(rect, p));
-        if self.cursor_world.is_some() {
-            self.last_cursor_world = self.cursor_world;
-        }
-
-        // Zoom about the pointer; pan with the middle or right button, or Space + drag.
-        if let Some(p) = hover {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-            let factor = zoom * (scroll * 0.002).exp();
-            if factor != 1.0 {
-                self.cam.zoom_about(rect, p, factor);
-            }
-        }
-        let panning = resp.dragged_by(egui::PointerButton::Middle)
-            || resp.dragged_by(egui::PointerButton::Secondary)
-            || (space && resp.dragged_by(egui::PointerButton::Primary));
-        if panning {
-            self.space_panned |= space;
-            self.cam.pan_by(resp.drag_delta());
-            if resp.drag_started() && self.gesture.is_none() {
-                self.gesture = Some(Gesture::Pan);
-            }
-        } else {
-            self.pointer(ui, &resp, rect, shift);
-        }
-        if resp.drag_stopped() && matches!(self.gesture, Some(Gesture::Pan)) {
-            self.gesture = None;
-        }
-        self.paint(ui, rect, hover, shift);
-    }
-
-    pub(crate) fn pointer(&mut self, ui: &Ui, resp: &egui::Response, rect: Rect, shift: bool) {
-        let pt = Pointer {
-            rect,
-            cam: self.cam,
-            press: resp.interact_pointer_pos(),
-            shift,
-            ctrl: ui.input(|i| i.modifiers.command),
-        };
-        if self.inspector.pick.is_some() {
-            self.pick_for_inspector(resp, pt);
-            return;
-        }
+impl Tools {
+    /// What the pointer does with the active tool this frame (the view's own zoom and pan aside).
+    pub(crate) fn pointer(
+        &mut self,
+        cx: &mut ToolCtx<'_>,
+        ui: &egui::Ui,
+        resp: &egui::Response,
+        pt: Pointer,
+    ) {
         if resp.clicked_by(egui::PointerButton::Secondary) && self.tool == Tool::Wall {
-            self.finish_chain();
+            self.finish_chain(cx);
             return;
         }
         match self.tool {
             Tool::Select => {
-                self.select_drag_start(ui, resp, pt);
-                self.select_drag(ui, resp, pt);
-                self.select_drag_end(ui, resp, pt);
-                self.select_click(ui, resp, pt);
+                self.select_drag_start(cx, ui, resp, pt);
+                self.select_drag(cx, resp, pt);
+                self.select_drag_end(cx, ui, resp, pt);
+                self.select_click(cx, resp, pt);
             }
-            Tool::Wall => self.wall_pointer(ui, resp, pt),
-            Tool::Triangle => self.triangle_pointer(ui, resp, pt),
-            Tool::Probe => self.probe_pointer(ui, resp, pt),
-            Tool::Trigger => self.trigger_pointer(ui, resp, pt),
-            Tool::Reach => self.reach_pointer(resp, pt),
+            Tool::Wall => self.wall_pointer(cx, resp, pt),
+            Tool::Triangle => self.triangle_pointer(cx, resp, pt),
+            Tool::Probe => self.probe_pointer(cx, ui, resp, pt),
+            Tool::Trigger => self.trigger_pointer(cx, ui, resp, pt),
+            Tool::Reach => reach::reach_pointer(cx, resp, pt),
             Tool::Entity | Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
-                self.place_pointer(ui, resp, pt);
+                self.place_pointer(cx, ui, resp, pt);
             }
         }
     }
 
-    /// A click while the inspector waits for a point or a reference: store what was clicked (snapped
-    /// points; the object under the pointer), or say why nothing was stored.
-    fn pick_for_inspector(&mut self, resp: &egui::Response, pt: Pointer) {
-        let (Some(req), Some(p)) = (self.inspector.pick.clone(), pt.press) else {
-            return;
-        };
-        if !resp.clicked() {
-            return;
+    /// Another tool: the chain and any gesture are dropped (a live drag's preview undone).
+    pub(crate) fn set_tool(&mut self, doc: &mut Document, tool: Tool) {
+        if self.tool != tool {
+            self.chain.clear();
+            self.cancel_gesture(doc);
+            self.tool = tool;
         }
-        let w = pt.world(p);
-        let at = self.snapped(w, pt.shift);
-        let hit = self.pick(w).flatten();
-        let result = req
-            .value_at(at.x, at.y, hit)
-            .and_then(|v| req.edit(self.doc.level(), v));
-        match result {
-            Ok(edit) => {
-                self.status = format!("{} (picked)", edit.label);
-                self.inspector.pick = None;
-                self.run_command(
-                    &resp.ctx,
-                    crate::editor::app::Command::Apply(Box::new(edit)),
-                );
-            }
-            Err(why) => self.status = format!("not picked: {why}"),
+    }
+
+    /// Drop the gesture in progress; a live drag's preview is undone.
+    pub(crate) fn cancel_gesture(&mut self, doc: &mut Document) {
+        if let Some(Gesture::Move { preview, .. } | Gesture::Rotate { preview, .. }) =
+            self.gesture.take()
+        {
+            doc.cancel_preview(preview);
         }
     }
 
@@ -229,11 +206,16 @@ impl EditorApp {
     }
 
     /// Snap a wall vertex: weld to a nearby wall endpoint (or chain vertex) first, then the grid.
-    pub(crate) fn snap_vertex(&self, p: Vec2, suspend_grid: bool) -> (Vec2, bool) {
-        let tol = WELD_PX / self.cam.scale;
+    pub(crate) fn snap_vertex(
+        &self,
+        doc: &Document,
+        scale: f32,
+        p: Vec2,
+        suspend_grid: bool,
+    ) -> (Vec2, bool) {
+        let tol = WELD_PX / scale;
         let mut best: Option<(f32, Vec2)> = None;
-        let endpoints = self
-            .doc
+        let endpoints = doc
             .level()
             .walls
             .iter()
@@ -250,30 +232,40 @@ impl EditorApp {
             None => (self.snapped(p, suspend_grid), false),
         }
     }
+}
 
-    /// The rotation handle of a single selected OBB: its screen position and the box's centre.
-    pub(crate) fn rotation_handle(&self, rect: Rect) -> Option<(Pos2, Vec2, Pos2)> {
-        if self.doc.selection().len() != 1 {
-            return None;
-        }
-        let id = *self.doc.selection().first()?;
-        let Some(Object::Obb(b)) = self.doc.object(id) else {
-            return None;
-        };
-        let c = Vec2::new(b.center.x, b.center.z);
-        let yaw = b.rotation_deg.x.to_radians();
-        let reach = Vec2::new(b.half_extents.x, b.half_extents.z).length() + 24.0 / self.cam.scale;
-        // Yaw turns +x toward -z seen from above (right-handed about +y).
-        let tip = c + Vec2::new(yaw.cos(), -yaw.sin()) * reach;
-        Some((
-            self.cam.screen_from_world(rect, tip),
-            c,
-            self.cam.screen_from_world(rect, c),
-        ))
+/// The rotation handle of a single selected OBB: its screen position and the box's centre.
+pub(crate) fn rotation_handle(
+    doc: &Document,
+    cam: &Camera,
+    rect: Rect,
+) -> Option<(Pos2, Vec2, Pos2)> {
+    if doc.selection().len() != 1 {
+        return None;
     }
+    let id = *doc.selection().first()?;
+    let Some(Object::Obb(b)) = doc.object(id) else {
+        return None;
+    };
+    let c = Vec2::new(b.center.x, b.center.z);
+    let yaw = b.rotation_deg.x.to_radians();
+    let reach = Vec2::new(b.half_extents.x, b.half_extents.z).length() + 24.0 / cam.scale;
+    // Yaw turns +x toward -z seen from above (right-handed about +y).
+    let tip = c + Vec2::new(yaw.cos(), -yaw.sin()) * reach;
+    Some((
+        cam.screen_from_world(rect, tip),
+        c,
+        cam.screen_from_world(rect, c),
+    ))
+}
 
-    pub(crate) fn rotation_handle_hit(&self, rect: Rect, p: Pos2) -> Option<Vec2> {
-        let (h, c, _) = self.rotation_handle(rect)?;
-        (h.distance(p) <= 8.0).then_some(c)
-    }
+/// The centre of the single selected OBB when screen point `p` is on its rotation handle.
+pub(crate) fn rotation_handle_hit(
+    doc: &Document,
+    cam: &Camera,
+    rect: Rect,
+    p: Pos2,
+) -> Option<Vec2> {
+    let (h, c, _) = rotation_handle(doc, cam, rect)?;
+    (h.distance(p) <= 8.0).then_some(c)
 }

@@ -3,23 +3,22 @@
 use egui::{Pos2, Ui};
 use glam::{Vec2, Vec3};
 
-use super::{Gesture, Pointer, Tool};
-use crate::editor::app::EditorApp;
+use super::{Gesture, Pointer, Tool, ToolCtx, Tools};
 use crate::editor::document::{Edit, Header, LabelledEdit, Object};
 use crate::level::{AabbObject, BallObject, CylinderObject, ObbObject, ObjectId, PlaneObject};
 
-impl EditorApp {
+impl Tools {
     /// Create the placing tool's object from a click at `start` or a drag from `start` to `end`.
-    pub(crate) fn place(&mut self, start: Vec2, end: Option<Vec2>) {
+    pub(crate) fn place(&mut self, cx: &mut ToolCtx<'_>, start: Vec2, end: Option<Vec2>) {
         let drag = end.filter(|e| e.distance(start) > 1e-4);
-        let h = self.doc.level().default_wall_height;
+        let h = cx.doc.level().default_wall_height;
         match self.tool {
-            Tool::Ball => self.add_object("Add ball", ball_at(start, drag)),
-            Tool::Plane => self.add_object("Add plane", plane_at(start, drag)),
-            Tool::Cylinder => self.add_object("Add cylinder", cylinder_at(start, drag, h)),
-            Tool::Box => self.add_object("Add box", box_at(start, drag, self.box_obb)),
-            Tool::Walker => self.place_walker(start, drag),
-            Tool::Entity => self.place_entity(start, drag),
+            Tool::Ball => cx.add_object("Add ball", ball_at(start, drag)),
+            Tool::Plane => cx.add_object("Add plane", plane_at(start, drag)),
+            Tool::Cylinder => cx.add_object("Add cylinder", cylinder_at(start, drag, h)),
+            Tool::Box => cx.add_object("Add box", box_at(start, drag, self.box_obb)),
+            Tool::Walker => place_walker(cx, start, drag),
+            Tool::Entity => self.place_entity(cx, start, drag),
             Tool::Select
             | Tool::Wall
             | Tool::Triangle
@@ -29,31 +28,14 @@ impl EditorApp {
         }
     }
 
-    /// Put the walker's start at `start`, facing along the drag.
-    fn place_walker(&mut self, start: Vec2, drag: Option<Vec2>) {
-        let mut h = Header::of(self.doc.level());
-        let mut w = h.walker.clone().unwrap_or_default();
-        w.position = start;
-        if let Some(e) = drag {
-            let d = e - start;
-            // Facing 0 looks down -z, 90 down -x.
-            w.facing_deg = (-d.x).atan2(-d.y).to_degrees();
-        }
-        h.walker = Some(w);
-        self.apply_edit(LabelledEdit::new(
-            "Place walker",
-            Edit {
-                header: Some(h),
-                ..Edit::default()
-            },
-            None,
-        ));
-        self.doc.select_walker_only();
-        self.status = "placed the walker".into();
-    }
-
     /// Placing tools: a click places the object, a drag sizes or aims it.
-    pub(crate) fn place_pointer(&mut self, ui: &Ui, resp: &egui::Response, pt: Pointer) {
+    pub(crate) fn place_pointer(
+        &mut self,
+        cx: &mut ToolCtx<'_>,
+        ui: &Ui,
+        resp: &egui::Response,
+        pt: Pointer,
+    ) {
         let Pointer { press, shift, .. } = pt;
         let world = |p: Pos2| pt.world(p);
         if resp.drag_started_by(egui::PointerButton::Primary)
@@ -70,14 +52,37 @@ impl EditorApp {
                 .interact_pointer_pos()
                 .or(ui.input(|i| i.pointer.latest_pos()))
                 .map_or(start, |p| self.snapped(world(p), shift));
-            self.place(start, Some(end));
+            self.place(cx, start, Some(end));
         } else if resp.clicked()
             && let Some(p) = press
         {
             let at = self.snapped(world(p), shift);
-            self.place(at, None);
+            self.place(cx, at, None);
         }
     }
+}
+
+/// Put the walker's start at `start`, facing along the drag.
+fn place_walker(cx: &mut ToolCtx<'_>, start: Vec2, drag: Option<Vec2>) {
+    let mut h = Header::of(cx.doc.level());
+    let mut w = h.walker.clone().unwrap_or_default();
+    w.position = start;
+    if let Some(e) = drag {
+        let d = e - start;
+        // Facing 0 looks down -z, 90 down -x.
+        w.facing_deg = (-d.x).atan2(-d.y).to_degrees();
+    }
+    h.walker = Some(w);
+    cx.apply_edit(LabelledEdit::new(
+        "Place walker",
+        Edit {
+            header: Some(h),
+            ..Edit::default()
+        },
+        None,
+    ));
+    cx.doc.select_walker_only();
+    *cx.status = "placed the walker".into();
 }
 
 /// A ball resting on the floor at `start`; a drag sets its velocity (one second of motion).

@@ -2,13 +2,18 @@
 
 use egui::{Pos2, Ui};
 
-use super::{Gesture, Pointer};
-use crate::editor::app::EditorApp;
+use super::{Gesture, Pointer, ToolCtx, Tools};
 use crate::editor::debugger::panel::Tab;
 
-impl EditorApp {
+impl Tools {
     /// Probe tool: drag a ray at the probe height; the Probe tab shows once it is down.
-    pub(crate) fn probe_pointer(&mut self, ui: &Ui, resp: &egui::Response, pt: Pointer) {
+    pub(crate) fn probe_pointer(
+        &mut self,
+        cx: &mut ToolCtx<'_>,
+        ui: &Ui,
+        resp: &egui::Response,
+        pt: Pointer,
+    ) {
         let Pointer { press, shift, .. } = pt;
         let world = |p: Pos2| pt.world(p);
         if resp.drag_started_by(egui::PointerButton::Primary)
@@ -23,17 +28,17 @@ impl EditorApp {
         {
             let end = self.snapped(world(now), shift);
             if end != *start {
-                self.probe =
-                    crate::editor::analysis::probe::probe_ray(*start, end, self.probe_height);
-                self.probe_flat = true;
+                cx.out.probe = Some(crate::editor::analysis::probe::probe_ray(
+                    *start,
+                    end,
+                    cx.probe_height,
+                ));
             }
         }
         if resp.drag_stopped() {
             self.gesture = None;
             // Show the results once the ray is down (not mid-drag: the panels must not move).
-            self.tab = Tab::Probe;
-            self.show_problems = true;
-            self.lower_collapsed = false;
+            cx.out.show_tab = Some((Tab::Probe, true));
         }
     }
 }

@@ -1,16 +1,13 @@
 //! The Reach tool in the top-down view: a click asks the reachability map for the spot under the pointer (the
 //! place the overlay shows there): its path from the walker start, or what keeps it out.
 
-use crate::editor::app::{Command, EditorApp};
-use crate::editor::tools::Pointer;
+use super::{Pointer, ToolCtx};
 
-impl EditorApp {
-    pub(crate) fn reach_pointer(&mut self, resp: &egui::Response, pt: Pointer) {
-        if resp.clicked()
-            && let Some(p) = pt.press
-        {
-            let to = self.reach_spot(pt.world(p));
-            self.run_command(&resp.ctx, Command::ReachTo(to));
-        }
+/// A click hands the app the floor point (the app asks the map which place it shows there).
+pub(crate) fn reach_pointer(cx: &mut ToolCtx<'_>, resp: &egui::Response, pt: Pointer) {
+    if resp.clicked()
+        && let Some(p) = pt.press
+    {
+        cx.out.reach_at = Some(pt.world(p));
     }
 }

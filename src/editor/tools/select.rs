@@ -3,15 +3,21 @@
 use egui::{Pos2, Ui};
 use glam::Vec2;
 
-use super::{Gesture, Pointer};
-use crate::editor::app::EditorApp;
+use super::{Gesture, Pointer, ToolCtx, Tools, rotation_handle_hit};
 use crate::editor::document::{Object, count_noun};
 use crate::level::ObjectId;
 
-impl EditorApp {
-    pub(crate) fn box_select(&mut self, a: Vec2, b: Vec2, add: bool, remove: bool) {
+impl Tools {
+    pub(crate) fn box_select(
+        &mut self,
+        cx: &mut ToolCtx<'_>,
+        a: Vec2,
+        b: Vec2,
+        add: bool,
+        remove: bool,
+    ) {
         let (lo, hi) = (a.min(b), a.max(b));
-        let inside: Vec<ObjectId> = self
+        let inside: Vec<ObjectId> = cx
             .scene
             .entries
             .iter()
@@ -21,28 +27,34 @@ impl EditorApp {
             })
             .map(|e| e.id)
             .collect();
-        let walker_inside = self
+        let walker_inside = cx
             .doc
             .level()
             .walker
             .as_ref()
             .is_some_and(|w| w.position.cmpge(lo).all() && w.position.cmple(hi).all());
         if remove {
-            self.doc.remove_from_selection(inside, walker_inside);
+            cx.doc.remove_from_selection(inside, walker_inside);
         } else {
             if !add {
-                self.doc.clear_selection();
+                cx.doc.clear_selection();
             }
-            self.doc.add_to_selection(inside, walker_inside);
+            cx.doc.add_to_selection(inside, walker_inside);
         }
-        self.status = format!(
+        *cx.status = format!(
             "{} selected",
-            count_noun(self.doc.selection().len(), "object")
+            count_noun(cx.doc.selection().len(), "object")
         );
     }
 
     /// A drag starts: rotate with the handle, move what is under the pointer, or box-select.
-    pub(crate) fn select_drag_start(&mut self, ui: &Ui, resp: &egui::Response, pt: Pointer) {
+    pub(crate) fn select_drag_start(
+        &mut self,
+        cx: &mut ToolCtx<'_>,
+        ui: &Ui,
+        resp: &egui::Response,
+        pt: Pointer,
+    ) {
         let Pointer {
             rect,
             press,
@@ -55,26 +67,26 @@ impl EditorApp {
             && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(press)
         {
             let w = world(p);
-            if let Some(center) = self.rotation_handle_hit(rect, p) {
+            if let Some(center) = rotation_handle_hit(cx.doc, &pt.cam, rect, p) {
                 self.gesture = Some(Gesture::Rotate {
-                    preview: self.doc.begin_preview(),
+                    preview: cx.doc.begin_preview(),
                     center,
                 });
             } else {
-                match self.pick(w) {
+                match cx.pick(w, pt.cam.scale) {
                     Some(hit) if !shift && !ctrl => {
                         let selected = match hit {
-                            Some(id) => self.doc.selection().contains(&id),
-                            None => self.doc.walker_selected(),
+                            Some(id) => cx.doc.selection().contains(&id),
+                            None => cx.doc.walker_selected(),
                         };
                         if !selected {
                             match hit {
-                                Some(id) => self.doc.select_only([id]),
-                                None => self.doc.select_walker_only(),
+                                Some(id) => cx.doc.select_only([id]),
+                                None => cx.doc.select_walker_only(),
                             }
                         }
                         self.gesture = Some(Gesture::Move {
-                            preview: self.doc.begin_preview(),
+                            preview: cx.doc.begin_preview(),
                             grab: w,
                         });
                     }
@@ -85,7 +97,7 @@ impl EditorApp {
     }
 
     /// While dragging: the live preview of a move or a rotation.
-    pub(crate) fn select_drag(&mut self, _ui: &Ui, resp: &egui::Response, pt: Pointer) {
+    pub(crate) fn select_drag(&mut self, cx: &mut ToolCtx<'_>, resp: &egui::Response, pt: Pointer) {
         let Pointer { shift, .. } = pt;
         let world = |p: Pos2| pt.world(p);
         if let Some(now) = resp.interact_pointer_pos() {
@@ -102,14 +114,14 @@ impl EditorApp {
                             o
                         })
                         .collect();
-                    let header = self.doc.walker_selected().then(|| {
+                    let header = cx.doc.walker_selected().then(|| {
                         let mut h = preview.header.clone();
                         if let Some(wk) = &mut h.walker {
                             wk.position += d;
                         }
                         h
                     });
-                    self.doc.preview(objects, header);
+                    cx.doc.preview(objects, header);
                 }
                 Some(Gesture::Rotate { preview, center }) => {
                     let v = w - *center;
@@ -128,7 +140,7 @@ impl EditorApp {
                             o
                         })
                         .collect();
-                    self.doc.preview(objects, None);
+                    cx.doc.preview(objects, None);
                 }
                 _ => {}
             }
@@ -136,27 +148,33 @@ impl EditorApp {
     }
 
     /// The drag ends: commit the move or rotation as one step, or select what the box holds.
-    pub(crate) fn select_drag_end(&mut self, ui: &Ui, resp: &egui::Response, pt: Pointer) {
+    pub(crate) fn select_drag_end(
+        &mut self,
+        cx: &mut ToolCtx<'_>,
+        ui: &Ui,
+        resp: &egui::Response,
+        pt: Pointer,
+    ) {
         let Pointer { shift, ctrl, .. } = pt;
         let world = |p: Pos2| pt.world(p);
         if resp.drag_stopped() {
             match self.gesture.take() {
                 Some(Gesture::Move { preview, .. }) => {
-                    let n = preview.originals.len() + usize::from(self.doc.walker_selected());
+                    let n = preview.originals.len() + usize::from(cx.doc.walker_selected());
                     let label = format!("Move {}", count_noun(n, "object"));
-                    if self.doc.commit_preview(preview, label.clone()) {
-                        self.status = label.to_lowercase();
+                    if cx.doc.commit_preview(preview, label.clone()) {
+                        *cx.status = label.to_lowercase();
                     }
                 }
                 Some(Gesture::Rotate { preview, .. }) => {
-                    self.doc.commit_preview(preview, "Rotate box");
+                    cx.doc.commit_preview(preview, "Rotate box");
                 }
                 Some(Gesture::BoxSelect { start }) => {
                     if let Some(end) = resp
                         .interact_pointer_pos()
                         .or(ui.input(|i| i.pointer.latest_pos()))
                     {
-                        self.box_select(world(start), world(end), shift, ctrl);
+                        self.box_select(cx, world(start), world(end), shift, ctrl);
                     }
                 }
                 other => self.gesture = other,
@@ -165,30 +183,35 @@ impl EditorApp {
     }
 
     /// A click selects (Shift toggles, Ctrl removes).
-    pub(crate) fn select_click(&mut self, _ui: &Ui, resp: &egui::Response, pt: Pointer) {
+    pub(crate) fn select_click(
+        &mut self,
+        cx: &mut ToolCtx<'_>,
+        resp: &egui::Response,
+        pt: Pointer,
+    ) {
         let Pointer {
             press, shift, ctrl, ..
         } = pt;
         let world = |p: Pos2| pt.world(p);
         if resp.clicked() {
-            let hit = press.map(world).and_then(|w| self.pick(w));
+            let hit = press.map(world).and_then(|w| cx.pick(w, pt.cam.scale));
             let walker = hit == Some(None);
             match (hit.flatten(), shift, ctrl) {
-                (Some(id), true, _) => self.doc.toggle_selected(id),
+                (Some(id), true, _) => cx.doc.toggle_selected(id),
                 (Some(id), false, true) => {
-                    self.doc.remove_from_selection([id], false);
+                    cx.doc.remove_from_selection([id], false);
                 }
                 (Some(id), false, false) => {
-                    self.doc.select_only([id]);
+                    cx.doc.select_only([id]);
                 }
                 (None, _, _) if walker => {
                     if !shift {
-                        self.doc.clear_selection();
+                        cx.doc.clear_selection();
                     }
-                    self.doc.set_walker_selected(!ctrl);
+                    cx.doc.set_walker_selected(!ctrl);
                 }
                 (None, false, false) => {
-                    self.doc.clear_selection();
+                    cx.doc.clear_selection();
                 }
                 _ => {}
             }

@@ -4,8 +4,8 @@
 
 mod batch;
 pub mod footprint;
+pub mod plane;
 pub(crate) mod gpu;
-pub(crate) mod paint;
 pub mod relief;
 pub(crate) mod relief_paint;
 pub mod scene;

@@ -6,21 +6,7 @@ use glam::{Mat4, Vec2, Vec3};
 use crate::shape::{Aabb, Ray};
 use crate::walker::{WalkMode, Walker};
 
-/// Which camera the 3D preview uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CameraMode {
-    /// Orbit about a target: drag rotates, wheel zooms, right/middle drag pans.
-    #[default]
-    Orbit,
-    /// The level's character: a capsule with gravity moved by `move_character` (W A S D, E jumps), seen from
-    /// its eyes or from behind; drag looks.
-    Walk,
-    /// First person as the seeds' walker: W A S D moves against walls and triangles (Stop / Slide / Ghost),
-    /// drag looks.
-    Walker,
-    /// Behind a ball, looking along its velocity (seed 004's "hook" camera).
-    Follow,
-}
+pub use crate::editor::command::CameraMode;
 
 /// The 3D preview's camera.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -50,7 +50,7 @@ pub enum Action3 {
     /// Set the probe to this ray (unit direction) and length (a click with the Probe tool).
     Probe(Ray, f32),
     /// Run a command (the toolbar's character buttons).
-    Run(crate::editor::app::Command),
+    Run(crate::editor::command::Command),
     /// A click with the Reach tool: the feet on the surface under it (`None`: nothing there).
     Reach(Option<Vec3>),
 }
@@ -497,7 +497,7 @@ impl View3d {
     }
 
     fn toolbar(&mut self, ui: &mut Ui, input: &Input3<'_>) -> Option<Action3> {
-        use crate::editor::app::Command;
+        use crate::editor::command::Command;
         let mut action = None;
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("3D").strong());

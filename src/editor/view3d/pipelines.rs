@@ -5,7 +5,6 @@
 use eframe::egui_wgpu::wgpu;
 use wgpu::util::DeviceExt;
 
-use super::render::{BLIT_SHADER, COLOR_FORMAT, DEPTH_FORMAT, attrs};
 use super::scene::{LINE_FLOATS, SOLID_FLOATS, SPHERE_FLOATS};
 
 /// The uniform buffer every scene pipeline reads (view-projection, eye, fog), with its layout and group.
@@ -351,4 +350,68 @@ pub(super) fn unit_sphere_mesh(device: &wgpu::Device) -> (wgpu::Buffer, wgpu::Bu
         usage: wgpu::BufferUsages::INDEX,
     });
     (sphere_vb, sphere_ib, indices.len() as u32)
+}
+
+/// Format of the offscreen colour target.
+pub(super) const COLOR_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// Format of the offscreen depth target.
+pub(super) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+
+pub(super) const BLIT_SHADER: &str = r"
+@group(0) @binding(0) var src: texture_2d<f32>;
+@group(0) @binding(1) var smp: sampler;
+
+struct Out {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+};
+
+@vertex
+fn vs_blit(@builtin(vertex_index) k: u32) -> Out {
+    let uv = vec2<f32>(f32((k << 1u) & 2u), f32(k & 2u));
+    var o: Out;
+    o.clip = vec4<f32>(uv.x * 2.0 - 1.0, 1.0 - uv.y * 2.0, 0.0, 1.0);
+    o.uv = uv;
+    return o;
+}
+
+@fragment
+fn fs_linear(i: Out) -> @location(0) vec4<f32> {
+    return textureSample(src, smp, i.uv);
+}
+
+fn gamma(x: f32) -> f32 {
+    if x <= 0.0031308 {
+        return 12.92 * x;
+    }
+    return 1.055 * pow(x, 1.0 / 2.4) - 0.055;
+}
+
+@fragment
+fn fs_gamma(i: Out) -> @location(0) vec4<f32> {
+    let c = textureSample(src, smp, i.uv);
+    return vec4<f32>(gamma(c.r), gamma(c.g), gamma(c.b), c.a);
+}
+";
+
+/// Vertex attributes of `formats`, packed in order from shader location `first`.
+pub(super) fn attrs<const N: usize>(
+    formats: [wgpu::VertexFormat; N],
+    first: u32,
+) -> [wgpu::VertexAttribute; N] {
+    let mut offset = 0;
+    let mut out = [wgpu::VertexAttribute {
+        format: wgpu::VertexFormat::Float32,
+        offset: 0,
+        shader_location: 0,
+    }; N];
+    for (k, f) in formats.into_iter().enumerate() {
+        out[k] = wgpu::VertexAttribute {
+            format: f,
+            offset,
+            shader_location: first + k as u32,
+        };
+        offset += f.size();
+    }
+    out
 }
