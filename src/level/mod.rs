@@ -954,6 +954,7 @@ mod sector;
 mod spans;
 mod validate;
 mod validate_game;
+mod validate_sector;
 #[cfg(feature = "cli")]
 pub mod vcs;
 mod watch;

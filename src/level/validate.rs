@@ -111,6 +111,7 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
     character(level, &mut r);
     overlaps(level, &mut r);
     r.problems.extend(super::validate_game::problems(level));
+    r.problems.extend(super::validate_sector::problems(level));
     r.problems
 }
 

@@ -125,7 +125,7 @@ impl Slot {
             }
         }
         slot.floor = Some(HeightFn::new(&g.floor, g.outline));
-        slot.ceiling = Some(HeightFn::new(&g.ceiling, g.outline));
+        slot.ceiling = Some(HeightFn::new(&g.ceiling, g.outline).lowered());
         (slot.lo, slot.hi) = height_range(g);
         slot
     }

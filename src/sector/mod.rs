@@ -52,7 +52,7 @@ use serde::{Deserialize, Serialize};
 use crate::id::ObjectId;
 
 pub use cook::{CookedSector, FaceKind, SectorCook};
-pub use plane::{HeightFn, MAX_SLOPE_DEGREES};
+pub use plane::{CEILING_DROP_ULPS, HeightFn, MAX_SLOPE_DEGREES};
 pub use triangulate::triangulate;
 
 /// Edges closer than this (metres) to collinear and overlapping are shared; split points closer than this to

@@ -16,7 +16,12 @@ pub struct HeightFn {
     rise: f64,
     origin: DVec2,
     dir: DVec2,
+    /// How many `f32` steps [`HeightFn::at`] goes down (a ceiling's, see [`HeightFn::lowered`]).
+    drop: u8,
 }
+
+/// The `f32` steps a cooked ceiling sits below its plane: see [`HeightFn::lowered`].
+pub const CEILING_DROP_ULPS: u8 = 4;
 
 impl HeightFn {
     /// A flat surface at `height`.
@@ -27,6 +32,20 @@ impl HeightFn {
             rise: 0.0,
             origin: DVec2::ZERO,
             dir: DVec2::ZERO,
+            drop: 0,
+        }
+    }
+
+    /// The same surface a few `f32` steps lower ([`CEILING_DROP_ULPS`]: a millionth of its height or so),
+    /// as cooked ceilings are: where a storey stands on the ceiling below, the upper floor and the lower
+    /// ceiling would be the same plane, and a ray would meet both at one `t` (the scene gives ties to the
+    /// lower id). Lowered, a ray down from the upper storey meets its floor first and a ray up from the lower
+    /// one its ceiling, each at its plane's height to a few ulps.
+    #[must_use]
+    pub fn lowered(self) -> Self {
+        Self {
+            drop: CEILING_DROP_ULPS,
+            ..self
         }
     }
 
@@ -59,6 +78,7 @@ impl HeightFn {
             rise: f64::from(slope.degrees).to_radians().tan(),
             origin: a,
             dir: inward,
+            drop: 0,
         }
     }
 
@@ -74,7 +94,11 @@ impl HeightFn {
     /// The height over the plan point `p`, rounded to `f32`.
     #[must_use]
     pub fn at(&self, p: Vec2) -> f32 {
-        self.at64(p.as_dvec2()) as f32
+        let mut y = self.at64(p.as_dvec2()) as f32;
+        for _ in 0..self.drop {
+            y = y.next_down();
+        }
+        y
     }
 
     /// The unit normal facing up (`+y`).

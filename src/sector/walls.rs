@@ -130,8 +130,9 @@ fn pieces(
     // The air of each sector across, clipped to the viewer's: (bottom, top, its floor line, its ceiling line).
     let mut air: Vec<(f64, f64, usize, usize)> = Vec::new();
     for k in (2..lines.len()).step_by(2) {
-        let (f, c) = (mid(k), mid(k + 1));
-        if c < fv || f > cv || c < f {
+        // A closed door's lowered ceiling is a few ulps under its floor: no air, not less.
+        let (f, c) = (mid(k), mid(k + 1).max(mid(k)));
+        if c < fv || f > cv {
             continue;
         }
         let lo = f.max(fv);

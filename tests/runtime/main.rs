@@ -15,4 +15,5 @@ mod mesh;
 mod parry_differential;
 mod robustness;
 mod scalar_reference;
+mod sectors;
 mod seed_defects;
