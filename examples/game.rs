@@ -21,7 +21,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use collidoscope::character::{CharacterController, CharacterMove};
+use collidoscope::character::{Body, BodyInput, CharacterController, CharacterMove};
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::level::{Level, LevelWatcher, ObjectId};
 use collidoscope::query::closest::point_capsule;
@@ -36,11 +36,6 @@ const DEFAULT_LEVEL: &str = include_str!("../levels/courtyard.ron");
 
 /// Walking speed, metres per second.
 const SPEED: f32 = 6.0;
-/// How high a jump lifts the feet, metres (under the level's gravity).
-const JUMP_HEIGHT: f32 = 1.0;
-/// The fastest fall, metres per second (a body wedged on steep faces, not grounded and not falling either,
-/// would otherwise gather speed forever).
-const MAX_FALL_SPEED: f32 = 50.0;
 /// A character this far below its start has fallen out of the level, metres.
 const FALL_LIMIT: f32 = 50.0;
 /// How close to the body a pickup is collected, metres.
@@ -162,15 +157,13 @@ fn input(f: u64) -> Input {
     }
 }
 
-/// The character: the level's controller, where its feet are and its own velocity (the controller keeps no
-/// state; the game keeps this).
+/// The character: the level's controller and the runtime's [`Body`] (feet, velocity, grounded, crouching),
+/// stepped by [`Body::step`], the one integrator the editor's Walk mode and the Bevy plugin call too (the
+/// controller keeps no state; the game keeps the body).
 #[derive(Clone, Copy, Debug)]
 struct Character {
     controller: CharacterController,
-    feet: Vec3,
-    /// Metres per second: horizontal from the input, vertical integrated from gravity and jumps.
-    velocity: Vec3,
-    grounded: bool,
+    body: Body,
 }
 
 impl Character {
@@ -178,17 +171,17 @@ impl Character {
     fn new(controller: CharacterController, feet: Vec3) -> Self {
         Self {
             controller,
-            feet: feet + Vec3::Y * controller.skin,
-            velocity: Vec3::ZERO,
-            grounded: false,
+            body: Body::new(feet + Vec3::Y * controller.skin),
         }
     }
 
-    /// One frame: the input sets the horizontal velocity (in the air too), a jump the vertical one when on the
-    /// ground, gravity is added (up to a fastest fall), and the controller moves the body by `velocity * dt`
-    /// (recorded, through [`Recorder::move_character`]). Landing
-    /// (ground under falling feet) stops the fall; a ceiling stops a rise. Returns the move and whether it
-    /// jumped.
+    /// Where the feet are.
+    fn feet(&self) -> Vec3 {
+        self.body.feet
+    }
+
+    /// One frame: the input as the body's (walk at [`SPEED`], jump), stepped by [`Body::step`] with the level's
+    /// gravity (recorded, through [`Recorder::step_body`]). Returns the move and whether it jumped.
     fn update(
         &mut self,
         rec: &mut Recorder,
@@ -197,28 +190,25 @@ impl Character {
         gravity: Vec3,
         dt: f32,
     ) -> (CharacterMove, bool) {
-        self.velocity.x = input.walk.x * SPEED;
-        self.velocity.z = input.walk.y * SPEED;
-        // Up is +y for the controller: only gravity's vertical part pulls the body.
-        let jumped = input.jump && self.grounded;
-        if jumped {
-            self.velocity.y = (2.0 * gravity.y.abs() * JUMP_HEIGHT).sqrt();
-        }
-        self.velocity.y = (self.velocity.y + gravity.y * dt).max(-MAX_FALL_SPEED);
-        let m = rec.move_character(scene, &self.controller, self.feet, self.velocity * dt);
-        self.feet = m.feet;
-        self.grounded = m.grounded;
-        if m.grounded && self.velocity.y <= 0.0 {
-            self.velocity.y = 0.0;
-        }
-        if self.velocity.y > 0.0 && m.hits.iter().any(|h| h.normal.y < -0.5) {
-            self.velocity.y = 0.0;
-        }
+        let jumped = input.jump && self.body.grounded;
+        let body_input = BodyInput {
+            wish: input.walk * SPEED,
+            jump: input.jump,
+            crouch: false,
+        };
+        let m = rec.step_body(
+            scene,
+            &mut self.body,
+            &self.controller,
+            &body_input,
+            gravity,
+            dt,
+        );
         (m, jumped)
     }
 
-    fn body(&self) -> Capsule {
-        self.controller.capsule(self.feet)
+    fn capsule(&self) -> Capsule {
+        self.controller.capsule(self.body.feet)
     }
 }
 
@@ -276,8 +266,8 @@ pub fn run(o: &Options) -> Result<Summary, String> {
         queries: 0,
         steps: 0,
         reloads: 0,
-        position: Vec2::new(player.feet.x, player.feet.z),
-        feet: player.feet,
+        position: Vec2::new(player.feet().x, player.feet().z),
+        feet: player.feet(),
         jumps: 0,
         grounded_frames: 0,
         fell: 0,
@@ -323,14 +313,14 @@ pub fn run(o: &Options) -> Result<Summary, String> {
             rec.mark(&format!("character blocked: {why}"));
         }
         blocked = now_blocked;
-        if player.feet.y < start.y - FALL_LIMIT {
+        if player.feet().y < start.y - FALL_LIMIT {
             rec.mark("character fell out of the level");
             player = Character::new(player.controller, start);
             summary.fell += 1;
         }
         // The camera: what the eye looks at, and whether the way ahead is clear for a ball-sized probe.
         let facing = controls.walk.normalize_or(Vec2::X);
-        let eye_at = player.feet + Vec3::Y * walker.eye_height.min(player.controller.height);
+        let eye_at = player.feet() + Vec3::Y * walker.eye_height.min(player.controller.height);
         let radius = player.controller.radius;
         let look = Vec3::new(facing.x, -0.1, facing.y);
         let _ = rec.cast_ray(&scene, &Ray::new(eye_at, look), 50.0);
@@ -338,11 +328,11 @@ pub fn run(o: &Options) -> Result<Summary, String> {
         // What is around the character's feet.
         let _ = rec.overlap_sphere(
             &scene,
-            &Sphere::new(player.feet + Vec3::Y * radius, radius * 1.5),
+            &Sphere::new(player.feet() + Vec3::Y * radius, radius * 1.5),
         );
         summary.queries += 4;
         // Pickups within reach of the body are collected (their typed fields say what they give).
-        let body = player.body();
+        let body = player.capsule();
         for p in level.entities_of("pickup") {
             let near = point_capsule(p.position, &body).distance(p.position) <= REACH;
             if near && !summary.picked.iter().any(|(id, ..)| *id == p.id.0) {
@@ -377,13 +367,17 @@ pub fn run(o: &Options) -> Result<Summary, String> {
         summary.frames += 1;
         if !o.headless {
             if f % 60 == 0 {
-                let p = player.feet;
+                let p = player.feet();
                 println!(
                     "frame {f}: feet at ({:.2}, {:.2}, {:.2}){}, {} KB recorded{}",
                     p.x,
                     p.y,
                     p.z,
-                    if player.grounded { "" } else { " in the air" },
+                    if player.body.grounded {
+                        ""
+                    } else {
+                        " in the air"
+                    },
                     rec.bytes() / 1024,
                     rec.live_stats()
                         .map(|s| format!(", live: {} sent, {} dropped", s.frames, s.dropped))
@@ -398,8 +392,8 @@ pub fn run(o: &Options) -> Result<Summary, String> {
     for m in rec.live_messages() {
         eprintln!("live link: {m}");
     }
-    summary.feet = player.feet;
-    summary.position = Vec2::new(player.feet.x, player.feet.z);
+    summary.feet = player.feet();
+    summary.position = Vec2::new(player.feet().x, player.feet().z);
     summary.recorded_bytes = rec.bytes();
     if let Some(path) = &o.record {
         rec.save(path).map_err(|e| e.to_string())?;

@@ -38,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use crate::scene::Scene;
 use crate::shape::Capsule;
 
+mod bodies;
 mod body;
 mod movement;
 mod pushout;
@@ -45,6 +46,7 @@ mod reach;
 mod result;
 mod support;
 
+pub use bodies::{StepBodiesError, step_bodies};
 pub use body::{Body, BodyInput, jump_speed};
 pub use reach::{
     Blocker3, FloorArea, ReachError, ReachMap, ReachSettings, ReachStats, UnreachablePlace,

@@ -325,3 +325,65 @@ fn the_recorder_steps_a_body_as_body_step_does_and_keeps_the_move() {
         );
     }
 }
+
+#[test]
+fn step_bodies_steps_each_body_as_body_step_does() {
+    use collidoscope::character::{StepBodiesError, step_bodies};
+    let scene = level();
+    let small = CharacterController {
+        radius: 0.2,
+        height: 1.0,
+        ..CharacterController::default()
+    };
+    let controllers = [CharacterController::default(), small];
+    let start: Vec<Body> = (0..70)
+        .map(|i| {
+            Body::new(Vec3::new(
+                -6.0 + (i % 10) as f32,
+                0.5,
+                -2.5 + (i / 10) as f32 * 0.7,
+            ))
+        })
+        .collect();
+    let each_c: Vec<CharacterController> = (0..70).map(|i| controllers[i % 2]).collect();
+    let inputs: Vec<BodyInput> = (0..70)
+        .map(|i| BodyInput {
+            wish: Vec2::new((i as f32).cos(), (i as f32).sin()) * 3.0,
+            jump: i % 7 == 0,
+            crouch: i % 5 == 0,
+        })
+        .collect();
+    let mut crowd = start.clone();
+    let mut alone = start.clone();
+    for _ in 0..90 {
+        step_bodies(&scene, &each_c, &inputs, &mut crowd, G, DT).unwrap();
+        for (i, b) in alone.iter_mut().enumerate() {
+            b.step(&each_c[i], &scene, &inputs[i], G, DT);
+        }
+        assert_eq!(crowd, alone);
+    }
+    // One controller and one input for all.
+    let mut crowd = start.clone();
+    step_bodies(&scene, &[small], &[inputs[3]], &mut crowd, G, DT).unwrap();
+    let mut b = start[69];
+    b.step(&small, &scene, &inputs[3], G, DT);
+    assert_eq!(crowd[69], b);
+    // Lengths that fit neither rule are refused and move nothing.
+    let mut crowd = start.clone();
+    assert_eq!(
+        step_bodies(&scene, &controllers, &inputs, &mut crowd, G, DT),
+        Err(StepBodiesError::Controllers {
+            controllers: 2,
+            bodies: 70
+        })
+    );
+    assert_eq!(
+        step_bodies(&scene, &each_c, &inputs[..3], &mut crowd, G, DT),
+        Err(StepBodiesError::Inputs {
+            inputs: 3,
+            bodies: 70
+        })
+    );
+    assert_eq!(crowd, start);
+    assert_eq!(step_bodies(&scene, &[], &[], &mut [], G, DT), Ok(()));
+}

@@ -99,9 +99,9 @@ impl CharacterWalk {
             p.strayed = Some((step, off));
         }
         let after = Body {
-            feet: result.feet,
-            velocity: Vec3::ZERO,
             grounded: result.grounded,
+            ground: result.ground,
+            ..Body::new(result.feet)
         };
         let input = TickInput {
             facing_deg: facing_of(d).unwrap_or(0.0),

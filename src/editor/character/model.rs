@@ -1,10 +1,8 @@
-//! The level's character walked in the 3D preview (no egui): the body the editor keeps (feet, velocity,
-//! grounded), one fixed step of input → motion → [`CharacterController::move_character`], the ring of the
-//! last moves with the input that made each, pause and the selected move.
+//! The level's character walked in the 3D preview (no egui): the runtime's [`Body`], stepped by
+//! [`Body::step`] (the one integrator a game calls too, so the preview is what the game does) with the keys
+//! turned into a [`BodyInput`], the ring of the last moves with the input that made each, pause and the
+//! selected move.
 //!
-//! The controller keeps no state; the editor keeps the velocity, as a game does: on the ground the keys set
-//! the horizontal velocity, in the air they steer it by at most [`AIR_ACCEL`], gravity (the level's
-//! `simulation.gravity`) is added every step, and a jump sets the upward speed that reaches [`JUMP_HEIGHT`].
 //! Steps are fixed ([`TICK_HZ`], accumulated from the frame time), so the same keys give the same moves bit
 //! for bit, and [`replay`] makes them again from the inputs the ring keeps.
 
@@ -12,7 +10,8 @@ use std::collections::VecDeque;
 
 use glam::{Vec2, Vec3};
 
-use crate::character::{CharacterController, CharacterMove, Limit};
+pub use crate::character::Body;
+use crate::character::{BodyInput, CharacterController, CharacterMove, Limit};
 use crate::scene::Scene;
 use crate::shape::Ray;
 
@@ -27,10 +26,6 @@ pub const MAX_TICKS_PER_FRAME: u32 = 6;
 pub const WALK_SPEED: f32 = 3.0;
 /// Shift's speed factor.
 pub const RUN_FACTOR: f32 = 3.0;
-/// How high a jump lifts the feet, metres (with the level's gravity).
-pub const JUMP_HEIGHT: f32 = 1.0;
-/// How fast the keys change the horizontal velocity in the air, metres per second squared.
-pub const AIR_ACCEL: f32 = 12.0;
 /// How far below the level's lowest object a falling character stops being simulated, metres.
 pub const FALL_LIMIT: f32 = 50.0;
 
@@ -45,12 +40,15 @@ pub struct TickInput {
     pub run: bool,
     /// The jump key was pressed (E).
     pub jump: bool,
+    /// The crouch key is held (C).
+    pub crouch: bool,
     /// Facing, degrees about `y` (0 looks down `−z`, 90 down `−x`), as the walker's.
     pub facing_deg: f32,
 }
 
 impl TickInput {
-    /// No movement key and no jump.
+    /// No movement key and no jump (crouching in place is idle too: it changes nothing while held, and
+    /// standing up again is a step the body takes when it next moves).
     #[must_use]
     pub fn idle(&self) -> bool {
         self.forward == 0 && self.right == 0 && !self.jump
@@ -81,7 +79,20 @@ impl TickInput {
         if self.jump {
             s.push_str(" jump");
         }
+        if self.crouch {
+            s.push_str(" crouch");
+        }
         s
+    }
+
+    /// The body's input for this step: the keys' horizontal velocity, jump and crouch.
+    #[must_use]
+    pub fn body_input(&self) -> BodyInput {
+        BodyInput {
+            wish: self.wish(),
+            jump: self.jump,
+            crouch: self.crouch,
+        }
     }
 
     /// The horizontal velocity the keys ask for, `(x, z)`, metres per second.
@@ -101,17 +112,6 @@ impl TickInput {
     }
 }
 
-/// What the editor keeps of the character between moves (the controller keeps nothing).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Body {
-    /// Feet position.
-    pub feet: Vec3,
-    /// Velocity, metres per second.
-    pub velocity: Vec3,
-    /// Whether the last move ended on walkable ground.
-    pub grounded: bool,
-}
-
 /// The world a step runs in: the character, gravity and the fixed step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Physics {
@@ -123,20 +123,7 @@ pub struct Physics {
     pub floor_limit: f32,
 }
 
-/// The upward speed that lifts the feet [`JUMP_HEIGHT`] against `gravity` (none without downward gravity).
-#[must_use]
-pub fn jump_speed(gravity: Vec3) -> f32 {
-    let g = -gravity.y;
-    if g.is_finite() && g > 0.0 {
-        (2.0 * g * JUMP_HEIGHT).sqrt()
-    } else {
-        0.0
-    }
-}
-
-/// One fixed step of `dt` seconds: the velocity from the keys and gravity, the motion it makes, the move,
-/// and the velocity kept after it (vertical speed cleared on landing and under a ceiling, horizontal speed
-/// in the air cut to what the move made).
+/// One fixed step of `dt` seconds: [`Body::step`] with the keys' input and the level's gravity.
 #[must_use]
 pub fn step(
     physics: &Physics,
@@ -145,51 +132,15 @@ pub fn step(
     input: &TickInput,
     dt: f32,
 ) -> (Body, CharacterMove) {
-    let wish = input.wish();
-    let mut v = body.velocity;
-    if body.grounded {
-        v.x = wish.x;
-        v.z = wish.y;
-        if input.jump {
-            v.y = jump_speed(physics.gravity);
-        }
-    } else {
-        let h = Vec2::new(v.x, v.z);
-        let h = h + (wish - h).clamp_length_max(AIR_ACCEL * dt);
-        v.x = h.x;
-        v.z = h.y;
-    }
-    if physics.gravity.is_finite() {
-        v += physics.gravity * dt;
-    }
-    let motion = v * dt;
-    let m = physics.controller.move_character(scene, body.feet, motion);
-    let moved = m.feet - body.feet;
-    if m.grounded && v.y <= 0.0 {
-        v.y = 0.0;
-    } else if motion.y > 0.0 && moved.y < motion.y * 0.5 {
-        // A ceiling took the rise.
-        v.y = v.y.min(0.0);
-    }
-    if !m.grounded && dt > 0.0 {
-        // In the air a wall takes the speed into it; never faster than before.
-        let made = Vec2::new(moved.x, moved.z) / dt;
-        let had = Vec2::new(v.x, v.z);
-        let kept = made.clamp_length_max(had.length());
-        v.x = kept.x;
-        v.z = kept.y;
-    }
-    if !v.is_finite() {
-        v = Vec3::ZERO;
-    }
-    (
-        Body {
-            feet: m.feet,
-            velocity: v,
-            grounded: m.grounded,
-        },
-        m,
-    )
+    let mut next = body;
+    let m = next.step(
+        &physics.controller,
+        scene,
+        &input.body_input(),
+        physics.gravity,
+        dt,
+    );
+    (next, m)
 }
 
 /// The moves made again from `start` with `inputs`, one fixed step each (what [`CharacterWalk`] recorded
@@ -282,11 +233,7 @@ impl CharacterWalk {
     #[must_use]
     pub fn new(feet: Vec3) -> Self {
         Self {
-            body: Body {
-                feet,
-                velocity: Vec3::ZERO,
-                grounded: false,
-            },
+            body: Body::new(feet),
             paused: false,
             selected: None,
             fell_out: false,
@@ -330,7 +277,13 @@ impl CharacterWalk {
         let invalid = self
             .last()
             .is_some_and(|m| matches!(m.result.limit, Some(Limit::Invalid { .. })));
-        self.fell_out || invalid || (self.body.grounded && self.body.velocity == Vec3::ZERO)
+        // Crouching or standing up is a step; a body that could not stand up (a low ceiling) with the key
+        // let go in its last step is settled as it is.
+        let posture_settled = input.crouch == self.body.crouching
+            || (!input.crouch && self.last().is_some_and(|m| !m.input.crouch));
+        self.fell_out
+            || invalid
+            || (self.body.grounded && self.body.velocity == Vec3::ZERO && posture_settled)
     }
 
     /// Run the fixed steps that `dt_secs` of frame time makes (at most [`MAX_TICKS_PER_FRAME`]), each with
@@ -609,7 +562,7 @@ mod tests {
         assert!(!w.body.grounded && w.body.velocity.y < 0.0);
         hold(&mut w, &world, keys(0, 0), 60, |w| w.body.grounded);
         assert!(w.body.grounded && w.body.feet.y < 0.05 && w.body.velocity.y == 0.0);
-        // At rest no step runs; a jump lifts the feet about JUMP_HEIGHT and lands again.
+        // At rest no step runs; a jump lifts the feet about the controller's jump_height and lands again.
         let n = w.moves().len();
         hold(&mut w, &world, keys(0, 0), 5, |_| false);
         assert_eq!(w.moves().len(), n, "resting makes no moves");
@@ -624,7 +577,8 @@ mod tests {
             w.advance(physics, scene, keys(0, 0), 0.05);
             top = top.max(w.body.feet.y);
         }
-        assert!((top - before - JUMP_HEIGHT).abs() < 0.1, "{top}");
+        let jump = physics.controller.jump_height;
+        assert!((top - before - jump).abs() < 0.02 * jump, "{top}");
         assert!(w.body.grounded && (w.body.feet.y - before).abs() < 1e-3);
     }
 
@@ -670,12 +624,49 @@ mod tests {
     }
 
     #[test]
+    fn the_walk_is_the_runtimes_body_step_bit_for_bit() {
+        // The same keys through the editor's fixed steps and straight through `Body::step`: the same bodies.
+        let world = playground();
+        let (scene, physics) = &world;
+        let feet = start_feet(scene, &physics.controller, Vec2::new(-16.5, -2.0), 1.7);
+        let mut w = CharacterWalk::new(feet);
+        let mut body = Body::new(feet);
+        let dt = (1.0 / TICK_HZ) as f32;
+        for k in 0..400u32 {
+            let keys = TickInput {
+                forward: 1,
+                right: i8::from(k % 90 > 60),
+                run: k % 200 > 150,
+                jump: k % 75 == 40,
+                crouch: (300..340).contains(&k),
+                facing_deg: k as f32 * 0.5,
+            };
+            w.tick(physics, scene, keys);
+            let m = body.step(
+                &physics.controller,
+                scene,
+                &keys.body_input(),
+                physics.gravity,
+                dt,
+            );
+            assert_eq!(w.body, body, "tick {k}");
+            assert_eq!(
+                w.body.feet.to_array().map(f32::to_bits),
+                body.feet.to_array().map(f32::to_bits)
+            );
+            assert_eq!(w.last().map(|e| &e.result), Some(&m));
+        }
+        assert!(w.moves().iter().any(|m| m.after.crouching));
+    }
+
+    #[test]
     fn keys_read_as_words_and_directions() {
         let k = TickInput {
             forward: 1,
             right: -1,
             run: true,
             jump: true,
+            crouch: false,
             facing_deg: 90.0,
         };
         assert_eq!(k.keys_text(), "W+A run jump");
@@ -684,10 +675,7 @@ mod tests {
         let wish = k.wish();
         let dir = Vec2::new(-1.0, 1.0).normalize() * WALK_SPEED * RUN_FACTOR;
         assert!((wish - dir).length() < 1e-5, "{wish}");
-        assert_eq!(
-            jump_speed(Vec3::new(0.0, -9.81, 0.0)),
-            (2.0f32 * 9.81).sqrt()
-        );
-        assert_eq!(jump_speed(Vec3::ZERO), 0.0);
+        let b = k.body_input();
+        assert_eq!((b.wish, b.jump, b.crouch), (wish, true, false));
     }
 }

@@ -16,6 +16,8 @@ use crate::scene::Scene;
 
 /// The key that jumps in Walk mode (Space is the debugger's).
 pub const JUMP_KEY: Key = Key::E;
+/// The key held to crouch in Walk mode (the Cylinder tool's C yields to walking, as W, S and E do).
+pub const CROUCH_KEY: Key = Key::C;
 
 /// The character's world for the document: its character (or the default), the level's gravity, and the
 /// height below which it has fallen out ([`FALL_LIMIT`] under the lowest object).
@@ -100,6 +102,7 @@ impl View3d {
                 right: axis([Key::D, Key::ArrowRight], [Key::A, Key::ArrowLeft]),
                 run: i.modifiers.shift,
                 jump: i.key_pressed(JUMP_KEY),
+                crouch: i.key_down(CROUCH_KEY),
                 facing_deg,
             }
         })
