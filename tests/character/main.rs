@@ -9,3 +9,4 @@ mod guarantees;
 mod hand_worked;
 mod playground;
 mod reach;
+mod reach_maps;

@@ -16,6 +16,8 @@ use super::CharacterController;
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
+#[cfg(test)]
+mod debug_hole;
 mod edges;
 mod explain;
 mod spots;
@@ -722,24 +724,35 @@ impl ReachMap {
     }
 
     /// Whether a place within one cell of `feet` horizontally and `max_step` vertically is reached from the
-    /// start.
+    /// start: a place to stand that is reached, or a landing of a move (where the scan found no place).
+    ///
+    /// Asked of the places themselves, not only of the landings: a move aimed at a place on a slope lands a
+    /// little off it (its column's own landing may lie a cell away), so a point within a cell of a reached place
+    /// can be farther than that from every landing; it can be stood on there, so it must be reached or blocked,
+    /// and what keeps it from being reached is nothing.
     #[must_use]
     pub fn reachable(&self, feet: Vec3) -> bool {
-        self.node_near(feet, self.cell(), self.controller.max_step)
-            .is_some()
+        self.reached_node(feet, self.cell()).is_some()
     }
 
-    /// Feet positions from the start to the reached place nearest `to` (within `cell·√2` horizontally and
-    /// `max_step` vertically), each where one `move_character(scene, prev, next - prev + (0, -max_step, 0))`
-    /// from the one before lands (every place reached is such a landing, so the path replays within a skin).
-    /// `None` when no place near `to` is reached.
+    /// The landing a query at `feet` is reached through: the landing nearest `feet` within `horizontal` and
+    /// `max_step`, else the one that reached the nearest reached place within one cell and `max_step`.
+    fn reached_node(&self, feet: Vec3, horizontal: f32) -> Option<u32> {
+        self.node_near(feet, horizontal, self.controller.max_step)
+            .or_else(|| {
+                let j = self.spot_near(feet, |j| self.parent[j] != NONE)?;
+                Some(self.parent[j as usize])
+            })
+    }
+
+    /// Feet positions from the start to the reached place nearest `to` (a landing within `cell·√2`
+    /// horizontally and `max_step` vertically, else the landing that reached the place within a cell of `to`),
+    /// each where one `move_character(scene, prev, next - prev + (0, -max_step, 0))` from the one before lands
+    /// (every place reached is such a landing, so the path replays within a skin). `None` when no place near
+    /// `to` is reached ([`ReachMap::reachable`] is false).
     #[must_use]
     pub fn path(&self, to: Vec3) -> Option<Vec<Vec3>> {
-        let mut at = self.node_near(
-            to,
-            self.cell() * std::f32::consts::SQRT_2,
-            self.controller.max_step,
-        )?;
+        let mut at = self.reached_node(to, self.cell() * std::f32::consts::SQRT_2)?;
         let mut out = vec![self.nodes[at as usize].feet];
         while at != 0 {
             at = self.nodes[at as usize].parent;

@@ -93,9 +93,9 @@ pub(super) struct Spot {
 /// One surface met going down a column.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Surface {
-    point: Vec3,
-    normal: Vec3,
-    object: ObjectId,
+    pub(super) point: Vec3,
+    pub(super) normal: Vec3,
+    pub(super) object: ObjectId,
 }
 
 /// Every surface under `(x, z)`, from the top down: each object's first surface (the top of a solid), and for a
@@ -239,11 +239,11 @@ pub(super) fn column_spots(
                 column: c as u32,
             });
         }
-        if let Some(feet) = fit(scene, ctl, grid, feet, s) {
+        if let Some(f) = fit(scene, ctl, grid, feet, s) {
             out.spots.push(Spot {
-                feet,
-                normal: s.normal,
-                ground: s.point.y,
+                feet: f.feet,
+                normal: f.normal,
+                ground: f.ground,
                 object: s.object,
                 column: c as u32,
             });
@@ -310,17 +310,33 @@ fn why_not(
         .map(|width| Rejection::Narrow { width })
 }
 
+/// A place found off a column's centre: its feet, the ground's height under them and the ground's normal.
+struct Fitted {
+    feet: Vec3,
+    ground: f32,
+    normal: Vec3,
+}
+
 /// For a body that does not fit at `feet`: the nearest place within a cell of it where it fits over the same
 /// surface (pushed out of what it overlaps by the shortest way: a door a little wider than the body has a place
-/// to stand whatever the grid's phase), else `None`.
+/// to stand whatever the grid's phase), with the ground under it; else `None`.
+///
+/// The body is moved along the surface's plane, so it keeps its rest height over a slope as over a level floor.
+/// (Moved level, a body on a slope sinks into the ground uphill and floats downhill, and no place off the centre
+/// was ever at the centre's height: a column near a concave crease of a sloped mesh, where the body at the
+/// centre touches the steeper face beyond the crease, had no place at all, and a row of such columns left
+/// points that could be stood on between two rows of reached places, neither reached nor blocked.)
 fn fit(
     scene: &Scene,
     ctl: &CharacterController,
     grid: &Grid,
     feet: Vec3,
     s: &Surface,
-) -> Option<Vec3> {
+) -> Option<Fitted> {
     let clear = |f: Vec3| scene.overlap_capsule(&grown(ctl, f)).is_empty();
+    // A horizontal direction `d` as a step along the surface's plane (level: `d` itself).
+    let n = s.normal;
+    let along = |d: Vec3| Vec3::new(d.x, -(n.x * d.x + n.z * d.z) / n.y.max(1e-3), d.z);
     // Directions to try, along the floor: the push-out's (the shortest way out) first, then the compass.
     let out = push_out(scene, feet, ctl.radius + ctl.skin, |f| grown(ctl, f));
     let pushed = Vec3::new(out.feet.x - feet.x, 0.0, out.feet.z - feet.z);
@@ -331,7 +347,7 @@ fn fit(
     }
     let reach = grid.cell;
     let mut best: Option<(f32, Vec3)> = None;
-    for d in dirs {
+    for d in dirs.into_iter().map(along) {
         // The first clear distance along `d` within the cell (a scan, then bisection to a millimetre). Steps
         // from where a clear point could no longer beat the best found are not tried: the bisection's answer
         // lies past its step's start, so it would not be taken.
@@ -362,9 +378,28 @@ fn fit(
         }
     }
     let (_, at) = best?;
-    // Still over the same surface, at the same height.
-    let ray = Ray::new(Vec3::new(at.x, s.point.y + ctl.skin, at.z), Vec3::NEG_Y);
-    let hit = scene.cast_ray(&ray, 2.0 * ctl.skin)?;
-    let settled = feet_above(ctl, ray.at(hit.t), hit.normal);
-    ((settled.y - feet.y).abs() <= 1e-3 && clear(settled)).then_some(settled)
+    // Settled as a body comes to rest there: lowered from a little above onto whatever it meets first, a skin
+    // clear of it (over one plane, exactly the place `feet_above` gives; beside a crease of a mesh, on both
+    // faces). It must stay within a skin of the height it was moved to, over walkable ground.
+    let rest = |f: Vec3| {
+        let mut c = ctl.capsule(f);
+        c.radius += ctl.skin;
+        c
+    };
+    let top = at + Vec3::Y * (2.0 * ctl.skin);
+    if !scene.overlap_capsule(&rest(top)).is_empty() {
+        return None;
+    }
+    let drop = 4.0 * ctl.skin;
+    let hit = scene.sweep_capsule(&rest(top), Vec3::NEG_Y * drop)?;
+    let settled = top - Vec3::Y * (drop * hit.t);
+    let below = (ctl.radius + ctl.skin) / ctl.max_slope_deg.to_radians().cos().max(1e-3);
+    let ray = Ray::new(settled, Vec3::NEG_Y);
+    let ground = scene.cast_ray(&ray, below + ctl.skin)?;
+    let walkable = ground.normal.y >= ctl.max_slope_deg.to_radians().cos();
+    (walkable && (settled.y - at.y).abs() <= ctl.skin && clear(settled)).then_some(Fitted {
+        feet: settled,
+        ground: ray.at(ground.t).y,
+        normal: ground.normal,
+    })
 }
