@@ -231,8 +231,8 @@ fn kept_velocity(mut v: Vec3, m: &CharacterMove) -> Vec3 {
     }
     for hit in &m.hits {
         let n = hit.normal;
-        let ceiling = n.y < 0.0;
-        if !(ceiling || !m.grounded) {
+        // On the ground only a face turned down (a ceiling) takes speed: the next step sets the walk anew.
+        if m.grounded && n.y >= 0.0 {
             continue;
         }
         let into = v.dot(n);
