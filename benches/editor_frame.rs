@@ -182,7 +182,7 @@ fn bench(c: &mut Criterion) {
         let mut h = harness(level);
         if zoom != 1.0 {
             let app = h.state_mut();
-            app.cam.scale *= zoom;
+            app.view2d.cam.scale *= zoom;
         }
         let mut x = 600.0;
         group.bench_function(name, |b| {

@@ -360,7 +360,7 @@ fn save_as_then_reload_gives_the_same_level() {
     h.state_mut().open_path(&path);
     assert_eq!(h.state().doc.level(), &saved);
     assert_eq!(
-        h.state().recent.first().unwrap(),
+        h.state().session.recent.first().unwrap(),
         &path.canonicalize().unwrap()
     );
 }
@@ -640,7 +640,7 @@ fn boxes() -> Harness<'static, EditorApp> {
 fn the_probe_shows_the_slab_intervals_of_a_known_box() {
     let mut h = boxes();
     // Zoom out so that the ray's start is in view too.
-    h.state_mut().cam.scale /= 2.0;
+    h.state_mut().view2d.cam.scale /= 2.0;
     h.run_steps(2);
     key(&mut h, Modifiers::NONE, Key::R);
     let origin = h.state().screen_from_world(Vec2::ZERO);
@@ -670,7 +670,7 @@ fn the_probe_shows_the_slab_intervals_of_a_known_box() {
         "the slab plot of the first box hit"
     );
     // Above both boxes the y slab is missed: the plot reports the gap.
-    h.state_mut().probe_height = 3.0;
+    h.state_mut().probe.height = 3.0;
     h.run_steps(3);
     assert!(h.query_by_label_contains("0 hit(s)").is_some());
     assert!(h.query_by_label_contains("gap").is_some());
@@ -832,7 +832,7 @@ fn a_probe_click_in_3d_casts_the_ray_through_the_pixel() {
     key(&mut h, Modifiers::NONE, Key::R);
     let on_box = screen3(&h, Vec3::new(0.5, 1.5, 1.0));
     click_at(&mut h, on_box, Modifiers::NONE);
-    let (ray, _) = h.state().probe.expect("a probe ray");
+    let (ray, _) = h.state().probe.ray.expect("a probe ray");
     // From the eye (on the near plane), toward the picked point.
     assert!((ray.origin.z - 8.0).abs() < 0.1, "{ray:?}");
     let at_face = ray.at((ray.origin.z - 1.0) / -ray.dir.z);
@@ -877,7 +877,7 @@ fn walking_in_3d_collides_with_triangles_and_walls_by_mode() {
     hold(&mut h, Key::W, 80);
     let s = h.state();
     assert_eq!(
-        s.tool,
+        s.tools.tool,
         Tool::Select,
         "W walks instead of picking the wall tool"
     );
@@ -1058,7 +1058,7 @@ fn the_top_down_level_is_drawn_from_gpu_buffers_and_follows_the_camera() {
         let img = h.render().expect("wgpu renders");
         let app = h.state();
         let ppp = img.width() as f32 / 1280.0;
-        let p = app.cam.screen_from_world(app.view_rect(), Vec2::new(x, z));
+        let p = app.view2d.cam.screen_from_world(app.view_rect(), Vec2::new(x, z));
         (-12..=12).any(|dy| {
             let c = img
                 .get_pixel((p.x * ppp) as u32, ((p.y + dy as f32) * ppp) as u32)
@@ -1069,10 +1069,14 @@ fn the_top_down_level_is_drawn_from_gpu_buffers_and_follows_the_camera() {
     assert!(bright_near(&mut h, 2.0, 0.0), "the wall is drawn");
     assert!(!bright_near(&mut h, 2.0, 4.0), "nothing 4 m beside it");
     // Pan the view so the wall lands where the empty place was: the new build is uploaded and drawn.
-    h.state_mut().cam.center += Vec2::new(0.0, -4.0);
+    h.state_mut().view2d.cam.center += Vec2::new(0.0, -4.0);
     h.run_steps(2);
     let rect = h.state().view_rect();
-    let moved = h.state().cam.screen_from_world(rect, Vec2::new(2.0, 0.0));
+    let moved = h
+        .state()
+        .view2d
+        .cam
+        .screen_from_world(rect, Vec2::new(2.0, 0.0));
     assert!(rect.contains(moved), "the wall stays in view");
     assert!(
         bright_near(&mut h, 2.0, 0.0),
@@ -1317,7 +1321,7 @@ fn the_kept_level_meshes_follow_the_selection_and_the_camera() {
     let (n, width) = selected_vertices(&h);
     assert!(n > 0, "the hall wall is drawn selected");
     // Zoomed in twice, the wall is drawn again for the new camera: twice as wide on screen.
-    h.state_mut().cam.scale *= 2.0;
+    h.state_mut().view2d.cam.scale *= 2.0;
     h.run_steps(2);
     let (n2, width2) = selected_vertices(&h);
     assert_eq!(n2, n);

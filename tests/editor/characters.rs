@@ -16,7 +16,7 @@ fn open_room() -> Harness<'static, EditorApp> {
     )
     .unwrap();
     let mut h = harness(EditorApp::new(level, None, options(None)));
-    h.state_mut().lower_collapsed = true;
+    h.state_mut().panels.lower_collapsed = true;
     h.run_steps(3);
     h
 }

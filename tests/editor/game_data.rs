@@ -80,8 +80,8 @@ fn the_trigger_tool_makes_boxes_spheres_and_prisms_from_clicks() {
 #[test]
 fn entity_types_tab_adds_a_type_and_a_field_and_renames_in_one_step() {
     let mut h = courtyard();
-    h.state_mut().tab = Tab::EntityTypes;
-    h.state_mut().lower_collapsed = false;
+    h.state_mut().panels.tab = Tab::EntityTypes;
+    h.state_mut().panels.lower_collapsed = false;
     h.run_steps(3);
     type_into(&mut h, "New type", "crate");
     click_label(&mut h, "Add");
@@ -111,8 +111,8 @@ fn entity_types_tab_adds_a_type_and_a_field_and_renames_in_one_step() {
 #[test]
 fn entity_types_tab_marks_a_type_as_must_reach_in_one_step() {
     let mut h = courtyard();
-    h.state_mut().tab = Tab::EntityTypes;
-    h.state_mut().lower_collapsed = false;
+    h.state_mut().panels.tab = Tab::EntityTypes;
+    h.state_mut().panels.lower_collapsed = false;
     h.run_steps(3);
     // The first type is shown: "spawn".
     assert!(!h.state().doc.level().entity_types[0].must_reach);
@@ -266,8 +266,8 @@ fn balls_crossing_a_trigger_show_enter_and_leave_on_the_events_tab() {
         !events[1].0 && (events[1].1 - 0.875).abs() < 1e-4,
         "{events:?}"
     );
-    h.state_mut().tab = Tab::Events;
-    h.state_mut().lower_collapsed = false;
+    h.state_mut().panels.tab = Tab::Events;
+    h.state_mut().panels.lower_collapsed = false;
     h.run_steps(3);
     assert!(h.query_by_label_contains("entered trigger #2").is_some());
     assert!(h.query_by_label_contains("left trigger #2").is_some());

@@ -91,7 +91,7 @@ fn a_click_with_the_reach_tool_shows_the_path_and_the_character_walks_it() {
     key(&mut h, Modifiers::NONE, Key::H);
     assert_eq!(h.state().tools.tool, Tool::Reach);
     assert!(h.state().reach.on);
-    assert_eq!(h.state().tab, Tab::Reach);
+    assert_eq!(h.state().panels.tab, Tab::Reach);
     wait_for_map(&mut h);
     // A click on the landing of the low stairs, 1 m up: the path to it, every point a landing of one move.
     click(&mut h, -16.5, -7.0);
@@ -227,7 +227,7 @@ fn must_reach_entities_out_of_reach_are_problems_without_the_overlay() {
         3
     );
     // Unticking the goals' "must reach" (one command) takes the problems away, without waiting for a map.
-    h.state_mut().tab = Tab::EntityTypes;
+    h.state_mut().panels.tab = Tab::EntityTypes;
     h.run_steps(3);
     h.get_by_label("must reach").click();
     h.run_steps(3);

@@ -111,7 +111,7 @@ fn walk_up_the_low_stairs_with_keys_and_be_blocked_by_the_high_riser() {
     let named = "riser 0.42 m is above max_step 0.35 m: box (AABB) #133";
     let s = h.state();
     assert!(s.view3d.character.paused);
-    assert_eq!(s.tab, Tab::Character);
+    assert_eq!(s.panels.tab, Tab::Character);
     assert_eq!(s.view3d.character.selected, Some(last.tick));
     // In the list (its row scrolled into view, in red) and in the selected move's workings.
     assert!(

@@ -225,6 +225,21 @@ pub fn panel(
     });
 }
 
+/// What the Compare tab's results depend on: the level, the probe and the debugger's frame.
+pub type CompareKey = (
+    crate::editor::document::DocKey,
+    Option<(Vec3, Vec3, f32)>,
+    Option<usize>,
+);
+
+/// The Compare tab's results with their key: triangle rows for the probe, and the sweep disagreements
+/// (with the number of pairs tested).
+pub type CompareCache = (
+    CompareKey,
+    Option<Vec<TriangleCompare>>,
+    Option<(usize, Vec<SweepCompare>)>,
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,7 +7,7 @@ use crate::level::{Level, atomic_write};
 
 impl EditorApp {
     pub(crate) fn recovery_files(&self) -> Option<(PathBuf, PathBuf)> {
-        let dir = self.opts.recovery_dir.as_ref()?;
+        let dir = self.session.opts.recovery_dir.as_ref()?;
         Some((dir.join("recovery.ron"), dir.join("recovery.path")))
     }
 
@@ -29,7 +29,7 @@ impl EditorApp {
                     .ok()
                     .filter(|s| !s.is_empty())
                     .map(PathBuf::from);
-                self.dialog = Some(Dialog::Recover {
+                self.session.dialog = Some(Dialog::Recover {
                     level: Box::new(level),
                     original,
                     age,
@@ -46,12 +46,12 @@ impl EditorApp {
             let _ = std::fs::remove_file(a);
             let _ = std::fs::remove_file(b);
         }
-        self.autosaved = None;
+        self.session.autosaved = None;
     }
 
     /// Write the recovery file now when the level has unsaved changes not yet autosaved.
     pub fn autosave(&mut self) {
-        if !self.doc.is_dirty() || self.autosaved == Some(self.doc.key()) {
+        if !self.doc.is_dirty() || self.session.autosaved == Some(self.doc.key()) {
             return;
         }
         let Some((level_file, path_file)) = self.recovery_files() else {
@@ -73,7 +73,7 @@ impl EditorApp {
                 atomic_write(&path_file, original.as_bytes()).map_err(|e| e.to_string())
             });
         match result {
-            Ok(()) => self.autosaved = Some(self.doc.key()),
+            Ok(()) => self.session.autosaved = Some(self.doc.key()),
             Err(e) => self.status = format!("autosave failed: {e}"),
         }
     }

@@ -43,8 +43,8 @@ impl EditorApp {
                     "character resumed".into()
                 };
                 if v.character.paused {
-                    self.tab = crate::editor::debugger::panel::Tab::Character;
-                    self.show_problems = true;
+                    self.panels.tab = crate::editor::debugger::panel::Tab::Character;
+                    self.panels.show_problems = true;
                 }
             }
             Command::CharacterStepBack => v.character_step_back(),
@@ -105,7 +105,7 @@ impl EditorApp {
             self.paint_move_marks(lines, rect, &MoveMarks::of(&m.controller, &m.result));
         }
         let w = &self.view3d.character;
-        let s = |p: Vec3| self.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+        let s = |p: Vec3| self.view2d.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
         if let Some(last) = w.last()
             && let Some(at) = last.result.limit.as_ref().and_then(marks::limit_at)
         {
@@ -113,7 +113,7 @@ impl EditorApp {
         }
         let c = w.last().map(|m| m.controller).unwrap_or_default();
         let feet = w.body.feet;
-        let r = (c.radius * self.cam.scale).max(3.0);
+        let r = (c.radius * self.view2d.cam.scale).max(3.0);
         let colour = rgb(MarkKind::End);
         lines.disc(s(feet), r, colour.gamma_multiply(0.35));
         lines.circle(s(feet), r, 2.0, colour);
@@ -125,8 +125,8 @@ impl EditorApp {
     /// One move's marks from above: the body's footprint at each contact, each sweep's path, the normals
     /// (their horizontal part; a vertical one is a dot) and where a limit stopped it.
     fn paint_move_marks(&self, lines: &mut Batch, rect: Rect, m: &MoveMarks) {
-        let s = |p: Vec3| self.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
-        let r = (m.radius * self.cam.scale).max(2.0);
+        let s = |p: Vec3| self.view2d.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+        let r = (m.radius * self.view2d.cam.scale).max(2.0);
         for (feet, kind) in &m.bodies {
             let width = if *kind == MarkKind::End { 2.0 } else { 1.2 };
             lines.circle(s(*feet), r, width, rgb(*kind));

@@ -58,7 +58,7 @@ impl EditorApp {
         if !ctx.input(|i| i.key_released(Key::Space)) {
             return false;
         }
-        !std::mem::take(&mut self.space_panned)
+        !std::mem::take(&mut self.view2d.space_panned)
     }
 }
 
@@ -95,7 +95,7 @@ impl EditorApp {
             | Command::WalkReachPath
             | Command::ClearReachPath
             | Command::ReachFloor(_) => self.run_reach_command(command),
-            Command::Shortcuts => self.dialog = Some(Dialog::Shortcuts),
+            Command::Shortcuts => self.session.dialog = Some(Dialog::Shortcuts),
             Command::FrameAll
             | Command::FrameSelection
             | Command::Toggle3d
@@ -114,7 +114,7 @@ impl EditorApp {
             Command::New => self.guard(ctx, Pending::New),
             Command::Open => self.guard(ctx, Pending::Open(None)),
             Command::OpenRecent(path) => self.guard(ctx, Pending::Open(Some(path))),
-            Command::ClearRecent => self.recent.clear(),
+            Command::ClearRecent => self.session.recent.clear(),
             Command::Save => {
                 self.save();
             }
@@ -139,7 +139,7 @@ impl EditorApp {
             }
             Command::Cut => self.copy(ctx, true),
             Command::Copy => self.copy(ctx, false),
-            Command::Paste => match self.clipboard.clone() {
+            Command::Paste => match self.session.clipboard.clone() {
                 Some(text) => self.paste(&text),
                 None => self.status = "nothing copied yet".into(),
             },
@@ -173,7 +173,7 @@ impl EditorApp {
     fn run_view_command(&mut self, command: Command) {
         match command {
             Command::FrameAll => self.frame_all(),
-            Command::FrameSelection => self.frame_selection = true,
+            Command::FrameSelection => self.view2d.frame_selection = true,
             Command::Toggle3d => self.view3d.open = !self.view3d.open,
             Command::ToggleSnap => {
                 self.tools.snap = !self.tools.snap;
@@ -183,8 +183,8 @@ impl EditorApp {
                 self.tools.snap_step = (self.tools.snap_step / 2.0).max(1.0 / 64.0)
             }
             Command::DoubleSnap => self.tools.snap_step = (self.tools.snap_step * 2.0).min(64.0),
-            Command::ToggleHistory => self.show_history = !self.show_history,
-            Command::ToggleLowerPanel => self.show_problems = !self.show_problems,
+            Command::ToggleHistory => self.panels.show_history = !self.panels.show_history,
+            Command::ToggleLowerPanel => self.panels.show_problems = !self.panels.show_problems,
             Command::ToggleOverlay(o) => {
                 let flag = self.debug.overlays.flag_mut(o);
                 *flag = !*flag;
@@ -209,8 +209,8 @@ impl EditorApp {
             Command::Redo => self.doc.can_undo_redo().1,
             Command::Cut | Command::Copy | Command::Duplicate => some,
             Command::Delete => some || self.doc.walker_selected(),
-            Command::Paste => self.clipboard.is_some(),
-            Command::KeepProbe => self.probe.is_some(),
+            Command::Paste => self.session.clipboard.is_some(),
+            Command::KeepProbe => self.probe.ray.is_some(),
             Command::WalkReachPath => self.reach.path_to_walk(self.doc.key()).is_ok(),
             Command::ClearReachPath => self.reach.target().is_some(),
             _ => true,
@@ -223,8 +223,8 @@ impl EditorApp {
         Some(match command {
             Command::Toggle3d => self.view3d.open,
             Command::ToggleSnap => self.tools.snap,
-            Command::ToggleHistory => self.show_history,
-            Command::ToggleLowerPanel => self.show_problems,
+            Command::ToggleHistory => self.panels.show_history,
+            Command::ToggleLowerPanel => self.panels.show_problems,
             Command::ToggleOverlay(o) => *self.debug.overlays.flag(*o),
             Command::ToggleReach => self.reach.on,
             Command::ReachFloor(f) => self.reach.floor == crate::editor::reach::floor_view(*f),

@@ -3,9 +3,7 @@
 
 use std::collections::HashSet;
 
-use glam::Vec3;
-
-use crate::editor::analysis::compare::{SweepCompare, TriangleCompare};
+use crate::editor::analysis::compare::CompareKey;
 use crate::editor::app::*;
 use crate::editor::document::DocKey;
 use crate::level::{ObjectId, Problem, Severity};
@@ -19,17 +17,6 @@ pub(crate) struct Problems {
     /// The reachability map whose `must_reach` problems are in the list: its document key and generation.
     pub(crate) reach: Option<(DocKey, u64)>,
 }
-
-/// What the Compare tab's results depend on: the level, the probe and the debugger's frame.
-pub(crate) type CompareKey = (DocKey, Option<(Vec3, Vec3, f32)>, Option<usize>);
-
-/// The Compare tab's results with their key: triangle rows for the probe, and the sweep disagreements
-/// (with the number of pairs tested).
-pub(crate) type CompareCache = (
-    CompareKey,
-    Option<Vec<TriangleCompare>>,
-    Option<(usize, Vec<SweepCompare>)>,
-);
 
 impl EditorApp {
     pub(crate) fn refresh_problems(&mut self) {
@@ -74,13 +61,18 @@ impl EditorApp {
     pub(crate) fn refresh_compare(&mut self) {
         let key: CompareKey = (
             self.doc.key(),
-            self.probe.map(|(r, t)| (r.origin, r.dir, t)),
+            self.probe.ray.map(|(r, t)| (r.origin, r.dir, t)),
             self.debug.debugger.as_ref().map(|d| d.cursor()),
         );
-        if self.compare.as_ref().is_some_and(|(k, _, _)| *k == key) {
+        if self
+            .probe
+            .compare
+            .as_ref()
+            .is_some_and(|(k, _, _)| *k == key)
+        {
             return;
         }
-        let tris = self.probe.map(|(ray, max_t)| {
+        let tris = self.probe.ray.map(|(ray, max_t)| {
             crate::editor::analysis::compare::triangles(self.doc.level(), &ray, max_t)
         });
         let dt = self.doc.level().simulation.dt;
@@ -90,26 +82,26 @@ impl EditorApp {
                 .ok()
                 .map(|w| crate::editor::analysis::compare::sweeps(&w, dt)),
         };
-        self.compare = Some((key, tris, sweeps));
+        self.probe.compare = Some((key, tris, sweeps));
     }
 
     pub(crate) fn refresh_probe(&mut self) {
-        if self.probe_flat
-            && let Some((ray, _)) = &mut self.probe
-            && self.probe_height.is_finite()
+        if self.probe.flat
+            && let Some((ray, _)) = &mut self.probe.ray
+            && self.probe.height.is_finite()
         {
-            ray.origin.y = self.probe_height;
+            ray.origin.y = self.probe.height;
         }
-        let Some((ray, max_t)) = self.probe else {
-            self.probe_result = None;
+        let Some((ray, max_t)) = self.probe.ray else {
+            self.probe.result = None;
             return;
         };
         let key = (ray.origin, ray.dir, max_t, self.doc.key());
-        if self.probe_result.as_ref().is_some_and(|(k, _)| *k == key) {
+        if self.probe.result.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
         let scene = self.level_scene();
-        self.probe_result = Some((
+        self.probe.result = Some((
             key,
             crate::editor::analysis::probe::cast_in(self.doc.level(), &scene, &ray, max_t),
         ));
@@ -130,23 +122,24 @@ impl EditorApp {
 
     /// Follow the document with the drawn scene.
     pub(crate) fn refresh_scene(&mut self) {
-        self.scene.refresh(&self.doc);
+        self.view2d.scene.refresh(&self.doc);
     }
 
     /// Bounds of everything in the level.
     pub(crate) fn level_bounds(&self) -> Option<(Vec2, Vec2)> {
-        self.scene.level_bounds(self.doc.level())
+        self.view2d.scene.level_bounds(self.doc.level())
     }
 
     /// Bounds of the selection.
     pub(crate) fn selection_bounds(&self) -> Option<(Vec2, Vec2)> {
-        self.scene.selection_bounds(self.doc.selection())
+        self.view2d.scene.selection_bounds(self.doc.selection())
     }
 
     /// The object (or the walker, as `None` inside `Some`) under world point `p`.
     pub(crate) fn pick(&self, p: Vec2) -> Option<Option<ObjectId>> {
-        self.scene
-            .pick(p, self.cam.scale, self.doc.level().walker.as_ref())
+        self.view2d
+            .scene
+            .pick(p, self.view2d.cam.scale, self.doc.level().walker.as_ref())
     }
 
     /// The walker as it walks in the 3D preview's walk mode (`None` in the other modes or with the preview

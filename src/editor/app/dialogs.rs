@@ -37,7 +37,7 @@ pub(crate) enum Dialog {
 impl EditorApp {
     /// The dialog on screen, if any: each returns whether it stays open.
     pub(crate) fn dialogs(&mut self, ctx: &egui::Context) {
-        let Some(dialog) = self.dialog.take() else {
+        let Some(dialog) = self.session.dialog.take() else {
             return;
         };
         if let Dialog::Path { purpose, text } = dialog {
@@ -68,8 +68,8 @@ impl EditorApp {
         {
             keep = false;
         }
-        if keep && self.dialog.is_none() {
-            self.dialog = Some(dialog);
+        if keep && self.session.dialog.is_none() {
+            self.session.dialog = Some(dialog);
         }
     }
 
@@ -78,7 +78,7 @@ impl EditorApp {
         ui.heading("Unsaved changes");
         ui.label(format!(
             "{} has changes that are not saved.",
-            self.display_name
+            self.session.display_name
         ));
         let mut keep = true;
         ui.horizontal(|ui| {
@@ -198,8 +198,8 @@ impl EditorApp {
             self.use_path(purpose, &path);
             keep = false;
         }
-        if keep && self.dialog.is_none() {
-            self.dialog = Some(Dialog::Path { purpose, text });
+        if keep && self.session.dialog.is_none() {
+            self.session.dialog = Some(Dialog::Path { purpose, text });
         }
     }
 }

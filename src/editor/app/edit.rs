@@ -34,7 +34,7 @@ impl EditorApp {
         match self.doc.copy_selection() {
             Some(text) => {
                 ctx.copy_text(text.clone());
-                self.clipboard = Some(text);
+                self.session.clipboard = Some(text);
                 let n = self.doc.selection().len();
                 if cut {
                     self.doc.delete_selection();
@@ -49,7 +49,10 @@ impl EditorApp {
 
     /// Paste level RON text at the cursor (or offset by 1 m).
     pub fn paste(&mut self, text: &str) {
-        let at = self.cursor_world.map(|p| self.tools.snapped(p, false));
+        let at = self
+            .view2d
+            .cursor_world
+            .map(|p| self.tools.snapped(p, false));
         match self.doc.paste(text, at) {
             Ok(n) => self.status = format!("pasted {}", count_noun(n, "object")),
             Err(e) => self.status = format!("the clipboard does not hold level objects: {e}"),
@@ -119,7 +122,7 @@ impl EditorApp {
 
     /// Add the probe ray to the level as a probe object.
     pub(crate) fn keep_probe(&mut self) {
-        if let Some((ray, max_t)) = self.probe {
+        if let Some((ray, max_t)) = self.probe.ray {
             self.add_object(
                 "Add probe",
                 Object::Probe(crate::level::Probe {

@@ -43,15 +43,15 @@ pub(crate) enum PathPurpose {
 impl EditorApp {
     pub(crate) fn remember(&mut self, path: &Path) {
         let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        self.recent.retain(|p| p != &path);
-        self.recent.insert(0, path);
-        self.recent.truncate(MAX_RECENT);
+        self.session.recent.retain(|p| p != &path);
+        self.session.recent.insert(0, path);
+        self.session.recent.truncate(MAX_RECENT);
     }
 
     /// Ask before `action` when there are unsaved changes; otherwise do it now.
     pub(crate) fn guard(&mut self, ctx: &egui::Context, action: Pending) {
         if self.doc.is_dirty() {
-            self.dialog = Some(Dialog::ConfirmDiscard(action));
+            self.session.dialog = Some(Dialog::ConfirmDiscard(action));
         } else {
             self.run_pending(ctx, action);
         }
@@ -66,7 +66,7 @@ impl EditorApp {
             Pending::Open(Some(path)) => self.open_path(&path),
             Pending::Open(None) => self.choose_path(PathPurpose::Open),
             Pending::Quit => {
-                self.allow_close = true;
+                self.session.allow_close = true;
                 self.clear_recovery();
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
@@ -93,20 +93,20 @@ impl EditorApp {
             }
             Source::Recovered(None) => (None, display_name(None)),
         };
-        self.display_name = name;
+        self.session.display_name = name;
         self.doc = Document::new(level, path);
         self.tools.chain.clear();
         self.tools.gesture = None;
-        self.framed = false;
-        self.frame_selection = false;
+        self.view2d.framed = false;
+        self.view2d.frame_selection = false;
         // The level's first saved probe shows in the Probe tab (and the views) at once.
-        self.probe = self.doc.level().probes.first().and_then(|p| {
+        self.probe.ray = self.doc.level().probes.first().and_then(|p| {
             let dir = p.dir.normalize_or_zero();
             (dir != glam::Vec3::ZERO && p.origin.is_finite() && p.max_t > 0.0)
                 .then(|| (crate::shape::Ray::new(p.origin, dir), p.max_t))
         });
-        self.probe_flat = false;
-        self.probe_box = None;
+        self.probe.flat = false;
+        self.probe.box_id = None;
         self.inspector = InspectorState::default();
         match (recovered, left_previous) {
             // The recovered work exists only in the recovery file until it is saved: keep that file.
@@ -128,7 +128,7 @@ impl EditorApp {
             }
             Err(e) => {
                 self.status = format!("could not open {}", path.display());
-                self.dialog = Some(Dialog::Message {
+                self.session.dialog = Some(Dialog::Message {
                     title: "Cannot open the level".into(),
                     text: format!("{e}\n\nThe level you were editing is unchanged."),
                 });
@@ -153,14 +153,14 @@ impl EditorApp {
         match self.doc.level().save(&path) {
             Ok(()) => {
                 self.doc.mark_saved(path.clone());
-                self.display_name = display_name(Some(&path));
+                self.session.display_name = display_name(Some(&path));
                 self.remember(&path);
                 self.clear_recovery();
                 self.status = format!("saved {}", path.display());
                 true
             }
             Err(e) => {
-                self.dialog = Some(Dialog::Message {
+                self.session.dialog = Some(Dialog::Message {
                     title: "Cannot save".into(),
                     text: format!("{e}\n\nNothing was overwritten; your changes are still here."),
                 });
@@ -181,7 +181,7 @@ impl EditorApp {
                         true
                     }
                     Err(e) => {
-                        self.dialog = Some(Dialog::Message {
+                        self.session.dialog = Some(Dialog::Message {
                             title: "Cannot export".into(),
                             text: e.to_string(),
                         });
@@ -191,7 +191,7 @@ impl EditorApp {
             }
             Err(problems) => {
                 let list: Vec<String> = problems.iter().take(10).map(ToString::to_string).collect();
-                self.dialog = Some(Dialog::Message {
+                self.session.dialog = Some(Dialog::Message {
                     title: "Export refused".into(),
                     text: format!(
                         "The level has {} error(s); a game could not load it. Fix them first (Problems panel):\n\n{}",
@@ -205,7 +205,7 @@ impl EditorApp {
     }
 
     pub(crate) fn choose_path(&mut self, purpose: PathPurpose) {
-        if self.opts.native_dialogs {
+        if self.session.opts.native_dialogs {
             let mut dialog = rfd::FileDialog::new().add_filter("Collidoscope level", &["ron"]);
             if let Some(dir) = self.doc.path.as_ref().and_then(|p| p.parent()) {
                 dialog = dialog.set_directory(dir);
@@ -236,15 +236,15 @@ impl EditorApp {
                 None => {
                     // No portal and no zenity: ask in our own dialog instead.
                     self.status = "no system file dialog (install xdg-desktop-portal or zenity); type a path instead".into();
-                    self.opts.native_dialogs = false;
-                    self.dialog = Some(Dialog::Path {
+                    self.session.opts.native_dialogs = false;
+                    self.session.dialog = Some(Dialog::Path {
                         purpose,
                         text: self.suggested_path_for(purpose),
                     });
                 }
             }
         } else {
-            self.dialog = Some(Dialog::Path {
+            self.session.dialog = Some(Dialog::Path {
                 purpose,
                 text: self.suggested_path_for(purpose),
             });
@@ -306,7 +306,7 @@ impl EditorApp {
         let mesh = match crate::mesh::TriMesh::from_obj(path) {
             Ok(m) => m,
             Err(e) => {
-                self.dialog = Some(Dialog::Message {
+                self.session.dialog = Some(Dialog::Message {
                     title: "Cannot import the OBJ file".into(),
                     text: format!("{}: {e}", path.display()),
                 });
@@ -344,7 +344,7 @@ impl EditorApp {
             }),
         );
         self.status = format!("imported {} ({n} triangles, {how})", path.display());
-        self.frame_selection = true;
+        self.view2d.frame_selection = true;
         true
     }
 }

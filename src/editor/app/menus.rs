@@ -112,15 +112,15 @@ impl EditorApp {
                 }
                 Item::Recent => {
                     ui.menu_button("Open Recent", |ui| {
-                        if self.recent.is_empty() {
+                        if self.session.recent.is_empty() {
                             ui.label("(none yet)");
                         }
-                        for p in &self.recent {
+                        for p in &self.session.recent {
                             if ui.button(p.display().to_string()).clicked() {
                                 *run = Some(Command::OpenRecent(p.clone()));
                             }
                         }
-                        if !self.recent.is_empty() {
+                        if !self.session.recent.is_empty() {
                             self.menu_item(ui, Command::ClearRecent, run);
                         }
                     });

@@ -18,7 +18,7 @@ pub use crate::editor::command::{Command, Dir, Spec};
 pub use crate::editor::reach::floor_name;
 pub use crate::editor::tools::Tool;
 pub use derived::LiveWalker;
-pub(crate) use derived::{CompareCache, Problems};
+pub(crate) use derived::Problems;
 pub(crate) use dialogs::Dialog;
 pub use files::export_level;
 pub(crate) use files::{PathPurpose, Pending, Source};
@@ -26,17 +26,16 @@ pub(crate) use files::{PathPurpose, Pending, Source};
 use std::path::{Path, PathBuf};
 
 use egui::{Pos2, Rect, Ui};
-use glam::{Vec2, Vec3};
+use glam::Vec2;
 
+use crate::editor::analysis::ProbeState;
 use crate::editor::debugger::panel::{DebugPanel, Sync, Tab};
 use crate::editor::document::{DocKey, Document};
 use crate::editor::inspector::InspectorState;
 use crate::editor::tools::Tools;
-use crate::editor::view2d::Camera;
-use crate::editor::view2d::scene::Scene;
+use crate::editor::view2d::TopDown;
 use crate::editor::view3d::View3d;
-use crate::level::{Level, ObjectId, Problem};
-use crate::shape::Ray;
+use crate::level::{Level, Problem};
 
 /// The level the editor opens when no file is given, built into the binary.
 pub const EMBEDDED_LEVEL: &str = include_str!("../../../levels/house.ron");
@@ -70,46 +69,30 @@ impl Default for EditorOptions {
     }
 }
 
-/// The editor application.
+/// The editor application: it composes the document, the features' own states and the two views.
 pub struct EditorApp {
     /// The level being edited.
     pub doc: Document,
-    pub(crate) display_name: String,
-    /// The top-down camera.
-    pub cam: Camera,
-    pub(crate) framed: bool,
-    /// The tools: the active one, snapping, the palette's choices, the chain and gesture in progress.
-    pub tools: Tools,
-    /// The Entity types tab.
-    pub entity_types: crate::editor::entity_types::EntityTypesState,
     /// The last message for the status bar.
     pub status: String,
-    pub(crate) scene: Scene,
-    /// The level's meshes in the top-down view as last drawn, with what they were drawn for.
-    pub(crate) level_paint: Option<(view::LevelPaintKey, crate::editor::view2d::gpu::Layer)>,
+    /// The editing session around the document: its name, recent files, options, autosave, the dialog.
+    pub session: Session,
+    /// The lower and side panels: which show, the lower panel's tab.
+    pub panels: Panels,
+    /// The tools: the active one, snapping, the palette's choices, the chain and gesture in progress.
+    pub tools: Tools,
+    /// The top-down view: its camera, framing, pointer and drawn scene.
+    pub view2d: TopDown,
+    /// The problems of the level (and of its reachability map), kept per document key.
     pub(crate) problems: Problems,
-    pub(crate) dialog: Option<Dialog>,
-    /// Recently opened or saved files, newest first.
-    pub recent: Vec<PathBuf>,
-    pub(crate) opts: EditorOptions,
-    pub(crate) last_autosave: f64,
-    pub(crate) autosaved: Option<DocKey>,
-    pub(crate) clipboard: Option<String>,
     /// The inspector's state (typing buffers, refusals, a pending pick in the view).
     pub inspector: InspectorState,
-    pub(crate) allow_close: bool,
-    pub(crate) last_title: String,
-    pub(crate) cursor_world: Option<Vec2>,
-    /// The last world point the pointer was over in the top-down view.
-    pub(crate) last_cursor_world: Option<Vec2>,
-    pub(crate) view_rect: Rect,
-    pub(crate) frame_selection: bool,
-    pub(crate) show_history: bool,
-    pub(crate) show_problems: bool,
-    /// The lower panel is collapsed to its tab row.
-    pub lower_collapsed: bool,
+    /// The Entity types tab.
+    pub entity_types: crate::editor::entity_types::EntityTypesState,
     /// The step debugger.
     pub debug: DebugPanel,
+    /// The probe ray, its hits and the Compare tab's rows.
+    pub probe: ProbeState,
     /// A game's recording, opened from a file or received live.
     pub recording: Option<crate::editor::recording::RecordingSession>,
     /// The live link's listener, while listening for a game.
@@ -118,32 +101,76 @@ pub struct EditorApp {
     pub listen_port: Option<u16>,
     /// The level's runtime scene (what a game queries), shared by the probe, walking, picking in 3D and the
     /// recording's re-ask; built once per document revision.
-    pub(crate) level_scene: Option<(
-        crate::editor::document::DocKey,
-        std::sync::Arc<crate::scene::Scene>,
-    )>,
-    /// The lower panel's tab.
-    pub tab: Tab,
-    pub(crate) space_panned: bool,
-    /// The probe: a ray (unit direction) and its length, dragged in the top-down view at `probe_height` or
-    /// clicked in the 3D preview.
-    pub probe: Option<(Ray, f32)>,
-    /// The height of rays dragged in the top-down view, metres (changing it moves such a ray).
-    pub probe_height: f32,
-    pub(crate) probe_flat: bool,
-    pub(crate) probe_result: Option<(
-        (Vec3, Vec3, f32, DocKey),
-        crate::editor::analysis::probe::ProbeResult,
-    )>,
-    /// The box whose slabs the probe panel plots.
-    pub probe_box: Option<ObjectId>,
-    pub(crate) compare: Option<CompareCache>,
+    pub(crate) level_scene: Option<(DocKey, std::sync::Arc<crate::scene::Scene>)>,
     /// The 3D preview.
     pub view3d: View3d,
     /// The reachability overlay: the map (built off the UI thread), the Reach tool's spot.
     pub reach: crate::editor::reach::ReachOverlay,
     /// The overlay's cells in the top-down view as last drawn.
     pub(crate) reach_paint: crate::editor::reach::paint::ReachPaintCache,
+}
+
+/// The editing session around the document: what the window shows of it, the files around it, autosave
+/// and the modal dialog.
+pub struct Session {
+    /// The document's name in the title bar.
+    pub(crate) display_name: String,
+    /// Recently opened or saved files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// The options the editor was started with.
+    pub(crate) opts: EditorOptions,
+    /// When the recovery file was last written (egui time, seconds).
+    pub(crate) last_autosave: f64,
+    /// The document key the recovery file holds.
+    pub(crate) autosaved: Option<DocKey>,
+    /// What the editor copied last (level RON).
+    pub(crate) clipboard: Option<String>,
+    /// The window may close (unsaved changes were saved or discarded).
+    pub(crate) allow_close: bool,
+    /// The title last sent to the window.
+    pub(crate) last_title: String,
+    /// The modal dialog on screen, if any.
+    pub(crate) dialog: Option<Dialog>,
+}
+
+impl Session {
+    fn new(opts: EditorOptions) -> Self {
+        Self {
+            display_name: String::new(),
+            recent: Vec::new(),
+            opts,
+            last_autosave: 0.0,
+            autosaved: None,
+            clipboard: None,
+            allow_close: false,
+            last_title: String::new(),
+            dialog: None,
+        }
+    }
+}
+
+/// Which panels show, and the lower panel's tab.
+#[derive(Debug)]
+pub struct Panels {
+    /// The history under the inspector.
+    pub(crate) show_history: bool,
+    /// The lower panel (problems, events, plots, probe, …).
+    pub(crate) show_problems: bool,
+    /// The lower panel is collapsed to its tab row.
+    pub lower_collapsed: bool,
+    /// The lower panel's tab.
+    pub tab: Tab,
+}
+
+impl Default for Panels {
+    fn default() -> Self {
+        Self {
+            show_history: true,
+            show_problems: true,
+            lower_collapsed: false,
+            tab: Tab::Problems,
+        }
+    }
 }
 
 impl EditorApp {
@@ -175,44 +202,20 @@ impl EditorApp {
     fn blank(opts: EditorOptions) -> Self {
         Self {
             doc: Document::new(Level::default(), None),
-            display_name: String::new(),
-            cam: Camera::default(),
-            framed: false,
-            tools: Tools::default(),
-            entity_types: Default::default(),
             status: String::new(),
-            scene: Scene::default(),
-            level_paint: None,
+            session: Session::new(opts),
+            panels: Panels::default(),
+            tools: Tools::default(),
+            view2d: TopDown::default(),
             problems: Problems::default(),
-            dialog: None,
-            recent: Vec::new(),
-            opts,
-            last_autosave: 0.0,
-            autosaved: None,
-            clipboard: None,
             inspector: InspectorState::default(),
-            allow_close: false,
-            last_title: String::new(),
-            cursor_world: None,
-            last_cursor_world: None,
-            view_rect: Rect::NOTHING,
-            frame_selection: false,
-            show_history: true,
-            show_problems: true,
-            lower_collapsed: false,
+            entity_types: Default::default(),
             debug: DebugPanel::default(),
+            probe: ProbeState::default(),
             recording: None,
             live: None,
             listen_port: None,
             level_scene: None,
-            tab: Tab::Problems,
-            space_panned: false,
-            probe: None,
-            probe_height: 1.0,
-            probe_flat: false,
-            probe_result: None,
-            probe_box: None,
-            compare: None,
             view3d: View3d::new(),
             reach: Default::default(),
             reach_paint: Default::default(),
@@ -232,7 +235,7 @@ impl EditorApp {
             Some((f, Ok(level))) => Self::new(level, Some(f.to_path_buf()), opts),
             Some((f, Err(e))) => {
                 let mut app = Self::embedded(opts);
-                app.dialog = Some(Dialog::Message {
+                app.session.dialog = Some(Dialog::Message {
                     title: "Cannot open the level".into(),
                     text: format!("{}\n\n{e}", f.display()),
                 });
@@ -243,7 +246,7 @@ impl EditorApp {
             app.enable_3d(rs);
         }
         if let Some(storage) = cc.storage {
-            app.recent = eframe::get_value(storage, "recent").unwrap_or_default();
+            app.session.recent = eframe::get_value(storage, "recent").unwrap_or_default();
         }
         if let Some(f) = file
             && app.doc.path.is_some()
@@ -266,7 +269,7 @@ impl EditorApp {
     #[must_use]
     pub fn title(&self) -> String {
         let star = if self.doc.is_dirty() { "*" } else { "" };
-        format!("Collidoscope — {}{star}", self.display_name)
+        format!("Collidoscope — {}{star}", self.session.display_name)
     }
 
     /// The current problems, errors first.
@@ -284,32 +287,32 @@ impl EditorApp {
     /// Screen position of world point `(x, z)` in the top-down view as last drawn.
     #[must_use]
     pub fn screen_from_world(&self, p: Vec2) -> Pos2 {
-        self.cam.screen_from_world(self.view_rect, p)
+        self.view2d.cam.screen_from_world(self.view2d.rect, p)
     }
 
     /// The top-down view's rectangle as last drawn.
     #[must_use]
     pub fn view_rect(&self) -> Rect {
-        self.view_rect
+        self.view2d.rect
     }
 
     /// The heights the top-down view shades meshes and level triangles by (its legend), `None` when the
     /// level has neither.
     #[must_use]
     pub fn height_range(&self) -> Option<crate::editor::view2d::relief::HeightRange> {
-        self.scene.relief.range
+        self.view2d.scene.relief.range
     }
 
     /// The height of the highest mesh or level triangle surface over floor point `(x, z)`, as the top-down
     /// view's legend shows it under the pointer.
     #[must_use]
     pub fn surface_height(&self, p: Vec2) -> Option<f32> {
-        self.scene.surface_height(p)
+        self.view2d.scene.surface_height(p)
     }
 
     /// Frame everything (Home).
     pub fn frame_all(&mut self) {
-        self.framed = false;
+        self.view2d.framed = false;
     }
 
     // ---- wall chains ------------------------------------------------------------------------------------
@@ -323,7 +326,7 @@ impl eframe::App for EditorApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, "recent", &self.recent);
+        eframe::set_value(storage, "recent", &self.session.recent);
         self.autosave();
     }
 }
@@ -354,23 +357,23 @@ impl EditorApp {
         self.refresh_probe();
         self.refresh_recording(&ctx);
         self.window_events(&ctx);
-        if self.dialog.is_none() {
+        if self.session.dialog.is_none() {
             self.shortcuts(&ctx);
         }
         let title = self.title();
-        if title != self.last_title {
+        if title != self.session.last_title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.last_title = title;
+            self.session.last_title = title;
         }
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         egui::Panel::bottom("debugger").show(ui, |ui| self.debugger_bar(ui));
-        if self.show_problems && self.lower_collapsed {
+        if self.panels.show_problems && self.panels.lower_collapsed {
             egui::Panel::bottom("lower tabs")
                 .resizable(false)
                 .show(ui, |ui| self.lower_tabs(ui));
-        } else if self.show_problems {
+        } else if self.panels.show_problems {
             // Resizable by its top edge; short by default so the top-down view gets the room.
             egui::Panel::bottom("problems")
                 .resizable(true)
@@ -398,10 +401,10 @@ impl EditorApp {
         self.dialogs(&ctx);
 
         // Autosave needs a frame now and then even when nothing happens.
-        if self.doc.is_dirty() && self.opts.recovery_dir.is_some() {
+        if self.doc.is_dirty() && self.session.opts.recovery_dir.is_some() {
             let now = ctx.input(|i| i.time);
-            if now - self.last_autosave >= AUTOSAVE_SECS {
-                self.last_autosave = now;
+            if now - self.session.last_autosave >= AUTOSAVE_SECS {
+                self.session.last_autosave = now;
                 self.autosave();
             }
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(AUTOSAVE_SECS));
@@ -409,10 +412,10 @@ impl EditorApp {
     }
 
     fn window_events(&mut self, ctx: &egui::Context) {
-        if ctx.input(|i| i.viewport().close_requested()) && !self.allow_close {
+        if ctx.input(|i| i.viewport().close_requested()) && !self.session.allow_close {
             if self.doc.is_dirty() {
                 ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-                self.dialog = Some(Dialog::ConfirmDiscard(Pending::Quit));
+                self.session.dialog = Some(Dialog::ConfirmDiscard(Pending::Quit));
             } else {
                 self.clear_recovery();
             }

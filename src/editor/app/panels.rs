@@ -40,8 +40,8 @@ impl EditorApp {
             debug: &self.debug,
             marks: &marks,
             paint: &paint,
-            probe: self.probe,
-            probe_result: self.probe_result.as_ref().map(|(_, r)| r),
+            probe: self.probe.ray,
+            probe_result: self.probe.result.as_ref().map(|(_, r)| r),
             probe_tool: self.tools.tool == Tool::Probe,
             wall_radii: self.debug.overlays.wall_radii,
             recording_query: self
@@ -66,11 +66,11 @@ impl EditorApp {
             }
             Some(Action3::Reach(None)) => self.status = "3D: no surface under the pointer".into(),
             Some(Action3::Probe(ray, max_t)) => {
-                self.probe = Some((ray, max_t));
-                self.probe_flat = false;
-                self.tab = Tab::Probe;
-                self.show_problems = true;
-                self.lower_collapsed = false;
+                self.probe.ray = Some((ray, max_t));
+                self.probe.flat = false;
+                self.panels.tab = Tab::Probe;
+                self.panels.show_problems = true;
+                self.panels.lower_collapsed = false;
             }
             Some(Action3::Select { hit, add }) => {
                 match hit {
@@ -91,9 +91,10 @@ impl EditorApp {
         ui.horizontal(|ui| {
             // Where the pointer is, or was last in the view (the view's centre before it ever was).
             let p = self
+                .view2d
                 .cursor_world
-                .or(self.last_cursor_world)
-                .unwrap_or(self.cam.center);
+                .or(self.view2d.last_cursor_world)
+                .unwrap_or(self.view2d.cam.center);
             ui.monospace(format!("x {:.2} m  z {:.2} m", p.x, p.y));
             ui.separator();
             ui.label(if self.tools.snap {
@@ -132,7 +133,7 @@ impl EditorApp {
                 .add(egui::Button::new(RichText::new(text).color(color)).frame(false))
                 .clicked()
             {
-                self.show_problems = !self.show_problems;
+                self.panels.show_problems = !self.panels.show_problems;
             }
             ui.separator();
             self.reach_status(ui);
@@ -160,12 +161,15 @@ impl EditorApp {
                 (Tab::EntityTypes, "Entity types"),
             ];
             for (tab, name) in tabs {
-                if ui.selectable_value(&mut self.tab, tab, name).clicked() {
-                    self.lower_collapsed = false;
+                if ui
+                    .selectable_value(&mut self.panels.tab, tab, name)
+                    .clicked()
+                {
+                    self.panels.lower_collapsed = false;
                 }
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                let (text, help) = if self.lower_collapsed {
+                let (text, help) = if self.panels.lower_collapsed {
                     ("Show panel", "Open the lower panel again")
                 } else {
                     (
@@ -174,7 +178,7 @@ impl EditorApp {
                     )
                 };
                 if ui.small_button(text).on_hover_text(help).clicked() {
-                    self.lower_collapsed = !self.lower_collapsed;
+                    self.panels.lower_collapsed = !self.panels.lower_collapsed;
                 }
             });
         });
@@ -190,7 +194,7 @@ impl EditorApp {
         let mut content = ui.new_child(egui::UiBuilder::new().max_rect(rect));
         content.set_clip_rect(rect.intersect(ui.clip_rect()));
         let ui = &mut content;
-        match self.tab {
+        match self.panels.tab {
             Tab::Problems => self.problems_panel(ui),
             Tab::Events => {
                 if let Some(id) = self.debug.events(ui) {
@@ -199,16 +203,21 @@ impl EditorApp {
             }
             Tab::Plots => self.debug.plots(ui),
             Tab::Probe => {
-                let max_t = self.probe.map_or(0.0, |(_, t)| t);
-                if self.probe.is_some() && ui.button(Command::KeepProbe.spec().name).clicked() {
+                let max_t = self.probe.ray.map_or(0.0, |(_, t)| t);
+                if self.probe.ray.is_some() && ui.button(Command::KeepProbe.spec().name).clicked() {
                     self.run_command(&ui.ctx().clone(), Command::KeepProbe);
                 }
-                let result = self.probe_result.as_ref().map(|(_, r)| r);
-                crate::editor::analysis::probe::probe_panel(ui, result, &mut self.probe_box, max_t);
+                let result = self.probe.result.as_ref().map(|(_, r)| r);
+                crate::editor::analysis::probe::probe_panel(
+                    ui,
+                    result,
+                    &mut self.probe.box_id,
+                    max_t,
+                );
             }
             Tab::Compare => {
                 self.refresh_compare();
-                let (tris, sweeps) = match &self.compare {
+                let (tris, sweeps) = match &self.probe.compare {
                     Some((_, tris, sweeps)) => (tris.as_deref(), sweeps.as_ref()),
                     None => (None, None),
                 };
@@ -222,7 +231,7 @@ impl EditorApp {
                     doc_key: self.doc.key(),
                     can_walk: self.can_run(&Command::WalkReachPath),
                 };
-                if let Some(c) = tab.ui(ui, &mut self.cam.center) {
+                if let Some(c) = tab.ui(ui, &mut self.view2d.cam.center) {
                     self.run_command(&ui.ctx().clone(), c);
                 }
             }
@@ -254,7 +263,7 @@ impl EditorApp {
             ui.horizontal(|ui| {
                 let l = ui.label("height");
                 ui.add(
-                    egui::DragValue::new(&mut self.probe_height)
+                    egui::DragValue::new(&mut self.probe.height)
                         .range(-1e4..=1e4)
                         .speed(0.05)
                         .suffix(" m"),
@@ -327,8 +336,8 @@ impl EditorApp {
             self.tools.entity_type = Some(c);
         }
         if ui.small_button("Edit types…").clicked() {
-            self.tab = Tab::EntityTypes;
-            self.lower_collapsed = false;
+            self.panels.tab = Tab::EntityTypes;
+            self.panels.lower_collapsed = false;
         }
     }
 
@@ -356,18 +365,18 @@ impl EditorApp {
             self.inspector.focus = focus_path(&p.field);
             if let Some(t) = type_of_problem(self.doc.level(), &p.field) {
                 self.entity_types.selected = Some(t);
-                self.tab = Tab::EntityTypes;
+                self.panels.tab = Tab::EntityTypes;
                 return;
             }
             self.doc.select_only(p.object);
             self.doc.set_walker_selected(p.field.starts_with("walker"));
-            self.frame_selection = true;
+            self.view2d.frame_selection = true;
             if p.field.starts_with("walker")
                 && let Some(w) = &self.doc.level().walker
             {
                 let c = w.position;
-                self.cam.center = c;
-                self.frame_selection = false;
+                self.view2d.cam.center = c;
+                self.view2d.frame_selection = false;
             }
         }
     }
@@ -411,12 +420,12 @@ impl EditorApp {
         ui.separator();
         ui.strong("Objects");
         let mut clicked = None;
-        let n = self.scene.entries.len();
+        let n = self.view2d.scene.entries.len();
         egui::ScrollArea::vertical()
             .id_salt("objects")
             .auto_shrink([false, false])
             .show_rows(ui, 18.0, n, |ui, rows| {
-                for e in &self.scene.entries[rows] {
+                for e in &self.view2d.scene.entries[rows] {
                     let selected = self.doc.selection().contains(&e.id);
                     if ui
                         .add(egui::Button::selectable(selected, e.label.as_str()))
@@ -433,12 +442,12 @@ impl EditorApp {
             } else {
                 self.doc.select_only([id]);
             }
-            self.frame_selection = true;
+            self.view2d.frame_selection = true;
         }
     }
 
     pub(crate) fn right_panel(&mut self, ui: &mut Ui) {
-        let history_height = if self.show_history { 170.0 } else { 0.0 };
+        let history_height = if self.panels.show_history { 170.0 } else { 0.0 };
         let edits = egui::ScrollArea::vertical()
             .id_salt("inspector")
             .max_height((ui.available_height() - history_height).max(100.0))
@@ -448,7 +457,7 @@ impl EditorApp {
         for e in edits {
             self.run_command(&ctx, Command::Apply(Box::new(e)));
         }
-        if self.show_history {
+        if self.panels.show_history {
             ui.separator();
             ui.strong("History");
             let (labels, cursor) = self.doc.history();

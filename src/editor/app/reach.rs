@@ -95,9 +95,9 @@ impl EditorApp {
             Command::SetTool(Tool::Reach) => {
                 self.set_tool(Tool::Reach);
                 self.reach.on = true;
-                self.tab = crate::editor::debugger::panel::Tab::Reach;
-                self.show_problems = true;
-                self.lower_collapsed = false;
+                self.panels.tab = crate::editor::debugger::panel::Tab::Reach;
+                self.panels.show_problems = true;
+                self.panels.lower_collapsed = false;
             }
             _ => {}
         }

@@ -32,8 +32,8 @@ impl EditorApp {
                     ""
                 };
                 self.recording = Some(RecordingSession::new(r, Origin::File(path.to_path_buf())));
-                self.tab = crate::editor::debugger::panel::Tab::Recording;
-                self.lower_collapsed = false;
+                self.panels.tab = crate::editor::debugger::panel::Tab::Recording;
+                self.panels.lower_collapsed = false;
                 self.status = format!("opened recording {} ({frames} frames){cut}", path.display());
             }
             Err(e) => self.status = format!("cannot open the recording {}: {e}", path.display()),
@@ -67,7 +67,7 @@ impl EditorApp {
                 match ev {
                     LiveEvent::Connected { level } => {
                         self.recording = Some(RecordingSession::live(level, addr));
-                        self.tab = crate::editor::debugger::panel::Tab::Recording;
+                        self.panels.tab = crate::editor::debugger::panel::Tab::Recording;
                         self.status =
                             "a game connected: its frames arrive in the Recording tab".into();
                     }
@@ -130,10 +130,11 @@ impl EditorApp {
         let Some(session) = self.recording.as_ref() else {
             return;
         };
-        let flat = |p: crate::glam::Vec3| self.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+        let flat =
+            |p: crate::glam::Vec3| self.view2d.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
         if let Some(step) = session.frame().and_then(|f| f.steps.last()) {
             for b in &step.balls {
-                lines.circle(flat(b.center), b.radius * self.cam.scale, 1.5, BALL);
+                lines.circle(flat(b.center), b.radius * self.view2d.cam.scale, 1.5, BALL);
             }
             for e in &step.events {
                 lines.disc(flat(e.point), 3.0, Color32::WHITE);
@@ -157,7 +158,7 @@ impl EditorApp {
             lines.disc(s(*p), 4.0, QUERY);
         }
         for sp in &shape.spheres {
-            lines.circle(s(sp.center), sp.radius * self.cam.scale, 1.5, QUERY);
+            lines.circle(s(sp.center), sp.radius * self.view2d.cam.scale, 1.5, QUERY);
         }
         for (a, b) in &shape.arrows {
             lines.line(s(*a), s(*b), 1.5, Color32::WHITE);

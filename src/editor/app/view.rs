@@ -15,23 +15,11 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use crate::editor::document::{DocKey, Kind, Object};
+use crate::editor::document::{Kind, Object};
 use crate::editor::tools::{Gesture, Pointer, Tool, ToolCtx, ToolOut, Tools, rotation_handle};
-use crate::editor::view2d::Camera;
 use crate::editor::view2d::{self, Batch, Drawer, Look, gpu};
+use crate::editor::view2d::{Camera, LevelPaintKey};
 use crate::level::ObjectId;
-
-/// What the kept meshes of the level were drawn for (see [`EditorApp::paint_level`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct LevelPaintKey {
-    doc: DocKey,
-    problems: Option<DocKey>,
-    /// Camera centre and scale, then the view's rectangle, as bits.
-    view: [u32; 7],
-    selection: u64,
-    wall_radii: bool,
-    simulated: bool,
-}
 
 /// Whether bounds (none: unbounded) reach into the visible world rectangle.
 fn in_view(bounds: Option<(Vec2, Vec2)>, vis_lo: Vec2, vis_hi: Vec2) -> bool {
@@ -43,20 +31,20 @@ fn in_view(bounds: Option<(Vec2, Vec2)>, vis_lo: Vec2, vis_hi: Vec2) -> bool {
 impl EditorApp {
     pub(crate) fn view(&mut self, ui: &mut Ui) {
         let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
-        self.view_rect = rect;
-        if !self.framed && rect.width() > 10.0 {
+        self.view2d.rect = rect;
+        if !self.view2d.framed && rect.width() > 10.0 {
             let b = self.level_bounds();
             if b.is_some() {
-                self.cam.frame(rect, b);
+                self.view2d.cam.frame(rect, b);
             } else {
-                self.cam = Camera::default();
+                self.view2d.cam = Camera::default();
             }
-            self.framed = true;
+            self.view2d.framed = true;
         }
-        if self.frame_selection {
-            self.frame_selection = false;
+        if self.view2d.frame_selection {
+            self.view2d.frame_selection = false;
             let b = self.selection_bounds();
-            self.cam.frame(rect, b);
+            self.view2d.cam.frame(rect, b);
         }
         let (shift, space, hover) = ui.input(|i| {
             (
@@ -66,9 +54,9 @@ impl EditorApp {
             )
         });
         let hover = hover.filter(|p| rect.contains(*p));
-        self.cursor_world = hover.map(|p| self.cam.world_from_screen(rect, p));
-        if self.cursor_world.is_some() {
-            self.last_cursor_world = self.cursor_world;
+        self.view2d.cursor_world = hover.map(|p| self.view2d.cam.world_from_screen(rect, p));
+        if self.view2d.cursor_world.is_some() {
+            self.view2d.last_cursor_world = self.view2d.cursor_world;
         }
 
         // Zoom about the pointer; pan with the middle or right button, or Space + drag.
@@ -76,15 +64,15 @@ impl EditorApp {
             let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
             let factor = zoom * (scroll * 0.002).exp();
             if factor != 1.0 {
-                self.cam.zoom_about(rect, p, factor);
+                self.view2d.cam.zoom_about(rect, p, factor);
             }
         }
         let panning = resp.dragged_by(egui::PointerButton::Middle)
             || resp.dragged_by(egui::PointerButton::Secondary)
             || (space && resp.dragged_by(egui::PointerButton::Primary));
         if panning {
-            self.space_panned |= space;
-            self.cam.pan_by(resp.drag_delta());
+            self.view2d.space_panned |= space;
+            self.view2d.cam.pan_by(resp.drag_delta());
             if resp.drag_started() && self.tools.gesture.is_none() {
                 self.tools.gesture = Some(Gesture::Pan);
             }
@@ -100,7 +88,7 @@ impl EditorApp {
     fn pointer(&mut self, ui: &Ui, resp: &egui::Response, rect: Rect, shift: bool) {
         let pt = Pointer {
             rect,
-            cam: self.cam,
+            cam: self.view2d.cam,
             press: resp.interact_pointer_pos(),
             shift,
             ctrl: ui.input(|i| i.modifiers.command),
@@ -146,24 +134,24 @@ impl EditorApp {
     ) {
         let mut cx = ToolCtx {
             doc: &mut self.doc,
-            scene: &self.scene,
+            scene: &self.view2d.scene,
             status: &mut self.status,
-            probe_height: self.probe_height,
+            probe_height: self.probe.height,
             out: ToolOut::default(),
         };
         f(&mut self.tools, &mut cx);
         let out = cx.out;
         if let Some(p) = out.probe {
-            self.probe = p;
-            self.probe_flat = true;
+            self.probe.ray = p;
+            self.probe.flat = true;
         }
         if let Some((tab, show_panel)) = out.show_tab {
-            self.tab = tab;
-            self.lower_collapsed = false;
-            self.show_problems |= show_panel;
+            self.panels.tab = tab;
+            self.panels.lower_collapsed = false;
+            self.panels.show_problems |= show_panel;
         }
         if let Some((walls, crossings)) = out.split {
-            self.dialog = Some(Dialog::Split { walls, crossings });
+            self.session.dialog = Some(Dialog::Split { walls, crossings });
         }
         if let Some(w) = out.reach_at {
             let to = self.reach_spot(w);
@@ -184,9 +172,9 @@ impl EditorApp {
             Color32::from_gray(245)
         };
         painter.rect_filled(rect, 0.0, background);
-        view2d::draw_grid(&painter, rect, &self.cam, dark);
+        view2d::draw_grid(&painter, rect, &self.view2d.cam, dark);
         let hovered = match (&self.tools.gesture, self.tools.tool, hover) {
-            (None, Tool::Select, Some(p)) => self.pick(self.cam.world_from_screen(rect, p)),
+            (None, Tool::Select, Some(p)) => self.pick(self.view2d.cam.world_from_screen(rect, p)),
             _ => None,
         };
         let level = self.paint_level(rect);
@@ -207,9 +195,9 @@ impl EditorApp {
                 .with_clip_rect(rect.shrink(0.02))
                 .add(egui::Shape::Mesh(level.lines));
         }
-        if let Some(cells) = self
-            .reach_paint
-            .cells(&self.reach, self.doc.key(), &self.cam, rect)
+        if let Some(cells) =
+            self.reach_paint
+                .cells(&self.reach, self.doc.key(), &self.view2d.cam, rect)
         {
             // The reachability overlay's cells over the level, translucent: the outlines show through, muted.
             painter.with_clip_rect(rect.shrink(0.025)).add(cells);
@@ -223,7 +211,9 @@ impl EditorApp {
         self.paint_compare(&mut lines, rect);
         let marks = self.debug.marks();
         let selection = self.doc.selection();
-        marks.paint_2d(&mut lines, rect, &self.cam, &|id| selection.contains(&id));
+        marks.paint_2d(&mut lines, rect, &self.view2d.cam, &|id| {
+            selection.contains(&id)
+        });
         if self.view3d.gpu {
             // The overlays (a thousand balls and their trails while playing) go to the GPU too: a new build
             // every frame, but egui's tessellator no longer checks, measures and copies it.
@@ -245,7 +235,7 @@ impl EditorApp {
         crate::editor::reach::paint::paint_marks(
             &self.reach,
             self.doc.key(),
-            &self.cam,
+            &self.view2d.cam,
             &painter,
             rect,
         );
@@ -258,16 +248,17 @@ impl EditorApp {
                 theme::palette::CHARACTER,
             );
         }
-        if let Some(range) = self.scene.relief.range {
+        if let Some(range) = self.view2d.scene.relief.range {
             let under = hover.and_then(|p| {
-                self.scene
-                    .surface_height(self.cam.world_from_screen(rect, p))
+                self.view2d
+                    .scene
+                    .surface_height(self.view2d.cam.world_from_screen(rect, p))
             });
             view2d::relief_paint::legend(&painter, rect, range, under, dark);
         }
         self.paint_tool(&painter, rect, hover, shift);
         self.paint_gesture(&painter, rect, hover, shift);
-        if self.scene.entries.is_empty() && self.doc.level().walker.is_none() {
+        if self.view2d.scene.entries.is_empty() && self.doc.level().walker.is_none() {
             painter.text(
                 rect.center() - egui::vec2(0.0, 40.0),
                 egui::Align2::CENTER_CENTER,
@@ -285,27 +276,32 @@ impl EditorApp {
     /// [`EditorApp::paint_hovered`].
     fn paint_level(&mut self, rect: Rect) -> gpu::Layer {
         let key = self.level_paint_key(rect);
-        if let Some((k, level)) = &self.level_paint
+        if let Some((k, level)) = &self.view2d.level_paint
             && *k == key
         {
             return level.clone();
         }
-        let (vis_lo, vis_hi) = self.cam.visible(rect);
+        let (vis_lo, vis_hi) = self.view2d.cam.visible(rect);
         let mut drawer = Drawer {
             rect,
-            cam: &self.cam,
+            cam: &self.view2d.cam,
             fills: Batch::default(),
             lines: Batch::default(),
             wall_radii: self.debug.overlays.wall_radii,
             run: None,
-            heights: self.scene.relief.range,
+            heights: self.view2d.scene.relief.range,
         };
         // Meshes and triangles by their edges, shaded by height, under everything else.
-        view2d::relief_paint::draw(&mut drawer.lines, rect, &self.cam, &self.scene.relief);
+        view2d::relief_paint::draw(
+            &mut drawer.lines,
+            rect,
+            &self.view2d.cam,
+            &self.view2d.scene.relief,
+        );
         // Selected objects last, so they draw on top.
         let mut later = Vec::new();
         let simulated = self.debug.active();
-        for (i, e) in self.scene.entries.iter().enumerate() {
+        for (i, e) in self.view2d.scene.entries.iter().enumerate() {
             if (simulated && e.kind == Kind::Ball) || !in_view(e.bounds, vis_lo, vis_hi) {
                 continue;
             }
@@ -321,7 +317,7 @@ impl EditorApp {
         }
         drawer.flush();
         for i in later {
-            let e = &self.scene.entries[i];
+            let e = &self.view2d.scene.entries[i];
             drawer.draw(&e.fp, theme::base_color(e.kind), Look::Selected, e.extras);
         }
         drawer.flush();
@@ -330,7 +326,7 @@ impl EditorApp {
             fills: Arc::new(drawer.fills.into_mesh()),
             lines: Arc::new(drawer.lines.into_mesh()),
         };
-        self.level_paint = Some((key, level.clone()));
+        self.view2d.level_paint = Some((key, level.clone()));
         level
     }
 
@@ -342,9 +338,9 @@ impl EditorApp {
             doc: self.doc.key(),
             problems: self.problems.key,
             view: [
-                self.cam.center.x,
-                self.cam.center.y,
-                self.cam.scale,
+                self.view2d.cam.center.x,
+                self.view2d.cam.center.y,
+                self.view2d.cam.scale,
                 rect.min.x,
                 rect.min.y,
                 rect.max.x,
@@ -361,18 +357,18 @@ impl EditorApp {
     fn paint_hovered(&self, rect: Rect, hovered: Option<Option<ObjectId>>) -> (Batch, Batch) {
         let mut drawer = Drawer {
             rect,
-            cam: &self.cam,
+            cam: &self.view2d.cam,
             fills: Batch::default(),
             lines: Batch::default(),
             wall_radii: self.debug.overlays.wall_radii,
             run: None,
-            heights: self.scene.relief.range,
+            heights: self.view2d.scene.relief.range,
         };
-        let (vis_lo, vis_hi) = self.cam.visible(rect);
+        let (vis_lo, vis_hi) = self.view2d.cam.visible(rect);
         let simulated = self.debug.active();
         if let Some(Some(id)) = hovered
             && !self.doc.selection().contains(&id)
-            && let Some(e) = self.scene.entry(id)
+            && let Some(e) = self.view2d.scene.entry(id)
             && !(simulated && e.kind == Kind::Ball)
             && in_view(e.bounds, vis_lo, vis_hi)
         {
@@ -397,7 +393,7 @@ impl EditorApp {
             view2d::draw_walker(
                 lines,
                 rect,
-                &self.cam,
+                &self.view2d.cam,
                 w.position,
                 w.facing_deg,
                 w.radius,
@@ -414,11 +410,11 @@ impl EditorApp {
         let level = self.doc.level();
         let w = level.walker.as_ref()?;
         let c = crate::editor::document::character::effective(level);
-        let rs = c.radius * self.cam.scale;
+        let rs = c.radius * self.view2d.cam.scale;
         if !(rs.is_finite() && rs > 0.0) {
             return None;
         }
-        let centre = self.cam.screen_from_world(rect, w.position);
+        let centre = self.view2d.cam.screen_from_world(rect, w.position);
         lines.dashed_circle(centre, rs.max(3.0), 1.5, theme::palette::CHARACTER);
         (rs >= 8.0).then(|| {
             let d = view2d::trim_number(c.radius * 2.0);
@@ -439,19 +435,19 @@ impl EditorApp {
         let Some(live) = self.live_walker() else {
             return;
         };
-        let s = |p: Vec2| self.cam.screen_from_world(rect, p);
+        let s = |p: Vec2| self.view2d.cam.screen_from_world(rect, p);
         if let Some(id) = live.blocked_by
             && let Some(Object::Wall(w)) = self.doc.object(id)
         {
             lines.line(s(w.a), s(w.b), 4.0, Color32::from_rgb(255, 80, 80));
         }
         let c = s(live.position);
-        let r = (live.radius * self.cam.scale).max(3.0);
+        let r = (live.radius * self.view2d.cam.scale).max(3.0);
         lines.disc(c, r, theme::palette::WALKER.gamma_multiply(0.35));
         view2d::draw_walker(
             lines,
             rect,
-            &self.cam,
+            &self.view2d.cam,
             live.position,
             live.facing_deg,
             live.radius,
@@ -461,8 +457,8 @@ impl EditorApp {
 
     /// The probe ray and its hits.
     fn paint_probe(&self, lines: &mut Batch, rect: Rect) {
-        if let Some((ray, max_t)) = self.probe {
-            let result = self.probe_result.as_ref().map(|(_, r)| r);
+        if let Some((ray, max_t)) = self.probe.ray {
+            let result = self.probe.result.as_ref().map(|(_, r)| r);
             let end = ray.at(max_t);
             let flat = (
                 Vec2::new(ray.origin.x, ray.origin.z),
@@ -471,23 +467,23 @@ impl EditorApp {
             crate::editor::analysis::probe::paint(
                 lines,
                 rect,
-                &self.cam,
+                &self.view2d.cam,
                 flat,
                 result,
-                self.probe_box,
+                self.probe.box_id,
             );
         }
     }
 
     /// Crosses where the Compare tab's variants disagree.
     fn paint_compare(&self, lines: &mut Batch, rect: Rect) {
-        if self.tab == Tab::Compare
-            && self.show_problems
-            && let Some((_, tris, sweeps)) = &self.compare
+        if self.panels.tab == Tab::Compare
+            && self.panels.show_problems
+            && let Some((_, tris, sweeps)) = &self.probe.compare
         {
             let red = Color32::from_rgb(255, 60, 60);
             let cross = |lines: &mut Batch, p: Vec3| {
-                let c = self.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
+                let c = self.view2d.cam.screen_from_world(rect, Vec2::new(p.x, p.z));
                 let d = egui::vec2(7.0, 7.0);
                 lines.line(c - d, c + d, 2.5, red);
                 lines.line(
@@ -514,25 +510,27 @@ impl EditorApp {
     /// The active tool's marks: the rotation handle, the wall chain with its snap target, the triangle.
     fn paint_tool(&self, painter: &egui::Painter, rect: Rect, hover: Option<Pos2>, shift: bool) {
         let accent = theme::SELECTED;
-        if let Some((h, _, c)) = rotation_handle(&self.doc, &self.cam, rect) {
+        if let Some((h, _, c)) = rotation_handle(&self.doc, &self.view2d.cam, rect) {
             painter.line_segment([c, h], egui::Stroke::new(1.0, accent));
             painter.circle_filled(h, 6.0, accent);
         }
-        let cursor = hover.map(|p| self.cam.world_from_screen(rect, p));
+        let cursor = hover.map(|p| self.view2d.cam.world_from_screen(rect, p));
         match self.tools.tool {
             Tool::Wall => {
-                let snap =
-                    cursor.map(|w| self.tools.snap_vertex(&self.doc, self.cam.scale, w, shift));
+                let snap = cursor.map(|w| {
+                    self.tools
+                        .snap_vertex(&self.doc, self.view2d.cam.scale, w, shift)
+                });
                 let mut pts: Vec<Pos2> = self
                     .tools
                     .chain
                     .iter()
-                    .map(|p| self.cam.screen_from_world(rect, *p))
+                    .map(|p| self.view2d.cam.screen_from_world(rect, *p))
                     .collect();
                 if let Some((v, _)) = snap
                     && !self.tools.chain.is_empty()
                 {
-                    pts.push(self.cam.screen_from_world(rect, v));
+                    pts.push(self.view2d.cam.screen_from_world(rect, v));
                 }
                 let mut b = Batch::default();
                 b.polyline(&pts, false, 2.0, accent);
@@ -540,7 +538,7 @@ impl EditorApp {
                     b.disc(*p, 3.5, accent);
                 }
                 if let Some((v, welded)) = snap {
-                    let s = self.cam.screen_from_world(rect, v);
+                    let s = self.view2d.cam.screen_from_world(rect, v);
                     if welded {
                         b.circle(s, 8.0, 2.0, Color32::from_rgb(80, 220, 120));
                     } else {
@@ -554,11 +552,12 @@ impl EditorApp {
                     .tools
                     .chain
                     .iter()
-                    .map(|p| self.cam.screen_from_world(rect, *p))
+                    .map(|p| self.view2d.cam.screen_from_world(rect, *p))
                     .collect();
                 if let Some(c) = cursor {
                     pts.push(
-                        self.cam
+                        self.view2d
+                            .cam
                             .screen_from_world(rect, self.tools.snapped(c, shift)),
                     );
                 }
@@ -577,10 +576,11 @@ impl EditorApp {
                         .or(level.entity_types.first().map(|t| t.name.as_str()))
                         .map_or(theme::palette::ENTITY, |t| theme::entity_color(level, t));
                     let s = self
+                        .view2d
                         .cam
                         .screen_from_world(rect, self.tools.snapped(c, shift));
                     let r = (crate::editor::view2d::footprint::ENTITY_MARKER_RADIUS
-                        * self.cam.scale)
+                        * self.view2d.cam.scale)
                         .max(4.0);
                     let mut b = Batch::default();
                     b.circle(s, r, 1.5, color.gamma_multiply(0.7));
@@ -611,7 +611,7 @@ impl EditorApp {
     ) {
         use crate::editor::tools::TriggerKind;
         let accent = theme::palette::TRIGGER;
-        let s = |p: Vec2| self.cam.screen_from_world(rect, p);
+        let s = |p: Vec2| self.view2d.cam.screen_from_world(rect, p);
         let Some(first) = self.tools.chain.first().copied() else {
             return;
         };
@@ -626,7 +626,7 @@ impl EditorApp {
             }
             TriggerKind::Sphere => {
                 if let Some(c) = cur {
-                    let r = first.distance(c) * self.cam.scale;
+                    let r = first.distance(c) * self.view2d.cam.scale;
                     b.circle(s(first), r, 2.0, accent);
                     b.line(s(first), s(c), 1.0, accent);
                 }
@@ -649,12 +649,13 @@ impl EditorApp {
     /// The outline of the object being placed, and the selection rectangle.
     fn paint_gesture(&self, painter: &egui::Painter, rect: Rect, hover: Option<Pos2>, shift: bool) {
         let accent = theme::SELECTED;
-        let cursor = hover.map(|p| self.cam.world_from_screen(rect, p));
+        let cursor = hover.map(|p| self.view2d.cam.world_from_screen(rect, p));
         if let (Some(Gesture::Place { start }), Some(c)) = (&self.tools.gesture, cursor)
             && self.tools.tool != Tool::Probe
         {
-            let a = self.cam.screen_from_world(rect, *start);
+            let a = self.view2d.cam.screen_from_world(rect, *start);
             let e = self
+                .view2d
                 .cam
                 .screen_from_world(rect, self.tools.snapped(c, shift));
             let stroke = egui::Stroke::new(1.5, accent);

@@ -4,8 +4,8 @@
 
 mod batch;
 pub mod footprint;
-pub mod plane;
 pub(crate) mod gpu;
+pub mod plane;
 pub mod relief;
 pub(crate) mod relief_paint;
 pub mod scene;
@@ -498,6 +498,57 @@ pub fn selection_rect(painter: &Painter, a: Pos2, b: Pos2) {
         Stroke::new(1.0, Color32::from_rgb(80, 140, 255)),
         egui::StrokeKind::Inside,
     );
+}
+
+/// What the kept meshes of the level were drawn for .
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LevelPaintKey {
+    pub(crate) doc: crate::editor::document::DocKey,
+    pub(crate) problems: Option<crate::editor::document::DocKey>,
+    /// Camera centre and scale, then the view's rectangle, as bits.
+    pub(crate) view: [u32; 7],
+    pub(crate) selection: u64,
+    pub(crate) wall_radii: bool,
+    pub(crate) simulated: bool,
+}
+
+/// The top-down view's state: its camera, framing, the pointer over it and the drawn scene with the
+/// level's meshes as last drawn.
+pub struct TopDown {
+    /// The top-down camera.
+    pub cam: Camera,
+    /// The view has been framed on the document.
+    pub(crate) framed: bool,
+    /// The view's rectangle as last drawn.
+    pub(crate) rect: Rect,
+    /// The world point under the pointer this frame.
+    pub(crate) cursor_world: Option<Vec2>,
+    /// The last world point the pointer was over.
+    pub(crate) last_cursor_world: Option<Vec2>,
+    /// Frame the selection at the next frame.
+    pub(crate) frame_selection: bool,
+    /// Space was held to pan (its release is then no Play / Pause).
+    pub(crate) space_panned: bool,
+    /// The drawn scene: every object's footprint, kept per document key.
+    pub(crate) scene: scene::Scene,
+    /// The level's meshes as last drawn, with what they were drawn for.
+    pub(crate) level_paint: Option<(LevelPaintKey, gpu::Layer)>,
+}
+
+impl Default for TopDown {
+    fn default() -> Self {
+        Self {
+            cam: Camera::default(),
+            framed: false,
+            rect: Rect::NOTHING,
+            cursor_world: None,
+            last_cursor_world: None,
+            frame_selection: false,
+            space_panned: false,
+            scene: scene::Scene::default(),
+            level_paint: None,
+        }
+    }
 }
 
 #[cfg(test)]
