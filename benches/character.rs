@@ -89,6 +89,7 @@ use collidoscope::mesh::TriMesh;
 use collidoscope::scene::{Scene, Static};
 use collidoscope::shape::{Aabb, Obb, Ray};
 use criterion::{Criterion, SamplingMode};
+use parry_glam::{FromParry, ToParry};
 use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
 use rapier3d::math::Pose;
 use rapier3d::parry::bounding_volume::BoundingVolume;
@@ -97,6 +98,10 @@ use rapier3d::parry::shape::{Capsule as RCapsule, Shape};
 use rapier3d::prelude::{
     ColliderBuilder, ColliderHandle, PhysicsWorld, QueryPipeline, SharedShape,
 };
+
+// The runtime's glam is Bevy's, rapier3d's another: vectors are copied across where they meet rapier.
+#[path = "../tests/runtime/parry_glam.rs"]
+mod parry_glam;
 
 /// The frame time, seconds (60 Hz).
 const DT: f32 = 1.0 / 60.0;
@@ -201,23 +206,25 @@ impl Rapier {
             let mut parts = Vec::new();
             match shape {
                 Static::Plane(p) => parts.push(
-                    ColliderBuilder::new(SharedShape::halfspace(p.normal))
-                        .translation(p.normal * p.d),
+                    ColliderBuilder::new(SharedShape::halfspace(p.normal.p()))
+                        .translation((p.normal * p.d).p()),
                 ),
                 Static::Cylinder(c) => {
                     let axis = c.b - c.a;
                     let rot = Quat::from_rotation_arc(Vec3::Y, axis.normalize());
                     parts.push(
                         ColliderBuilder::cylinder(axis.length() * 0.5, c.radius)
-                            .position(Pose::from_parts((c.a + c.b) * 0.5, rot)),
+                            .position(Pose::from_parts(((c.a + c.b) * 0.5).p(), rot.p())),
                     );
                 }
-                Static::Triangle(t) => parts.push(ColliderBuilder::triangle(t.a, t.b, t.c)),
+                Static::Triangle(t) => {
+                    parts.push(ColliderBuilder::triangle(t.a.p(), t.b.p(), t.c.p()))
+                }
                 Static::Aabb(a) => {
                     let half = (a.max - a.min) * 0.5;
                     parts.push(
                         ColliderBuilder::cuboid(half.x, half.y, half.z)
-                            .translation((a.min + a.max) * 0.5),
+                            .translation(((a.min + a.max) * 0.5).p()),
                     );
                 }
                 Static::Obb(o) => {
@@ -225,7 +232,7 @@ impl Rapier {
                     let rot = Quat::from_mat3(&o.rotation);
                     parts.push(
                         ColliderBuilder::cuboid(h.x, h.y, h.z)
-                            .position(Pose::from_parts(o.center, rot)),
+                            .position(Pose::from_parts(o.center.p(), rot.p())),
                     );
                 }
                 Static::Wall { wall, height } => {
@@ -236,22 +243,21 @@ impl Rapier {
                         let dir = Vec3::new(d.x, 0.0, d.y) / len;
                         let rot = Quat::from_rotation_arc(Vec3::X, dir);
                         let mid = (wall.a + wall.b) * 0.5;
-                        parts.push(
-                            ColliderBuilder::cuboid(len * 0.5, h * 0.5, r)
-                                .position(Pose::from_parts(Vec3::new(mid.x, h * 0.5, mid.y), rot)),
-                        );
+                        parts.push(ColliderBuilder::cuboid(len * 0.5, h * 0.5, r).position(
+                            Pose::from_parts(Vec3::new(mid.x, h * 0.5, mid.y).p(), rot.p()),
+                        ));
                     }
                     for end in [wall.a, wall.b] {
-                        parts.push(ColliderBuilder::cylinder(h * 0.5, r).translation(Vec3::new(
-                            end.x,
-                            h * 0.5,
-                            end.y,
-                        )));
+                        let at = Vec3::new(end.x, h * 0.5, end.y);
+                        parts.push(ColliderBuilder::cylinder(h * 0.5, r).translation(at.p()));
                     }
                 }
                 Static::Mesh(m) => parts.push(
-                    ColliderBuilder::trimesh(m.vertices().to_vec(), m.indices().to_vec())
-                        .expect("rapier3d takes the mesh"),
+                    ColliderBuilder::trimesh(
+                        m.vertices().iter().map(|v| v.p()).collect(),
+                        m.indices().to_vec(),
+                    )
+                    .expect("rapier3d takes the mesh"),
                 ),
             }
             for part in parts {
@@ -316,7 +322,7 @@ impl Characters {
         let ours = CharacterController::default();
         let slope = ours.max_slope_deg.to_radians();
         let theirs = KinematicCharacterController {
-            up: Vec3::Y,
+            up: Vec3::Y.p(),
             offset: CharacterLength::Absolute(ours.skin),
             slide: true,
             autostep: Some(CharacterAutostep {
@@ -343,7 +349,7 @@ impl Characters {
 
     /// The rapier3d pose of the body with its feet at `feet`.
     fn pose(&self, feet: Vec3) -> Pose {
-        Pose::from_translation(feet + Vec3::Y * (self.ours.height * 0.5))
+        Pose::from_translation((feet + Vec3::Y * (self.ours.height * 0.5)).p())
     }
 }
 
@@ -629,10 +635,10 @@ fn run_rapier(
     simulate(
         m,
         |feet, desired| {
-            let mv = ch
-                .theirs
-                .move_shape(DT, &query, &ch.shape, &ch.pose(feet), desired, |_| {});
-            (feet + mv.translation, mv.grounded)
+            let mv =
+                ch.theirs
+                    .move_shape(DT, &query, &ch.shape, &ch.pose(feet), desired.p(), |_| {});
+            (feet + mv.translation.ours(), mv.grounded)
         },
         record,
     )
@@ -962,8 +968,8 @@ impl<'a> Checker<'a> {
     fn cast(&self, center: Vec3, dir: Vec3, distance: f32, keep: f32) -> Option<(Vec3, Vec3)> {
         self.query
             .cast_shape(
-                &Pose::from_translation(center),
-                dir,
+                &Pose::from_translation(center.p()),
+                dir.p(),
                 &self.ch.shape,
                 ShapeCastOptions {
                     max_time_of_impact: distance,
@@ -972,7 +978,7 @@ impl<'a> Checker<'a> {
                     compute_impact_geometry_on_penetration: true,
                 },
             )
-            .map(|(_, hit)| (hit.normal1, hit.witness1))
+            .map(|(_, hit)| (hit.normal1.ours(), hit.witness1.ours()))
     }
 
     /// Whether a way on is free from `feet` for the horizontal motion `h` (see the module's stuck).
@@ -982,8 +988,8 @@ impl<'a> Checker<'a> {
         let center = feet + Vec3::Y * (c.height * 0.5);
         let most = c.max_step - 2.0 * c.skin;
         let lift = match self.query.cast_shape(
-            &Pose::from_translation(center),
-            Vec3::Y,
+            &Pose::from_translation(center.p()),
+            Vec3::Y.p(),
             &self.ch.shape,
             ShapeCastOptions {
                 max_time_of_impact: most,

@@ -79,8 +79,14 @@ use collidoscope::glam::Vec3;
 use collidoscope::mesh::TriMesh;
 use collidoscope::shape::Ray;
 use criterion::{Bencher, Criterion, SamplingMode, Throughput};
+use parry_glam::ToParry;
 use parry3d::query::{Ray as PRay, RayCast};
 use parry3d::shape::TriMesh as PTriMesh;
+
+// The runtime's glam is Bevy's, parry3d's another: its rays and vertices are copied into its glam here, outside the timed
+// code.
+#[path = "../tests/runtime/parry_glam.rs"]
+mod parry_glam;
 
 /// Times every group is measured, all libraries in turn each time: a disturbance from another process on
 /// this shared machine then rarely hits one library's every sample (the summary takes each library's fastest
@@ -355,7 +361,10 @@ struct RaySet {
 
 impl RaySet {
     fn new(name: &'static str, coherent: bool, ours: Vec<Ray>) -> Self {
-        let parry = ours.iter().map(|r| PRay::new(r.origin, r.dir)).collect();
+        let parry = ours
+            .iter()
+            .map(|r| PRay::new(r.origin.p(), r.dir.p()))
+            .collect();
         Self {
             name,
             coherent,
@@ -395,7 +404,8 @@ fn build_scene(
     });
     ours.assert_well_formed();
     let (parry, parry_t) = best_of(reps, || {
-        let (v, i) = (vertices.clone(), indices.clone());
+        let v = vertices.iter().map(|v| v.p()).collect();
+        let i = indices.clone();
         let start = Instant::now();
         let mesh = PTriMesh::new(v, i).expect("parry mesh");
         let d = start.elapsed();

@@ -62,6 +62,7 @@ use collidoscope::query::sweep::{sphere_sphere, sphere_triangle};
 use collidoscope::query::triangle::moller_trumbore;
 use collidoscope::shape::{Aabb, Capsule, Cylinder, Obb, Ray, Sphere, Triangle, Wall};
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use parry_glam::ToParry;
 use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::math::Pose;
 use parry3d::query::{Ray as PRay, RayCast, ShapeCastOptions, cast_shapes, intersection_test};
@@ -69,6 +70,14 @@ use parry3d::shape::{
     Ball, Capsule as PCapsule, Compound, Cuboid, Cylinder as PCylinder, SharedShape,
     TriMesh as PTriMesh, Triangle as PTriangle,
 };
+
+// The runtime's glam is Bevy's, parry3d's another: the parry side's inputs are copied into its glam here,
+// outside the timed loops.
+#[path = "../tests/runtime/parry_glam.rs"]
+mod parry_glam;
+
+/// A vector in parry's glam.
+type PVec3 = glam_parry::Vec3;
 
 /// Cases per batch; one benchmark iteration runs all of them.
 const CASES: usize = 1024;
@@ -214,11 +223,11 @@ fn compare<T, U, R: Outcome, S: Outcome>(
 }
 
 fn p_ray(ray: &Ray) -> PRay {
-    PRay::new(ray.origin, ray.dir)
+    PRay::new(ray.origin.p(), ray.dir.p())
 }
 
 fn p_triangle(tri: &Triangle) -> PTriangle {
-    PTriangle::new(tri.a, tri.b, tri.c)
+    PTriangle::new(tri.a.p(), tri.b.p(), tri.c.p())
 }
 
 /// `stop_at_penetration = false`: see the module documentation.
@@ -272,7 +281,7 @@ fn bench_ray_aabb(c: &mut Criterion) {
         .collect();
     let parry: Vec<(PRay, PAabb)> = cases
         .iter()
-        .map(|(ray, aabb)| (p_ray(ray), PAabb::new(aabb.min, aabb.max)))
+        .map(|(ray, aabb)| (p_ray(ray), PAabb::new(aabb.min.p(), aabb.max.p())))
         .collect();
     compare(
         c,
@@ -303,8 +312,8 @@ fn bench_ray_obb(c: &mut Criterion) {
             let ray = rng.aimed_ray(center, 1.6, 1.0, 8.0);
             parry.push((
                 p_ray(&ray),
-                Pose::from_parts(center, rotation),
-                Cuboid::new(half_extents),
+                Pose::from_parts(center.p(), rotation.p()),
+                Cuboid::new(half_extents.p()),
             ));
             (ray, obb)
         })
@@ -330,9 +339,9 @@ fn bench_ray_sphere(c: &mut Criterion) {
             (rng.aimed_ray(center, 1.2, 1.0, 8.0), sphere)
         })
         .collect();
-    let parry: Vec<(PRay, Vec3, Ball)> = cases
+    let parry: Vec<(PRay, PVec3, Ball)> = cases
         .iter()
-        .map(|(ray, s)| (p_ray(ray), s.center, Ball::new(s.radius)))
+        .map(|(ray, s)| (p_ray(ray), s.center.p(), Ball::new(s.radius)))
         .collect();
     compare(
         c,
@@ -341,7 +350,7 @@ fn bench_ray_sphere(c: &mut Criterion) {
         (&cases, |(ray, sphere): &(Ray, Sphere)| {
             ray_sphere(ray, sphere, MAX_T)
         }),
-        (&parry, |(ray, center, ball): &(PRay, Vec3, Ball)| {
+        (&parry, |(ray, center, ball): &(PRay, PVec3, Ball)| {
             let local = PRay::new(ray.origin - *center, ray.dir);
             ball.cast_local_ray_and_get_normal(&local, MAX_T, true)
         }),
@@ -359,8 +368,8 @@ fn random_obb(rng: &mut SplitMix64, center: Vec3) -> (Obb, Pose, Cuboid) {
     };
     (
         obb,
-        Pose::from_parts(center, rotation),
-        Cuboid::new(half_extents),
+        Pose::from_parts(center.p(), rotation.p()),
+        Cuboid::new(half_extents.p()),
     )
 }
 
@@ -408,15 +417,15 @@ fn bench_sweep_sphere_sphere(c: &mut Criterion) {
             (a, motion_a, b, motion_b)
         })
         .collect();
-    let parry: Vec<(Pose, Vec3, Ball, Pose, Vec3, Ball)> = cases
+    let parry: Vec<(Pose, PVec3, Ball, Pose, PVec3, Ball)> = cases
         .iter()
         .map(|(a, ma, b, mb)| {
             (
-                Pose::from_translation(a.center),
-                *ma,
+                Pose::from_translation(a.center.p()),
+                ma.p(),
                 Ball::new(a.radius),
-                Pose::from_translation(b.center),
-                *mb,
+                Pose::from_translation(b.center.p()),
+                mb.p(),
                 Ball::new(b.radius),
             )
         })
@@ -430,7 +439,7 @@ fn bench_sweep_sphere_sphere(c: &mut Criterion) {
         }),
         (
             &parry,
-            |(pa, ma, a, pb, mb, b): &(Pose, Vec3, Ball, Pose, Vec3, Ball)| {
+            |(pa, ma, a, pb, mb, b): &(Pose, PVec3, Ball, Pose, PVec3, Ball)| {
                 cast_shapes(pa, *ma, a, pb, *mb, b, sweep_options())
                     .ok()
                     .flatten()
@@ -453,12 +462,12 @@ fn bench_sweep_sphere_triangle(c: &mut Criterion) {
             (sphere, motion, tri)
         })
         .collect();
-    let parry: Vec<(Pose, Vec3, Ball, PTriangle)> = cases
+    let parry: Vec<(Pose, PVec3, Ball, PTriangle)> = cases
         .iter()
         .map(|(s, m, tri)| {
             (
-                Pose::from_translation(s.center),
-                *m,
+                Pose::from_translation(s.center.p()),
+                m.p(),
                 Ball::new(s.radius),
                 p_triangle(tri),
             )
@@ -475,8 +484,8 @@ fn bench_sweep_sphere_triangle(c: &mut Criterion) {
         }),
         (
             &parry,
-            move |(ps, m, ball, tri): &(Pose, Vec3, Ball, PTriangle)| {
-                cast_shapes(ps, *m, ball, &identity, Vec3::ZERO, tri, sweep_options())
+            move |(ps, m, ball, tri): &(Pose, PVec3, Ball, PTriangle)| {
+                cast_shapes(ps, *m, ball, &identity, PVec3::ZERO, tri, sweep_options())
                     .ok()
                     .flatten()
             },
@@ -488,8 +497,8 @@ fn bench_sweep_sphere_triangle(c: &mut Criterion) {
 fn p_capsule(c: &Capsule) -> (Pose, PCapsule) {
     let mid = (c.a + c.b) * 0.5;
     (
-        Pose::from_translation(mid),
-        PCapsule::new(c.a - mid, c.b - mid, c.radius),
+        Pose::from_translation(mid.p()),
+        PCapsule::new((c.a - mid).p(), (c.b - mid).p(), c.radius),
     )
 }
 
@@ -556,11 +565,11 @@ fn sweep_capsule_triangle_group(
     name: &str,
     cases: &[(Capsule, Vec3, Triangle)],
 ) {
-    let parry: Vec<(Pose, PCapsule, Vec3, PTriangle)> = cases
+    let parry: Vec<(Pose, PCapsule, PVec3, PTriangle)> = cases
         .iter()
         .map(|(cap, m, tri)| {
             let (pose, pc) = p_capsule(cap);
-            (pose, pc, *m, p_triangle(tri))
+            (pose, pc, m.p(), p_triangle(tri))
         })
         .collect();
     let identity = Pose::IDENTITY;
@@ -573,8 +582,8 @@ fn sweep_capsule_triangle_group(
         }),
         (
             &parry,
-            move |(pose, cap, m, tri): &(Pose, PCapsule, Vec3, PTriangle)| {
-                cast_shapes(pose, *m, cap, &identity, Vec3::ZERO, tri, sweep_options())
+            move |(pose, cap, m, tri): &(Pose, PCapsule, PVec3, PTriangle)| {
+                cast_shapes(pose, *m, cap, &identity, PVec3::ZERO, tri, sweep_options())
                     .ok()
                     .flatten()
             },
@@ -609,16 +618,16 @@ fn bench_sweep_capsule_aabb(c: &mut Criterion) {
 }
 
 fn sweep_capsule_aabb_group(c: &mut Criterion, name: &str, cases: &[(Capsule, Vec3, Aabb)]) {
-    let parry: Vec<(Pose, PCapsule, Vec3, Pose, Cuboid)> = cases
+    let parry: Vec<(Pose, PCapsule, PVec3, Pose, Cuboid)> = cases
         .iter()
         .map(|(cap, m, b)| {
             let (pose, pc) = p_capsule(cap);
             (
                 pose,
                 pc,
-                *m,
-                Pose::from_translation((b.min + b.max) * 0.5),
-                Cuboid::new((b.max - b.min) * 0.5),
+                m.p(),
+                Pose::from_translation(((b.min + b.max) * 0.5).p()),
+                Cuboid::new(((b.max - b.min) * 0.5).p()),
             )
         })
         .collect();
@@ -631,8 +640,8 @@ fn sweep_capsule_aabb_group(c: &mut Criterion, name: &str, cases: &[(Capsule, Ve
         }),
         (
             &parry,
-            |(pose, cap, m, bp, b): &(Pose, PCapsule, Vec3, Pose, Cuboid)| {
-                cast_shapes(pose, *m, cap, bp, Vec3::ZERO, b, sweep_options())
+            |(pose, cap, m, bp, b): &(Pose, PCapsule, PVec3, Pose, Cuboid)| {
+                cast_shapes(pose, *m, cap, bp, PVec3::ZERO, b, sweep_options())
                     .ok()
                     .flatten()
             },
@@ -652,12 +661,12 @@ fn bench_sweep_capsule_capsule(c: &mut Criterion) {
             (cap, (aim - mid) * rng.range(0.6, 1.6), other)
         })
         .collect();
-    let parry: Vec<(Pose, PCapsule, Vec3, Pose, PCapsule)> = cases
+    let parry: Vec<(Pose, PCapsule, PVec3, Pose, PCapsule)> = cases
         .iter()
         .map(|(cap, m, o)| {
             let (pose, pc) = p_capsule(cap);
             let (po, oc) = p_capsule(o);
-            (pose, pc, *m, po, oc)
+            (pose, pc, m.p(), po, oc)
         })
         .collect();
     compare(
@@ -669,8 +678,8 @@ fn bench_sweep_capsule_capsule(c: &mut Criterion) {
         }),
         (
             &parry,
-            |(pose, cap, m, po, o): &(Pose, PCapsule, Vec3, Pose, PCapsule)| {
-                cast_shapes(pose, *m, cap, po, Vec3::ZERO, o, sweep_options())
+            |(pose, cap, m, po, o): &(Pose, PCapsule, PVec3, Pose, PCapsule)| {
+                cast_shapes(pose, *m, cap, po, PVec3::ZERO, o, sweep_options())
                     .ok()
                     .flatten()
             },
@@ -720,7 +729,7 @@ fn bench_overlap_capsule(c: &mut Criterion) {
         .iter()
         .map(|(cap, b)| {
             let (pose, pc) = p_capsule(cap);
-            (pose, pc, Cuboid::new(b.max))
+            (pose, pc, Cuboid::new(b.max.p()))
         })
         .collect();
     compare(
@@ -760,7 +769,7 @@ fn bench_sweep_capsule_cylinder(c: &mut Criterion) {
             }
         })
         .collect();
-    let parry: Vec<(Pose, PCapsule, Vec3, Pose, PCylinder)> = cases
+    let parry: Vec<(Pose, PCapsule, PVec3, Pose, PCylinder)> = cases
         .iter()
         .map(|(cap, m, cy)| {
             let (pose, pc) = p_capsule(cap);
@@ -769,8 +778,8 @@ fn bench_sweep_capsule_cylinder(c: &mut Criterion) {
             (
                 pose,
                 pc,
-                *m,
-                Pose::from_parts((cy.a + cy.b) * 0.5, q),
+                m.p(),
+                Pose::from_parts(((cy.a + cy.b) * 0.5).p(), q.p()),
                 PCylinder::new(axis.length() * 0.5, cy.radius),
             )
         })
@@ -784,8 +793,8 @@ fn bench_sweep_capsule_cylinder(c: &mut Criterion) {
         }),
         (
             &parry,
-            |(pose, cap, m, cp, cy): &(Pose, PCapsule, Vec3, Pose, PCylinder)| {
-                cast_shapes(pose, *m, cap, cp, Vec3::ZERO, cy, sweep_options())
+            |(pose, cap, m, cp, cy): &(Pose, PCapsule, PVec3, Pose, PCylinder)| {
+                cast_shapes(pose, *m, cap, cp, PVec3::ZERO, cy, sweep_options())
                     .ok()
                     .flatten()
             },
@@ -815,7 +824,7 @@ fn bench_sweep_capsule_wall(c: &mut Criterion) {
             (character(feet), m, wall)
         })
         .collect();
-    let parry: Vec<(Pose, PCapsule, Vec3, Compound)> = cases
+    let parry: Vec<(Pose, PCapsule, PVec3, Compound)> = cases
         .iter()
         .map(|(cap, m, w)| {
             let (pose, pc) = p_capsule(cap);
@@ -823,19 +832,19 @@ fn bench_sweep_capsule_wall(c: &mut Criterion) {
             let len = (w.b - w.a).length();
             let parts = vec![
                 (
-                    Pose::from_translation(Vec3::new(0.0, h * 0.5, 0.0)),
+                    Pose::from_translation(PVec3::new(0.0, h * 0.5, 0.0)),
                     SharedShape::cuboid(len * 0.5, h * 0.5, w.radius),
                 ),
                 (
-                    Pose::from_translation(Vec3::new(w.a.x, h * 0.5, w.a.y)),
+                    Pose::from_translation(PVec3::new(w.a.x, h * 0.5, w.a.y)),
                     SharedShape::cylinder(h * 0.5, w.radius),
                 ),
                 (
-                    Pose::from_translation(Vec3::new(w.b.x, h * 0.5, w.b.y)),
+                    Pose::from_translation(PVec3::new(w.b.x, h * 0.5, w.b.y)),
                     SharedShape::cylinder(h * 0.5, w.radius),
                 ),
             ];
-            (pose, pc, *m, Compound::new(parts))
+            (pose, pc, m.p(), Compound::new(parts))
         })
         .collect();
     let identity = Pose::IDENTITY;
@@ -848,8 +857,8 @@ fn bench_sweep_capsule_wall(c: &mut Criterion) {
         }),
         (
             &parry,
-            move |(pose, cap, m, wall): &(Pose, PCapsule, Vec3, Compound)| {
-                cast_shapes(pose, *m, cap, &identity, Vec3::ZERO, wall, sweep_options())
+            move |(pose, cap, m, wall): &(Pose, PCapsule, PVec3, Compound)| {
+                cast_shapes(pose, *m, cap, &identity, PVec3::ZERO, wall, sweep_options())
                     .ok()
                     .flatten()
             },
@@ -862,7 +871,8 @@ fn bench_mesh_sweep_capsule(c: &mut Criterion) {
     // it (`_near`), or anywhere with larger motions.
     let (vertices, indices) = collidoscope::generate::terrain(20_000, 40.0, 12);
     let mesh = TriMesh::new(vertices.clone(), indices.clone()).expect("valid terrain");
-    let pmesh = PTriMesh::new(vertices, indices).expect("valid terrain");
+    let pmesh =
+        PTriMesh::new(vertices.iter().map(|v| v.p()).collect(), indices).expect("valid terrain");
     let height = |x: f32, z: f32| {
         mesh.cast_ray(&Ray::new(Vec3::new(x, 100.0, z), -Vec3::Y), 200.0)
             .map_or(0.0, |h| 100.0 - h.t)
@@ -894,11 +904,11 @@ fn bench_mesh_sweep_capsule(c: &mut Criterion) {
         ("mesh_sweep_capsule_near", near),
         ("mesh_sweep_capsule", far),
     ] {
-        let parry: Vec<(Pose, PCapsule, Vec3)> = cases
+        let parry: Vec<(Pose, PCapsule, PVec3)> = cases
             .iter()
             .map(|(cap, m)| {
                 let (pose, pc) = p_capsule(cap);
-                (pose, pc, *m)
+                (pose, pc, m.p())
             })
             .collect();
         let identity = Pose::IDENTITY;
@@ -910,10 +920,18 @@ fn bench_mesh_sweep_capsule(c: &mut Criterion) {
             (&cases, move |(cap, m): &(Capsule, Vec3)| {
                 mesh.sweep_capsule(cap, *m)
             }),
-            (&parry, move |(pose, cap, m): &(Pose, PCapsule, Vec3)| {
-                cast_shapes(pose, *m, cap, &identity, Vec3::ZERO, pmesh, sweep_options())
-                    .ok()
-                    .flatten()
+            (&parry, move |(pose, cap, m): &(Pose, PCapsule, PVec3)| {
+                cast_shapes(
+                    pose,
+                    *m,
+                    cap,
+                    &identity,
+                    PVec3::ZERO,
+                    pmesh,
+                    sweep_options(),
+                )
+                .ok()
+                .flatten()
             }),
         );
     }

@@ -80,11 +80,17 @@ use collidoscope::shape::{Cylinder, Ray, Wall};
 use collidoscope::sim::{StepCounters, World, WorldState};
 use collidoscope::walls::{WallGrid, distance_point_wall};
 use criterion::{Criterion, SamplingMode};
+use parry_glam::{FromParry, ToParry};
 use rapier3d::math::Pose;
 use rapier3d::prelude::{
     CoefficientCombineRule, ColliderBuilder, PhysicsWorld, RigidBodyBuilder, RigidBodyHandle,
     SharedShape,
 };
+
+// The runtime's glam is Bevy's, rapier3d's another: the scene is copied into its glam when its world is built
+// and the ball centres back when they are compared, outside the timed steps.
+#[path = "../tests/runtime/parry_glam.rs"]
+mod parry_glam;
 
 /// Steps run before timing starts (criterion) or before step times are recorded (report).
 const WARMUP_STEPS: usize = 30;
@@ -221,12 +227,13 @@ struct Rapier {
 impl Rapier {
     fn from_level(level: &Level) -> Self {
         let mut world = PhysicsWorld::new();
-        world.gravity = level.simulation.gravity;
+        world.gravity = level.simulation.gravity.p();
         world.integration_parameters.dt = level.simulation.dt;
         let stat = |b: ColliderBuilder| b.restitution(0.0).friction(0.0);
         for p in &level.planes {
             let n = p.normal.normalize();
-            let collider = ColliderBuilder::new(SharedShape::halfspace(n)).translation(n * p.d);
+            let collider =
+                ColliderBuilder::new(SharedShape::halfspace(n.p())).translation((n * p.d).p());
             world.insert_collider(stat(collider), None);
         }
         for c in &level.cylinders {
@@ -234,7 +241,7 @@ impl Rapier {
             let len = axis.length();
             let rot = Quat::from_rotation_arc(Vec3::Y, axis / len);
             let collider = ColliderBuilder::cylinder(len * 0.5, c.radius)
-                .position(Pose::from_parts((c.a + c.b) * 0.5, rot));
+                .position(Pose::from_parts(((c.a + c.b) * 0.5).p(), rot.p()));
             world.insert_collider(stat(collider), None);
         }
         for w in &level.walls {
@@ -247,15 +254,17 @@ impl Rapier {
                 Quat::IDENTITY
             };
             let mid = (w.a + w.b) * 0.5;
-            let collider = ColliderBuilder::cuboid(len * 0.5 + w.radius, h * 0.5, w.radius)
-                .position(Pose::from_parts(Vec3::new(mid.x, h * 0.5, mid.y), rot));
+            let collider =
+                ColliderBuilder::cuboid(len * 0.5 + w.radius, h * 0.5, w.radius).position(
+                    Pose::from_parts(Vec3::new(mid.x, h * 0.5, mid.y).p(), rot.p()),
+                );
             world.insert_collider(stat(collider), None);
         }
         let mut balls = Vec::with_capacity(level.balls.len());
         for b in &level.balls {
             let body = RigidBodyBuilder::dynamic()
-                .translation(b.center)
-                .linvel(b.velocity)
+                .translation(b.center.p())
+                .linvel(b.velocity.p())
                 .ccd_enabled(true);
             let collider = ColliderBuilder::ball(b.radius)
                 .mass(b.mass)
@@ -289,7 +298,7 @@ impl Rapier {
         out.extend(
             self.balls
                 .iter()
-                .map(|&h| self.world.bodies[h].translation()),
+                .map(|&h| self.world.bodies[h].translation().ours()),
         );
     }
 }

@@ -41,6 +41,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use super::capsule_referee::{self as referee, D, Seg, Solid, d};
+use crate::parry_glam::{FromParry, ToParry};
 use collidoscope::glam::{Mat3, Quat, Vec2, Vec3, Vec4};
 use collidoscope::mesh::TriMesh;
 use collidoscope::query::{Toi, closest, overlap, ray, sweep};
@@ -319,33 +320,39 @@ impl Obs {
         match self {
             Obs::Sphere(s) => (
                 Box::new(Ball::new(s.radius)),
-                Pose::from_translation(s.center),
+                Pose::from_translation(s.center.p()),
             ),
             Obs::Aabb(b) => (
-                Box::new(Cuboid::new((b.max - b.min) * 0.5)),
-                Pose::from_translation((b.min + b.max) * 0.5),
+                Box::new(Cuboid::new(((b.max - b.min) * 0.5).p())),
+                Pose::from_translation(((b.min + b.max) * 0.5).p()),
             ),
             Obs::Obb(o, q) => (
-                Box::new(Cuboid::new(o.half_extents)),
-                Pose::from_parts(o.center, *q),
+                Box::new(Cuboid::new(o.half_extents.p())),
+                Pose::from_parts(o.center.p(), q.p()),
             ),
             Obs::Plane(p) => {
                 let l = p.normal.length();
                 let (n, dd) = (p.normal / l, p.d / l);
                 let n = if n.dot(side) - dd >= 0.0 { n } else { -n };
                 (
-                    Box::new(HalfSpace::new(n)),
-                    Pose::from_translation(p.normal / l * dd),
+                    Box::new(HalfSpace::new(n.p())),
+                    Pose::from_translation((p.normal / l * dd).p()),
                 )
             }
-            Obs::Triangle(t) => (Box::new(PTriangle::new(t.a, t.b, t.c)), Pose::IDENTITY),
-            Obs::Capsule(c) => (Box::new(PCapsule::new(c.a, c.b, c.radius)), Pose::IDENTITY),
+            Obs::Triangle(t) => (
+                Box::new(PTriangle::new(t.a.p(), t.b.p(), t.c.p())),
+                Pose::IDENTITY,
+            ),
+            Obs::Capsule(c) => (
+                Box::new(PCapsule::new(c.a.p(), c.b.p(), c.radius)),
+                Pose::IDENTITY,
+            ),
             Obs::Cylinder(c) => {
                 let axis = c.b - c.a;
                 let q = Quat::from_rotation_arc(Vec3::Y, axis.normalize());
                 (
                     Box::new(PCylinder::new(axis.length() * 0.5, c.radius)),
-                    Pose::from_parts((c.a + c.b) * 0.5, q),
+                    Pose::from_parts(((c.a + c.b) * 0.5).p(), q.p()),
                 )
             }
             Obs::Wall(w, h) => (Box::new(wall_compound(w, *h)), Pose::IDENTITY),
@@ -678,14 +685,14 @@ fn wall_compound(w: &Wall, h: f32) -> Compound {
         let angle = (-e.y).atan2(e.x);
         let center = lift((w.a + w.b) * 0.5, h * 0.5);
         parts.push((
-            Pose::from_parts(center, Quat::from_rotation_y(angle)),
+            Pose::from_parts(center.p(), Quat::from_rotation_y(angle).p()),
             SharedShape::cuboid(len * 0.5, h * 0.5, w.radius),
         ));
     }
     if w.radius > 0.0 {
         for end in [w.a, w.b] {
             parts.push((
-                Pose::from_translation(lift(end, h * 0.5)),
+                Pose::from_translation(lift(end, h * 0.5).p()),
                 SharedShape::cylinder(h * 0.5, w.radius),
             ));
         }
@@ -693,7 +700,7 @@ fn wall_compound(w: &Wall, h: f32) -> Compound {
     if parts.is_empty() {
         parts.push((
             Pose::IDENTITY,
-            SharedShape::new(PSegment::new(lift(w.a, 0.0), lift(w.a, h))),
+            SharedShape::new(PSegment::new(lift(w.a, 0.0).p(), lift(w.a, h).p())),
         ));
     }
     Compound::new(parts)
@@ -1043,9 +1050,18 @@ impl Stats {
 fn parry_sweep(c: &SweepCase) -> Option<ShapeCastHit> {
     let side = (c.cap.a + c.cap.b) * 0.5;
     let (shape, pose) = c.obs.parry(side);
-    let pc = PCapsule::new(c.cap.a, c.cap.b, c.cap.radius);
+    let pc = PCapsule::new(c.cap.a.p(), c.cap.b.p(), c.cap.radius);
     let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
-    pq::cast_shapes(&Pose::IDENTITY, c.m, &pc, &pose, Vec3::ZERO, &*shape, opts).unwrap()
+    pq::cast_shapes(
+        &Pose::IDENTITY,
+        c.m.p(),
+        &pc,
+        &pose,
+        glam_parry::Vec3::ZERO,
+        &*shape,
+        opts,
+    )
+    .unwrap()
 }
 
 /// The allowance on `t` as a distance along the motion (API.md "Precisely").
@@ -1449,7 +1465,7 @@ fn capsule_wall_sweep_matches_parry_and_the_referee() {
 
 /// parry's overlap of the capsule and the obstacle (a plane's surface: both half-spaces).
 fn parry_overlap(cap: &Capsule, obs: &Obs) -> bool {
-    let pc = PCapsule::new(cap.a, cap.b, cap.radius);
+    let pc = PCapsule::new(cap.a.p(), cap.b.p(), cap.radius);
     let test = |shape: &dyn Shape, pose: &Pose| {
         pq::intersection_test(&Pose::IDENTITY, &pc, pose, shape)
             .unwrap()
@@ -1589,9 +1605,13 @@ fn ray_capsule_matches_parry_and_the_referee() {
         let r = Ray::new(origin, dir);
         let scale = scale_of(&[cap.a, cap.b, origin, origin + dir], &[cap.radius]);
         let mine = ray::ray_capsule(&r, &cap, max_t);
-        let pc = PCapsule::new(cap.a, cap.b, cap.radius);
-        let theirs =
-            pc.cast_ray_and_get_normal(&Pose::IDENTITY, &PRay::new(origin, dir), max_t, true);
+        let pc = PCapsule::new(cap.a.p(), cap.b.p(), cap.radius);
+        let theirs = pc.cast_ray_and_get_normal(
+            &Pose::IDENTITY,
+            &PRay::new(origin.p(), dir.p()),
+            max_t,
+            true,
+        );
         let ctx = || format!("ray_capsule({r:?}, {cap:?}, {max_t}) [{}]", c.mode);
         let dl = f64::from(dir.length());
         if let Some(h) = mine {
@@ -1710,9 +1730,10 @@ fn point_capsule_matches_parry_and_the_referee() {
         st.mode(c.mode);
         let scale = scale_of(&[cap.a, cap.b, p], &[cap.radius]);
         let mine = closest::point_capsule(p, &cap);
-        let theirs = PCapsule::new(cap.a, cap.b, cap.radius)
-            .project_point(&Pose::IDENTITY, p, true)
-            .point;
+        let theirs = PCapsule::new(cap.a.p(), cap.b.p(), cap.radius)
+            .project_point(&Pose::IDENTITY, p.p(), true)
+            .point
+            .ours();
         let want = Solid::capsule(&cap).closest(d(p));
         let inside = want == d(p);
         if inside {
@@ -1831,7 +1852,7 @@ fn trimesh_capsule_queries_match_brute_force_parry_and_the_referee() {
     for _ in 0..meshes {
         let (v, idx) = random_mesh(&mut rng);
         let mesh = TriMesh::new(v.clone(), idx.clone()).unwrap();
-        let pmesh = PTriMesh::new(v.clone(), idx.clone()).unwrap();
+        let pmesh = PTriMesh::new(v.iter().map(|x| x.p()).collect(), idx.clone()).unwrap();
         let tris: Vec<Triangle> = idx
             .iter()
             .map(|t| Triangle::new(v[t[0] as usize], v[t[1] as usize], v[t[2] as usize]))
@@ -1862,7 +1883,7 @@ fn trimesh_capsule_queries_match_brute_force_parry_and_the_referee() {
                 &[bounds.min, bounds.max, cap.a, cap.b, cap.a + m],
                 &[cap.radius],
             );
-            let pc = PCapsule::new(cap.a, cap.b, cap.radius);
+            let pc = PCapsule::new(cap.a.p(), cap.b.p(), cap.radius);
             let ctx = || format!("mesh ({} triangles): {cap:?} by {m:?} [{mode}]", tris.len());
 
             // Overlap: brute force over the triangles, parry, the referee.
@@ -1965,10 +1986,10 @@ fn trimesh_capsule_queries_match_brute_force_parry_and_the_referee() {
             let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
             let theirs = pq::cast_shapes(
                 &Pose::IDENTITY,
-                m,
+                m.p(),
                 &pc,
                 &Pose::IDENTITY,
-                Vec3::ZERO,
+                glam_parry::Vec3::ZERO,
                 &pmesh,
                 opts,
             )

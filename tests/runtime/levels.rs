@@ -521,6 +521,7 @@ fn cookbook_crates_are_apart() {
     );
 
     // Independent check with parry3d.
+    use crate::parry_glam::ToParry;
     let pose = |o: &ObbObject| {
         let r = o.rotation_deg;
         let q = Quat::from_euler(
@@ -529,13 +530,13 @@ fn cookbook_crates_are_apart() {
             r.y.to_radians(),
             r.z.to_radians(),
         );
-        parry3d::math::Pose::from_parts(o.center, q)
+        parry3d::math::Pose::from_parts(o.center.p(), q.p())
     };
     let hit = parry3d::query::intersection_test(
         &pose(left),
-        &parry3d::shape::Cuboid::new(left.half_extents),
+        &parry3d::shape::Cuboid::new(left.half_extents.p()),
         &pose(right),
-        &parry3d::shape::Cuboid::new(right.half_extents),
+        &parry3d::shape::Cuboid::new(right.half_extents.p()),
     )
     .unwrap();
     assert!(!hit.intersecting, "parry3d says the crates overlap");

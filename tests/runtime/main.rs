@@ -13,6 +13,7 @@ mod level_obj;
 mod levels;
 mod mesh;
 mod parry_differential;
+mod parry_glam;
 mod robustness;
 mod scalar_reference;
 mod sectors;

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crate::parry_glam::ToParry;
 use collidoscope::generate::terrain;
 use collidoscope::mesh::{MeshError, MeshHit, TriMesh};
 use collidoscope::query::{overlap, ray::ray_triangle, sweep};
@@ -779,7 +780,11 @@ fn watertight(
 ) -> WatertightReport {
     assert!(is_closed(&geometry.1), "{name} is not closed");
     let mesh = build(name, geometry);
-    let parry = parry3d::shape::TriMesh::new(geometry.0.clone(), geometry.1.clone()).unwrap();
+    let parry = parry3d::shape::TriMesh::new(
+        geometry.0.iter().map(|v| v.p()).collect(),
+        geometry.1.clone(),
+    )
+    .unwrap();
     let mut rng = Rng(seed);
     let all = targets(geometry);
     let diag = (mesh.bounds().max - mesh.bounds().min).length();
@@ -824,17 +829,17 @@ fn watertight(
         .map(|(r, _, _)| mesh.cast_ray(r, f32::INFINITY))
         .collect();
     let ours = start.elapsed();
-    let start = Instant::now();
-    let parry_misses = rays
+    // parry's rays in its glam, made before its clock starts.
+    let prays: Vec<PRay> = rays
         .iter()
-        .filter(|(r, _, _)| {
+        .map(|(r, _, _)| PRay::new(r.origin.p(), r.dir.p()))
+        .collect();
+    let start = Instant::now();
+    let parry_misses = prays
+        .iter()
+        .filter(|r| {
             parry
-                .cast_ray(
-                    &Pose::IDENTITY,
-                    &PRay::new(r.origin, r.dir),
-                    f32::MAX,
-                    false,
-                )
+                .cast_ray(&Pose::IDENTITY, r, f32::MAX, false)
                 .is_none()
         })
         .count();

@@ -41,6 +41,7 @@
 //! - Triangles are surfaces in both; parry's `Triangle` ray cast is two-sided like `ray_triangle`.
 #![allow(clippy::unwrap_used)]
 
+use crate::parry_glam::{FromParry, ToParry};
 use collidoscope::query::{Cull, RayHit, Toi, closest, overlap, ray, sweep, triangle};
 use collidoscope::shape::{Aabb, Cylinder, Obb, Ray, Segment, Sphere, Triangle};
 use glam::{Mat3, Quat, Vec3, Vec4};
@@ -148,7 +149,7 @@ impl GSphere {
         Sphere::new(self.c, self.r)
     }
     fn parry(&self) -> (Ball, Pose) {
-        (Ball::new(self.r), Pose::from_translation(self.c))
+        (Ball::new(self.r), Pose::from_translation(self.c.p()))
     }
     fn extent(&self) -> f32 {
         self.r
@@ -176,7 +177,10 @@ impl GBox {
         Obb::new(self.c, self.he, Mat3::from_quat(self.q))
     }
     fn parry(&self) -> (Cuboid, Pose) {
-        (Cuboid::new(self.he), Pose::from_parts(self.c, self.q))
+        (
+            Cuboid::new(self.he.p()),
+            Pose::from_parts(self.c.p(), self.q.p()),
+        )
     }
     fn extent(&self) -> f32 {
         self.he.length()
@@ -220,7 +224,10 @@ impl GTri {
         }
     }
     fn parry(&self) -> (PTriangle, Pose) {
-        (PTriangle::new(self.t.a, self.t.b, self.t.c), Pose::IDENTITY)
+        (
+            PTriangle::new(self.t.a.p(), self.t.b.p(), self.t.c.p()),
+            Pose::IDENTITY,
+        )
     }
     fn centroid(&self) -> Vec3 {
         (self.t.a + self.t.b + self.t.c) / 3.0
@@ -275,7 +282,7 @@ impl GCyl {
     fn parry(&self) -> (PCylinder, Pose) {
         (
             PCylinder::new(self.hh, self.r),
-            Pose::from_parts(self.c, self.q),
+            Pose::from_parts(self.c.p(), self.q.p()),
         )
     }
     fn extent(&self) -> f32 {
@@ -316,8 +323,8 @@ fn scale_of(points: &[Vec3], sizes: &[f32]) -> f32 {
 
 /// Signed distance from `p` to a parry shape (negative inside solids), from parry's exact projection.
 fn signed_dist<S: PointQuery + ?Sized>(shape: &S, pose: &Pose, p: Vec3) -> f32 {
-    let proj = shape.project_point(pose, p, false);
-    let d = (proj.point - p).length();
+    let proj = shape.project_point(pose, p.p(), false);
+    let d = (proj.point.ours() - p).length();
     if proj.is_inside { -d } else { d }
 }
 
@@ -392,7 +399,7 @@ fn first_contact(f: &dyn Fn(f64) -> f64, t_end: f64) -> FirstContact {
 }
 
 fn pray(r: &Ray) -> PRay {
-    PRay::new(r.origin, r.dir)
+    PRay::new(r.origin.p(), r.dir.p())
 }
 
 /// Bookkeeping for one query.
@@ -717,7 +724,7 @@ fn ray_sphere_matches_parry() {
         let p = ball.cast_ray_and_get_normal(&pose, &pray(&r), max_t, true);
         let mine = ray::ray_sphere(&r, &s.mine(), max_t);
         let reference = RayRef {
-            hit: p.map(|h| (h.time_of_impact, Some(h.normal))),
+            hit: p.map(|h| (h.time_of_impact, Some(h.normal.ours()))),
             ntol: normal_tol(scale, s.r),
         };
         let ctx = || format!("ray_sphere({r:?}, {:?}, {max_t})", s.mine());
@@ -762,7 +769,7 @@ fn ray_box(name: &'static str, seed: u64, rotated: bool) {
         let reference = RayRef {
             hit: p.map(|h| {
                 let point = r.at(h.time_of_impact);
-                let n = (b.faces_near(point, tol) < 2).then_some(h.normal);
+                let n = (b.faces_near(point, tol) < 2).then_some(h.normal.ours());
                 (h.time_of_impact, n)
             }),
             ntol: NORMAL_TOL,
@@ -824,8 +831,8 @@ fn ray_triangle_boundary(tri: &GTri, r: &Ray, max_t: f32, tol: f32) -> bool {
     let q = r.origin + dn * s;
     let v = tri.verts();
     (0..3).any(|i| {
-        let seg = PSegment::new(v[i], v[(i + 1) % 3]);
-        seg.distance_to_point(&Pose::IDENTITY, q, true) <= tol
+        let seg = PSegment::new(v[i].p(), v[(i + 1) % 3].p());
+        seg.distance_to_point(&Pose::IDENTITY, q.p(), true) <= tol
     })
 }
 
@@ -844,7 +851,7 @@ fn ray_triangle_matches_parry() {
         let p = pt.cast_ray_and_get_normal(&pose, &pray(&r), max_t, true);
         let mine = ray::ray_triangle(&r, &tri.t, max_t);
         let reference = RayRef {
-            hit: p.map(|h| (h.time_of_impact, Some(h.normal))),
+            hit: p.map(|h| (h.time_of_impact, Some(h.normal.ours()))),
             ntol: NORMAL_TOL,
         };
         let ctx = || format!("ray_triangle({r:?}, {:?}, {max_t})", tri.t);
@@ -875,8 +882,12 @@ fn moller_trumbore_matches_parry() {
         let (r, _) = gen_ray(&mut rng, aim, 0.0);
         let scale = scale_of(&[tri.t.a, tri.t.b, tri.t.c, r.origin, r.dir], &[]);
         let tol = TOL * scale;
-        let p =
-            pq::details::local_ray_intersection_with_triangle(tri.t.a, tri.t.b, tri.t.c, &pray(&r));
+        let p = pq::details::local_ray_intersection_with_triangle(
+            tri.t.a.p(),
+            tri.t.b.p(),
+            tri.t.c.p(),
+            &pray(&r),
+        );
         let mine = triangle::moller_trumbore(&r, &tri.t, Cull::None);
         let ctx = || format!("moller_trumbore({r:?}, {:?}, Cull::None)", tri.t);
         st.cases += 1;
@@ -896,7 +907,7 @@ fn moller_trumbore_matches_parry() {
             }
             (Some(h), Some((pi, bary))) => {
                 st.positive += 1;
-                let cos = pi.normal.dot(r.dir / dl).abs();
+                let cos = pi.normal.ours().dot(r.dir / dl).abs();
                 let point: Vec3 = (1.0 - h.u - h.v) * tri.t.a + h.u * tri.t.b + h.v * tri.t.c;
                 let p_point = r.at(pi.time_of_impact);
                 if !(h.t >= 0.0 && h.t.is_finite() && h.u.is_finite() && h.v.is_finite()) {
@@ -1288,7 +1299,7 @@ fn compare_sweep(
     // parry's own shape cast (GJK), for hit/miss and as a check of the reference.
     let (ball, bp) = s.parry();
     let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
-    let raw = pq::cast_shapes(&bp, m, &ball, pose, Vec3::ZERO, obst, opts).unwrap();
+    let raw = pq::cast_shapes(&bp, m.p(), &ball, pose, glam_parry::Vec3::ZERO, obst, opts).unwrap();
     match (raw, fc.t) {
         (Some(h), Some(t)) => *gjk_worst = gjk_worst.max((h.time_of_impact - t as f32).abs() * ml),
         (None, None) => {}
@@ -1317,11 +1328,11 @@ fn compare_sweep(
     if fc.f0 <= 0.0 {
         // Already touching or overlapping at t = 0.
         st.inside += 1;
-        let proj = obst.project_point(pose, s.c, true);
+        let proj = obst.project_point(pose, s.c.p(), true);
         match mine {
             Some(h) if h.t * ml <= tol => {
                 // t = 0 is right unless the motion clearly separates them (centre outside the obstacle).
-                let away = s.c - proj.point;
+                let away = s.c - proj.point.ours();
                 let cos_away = away.normalize_or_zero().dot(m / ml);
                 if !proj.is_inside && away.length() > tol && cos_away > 0.01 {
                     st.fail(format!(
@@ -1339,12 +1350,12 @@ fn compare_sweep(
                 }
             }
             None => {
-                let away = s.c - proj.point;
+                let away = s.c - proj.point.ours();
                 if proj.is_inside || away.length() <= tol {
                     // Centre inside the obstacle: collidoscope may only answer None when the motion leaves
                     // through the nearest surface (the direction of least penetration); a motion clearly
                     // deeper than that cannot separate them.
-                    let out = obst.project_point(pose, s.c, false).point - s.c;
+                    let out = obst.project_point(pose, s.c.p(), false).point.ours() - s.c;
                     let cos_out = out.normalize_or_zero().dot(m / ml);
                     if cos_out > 0.0 {
                         st.convention += 1;
@@ -1388,7 +1399,7 @@ fn compare_sweep(
             st.positive += 1;
             let t = t as f32;
             let c_t = s.c + m * t;
-            let proj = obst.project_point(pose, c_t, true).point;
+            let proj = obst.project_point(pose, c_t.p(), true).point.ours();
             let n_ref = (c_t - proj).normalize_or_zero();
             let cos = n_ref.dot(m / ml).abs();
             if (h.t - t).abs() * ml > tol {
@@ -1561,7 +1572,7 @@ fn sweep_sphere_sphere_matches_parry() {
         let (pa, posa) = a.parry();
         let (pb, posb) = b.parry();
         let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
-        let theirs = pq::cast_shapes(&posa, ma, &pa, &posb, mb, &pb, opts).unwrap();
+        let theirs = pq::cast_shapes(&posa, ma.p(), &pa, &posb, mb.p(), &pb, opts).unwrap();
         // Exact boundary measure: gap along the relative motion.
         let gap = |t: f64| ((a.c - b.c) + rel * t as f32).length() as f64 - (a.r + b.r) as f64;
         let fc = first_contact(&gap, 1.0);
@@ -1645,7 +1656,7 @@ fn sweep_sphere_sphere_matches_parry() {
                     }
                 };
                 // parry's normal2: outward normal of b (local frame = world, no rotation).
-                match judge(p.time_of_impact, p.normal2) {
+                match judge(p.time_of_impact, p.normal2.ours()) {
                     Verdict::Agree => {}
                     Verdict::Grazing => st.grazing += 1,
                     Verdict::Fail(why) => {
@@ -1714,7 +1725,7 @@ fn closest_against(
         all.push(p);
         let scale = scale_of(&all, &[o.extent]);
         let tol = TOL * scale;
-        let theirs = o.shape.project_point(&o.pose, p, solid);
+        let theirs = o.shape.project_point(&o.pose, p.p(), solid);
         let got = (o.closest)(p);
         st.cases += 1;
         if (got - p).length() <= tol {
@@ -1722,7 +1733,7 @@ fn closest_against(
         } else {
             st.negative += 1;
         }
-        if !got.is_finite() || (got - theirs.point).length() > tol {
+        if !got.is_finite() || (got - theirs.point.ours()).length() > tol {
             st.fail(format!(
                 "{name}({p:?}, {}): collidoscope {got:?}, parry {:?}",
                 o.desc, theirs.point
@@ -1825,7 +1836,7 @@ fn closest_point_segment_matches_parry() {
         let seg = Segment::new(a, b);
         let c = 0.5 * (a + b);
         ClosestCase {
-            shape: Box::new(PSegment::new(a, b)),
+            shape: Box::new(PSegment::new(a.p(), b.p())),
             pose: Pose::IDENTITY,
             target: c,
             extent: 0.5 * (b - a).length(),

@@ -139,7 +139,7 @@ impl Camera3 {
         } else {
             Vec3::Y
         };
-        glam::camera::rh::view::look_to_mat4(eye, f, up)
+        Mat4::look_to_rh(eye, f, up)
     }
 
     /// The projection matrix for a viewport of `aspect` = width / height (depth 0..1, as wgpu wants).
@@ -150,7 +150,7 @@ impl Camera3 {
         } else {
             1.0
         };
-        glam::camera::rh::proj::directx::perspective(self.fov_y, aspect, self.clip.0, self.clip.1)
+        Mat4::perspective_rh(self.fov_y, aspect, self.clip.0, self.clip.1)
     }
 
     /// The world ray through the point `uv` of the viewport (`(0, 0)` top-left, `(1, 1)` bottom-right).
