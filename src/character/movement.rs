@@ -44,6 +44,8 @@ pub(super) struct Mover<'a> {
     /// Whether the body stood on something walkable at the start or met something walkable since.
     on_ground: bool,
     stepped_up: f32,
+    /// The move's motion's horizontal direction (unit, or zero): no step-up ends back against it.
+    heading: Vec3,
 }
 
 /// What one sweep did.
@@ -64,6 +66,7 @@ impl<'a> Mover<'a> {
             ground_y: None,
             on_ground: false,
             stepped_up: 0.0,
+            heading: Vec3::ZERO,
         }
     }
 
@@ -147,6 +150,7 @@ impl<'a> Mover<'a> {
 
     /// The whole move.
     pub(super) fn run(mut self, feet: Vec3, motion: Vec3) -> CharacterMove {
+        self.heading = Vec3::new(motion.x, 0.0, motion.z).normalize_or_zero();
         let pos = match self.push_out_start(feet) {
             Ok(pos) => pos,
             Err(objects) => {
@@ -616,8 +620,13 @@ impl<'a> Mover<'a> {
             return Err(StepRefusal::TooHigh);
         }
         // A step goes on along the motion: one that would land no farther on than it started (settled back
-        // onto the ground it came from, or higher up that ground behind it) climbed nothing.
-        if rise < ctl.skin || (landed - pos).dot(dir) <= rounding(pos) {
+        // onto the ground it came from, or higher up that ground behind it) climbed nothing, and one that
+        // would land back against the move's own motion (walked sideways onto a nosing behind) is not taken.
+        let moved = landed - pos;
+        if rise < ctl.skin
+            || moved.dot(dir) <= rounding(pos)
+            || moved.dot(self.heading) < -rounding(pos)
+        {
             // Back down where it started from: nothing was stepped onto this time. The riser's own height
             // (measured where the walk met it) says whether it ever could be.
             let riser = riser_top - base;
@@ -745,17 +754,25 @@ fn project(v: Vec3, p: &Plane) -> Vec3 {
 
 /// The motion left kept out of every plane (Quake's clip planes): each plane alone, then each crease of two,
 /// else nothing (a corner). A way that turns back against the move's own motion (`primal`) is no way: in an
-/// obtuse corner, the wall met second would otherwise send the body back out along itself. Answers the motion
-/// and whether it is a corner.
+/// obtuse corner, the wall met second would otherwise send the body back out along itself. Nor is one that
+/// turns back against the motion's horizontal direction, but for sliding down a surface too steep to stand on
+/// (what the fall does there): a sloping ceiling met by a jump would otherwise send the body back under it.
+/// Answers the motion and whether it is a corner.
 fn clip(left: Vec3, planes: &[Plane], primal: Vec3) -> (Vec3, bool) {
     if planes.is_empty() {
         return (left, false);
     }
     let tol = 1e-6 * left.length() + 1e-9;
-    let fits = |v: Vec3| planes.iter().all(|p| v.dot(p.normal) >= -tol) && v.dot(primal) >= 0.0;
+    let heading = Vec3::new(primal.x, 0.0, primal.z);
+    let fits = |v: Vec3, down_steep: bool| {
+        planes.iter().all(|p| v.dot(p.normal) >= -tol)
+            && v.dot(primal) >= 0.0
+            && ((down_steep && v.y < 0.0) || v.dot(heading) >= -tol * heading.length())
+    };
+    let steep = |p: &Plane| p.constraint == Constraint::Steep;
     for p in planes.iter().rev() {
         let v = project(left, p);
-        if fits(v) {
+        if fits(v, steep(p)) {
             return (v, false);
         }
     }
@@ -767,7 +784,7 @@ fn clip(left: Vec3, planes: &[Plane], primal: Vec3) -> (Vec3, bool) {
             }
             let c = crease.normalize();
             let v = c * left.dot(c);
-            if fits(v) {
+            if fits(v, steep(&planes[i]) || steep(&planes[j])) {
                 return (v, v.length_squared() <= TINY * TINY);
             }
         }

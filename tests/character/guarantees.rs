@@ -93,6 +93,62 @@ fn level(n: usize) -> impl Strategy<Value = Scene> {
     })
 }
 
+/// A rolling terrain mesh (0.5 m cells over 8 m, heights within ±`bump`) with up to three crates sunk into
+/// it, tall or low, at any yaw, up to 40 m from the origin (where a coordinate's rounding is a few microns):
+/// the creases at a crate's foot are where a failed step-up once walked the body back (the crate corner
+/// bounce). Answers the scene and its offset from the origin.
+fn terrain_with_crates() -> impl Strategy<Value = (Scene, Vec3)> {
+    const N: usize = 16;
+    (
+        prop::collection::vec(-1.0f32..1.0, (N + 1) * (N + 1)),
+        0.02f32..0.3,
+        prop::collection::vec(
+            (
+                (-2.5f32..2.5, -2.5f32..2.5),
+                (0.2f32..1.2, 0.2f32..1.2),
+                0.1f32..1.8,
+                -3.2f32..3.2,
+            ),
+            1..4,
+        ),
+        (-40.0f32..40.0, -40.0f32..40.0),
+    )
+        .prop_map(|(heights, bump, crates, (ox, oz))| {
+            let offset = Vec3::new(ox, 0.0, oz);
+            let at = |i: usize, j: usize| {
+                let h = heights[i * (N + 1) + j] * bump;
+                offset + Vec3::new(i as f32 * 0.5 - 4.0, h, j as f32 * 0.5 - 4.0)
+            };
+            let mut vertices = Vec::new();
+            for i in 0..=N {
+                for j in 0..=N {
+                    vertices.push(at(i, j));
+                }
+            }
+            let mut indices = Vec::new();
+            for i in 0..N {
+                for j in 0..N {
+                    let k = |a: usize, b: usize| (a * (N + 1) + b) as u32;
+                    indices.push([k(i, j), k(i, j + 1), k(i + 1, j + 1)]);
+                    indices.push([k(i, j), k(i + 1, j + 1), k(i + 1, j)]);
+                }
+            }
+            let terrain = Static::Mesh(TriMesh::new(vertices, indices).unwrap());
+            let boxes = crates.into_iter().map(|((x, z), (hx, hz), top, yaw)| {
+                let half = Vec3::new(hx, (top + 1.0) * 0.5, hz);
+                let center = offset + Vec3::new(x, top - half.y, z);
+                Static::Obb(Obb::new(center, half, Mat3::from_rotation_y(yaw)))
+            });
+            let scene = Scene::from_objects(
+                std::iter::once(terrain)
+                    .chain(boxes)
+                    .enumerate()
+                    .map(|(i, s)| (ObjectId(i as u32 + 1), s)),
+            );
+            (scene, offset)
+        })
+}
+
 fn check_clear(
     c: &CharacterController,
     scene: &Scene,
@@ -105,6 +161,28 @@ fn check_clear(
         inside,
         m.feet,
         m.trace.sweeps
+    );
+    Ok(())
+}
+
+/// The move ended no farther back along its motion's horizontal direction than two skins, unless its start was
+/// pushed out.
+fn check_back(c: &CharacterController, m: &CharacterMove) -> Result<(), TestCaseError> {
+    let flat = Vec3::new(m.motion.x, 0.0, m.motion.z);
+    if m.trace.push_out.is_some() || flat.length() < 1e-6 {
+        return Ok(());
+    }
+    let back = -(m.feet - m.start).dot(flat.normalize());
+    // Falling down a surface too steep to stand on moves away from it: at most the drop times cot(slope), and
+    // the slope is steeper than max_slope_deg.
+    let drop = (m.start.y - m.feet.y).max(0.0);
+    let slid = drop / c.max_slope_deg.to_radians().tan();
+    prop_assert!(
+        back <= 2.0 * c.skin + slid,
+        "{back} back from {:?} by {:?}: {:?}",
+        m.start,
+        m.motion,
+        m.trace
     );
     Ok(())
 }
@@ -127,6 +205,27 @@ proptest! {
             let m = c.move_character(&scene, feet, Vec3::new(x, y, z) * scale);
             check_clear(&c, &scene, &m)?;
             prop_assert!(m.trace.sweeps.iter().filter(|r| r.phase == collidoscope::character::SweepPhase::Slide).count() <= c.max_iterations as usize);
+            feet = m.feet;
+        }
+    }
+
+    /// Never back: a move never ends farther back along its motion's horizontal direction than two skins,
+    /// unless its start overlapped and was pushed out (walks of random motions, gravity and jumps included, over
+    /// random levels; found as a step-up attempt against a crate carrying the body 15 cm back).
+    #[test]
+    fn never_back_against_the_motion_on_random_levels(
+        scene in level(14),
+        start in (-6.0f32..6.0, 0.0f32..3.0, -6.0f32..6.0),
+        moves in prop::collection::vec((-1.0f32..1.0, -1.0f32..0.6, -1.0f32..1.0, 0u8..10), 1..25),
+    ) {
+        let c = CharacterController::default();
+        let mut feet = Vec3::new(start.0, start.1, start.2);
+        prop_assume!(scene.overlap_capsule(&grown(&c, feet)).is_empty());
+        for (x, y, z, kind) in moves {
+            let scale = match kind { 0 => 20.0, 1..=4 => 1.0, _ => 0.15 };
+            let motion = Vec3::new(x, y, z) * scale;
+            let m = c.move_character(&scene, feet, motion);
+            check_back(&c, &m)?;
             feet = m.feet;
         }
     }
@@ -359,6 +458,36 @@ proptest! {
             prop_assert!((Vec3::new(d.x, 0.0, d.z) - dir * speed).length() <= 1e-4, "moved {:?}", d);
             prop_assert!(m.hits.iter().all(|h| h.normal.y >= 0.999), "{:?}", m.hits);
             prop_assert!(m.grounded, "{:?}", feet);
+            feet = m.feet;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(1500))]
+
+    /// Never back, walking over rolling terrain into and along crates sunk into it (too high to step or low
+    /// enough), with gravity: no move ends more than two skins back along its motion.
+    #[test]
+    fn never_back_walking_along_crates_on_rolling_terrain(
+        (scene, offset) in terrain_with_crates(),
+        start in (-3.5f32..3.5, -3.5f32..3.5),
+        heading in -1.3f32..1.3,
+        speed in 0.02f32..0.2,
+    ) {
+        let c = CharacterController::default();
+        // Dropped onto the terrain, then walked at the first crate, turned off it by `heading`.
+        let drop = c.move_character(&scene, offset + Vec3::new(start.0, 3.0, start.1), Vec3::new(0.0, -4.0, 0.0));
+        prop_assume!(drop.grounded && drop.trace.push_out.is_none());
+        let target = scene.objects().nth(1).and_then(|(_, s)| s.bounds()).unwrap().center();
+        let to = Vec3::new(target.x - drop.feet.x, 0.0, target.z - drop.feet.z);
+        prop_assume!(to.length() > 0.1);
+        let dir = Mat3::from_rotation_y(heading) * to.normalize();
+        let mut feet = drop.feet;
+        for _ in 0..40 {
+            let m = c.move_character(&scene, feet, dir * speed + Vec3::new(0.0, -0.06, 0.0));
+            check_back(&c, &m)?;
+            check_clear(&c, &scene, &m)?;
             feet = m.feet;
         }
     }
