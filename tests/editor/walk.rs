@@ -138,7 +138,7 @@ fn walk_up_the_low_stairs_with_keys_and_be_blocked_by_the_high_riser() {
     // Replayed from the inputs it keeps, the ring's moves come again bit for bit.
     let s = h.state();
     let scene = Scene::build(s.doc.level());
-    let physics = collidoscope::editor::view3d::walk::physics(&s.doc, &scene);
+    let physics = collidoscope::editor::character::walk::physics(&s.doc, &scene);
     let (body, inputs) = s.view3d.character.inputs().unwrap();
     let again = collidoscope::editor::character::model::replay(&physics, &scene, body, &inputs);
     assert!(

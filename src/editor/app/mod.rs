@@ -10,6 +10,8 @@ mod edit;
 mod files;
 mod menus;
 mod panels;
+mod preview;
+mod preview_lines;
 mod reach;
 mod recording;
 mod view;
@@ -22,6 +24,8 @@ pub(crate) use derived::Problems;
 pub(crate) use dialogs::Dialog;
 pub use files::export_level;
 pub(crate) use files::{PathPurpose, Pending, Source};
+pub use preview::{Action3, Preview3};
+pub use preview_lines::{Input3, Reach3, move_lines};
 
 use std::path::{Path, PathBuf};
 
@@ -34,7 +38,6 @@ use crate::editor::document::{DocKey, Document};
 use crate::editor::inspector::InspectorState;
 use crate::editor::tools::Tools;
 use crate::editor::view2d::TopDown;
-use crate::editor::view3d::View3d;
 use crate::level::{Level, Problem};
 
 /// The level the editor opens when no file is given, built into the binary.
@@ -102,8 +105,8 @@ pub struct EditorApp {
     /// The level's runtime scene (what a game queries), shared by the probe, walking, picking in 3D and the
     /// recording's re-ask; built once per document revision.
     pub(crate) level_scene: Option<(DocKey, std::sync::Arc<crate::scene::Scene>)>,
-    /// The 3D preview.
-    pub view3d: View3d,
+    /// The 3D preview: its view, the character walked in it and the walker's comparison.
+    pub view3d: Preview3,
     /// The reachability overlay: the map (built off the UI thread), the Reach tool's spot.
     pub reach: crate::editor::reach::ReachOverlay,
     /// The overlay's cells in the top-down view as last drawn.
@@ -216,7 +219,7 @@ impl EditorApp {
             live: None,
             listen_port: None,
             level_scene: None,
-            view3d: View3d::new(),
+            view3d: Preview3::new(),
             reach: Default::default(),
             reach_paint: Default::default(),
         }

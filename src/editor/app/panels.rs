@@ -11,7 +11,6 @@ use crate::editor::document::{Kind, count_noun};
 use crate::editor::inspector::{self};
 use crate::editor::tools::*;
 use crate::editor::view2d::{self};
-use crate::editor::view3d::Action3;
 use crate::level::{ObjectId, Problem, Severity};
 
 impl EditorApp {
@@ -34,7 +33,7 @@ impl EditorApp {
             };
             c.to_srgba_unmultiplied()
         };
-        let input = crate::editor::view3d::Input3 {
+        let input = Input3 {
             scene,
             doc: &self.doc,
             debug: &self.debug,
@@ -55,7 +54,7 @@ impl EditorApp {
                 .and_then(|r| r.frame())
                 .and_then(|f| f.steps.last()),
             recording_move: self.recording_move_marks(),
-            reach: crate::editor::view3d::reach::Reach3::of(&self.reach, self.doc.key()),
+            reach: Reach3::of(&self.reach, self.doc.key()),
             reach_tool: self.tools.tool == Tool::Reach,
         };
         match self.view3d.ui(ui, &input) {

@@ -215,7 +215,7 @@ pub struct CharacterWalk {
     /// The character fell below [`Physics::floor_limit`] and stopped.
     pub fell_out: bool,
     /// The reachability path it walks, while it walks one (see `follow.rs`); keys take over from it.
-    pub path: Option<super::follow::PathWalk>,
+    pub path: Option<super::path::PathWalk>,
     moves: VecDeque<MoveEntry>,
     next_tick: u64,
     accumulator: f64,

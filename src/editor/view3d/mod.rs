@@ -1,106 +1,98 @@
-//! The 3D preview panel: camera controls, walking, following a ball, picking and the per-frame scene.
+//! The 3D preview's view: camera controls, the seeds' walker, clicks as rays and the per-frame scene. It
+//! draws plain data (triangles, lines, spheres, translucent cells) and knows no feature: the app composes
+//! the panel (`app/preview.rs`), handing it the features' lines and reading back what a click or a step did.
 //!
-//! The static geometry ([`crate::editor::view3d::scene::build_static`]) is rebuilt only when the level, the selection or
-//! the relevant toggles change; balls and the debugger's overlays are built every frame from the
-//! debugger's current frame, the same data the top-down view draws.
+//! The static geometry ([`crate::editor::view3d::scene::build_static`]) is rebuilt only when the level, the
+//! selection or the relevant toggles change.
 
 pub mod camera;
 pub(crate) mod pipelines;
-mod query_lines;
-pub mod reach;
 pub mod render;
 pub mod scene;
 pub mod translucent;
-pub mod walk;
 
-use crate::editor::debugger::overlay::Marks;
-use crate::editor::theme;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use egui::{Color32, Key, Rect, RichText, Sense, Ui};
-use glam::{Vec2, Vec3};
+use egui::{Color32, Key, Pos2, Rect, RichText, Sense, Ui};
+use glam::{Mat4, Vec2, Vec3, Vec4};
 
-use crate::editor::analysis::compare::TriangleCompare;
-use crate::editor::analysis::probe::ProbeResult;
-use crate::editor::debugger::panel::DebugPanel;
+use crate::editor::command::Command;
 use crate::editor::document::{DocId, DocKey, Document};
 use crate::editor::view3d::render::{Callback3d, Frame3};
 use crate::editor::view3d::scene::{
     Camera3, CameraMode, Lines, Paint, Spheres, StaticScene, build_static, walk_motion,
 };
+use crate::editor::view3d::translucent::Translucent;
 use crate::level::ObjectId;
 use crate::shape::Ray;
-use crate::walker::{Blocker, WalkMode, WalkOutcome, Walker};
+use crate::walker::{WalkMode, WalkOutcome, Walker};
 
 /// Walking speed, metres per second (Shift runs three times as fast).
 pub const WALK_SPEED: f32 = 3.0;
 
-/// What the preview asks the editor to do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action3 {
-    /// Select the object under a click (`None`: clicked empty space); `add` toggles instead (Shift).
-    Select {
-        /// The object hit nearest the eye.
-        hit: Option<ObjectId>,
-        /// Shift was held.
-        add: bool,
-    },
-    /// Set the probe to this ray (unit direction) and length (a click with the Probe tool).
-    Probe(Ray, f32),
-    /// Run a command (the toolbar's character buttons).
-    Run(crate::editor::command::Command),
-    /// A click with the Reach tool: the feet on the surface under it (`None`: nothing there).
-    Reach(Option<Vec3>),
-}
+/// A ball the camera can follow: centre, velocity, radius.
+pub type Ball = (Vec3, Vec3, f32);
 
-/// What the preview reads each frame.
-pub struct Input3<'a> {
+/// What the static scene is built from.
+#[derive(Clone, Copy)]
+pub struct StaticInput<'a> {
     /// The level, selection and revision.
     pub doc: &'a Document,
-    /// The debugger (balls and overlays of the current frame).
-    pub debug: &'a DebugPanel,
-    /// The debugger's overlays at its current frame.
-    pub marks: &'a Marks,
     /// Each object's colour.
     pub paint: Paint<'a>,
-    /// The probe ray and length.
-    pub probe: Option<(Ray, f32)>,
-    /// The probe's hits.
-    pub probe_result: Option<&'a ProbeResult>,
-    /// Clicks set the probe instead of selecting.
-    pub probe_tool: bool,
     /// Outline wall collision radii.
     pub wall_radii: bool,
-    /// The level's runtime scene (walking and picking query it).
-    pub scene: std::sync::Arc<crate::scene::Scene>,
-    /// The selected query of an open recording (a game's ray, sweep, overlap or slide).
-    pub recording_query: Option<crate::editor::recording::QueryShape>,
-    /// The last simulation step the game recorded in the recording's current frame: its balls and contacts.
-    pub recording_step: Option<&'a crate::record::StepRecord>,
-    /// The workings of the recording's selected character move.
-    pub recording_move: Option<crate::editor::character::MoveMarks>,
-    /// The reachability overlay, when it is on.
-    pub reach: Option<reach::Reach3<'a>>,
-    /// Clicks ask the reachability map (the Reach tool).
-    pub reach_tool: bool,
+    /// An overlay lies over the solids (they are painted neutral): part of the cache key.
+    pub greyed: bool,
 }
 
-/// The last walking step compared between the walk test and Möller–Trumbore.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct WalkReport {
-    /// What the walker did.
-    pub outcome: Option<WalkOutcome>,
-    /// Triangles the eye's path touched by either method, with both answers.
-    pub compared: Vec<TriangleCompare>,
+/// What the panel's toolbar and camera did this frame, before anything is drawn.
+pub struct Began {
+    /// The view's response (clicks are read from it once the app has moved what it moves).
+    pub response: egui::Response,
+    /// A toolbar button's command.
+    pub command: Option<Command>,
+    /// The document shown changed: what belongs to the old one (a walk, a report) should go.
+    pub new_document: bool,
+    /// The seeds' walker was put back at its start ("Back to start").
+    pub walker_restarted: bool,
+    /// The seeds' walker's step this frame: its eye before, the floor motion and what it met.
+    pub walked: Option<(Vec3, Vec2, WalkOutcome)>,
+    /// The static scene this frame, with its generation.
+    pub statics: (u64, Arc<StaticScene>),
+}
+
+/// A click in the view as a ray from the eye.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Click {
+    /// The ray through the clicked pixel (unit direction).
+    pub ray: Ray,
+    /// How far the view reaches (the camera's far plane).
+    pub reach: f32,
+    /// Shift was held.
+    pub shift: bool,
+}
+
+/// What the app hands the view to draw this frame besides the statics (world space).
+#[derive(Default)]
+pub struct Dynamic {
+    /// Balls.
+    pub spheres: Spheres,
+    /// Depth-tested lines.
+    pub lines: Lines,
+    /// Lines over everything.
+    pub overlay: Lines,
+    /// Translucent cells laid on surfaces, with the generation the renderer keeps them by.
+    pub translucent: Option<(u64, Arc<Translucent>)>,
 }
 
 /// Key of the cached static scene: the document and its revision, the hash of the selection and of whether
-/// the reachability overlay is on (it greys the solids), walker shown, wall radii shown.
+/// an overlay greys the solids, walker shown, wall radii shown.
 type StaticKey = (DocKey, u64, bool, bool);
 
-/// The 3D preview's state.
+/// The 3D preview's view state.
 pub struct View3d {
     /// Whether the panel is shown (View → 3D preview, F3).
     pub open: bool,
@@ -108,12 +100,8 @@ pub struct View3d {
     pub cam: Camera3,
     /// The seeds' walker's collision mode (Walker mode).
     pub walk_mode: WalkMode,
-    /// The level's character (Walk mode): its body, its last moves, pause and the selected move.
-    pub character: crate::editor::character::CharacterWalk,
     /// The followed ball (follow mode): its object id; `None` follows the first ball.
     pub follow: Option<ObjectId>,
-    /// The last walk step and its comparison.
-    pub walk: WalkReport,
     /// Whether the wgpu renderer is installed (else the panel explains why it is blank, and the top-down view
     /// hands its level and overlay meshes to egui instead of drawing them from GPU buffers).
     pub gpu: bool,
@@ -124,8 +112,10 @@ pub struct View3d {
     framed: bool,
     statics: Option<(StaticKey, u64, Arc<StaticScene>)>,
     generation: u64,
-    /// The document the camera and walk state belong to.
+    /// The document the camera belongs to.
     shown_doc: Option<DocId>,
+    /// The last frame's view-projection (labels over the view are placed with it).
+    view_proj: Mat4,
 }
 
 impl Default for View3d {
@@ -142,9 +132,7 @@ impl View3d {
             open: true,
             cam: Camera3::default(),
             walk_mode: WalkMode::Slide,
-            character: crate::editor::character::CharacterWalk::default(),
             follow: None,
-            walk: WalkReport::default(),
             gpu: false,
             rect: Rect::NOTHING,
             keys_captured: false,
@@ -152,6 +140,7 @@ impl View3d {
             statics: None,
             generation: 0,
             shown_doc: None,
+            view_proj: Mat4::IDENTITY,
         }
     }
 
@@ -187,21 +176,20 @@ impl View3d {
     }
 
     /// Another document replaced the shown one: frame it anew and leave walk or follow mode (the caches are
-    /// keyed by document and rebuild by themselves).
-    fn follow_document(&mut self, doc: &Document) {
+    /// keyed by document and rebuild by themselves). Returns whether it did.
+    fn follow_document(&mut self, doc: &Document) -> bool {
         let first = self.shown_doc.is_none();
         if self.shown_doc == Some(doc.id()) {
-            return;
+            return false;
         }
         self.shown_doc = Some(doc.id());
         if first {
-            return;
+            return false;
         }
         self.framed = false;
         self.follow = None;
-        self.walk = WalkReport::default();
-        self.character = crate::editor::character::CharacterWalk::default();
         self.cam.mode = CameraMode::Orbit;
+        true
     }
 
     /// Bounds of the static scene the preview last drew (the level as the preview shows it).
@@ -222,57 +210,32 @@ impl View3d {
             },
         };
         self.cam.look_pitch = 0.0;
-        self.walk = WalkReport::default();
     }
 
-    /// The followed ball's centre, velocity and radius, from the debugger's frame (or the level when the
-    /// debugger is idle).
-    fn followed(&self, input: &Input3<'_>) -> Option<(Vec3, Vec3, f32)> {
-        if let Some(d) = &input.debug.debugger {
-            let w = d.world();
-            let k = self
-                .follow
-                .and_then(|id| w.ball_object_ids().iter().position(|b| *b == Some(id)))
-                .unwrap_or(0);
-            w.balls().get(k).map(|b| (b.center, b.velocity, b.radius))
-        } else {
-            let balls = &input.doc.level().balls;
-            self.follow
-                .and_then(|id| balls.iter().find(|b| b.id == id))
-                .or(balls.first())
-                .map(|b| (b.center, b.velocity, b.radius))
-        }
+    /// Follow the first selected ball (or the first ball).
+    pub fn follow_selected(&mut self, doc: &Document) {
+        self.cam.mode = CameraMode::Follow;
+        self.follow = doc
+            .level()
+            .balls
+            .iter()
+            .find(|b| doc.selection().contains(&b.id))
+            .map(|b| b.id);
     }
 
-    /// Move the walker by `motion` against the level's walls and triangles, comparing the eye's path
-    /// through the triangles by both methods.
-    pub fn walk_by(&mut self, doc: &Document, scene: &crate::scene::Scene, motion: Vec2) {
+    /// Move the walker by `motion` against the level's walls and triangles. Returns its eye before the step
+    /// and what it met.
+    pub fn walk_by(&mut self, scene: &crate::scene::Scene, motion: Vec2) -> (Vec3, WalkOutcome) {
         self.cam.walker.mode = self.walk_mode;
         let from = self.cam.walker.eye();
-        let outcome = self.cam.walker.walk_in(motion, scene);
-        let len = motion.length();
-        let compared = if len > 0.0 {
-            let ray = Ray::new(from, Vec3::new(motion.x, 0.0, motion.y) / len);
-            crate::editor::analysis::compare::triangles(doc.level(), &ray, len)
-                .into_iter()
-                .filter(|c| c.moller_trumbore.is_some() || c.walk_test.is_some())
-                .collect()
-        } else {
-            Vec::new()
-        };
-        if outcome.blocked_by.is_some() || !compared.is_empty() || self.walk.outcome.is_none() {
-            self.walk = WalkReport {
-                outcome: Some(outcome),
-                compared,
-            };
-        }
+        (from, self.cam.walker.walk_in(motion, scene))
     }
 
-    fn static_scene(&mut self, input: &Input3<'_>) -> (u64, Arc<StaticScene>) {
+    fn static_scene(&mut self, input: &StaticInput<'_>) -> (u64, Arc<StaticScene>) {
         let mut h = DefaultHasher::new();
         input.doc.selection().hash(&mut h);
         input.doc.walker_selected().hash(&mut h);
-        input.reach.is_some().hash(&mut h);
+        input.greyed.hash(&mut h);
         let key = (
             input.doc.key(),
             h.finish(),
@@ -290,50 +253,53 @@ impl View3d {
         (self.generation, scene)
     }
 
-    /// The panel: a toolbar, then the view. Returns what a click asked for.
-    pub fn ui(&mut self, ui: &mut Ui, input: &Input3<'_>) -> Option<Action3> {
-        self.follow_document(input.doc);
-        let bar = self.toolbar(ui, input);
-        let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    /// The panel's first half: the toolbar (`paused`: the character's pause button reads Resume), the view's
+    /// room, framing and the camera's input (orbit, pan, look; the seeds' walker walks). `ball` is the
+    /// followed ball. The app then moves what it moves, asks [`Self::click`] and draws with [`Self::paint`].
+    pub fn begin(
+        &mut self,
+        ui: &mut Ui,
+        input: &StaticInput<'_>,
+        scene: &crate::scene::Scene,
+        paused: bool,
+        ball: Option<Ball>,
+    ) -> Began {
+        let new_document = self.follow_document(input.doc);
+        let (command, walker_restarted) = self.toolbar(ui, input.doc, paused);
+        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         self.rect = rect;
-        let (generation, statics) = self.static_scene(input);
+        let statics = self.static_scene(input);
         if !self.framed && rect.width() > 10.0 {
-            if let Some(b) = &statics.bounds {
+            if let Some(b) = &statics.1.bounds {
                 self.cam.frame(b, rect.width() / rect.height().max(1.0));
             }
             self.framed = true;
         }
         self.keys_captured = self.walking_keys(ui);
-        self.camera_input(ui, &resp, rect, input);
-        let ball = self.followed(input);
+        let walked = self.camera_input(ui, &response, rect, scene);
         if self.cam.mode == CameraMode::Follow
             && let Some((_, v, _)) = ball
         {
             self.cam.track(v);
         }
-        let action = bar.or_else(|| self.click(ui, &resp, rect, input, ball));
-        let frame = self.frame(rect, input, ball, (generation, statics));
-        let view_proj = frame.view_proj;
-        if self.gpu {
-            ui.painter().add(egui_wgpu_callback(rect, frame));
-        } else {
-            ui.painter()
-                .rect_filled(rect, 0.0, Color32::from_rgb(30, 32, 38));
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                "The 3D preview needs the wgpu renderer (not available here).",
-                egui::FontId::proportional(14.0),
-                Color32::GRAY,
-            );
+        Began {
+            response,
+            command,
+            new_document,
+            walker_restarted,
+            walked,
+            statics,
         }
-        self.reach_labels(ui, rect, input, view_proj);
-        self.hud(ui, rect, input.doc);
-        action
     }
 
-    /// Drags orbit, pan or look; the wheel zooms; in walk mode the keys walk.
-    fn camera_input(&mut self, ui: &Ui, resp: &egui::Response, rect: Rect, input: &Input3<'_>) {
+    /// Drags orbit, pan or look; the wheel zooms; in Walker mode the keys walk (the step is returned).
+    fn camera_input(
+        &mut self,
+        ui: &Ui,
+        resp: &egui::Response,
+        rect: Rect,
+        scene: &crate::scene::Scene,
+    ) -> Option<(Vec3, Vec2, WalkOutcome)> {
         let hover = resp.hovered();
         let drag = resp.drag_delta();
         let drag = Vec2::new(drag.x, drag.y);
@@ -354,26 +320,33 @@ impl View3d {
                         self.cam.zoom_by(f);
                     }
                 }
+                None
             }
             CameraMode::Walker => {
                 if primary || pan {
                     self.cam.look_by(drag);
                 }
                 if self.keys_captured {
-                    self.walk_keys(ui, input);
+                    self.walk_keys(ui, scene)
+                } else {
+                    None
                 }
             }
             CameraMode::Walk => {
                 if primary || pan {
                     self.cam.look_by(drag);
                 }
-                self.walk_character(ui, input);
+                None
             }
         }
     }
 
     /// Walk by the keys held (W A S D or the arrows; Shift runs).
-    fn walk_keys(&mut self, ui: &Ui, input: &Input3<'_>) {
+    fn walk_keys(
+        &mut self,
+        ui: &Ui,
+        scene: &crate::scene::Scene,
+    ) -> Option<(Vec3, Vec2, WalkOutcome)> {
         let (fwd, right, run, dt) = ui.input(|i| {
             let axis = |p: [Key; 2], n: [Key; 2]| {
                 f32::from(u8::from(p.iter().any(|k| i.key_down(*k))))
@@ -388,90 +361,53 @@ impl View3d {
         });
         let speed = if run { WALK_SPEED * 3.0 } else { WALK_SPEED };
         let motion = walk_motion(&self.cam.walker, fwd, right, speed, dt);
-        if motion != Vec2::ZERO {
-            self.walk_by(input.doc, &input.scene, motion);
-        }
+        let step = (motion != Vec2::ZERO).then(|| {
+            let (from, outcome) = self.walk_by(scene, motion);
+            (from, motion, outcome)
+        });
         if fwd != 0.0 || right != 0.0 {
             ui.ctx().request_repaint();
         }
+        step
     }
 
-    /// A click selects what is under the pointer, or casts the probe with the Probe tool.
-    fn click(
-        &self,
+    /// A click on the view, as a ray from the eye through the pointer (`ball`: the followed ball).
+    #[must_use]
+    pub fn click(&self, ui: &Ui, resp: &egui::Response, ball: Option<Ball>) -> Option<Click> {
+        let rect = self.rect;
+        if !resp.clicked() {
+            return None;
+        }
+        let p = resp.interact_pointer_pos()?;
+        let uv = Vec2::new(
+            (p.x - rect.left()) / rect.width().max(1.0),
+            (p.y - rect.top()) / rect.height().max(1.0),
+        );
+        let aspect = rect.width() / rect.height().max(1.0);
+        let ray = self.cam.ray(uv, aspect, ball)?;
+        Some(Click {
+            ray,
+            reach: self.cam.clip.1,
+            shift: ui.input(|i| i.modifiers.shift),
+        })
+    }
+
+    /// The panel's second half: this frame's scene (the statics and what the app hands) rendered into the
+    /// view, or a note where there is no renderer.
+    pub fn paint(
+        &mut self,
         ui: &Ui,
-        resp: &egui::Response,
-        rect: Rect,
-        input: &Input3<'_>,
-        ball: Option<(Vec3, Vec3, f32)>,
-    ) -> Option<Action3> {
-        let aspect = rect.width() / rect.height().max(1.0);
-        let mut action = None;
-        if resp.clicked()
-            && let Some(p) = resp.interact_pointer_pos()
-        {
-            let uv = Vec2::new(
-                (p.x - rect.left()) / rect.width().max(1.0),
-                (p.y - rect.top()) / rect.height().max(1.0),
-            );
-            if let Some(ray) = self.cam.ray(uv, aspect, ball) {
-                let reach = self.cam.clip.1;
-                if input.probe_tool {
-                    action = Some(Action3::Probe(ray, reach));
-                } else if input.reach_tool {
-                    let skin =
-                        crate::editor::document::character::effective(input.doc.level()).skin;
-                    let hit = input.scene.cast_ray(&ray, reach);
-                    action = Some(Action3::Reach(hit.map(|h| h.point + Vec3::Y * skin)));
-                } else {
-                    let hits = crate::editor::analysis::probe::cast_in(
-                        input.doc.level(),
-                        &input.scene,
-                        &ray,
-                        reach,
-                    );
-                    let add = ui.input(|i| i.modifiers.shift);
-                    action = Some(Action3::Select {
-                        hit: hits.hits.first().map(|h| h.object),
-                        add,
-                    });
-                }
-            }
-        }
-
-        action
-    }
-
-    /// This frame's scene for the renderer: the statics, the balls and every line.
-    fn frame(
-        &self,
-        rect: Rect,
-        input: &Input3<'_>,
-        ball: Option<(Vec3, Vec3, f32)>,
+        ball: Option<Ball>,
         statics: (u64, Arc<StaticScene>),
-    ) -> Frame3 {
-        let aspect = rect.width() / rect.height().max(1.0);
-        let (spheres, mut lines, mut overlay) = dynamic(input);
-        if self.cam.mode == CameraMode::Walker
-            && let Some(p) = self.walk.outcome.and_then(|o| o.crossing)
-        {
-            overlay.cross(p, 0.15, [255, 80, 80, 255]);
-        }
-        if let Some((ray, max_t)) = input.probe {
-            query_lines::probe_lines(&mut overlay, &ray, max_t, input.probe_result);
-        }
-        if let Some(q) = &input.recording_query {
-            query_lines::query_lines(&mut overlay, q);
-        }
-        if let Some(m) = &input.recording_move {
-            walk::move_lines(m, self.cam.eye_forward(ball).0, &mut lines, &mut overlay);
-        }
-        if self.cam.mode == CameraMode::Walk {
-            self.character_lines(&mut lines, &mut overlay);
-        }
-        if let Some(r) = &input.reach {
-            reach::reach_lines(r, &mut overlay);
-        }
+        dynamic: Dynamic,
+    ) {
+        let rect = self.rect;
+        let Dynamic {
+            spheres,
+            mut lines,
+            overlay,
+            translucent,
+        } = dynamic;
         if self.cam.mode == CameraMode::Walker {
             // Where the walker stands, seen from its own eye: its collision circle on the floor.
             let w = &self.cam.walker;
@@ -482,9 +418,10 @@ impl View3d {
                 [100, 230, 120, 255],
             );
         }
+        let aspect = rect.width() / rect.height().max(1.0);
         let (eye, _) = self.cam.eye_forward(ball);
         let reach = self.cam.clip.1;
-        Frame3 {
+        let frame = Frame3 {
             view_proj: self.cam.projection(aspect) * self.cam.view(ball),
             eye,
             fog: (reach * 0.25, reach),
@@ -492,13 +429,47 @@ impl View3d {
             spheres,
             lines,
             overlay,
-            translucent: input.reach.as_ref().map(|r| r.surface.clone()),
+            translucent,
+        };
+        self.view_proj = frame.view_proj;
+        if self.gpu {
+            ui.painter().add(egui_wgpu_callback(rect, frame));
+        } else {
+            ui.painter()
+                .rect_filled(rect, 0.0, Color32::from_rgb(30, 32, 38));
+            ui.painter().text(
+                rect.center(),
+                egui::Align2::CENTER_CENTER,
+                "The 3D preview needs the wgpu renderer (not available here).",
+                egui::FontId::proportional(14.0),
+                Color32::GRAY,
+            );
         }
     }
 
-    fn toolbar(&mut self, ui: &mut Ui, input: &Input3<'_>) -> Option<Action3> {
-        use crate::editor::command::Command;
+    /// Screen point of world point `p` as the last painted frame shows it, when it is in front of the eye
+    /// and inside the view.
+    #[must_use]
+    pub fn project(&self, p: Vec3) -> Option<Pos2> {
+        let rect = self.rect;
+        let clip = self.view_proj * Vec4::new(p.x, p.y, p.z, 1.0);
+        if !(clip.w > 1e-4) {
+            return None;
+        }
+        let ndc = clip.truncate() / clip.w;
+        (ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0 && ndc.z <= 1.0).then(|| {
+            Pos2::new(
+                rect.left() + (ndc.x + 1.0) * 0.5 * rect.width(),
+                rect.top() + (1.0 - ndc.y) * 0.5 * rect.height(),
+            )
+        })
+    }
+
+    /// The toolbar: camera modes, the character's buttons in Walk mode (`paused`: Pause reads Resume), the
+    /// walker's mode and its Back to start, Frame all. Returns a command and whether the walker restarted.
+    fn toolbar(&mut self, ui: &mut Ui, doc: &Document, paused: bool) -> (Option<Command>, bool) {
         let mut action = None;
+        let mut restarted = false;
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new("3D").strong());
             for mode in [
@@ -515,16 +486,12 @@ impl View3d {
                     .clicked()
                     && self.cam.mode != mode
                 {
-                    action = Some(Action3::Run(c));
+                    action = Some(c);
                 }
             }
             if self.cam.mode == CameraMode::Walk {
                 ui.separator();
-                let pause = if self.character.paused {
-                    "Resume"
-                } else {
-                    "Pause"
-                };
+                let pause = if paused { "Resume" } else { "Pause" };
                 for (c, name) in [
                     (Command::CharacterPause, pause),
                     (Command::ThirdPerson, Command::ThirdPerson.spec().name),
@@ -539,7 +506,7 @@ impl View3d {
                         .on_hover_text(c.spec().help)
                         .clicked()
                     {
-                        action = Some(Action3::Run(c));
+                        action = Some(c);
                     }
                 }
             }
@@ -552,39 +519,28 @@ impl View3d {
                         }
                     });
                 if ui.button("Back to start").clicked() {
-                    self.start_walking(input.doc);
+                    self.start_walking(doc);
+                    restarted = true;
                 }
             }
             if self.cam.mode == CameraMode::Orbit && ui.button("Frame all").clicked() {
                 self.reframe();
             }
         });
-        action
+        (action, restarted)
     }
 
-    /// Switch the camera: Walk puts the level's character at its start, Walker the seeds' walker, Follow
-    /// follows the selected ball.
-    pub fn set_camera(&mut self, mode: CameraMode, doc: &Document, scene: &crate::scene::Scene) {
-        match mode {
-            CameraMode::Walk => self.start_character(doc, scene),
-            CameraMode::Walker => self.start_walking(doc),
-            CameraMode::Follow => {
-                self.cam.mode = mode;
-                self.follow = selected_ball(doc);
-            }
-            CameraMode::Orbit => self.cam.mode = mode,
-        }
-    }
-
-    /// Text over the view: the camera's state and, walking, the last step's collision and comparison.
-    fn hud(&self, ui: &Ui, rect: Rect, doc: &Document) {
-        let mut text = match self.cam.mode {
+    /// The HUD's text for the camera's state in orbit, follow and Walker mode (Walk mode's is the
+    /// character's, which the app supplies).
+    #[must_use]
+    pub fn hud_text(&self) -> String {
+        match self.cam.mode {
             CameraMode::Orbit => String::from("orbit: drag rotates, right-drag pans, wheel zooms"),
             CameraMode::Follow => match self.follow {
                 Some(id) => format!("following ball #{}", id.0),
                 None => String::from("following the first ball (select one, then Follow ball)"),
             },
-            CameraMode::Walk => self.character_hud(doc),
+            CameraMode::Walk => String::new(),
             CameraMode::Walker => {
                 let w = &self.cam.walker;
                 format!(
@@ -595,44 +551,12 @@ impl View3d {
                     walk_mode_name(self.walk_mode)
                 )
             }
-        };
-        if self.cam.mode == CameraMode::Walker
-            && let Some(o) = &self.walk.outcome
-        {
-            match o.blocked_by {
-                Some(Blocker::Wall(k)) => text.push_str(&format!("\nblocked by wall #{k}")),
-                Some(Blocker::Triangle(k)) => text.push_str(&format!(
-                    "\nblocked by triangle #{k}: the walk test found the eye crossing it"
-                )),
-                None => {}
-            }
-            for c in &self.walk.compared {
-                let fmt = |p: Option<Vec3>| {
-                    p.map_or("miss".to_owned(), |p| {
-                        format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z)
-                    })
-                };
-                text.push_str(&format!(
-                    "\ntriangle {}: walk test {} · Möller–Trumbore {}{}",
-                    c.object.0,
-                    fmt(c.walk_test),
-                    fmt(c.moller_trumbore),
-                    if c.disagrees() {
-                        "  DISAGREE"
-                    } else {
-                        "  agree"
-                    }
-                ));
-                if let Some((_, robust, angle_sum)) = c.plane_point {
-                    let word = |b: bool| if b { "inside" } else { "outside" };
-                    text.push_str(&format!(
-                        "; its plane point: robust test {}, angle sum {}",
-                        word(robust),
-                        word(angle_sum)
-                    ));
-                }
-            }
         }
+    }
+
+    /// Text over the view's lower left corner, on a dark plate.
+    pub fn draw_hud(&self, ui: &Ui, text: String) {
+        let rect = self.rect;
         let painter = ui.painter_at(rect);
         let galley = painter.layout(
             text,
@@ -660,15 +584,6 @@ fn egui_wgpu_callback(rect: Rect, frame: Frame3) -> egui::PaintCallback {
     )
 }
 
-/// The first selected ball.
-fn selected_ball(doc: &Document) -> Option<ObjectId> {
-    doc.level()
-        .balls
-        .iter()
-        .find(|b| doc.selection().contains(&b.id))
-        .map(|b| b.id)
-}
-
 /// A walk mode's name.
 #[must_use]
 pub fn walk_mode_name(m: WalkMode) -> &'static str {
@@ -676,107 +591,5 @@ pub fn walk_mode_name(m: WalkMode) -> &'static str {
         WalkMode::Stop => "Stop",
         WalkMode::Slide => "Slide",
         WalkMode::Ghost => "Ghost",
-    }
-}
-
-fn rgba(c: Color32) -> [u8; 4] {
-    c.to_srgba_unmultiplied()
-}
-
-/// Balls and the debugger's overlays in world space: (balls, depth-tested lines, lines over everything).
-/// The overlays come from the debugger's [`Marks`], built once per frame for both views.
-fn dynamic(input: &Input3<'_>) -> (Spheres, Lines, Lines) {
-    let mut spheres = Spheres::default();
-    let mut lines = Lines::default();
-    let mut overlay = Lines::default();
-    let selected = |id: Option<ObjectId>| id.is_some_and(|id| input.doc.selection().contains(&id));
-    let ball_color = |sel: bool| {
-        if sel {
-            theme::SELECTED.to_srgba_unmultiplied()
-        } else {
-            rgba(theme::palette::BALL)
-        }
-    };
-    if input.debug.active() {
-        for b in &input.marks.balls {
-            spheres.push(b.center, b.radius, ball_color(selected(b.id)));
-        }
-    } else {
-        for b in &input.doc.level().balls {
-            spheres.push(b.center, b.radius, ball_color(selected(Some(b.id))));
-            if input.debug.overlays.velocities && b.velocity.length_squared() > 0.0 {
-                overlay.arrow(b.center, b.center + b.velocity * 0.25, [120, 220, 255, 255]);
-            }
-        }
-    }
-    if let Some(step) = input.recording_step {
-        // The game's own balls (a recording's step), in the recording's colour, with their contacts.
-        for b in &step.balls {
-            spheres.push(b.center, b.radius, [90, 200, 255, 255]);
-        }
-        for e in &step.events {
-            overlay.cross(e.point, 0.1, [255, 255, 255, 255]);
-            overlay.arrow(e.point, e.point + e.normal * 0.5, [255, 255, 255, 255]);
-        }
-    }
-    input.marks.lines_3d(&mut lines, &mut overlay);
-    (spheres, lines, overlay)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::editor::{EditorApp, EditorOptions};
-    use crate::record::StepRecord;
-    use crate::sim::World;
-
-    /// A recording's current step is drawn as the game's balls (in the recording's colour) with a cross and
-    /// a normal arrow at each contact.
-    #[test]
-    fn a_recorded_step_draws_the_game_balls_and_contacts() {
-        let mut app = EditorApp::embedded(EditorOptions {
-            recovery_dir: None,
-            native_dialogs: false,
-        });
-        let marks = app.debug.marks();
-        let level =
-            crate::level::Level::from_ron_str(include_str!("../../../levels/magic_room.ron"))
-                .unwrap();
-        let mut world = World::from_level(&level).unwrap();
-        let mut events = Vec::new();
-        for _ in 0..400 {
-            events = world.step(level.simulation.dt).events;
-            if !events.is_empty() {
-                break;
-            }
-        }
-        assert!(!events.is_empty(), "the magic room's balls meet something");
-        let step = StepRecord {
-            balls: world.balls().to_vec(),
-            events,
-        };
-        let scene = app.level_scene();
-        let paint = |_: ObjectId, _: crate::editor::document::Kind| [0, 0, 0, 255];
-        let mut input = Input3 {
-            scene,
-            doc: &app.doc,
-            debug: &app.debug,
-            marks: &marks,
-            paint: &paint,
-            probe: None,
-            probe_result: None,
-            probe_tool: false,
-            wall_radii: false,
-            recording_query: None,
-            recording_step: None,
-            recording_move: None,
-            reach: None,
-            reach_tool: false,
-        };
-        let (without, _, overlay_without) = dynamic(&input);
-        input.recording_step = Some(&step);
-        let (with, _, overlay_with) = dynamic(&input);
-        assert_eq!(with.len(), without.len() + step.balls.len());
-        assert!(overlay_with.vertices() > overlay_without.vertices());
     }
 }
