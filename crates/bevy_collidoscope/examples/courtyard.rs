@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Without a window the player walks a scripted route (every pickup, past the fountain, through the east door
-//! into the exit). The route is the game's input: a real game sets the velocity from its controls instead.
+//! into the exit). The route is the game's input: a real game sets the body's input from its controls instead.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -281,8 +281,8 @@ fn spawn_player(
     scene.mark("player spawned");
 }
 
-/// The input: towards the route's next waypoint at walking speed (the plugin keeps the horizontal velocity and
-/// adds gravity).
+/// The input: towards the route's next waypoint at walking speed (the plugin steps the body with it and the
+/// level's gravity).
 fn steer(mut players: Query<(&mut Player, &mut CharacterBody, &Transform)>) {
     for (mut player, mut body, transform) in &mut players {
         let feet = transform.translation.xz();
@@ -295,8 +295,7 @@ fn steer(mut players: Query<(&mut Player, &mut CharacterBody, &Transform)>) {
         let dir = ROUTE.get(player.waypoint).map_or(Vec2::ZERO, |&(x, z)| {
             (Vec2::new(x, z) - feet).normalize_or_zero()
         });
-        body.velocity.x = dir.x * SPEED;
-        body.velocity.z = dir.y * SPEED;
+        body.input.wish = dir * SPEED;
     }
 }
 
@@ -308,8 +307,8 @@ fn look(
     mut summary: ResMut<Summary>,
 ) {
     for (body, transform) in &players {
-        let feet = transform.translation.to_collidoscope();
-        let heading = body.velocity.xz().normalize_or(Vec2::X);
+        let feet = transform.translation;
+        let heading = body.body.velocity.xz().normalize_or(Vec2::X);
         let eye = feet + glam::Vec3::Y * (body.controller.height - 0.1);
         let look = glam::Vec3::new(heading.x, -0.1, heading.y);
         let _ = scene.cast_ray(&Ray::new(eye, look), 50.0);
@@ -321,7 +320,7 @@ fn look(
         summary.queries += 3;
         summary.position = transform.translation;
         summary.frames_walked += 1;
-        summary.grounded_frames += u64::from(body.grounded);
+        summary.grounded_frames += u64::from(body.body.grounded);
     }
 }
 

@@ -2,31 +2,29 @@
 //! volumes they enter and leave as Bevy messages.
 
 use bevy::prelude::*;
-use collidoscope::character::{CharacterController, CharacterMove, Limit};
+use collidoscope::character::{Body, BodyInput, CharacterController, CharacterMove, Limit};
 use collidoscope::level::{Level, ObjectId};
 
-use crate::convert::{ToBevy, ToCollidoscope};
 use crate::scene::LevelScene;
 
-/// A character moved by the plugin: each [`FixedUpdate`] step its velocity gets the level's gravity and the
-/// controller moves its capsule through the current level (sliding along walls, climbing steps, walking
-/// slopes, snapping down stairs), from its [`Transform`]'s translation, which is its **feet**.
+/// A character moved by the plugin: each [`FixedUpdate`] step the plugin calls [`Body::step`] (the one
+/// integrator the editor's Walk mode and the example game call too) with the game's [`BodyInput`] and the
+/// level's gravity, and writes the feet to the [`Transform`]'s translation, which is the body's **feet**.
 ///
-/// The game owns the horizontal velocity (set it from input; the plugin keeps it as it is); the plugin owns
-/// the vertical part: gravity is added every step, and it is cleared when the character lands (grounded and
-/// falling) or hits a ceiling. Jump by setting `velocity.y` while `grounded`. The body enters and leaves
-/// trigger volumes as [`TriggerEntered`] / [`TriggerLeft`] messages.
-///
-/// `velocity` is Bevy's `Vec3` (metres per second, world axes), like the `Transform` beside it.
+/// The game writes `input` (the wanted horizontal velocity, jump, crouch) each frame; `body` holds what the
+/// step keeps: feet, velocity, grounded, crouching, the ground. A game that moves the [`Transform`] itself (a
+/// teleport, a spawn point) moves the body there: a translation other than the body's feet is taken as the
+/// feet before the next step. The body enters and leaves trigger volumes as [`TriggerEntered`] /
+/// [`TriggerLeft`] messages.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 #[require(Transform, CharacterState)]
 pub struct CharacterBody {
     /// The body's size and movement limits (a level's own: `level.character.unwrap_or_default()`).
     pub controller: CharacterController,
-    /// Metres per second.
-    pub velocity: Vec3,
-    /// Whether the last move ended on a supporting surface.
-    pub grounded: bool,
+    /// What the game asks of the next step.
+    pub input: BodyInput,
+    /// The body's state between steps.
+    pub body: Body,
 }
 
 impl Default for CharacterBody {
@@ -36,13 +34,13 @@ impl Default for CharacterBody {
 }
 
 impl CharacterBody {
-    /// A body at rest with this controller.
+    /// A body at rest with this controller (its feet are taken from its [`Transform`] at the first step).
     #[must_use]
     pub fn new(controller: CharacterController) -> Self {
         Self {
             controller,
-            velocity: Vec3::ZERO,
-            grounded: false,
+            input: BodyInput::default(),
+            body: Body::new(Vec3::ZERO),
         }
     }
 
@@ -96,9 +94,9 @@ pub struct TriggerLeft {
     pub entity: Entity,
 }
 
-/// [`FixedUpdate`]: every body moved by its velocity (gravity added first) through the current level; the
-/// vertical speed is spent on landing and on a ceiling. Bodies wait (no gravity either) until a level is
-/// spawned.
+/// [`FixedUpdate`]: every body stepped by [`Body::step`] with its input and the level's gravity (recorded
+/// through [`LevelScene::step_body`]), its feet written to its translation. Bodies wait (no gravity either)
+/// until a level is spawned.
 pub(crate) fn move_characters(
     time: Res<Time>,
     scene: LevelScene,
@@ -113,28 +111,26 @@ pub(crate) fn move_characters(
     if !scene.is_loaded() || dt <= 0.0 {
         return;
     }
-    let gravity = scene.gravity().to_bevy();
-    for (entity, mut body, mut transform, mut state) in &mut bodies {
-        body.velocity += gravity * dt;
-        let motion = body.velocity * dt;
-        let mv = scene.move_character(
-            &body.controller,
-            transform.translation.to_collidoscope(),
-            motion.to_collidoscope(),
-        );
+    let gravity = scene.gravity();
+    for (entity, mut character, mut transform, mut state) in &mut bodies {
+        let CharacterBody {
+            controller,
+            input,
+            body,
+        } = &mut *character;
+        if transform.translation != body.feet {
+            // The game put the body somewhere (spawned or teleported it).
+            body.feet = transform.translation;
+        }
+        let mv = scene.step_body(body, controller, input, gravity, dt);
         if let Some(Limit::Invalid { reason }) = &mv.limit
             && !state.warned
         {
             tracing::warn!("character {entity} does not move: {reason}");
             state.warned = true;
         }
-        transform.translation = mv.feet.to_bevy();
-        body.grounded = mv.grounded;
-        if mv.grounded && body.velocity.y < 0.0 {
-            body.velocity.y = 0.0;
-        }
-        if body.velocity.y > 0.0 && mv.hits.iter().any(|h| h.normal.y < -0.5) {
-            body.velocity.y = 0.0;
+        if transform.translation != body.feet {
+            transform.translation = body.feet;
         }
         state.last_move = Some(mv);
     }
@@ -153,8 +149,9 @@ pub(crate) fn character_triggers(
     }
     for (entity, body, transform, mut state) in &mut bodies {
         let capsule = body
-            .controller
-            .capsule(transform.translation.to_collidoscope());
+            .body
+            .moving_controller(&body.controller)
+            .capsule(transform.translation);
         let now = scene.triggers_at_capsule(&capsule);
         if now == state.triggers {
             continue;

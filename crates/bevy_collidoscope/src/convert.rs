@@ -1,59 +1,57 @@
-//! Vectors across the boundary between Bevy's `glam` and Collidoscope's.
+//! Vectors across the boundary between Bevy and Collidoscope: there is none any more.
 //!
-//! Bevy 0.19 builds on `glam 0.32`; Collidoscope on `glam 0.33` (the major `parry3d` uses, see the runtime's
-//! ARCHITECTURE). Two majors are two distinct types, so the plugin converts at its edge: everything that is
-//! Bevy's own (a `Transform`, a `CharacterBody`'s velocity) is Bevy's `Vec3`; everything the runtime answers or
-//! takes (the queries of [`LevelScene`](crate::LevelScene), `Ray`, `Sphere`, `SceneHit`) is Collidoscope's. The
-//! copies are three floats; `to_bevy()` and `to_collidoscope()` spell them.
+//! The runtime follows Bevy's `glam` (0.32 for Bevy 0.19), so `bevy::math::Vec3` *is*
+//! `collidoscope::glam::Vec3`: a `Transform`'s translation goes straight into a query, and a query's answer
+//! straight into a `Transform`. [`ToBevy`] and [`ToCollidoscope`] stay, deprecated, as identities for code
+//! written when the two were distinct types.
 //!
 //! ```
 //! use bevy::math::Vec3;
-//! use bevy_collidoscope::{ToBevy, ToCollidoscope, collidoscope::glam};
-//! let feet = Vec3::new(1.0, 0.0, 2.0);
-//! let c: glam::Vec3 = feet.to_collidoscope();
-//! assert_eq!(c.to_bevy(), feet);
+//! use bevy_collidoscope::collidoscope::{glam, shape::Ray};
+//! let feet: Vec3 = Vec3::new(1.0, 0.0, 2.0);
+//! let same: glam::Vec3 = feet; // one type
+//! let _ray = Ray::new(feet, Vec3::NEG_Y);
+//! assert_eq!(same, feet);
 //! ```
 
-/// Collidoscope's vectors as Bevy's.
+use bevy::math::{Vec2, Vec3};
+
+/// Deprecated: Collidoscope's vectors are Bevy's; this is the identity.
+#[deprecated(note = "collidoscope::glam is Bevy's glam: the vectors are one type, no conversion is needed")]
 pub trait ToBevy {
-    /// Bevy's type of the same shape.
+    /// The same type.
     type Bevy;
-    /// The same components in Bevy's type.
+    /// The value itself.
     fn to_bevy(self) -> Self::Bevy;
 }
 
-/// Bevy's vectors as Collidoscope's.
+/// Deprecated: Bevy's vectors are Collidoscope's; this is the identity.
+#[deprecated(note = "collidoscope::glam is Bevy's glam: the vectors are one type, no conversion is needed")]
 pub trait ToCollidoscope {
-    /// Collidoscope's type of the same shape.
+    /// The same type.
     type Collidoscope;
-    /// The same components in Collidoscope's type.
+    /// The value itself.
     fn to_collidoscope(self) -> Self::Collidoscope;
 }
 
-impl ToBevy for collidoscope::glam::Vec3 {
-    type Bevy = bevy::math::Vec3;
-    fn to_bevy(self) -> bevy::math::Vec3 {
-        bevy::math::Vec3::new(self.x, self.y, self.z)
-    }
+macro_rules! identity {
+    ($($t:ty),*) => {$(
+        #[allow(deprecated)]
+        impl ToBevy for $t {
+            type Bevy = $t;
+            fn to_bevy(self) -> $t {
+                self
+            }
+        }
+
+        #[allow(deprecated)]
+        impl ToCollidoscope for $t {
+            type Collidoscope = $t;
+            fn to_collidoscope(self) -> $t {
+                self
+            }
+        }
+    )*};
 }
 
-impl ToBevy for collidoscope::glam::Vec2 {
-    type Bevy = bevy::math::Vec2;
-    fn to_bevy(self) -> bevy::math::Vec2 {
-        bevy::math::Vec2::new(self.x, self.y)
-    }
-}
-
-impl ToCollidoscope for bevy::math::Vec3 {
-    type Collidoscope = collidoscope::glam::Vec3;
-    fn to_collidoscope(self) -> collidoscope::glam::Vec3 {
-        collidoscope::glam::Vec3::new(self.x, self.y, self.z)
-    }
-}
-
-impl ToCollidoscope for bevy::math::Vec2 {
-    type Collidoscope = collidoscope::glam::Vec2;
-    fn to_collidoscope(self) -> collidoscope::glam::Vec2 {
-        collidoscope::glam::Vec2::new(self.x, self.y)
-    }
-}
+identity!(Vec3, Vec2);

@@ -34,10 +34,9 @@
 //! - [`First`] / [`Last`] ([`CollidoscopeSystems::Recording`]): a recorded frame per Bevy frame; the recording
 //!   saved on [`AppExit`].
 //!
-//! ## Two `glam`s
-//! Bevy 0.19 uses `glam 0.32`, Collidoscope `glam 0.33`: Bevy's types (`Transform`, the body's velocity)
-//! hold Bevy's vectors, the runtime's queries take and return the runtime's. [`ToBevy`] and
-//! [`ToCollidoscope`] convert at the edge (see [`convert`]).
+//! ## One `glam`
+//! The runtime follows Bevy's `glam` (0.32 for Bevy 0.19): `bevy::math::Vec3` is `collidoscope::glam::Vec3`,
+//! so a `Transform`'s translation goes straight into a query (see [`convert`]).
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
@@ -59,6 +58,7 @@ pub use collidoscope;
 pub use collidoscope::character::CharacterController;
 pub use collidoscope::level::ObjectId;
 pub use collidoscope::scene::{SceneHit, SceneToi};
+#[allow(deprecated)]
 pub use convert::{ToBevy, ToCollidoscope};
 pub use recorder::{FlightRecorder, FlightRecorderSettings};
 pub use scene::LevelScene;

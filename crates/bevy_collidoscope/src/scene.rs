@@ -3,7 +3,7 @@
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use collidoscope::character::{CharacterController, CharacterMove};
+use collidoscope::character::{Body, BodyInput, CharacterController, CharacterMove};
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::level::{Level, ObjectId};
 use collidoscope::record::Recorder;
@@ -29,8 +29,8 @@ pub(crate) struct CurrentLevel {
 /// those that still exist), as of its latest good load: a broken save changes nothing here. Before any level
 /// is spawned, queries answer as an empty scene does (no hits, no overlaps, free movement).
 ///
-/// Every query takes and returns Collidoscope's own types (its `glam` vectors: see [`crate::convert`]), and
-/// its coordinates are the level's: keep the [`LevelRoot`](crate::LevelRoot) at the origin (its default
+/// Every query takes and returns Collidoscope's own types (its `glam` is Bevy's: a `Transform`'s translation
+/// is a query's `Vec3`), and its coordinates are the level's: keep the [`LevelRoot`](crate::LevelRoot) at the origin (its default
 /// `Transform`) and they are Bevy's world coordinates too.
 ///
 /// Recorded when a [`FlightRecorder`] is recording: [`cast_ray`](Self::cast_ray),
@@ -164,6 +164,31 @@ impl LevelScene<'_> {
             |s| controller.move_character(s, feet, motion),
             |r, s| r.move_character(s, controller, feet, motion),
         )
+    }
+
+    /// [`Body::step`]: one step of a character's body with `input` under `gravity`, its move recorded (what
+    /// every [`CharacterBody`](crate::CharacterBody) step asks).
+    pub fn step_body(
+        &self,
+        body: &mut Body,
+        controller: &CharacterController,
+        input: &BodyInput,
+        gravity: Vec3,
+        dt: f32,
+    ) -> CharacterMove {
+        let scene = self.scene();
+        if self.current.level.is_some()
+            && let Some(rec) = &self.recorder
+        {
+            let mut next = *body;
+            if let Some(m) = rec.with_recorder(|r| {
+                r.step_body(scene, &mut next, controller, input, gravity, dt)
+            }) {
+                *body = next;
+                return m;
+            }
+        }
+        body.step(controller, scene, input, gravity, dt)
     }
 
     /// [`Scene::triggers_at`]: the trigger volumes the sphere touches, ids ascending. Not recorded.

@@ -3,6 +3,7 @@
 
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
+use bevy_collidoscope::collidoscope::character::BodyInput;
 use bevy_collidoscope::collidoscope::level::Level;
 use bevy_collidoscope::collidoscope::scene::Scene;
 use bevy_collidoscope::*;
@@ -159,6 +160,26 @@ fn body(app: &App, e: Entity) -> (CharacterBody, Vec3) {
     )
 }
 
+/// Steps `e` one fixed step with `input`, and the same step by the runtime's `Body::step` from the body as it
+/// was: the plugin's body, feet and move must equal the runtime's bit for bit.
+fn step_both(app: &mut App, scene: &Scene, e: Entity, input: BodyInput, what: &str) -> CharacterBody {
+    app.world_mut().get_mut::<CharacterBody>(e).unwrap().input = input;
+    let (before, feet) = body(app, e);
+    app.update();
+    let (after, end) = body(app, e);
+    let mut want = before.body;
+    want.feet = feet;
+    let m = want.step(&before.controller, scene, &input, Vec3::new(0.0, -10.0, 0.0), 1.0 / 64.0);
+    assert_eq!(after.body, want, "{what}");
+    assert_eq!(end.to_array().map(f32::to_bits), want.feet.to_array().map(f32::to_bits), "{what}");
+    assert_eq!(app.world().get::<CharacterState>(e).unwrap().last_move(), Some(&m), "{what}");
+    after
+}
+
+fn room_scene() -> Scene {
+    Scene::from_level(&Level::from_ron_str(ROOM).unwrap()).unwrap()
+}
+
 #[test]
 fn a_body_falls_with_the_levels_gravity_and_lands_on_its_feet() {
     let (_assets, mut app, _) = room_app();
@@ -166,43 +187,23 @@ fn a_body_falls_with_the_levels_gravity_and_lands_on_its_feet() {
         .world_mut()
         .spawn((CharacterBody::default(), Transform::from_xyz(0.0, 2.0, 0.0)))
         .id();
-    // Each update is one fixed step of 1/64 s; each step is exactly the runtime's move with the velocity
-    // after gravity.
-    let scene = Scene::from_level(&Level::from_ron_str(ROOM).unwrap()).unwrap();
-    let dt = 1.0 / 64.0;
+    // Each update is one fixed step of 1/64 s; each step is exactly the runtime's `Body::step`.
+    let scene = room_scene();
     let mut landed_at = None;
     for step in 0..120 {
-        let (before, feet) = body(&app, e);
-        app.update();
-        let (after, end) = body(&app, e);
-        let velocity = before.velocity + Vec3::new(0.0, -10.0, 0.0) * dt;
-        let want = before.controller.move_character(
-            &scene,
-            feet.to_collidoscope(),
-            (velocity * dt).to_collidoscope(),
-        );
-        assert_eq!(end, want.feet.to_bevy(), "step {step}");
-        assert_eq!(after.grounded, want.grounded, "step {step}");
-        assert_eq!(
-            app.world().get::<CharacterState>(e).unwrap().last_move(),
-            Some(&want)
-        );
-        if after.grounded && landed_at.is_none() {
+        let after = step_both(&mut app, &scene, e, BodyInput::default(), &format!("step {step}"));
+        if after.body.grounded && landed_at.is_none() {
             landed_at = Some(step);
             // Landing spends the vertical speed.
-            assert_eq!(after.velocity, Vec3::ZERO);
-        }
-        if landed_at.is_none() {
-            assert!((after.velocity.y - velocity.y).abs() < 1e-6, "step {step}");
+            assert_eq!(after.body.velocity, Vec3::ZERO);
         }
     }
-    // 2 m at 10 m/s², less the snap (0.4 m: a falling body is put on ground that near): about 0.57 s, 36
-    // steps.
+    // 2 m at 10 m/s² (a body in the air is not snapped down): about 0.63 s, 40 steps.
     let landed_at = landed_at.unwrap();
-    assert!((34..=38).contains(&landed_at), "{landed_at}");
+    assert!((38..=42).contains(&landed_at), "{landed_at}");
     // Standing: on the floor by the skin, grounded every step since, at rest.
     let (b, feet) = body(&app, e);
-    assert!(b.grounded);
+    assert!(b.body.grounded);
     assert!(
         feet.y >= b.controller.skin / 2.0 && feet.y <= 2.0 * b.controller.skin,
         "{feet}"
@@ -211,7 +212,7 @@ fn a_body_falls_with_the_levels_gravity_and_lands_on_its_feet() {
 }
 
 #[test]
-fn the_horizontal_velocity_is_the_games_and_a_wall_stops_the_body_not_the_velocity() {
+fn the_games_input_walks_jumps_and_crouches_the_body_as_body_step_does() {
     let (_assets, mut app, _) = room_app();
     let e = app
         .world_mut()
@@ -220,10 +221,31 @@ fn the_horizontal_velocity_is_the_games_and_a_wall_stops_the_body_not_the_veloci
             Transform::from_xyz(0.0, 0.01, 0.0),
         ))
         .id();
-    app.world_mut()
-        .get_mut::<CharacterBody>(e)
-        .unwrap()
-        .velocity = Vec3::new(4.0, 0.0, 1.0);
+    let scene = room_scene();
+    // Inputs a game might give: walk, jump, steer in the air, crouch, stand, against the wall at x = 3.
+    for k in 0..200 {
+        let input = BodyInput {
+            wish: Vec2::new(4.0 * (k as f32 * 0.05).cos(), 1.0),
+            jump: k == 20 || k == 120,
+            crouch: (60..90).contains(&k),
+        };
+        step_both(&mut app, &scene, e, input, &format!("step {k}"));
+    }
+    let (b, feet) = body(&app, e);
+    assert!(b.body.grounded && feet.x < 3.0 - 0.3, "{feet}");
+}
+
+#[test]
+fn a_wall_stops_the_body_and_the_wish_stays_the_games() {
+    let (_assets, mut app, _) = room_app();
+    let e = app
+        .world_mut()
+        .spawn((
+            CharacterBody::default(),
+            Transform::from_xyz(0.0, 0.01, 0.0),
+        ))
+        .id();
+    app.world_mut().get_mut::<CharacterBody>(e).unwrap().input.wish = Vec2::new(4.0, 1.0);
     for _ in 0..64 {
         app.update();
     }
@@ -231,13 +253,14 @@ fn the_horizontal_velocity_is_the_games_and_a_wall_stops_the_body_not_the_veloci
     // Against the wall at x = 3 (radius 0.3, skin 0.01), slid 1 m along it in the second.
     assert!(feet.x < 3.0 - 0.3 && feet.x > 3.0 - 0.3 - 0.03, "{feet}");
     assert!((feet.z - 1.0).abs() < 0.05, "{feet}");
-    assert!(b.grounded);
-    // The velocity is as the game set it: the plugin keeps the horizontal part.
-    assert_eq!((b.velocity.x, b.velocity.z), (4.0, 1.0));
+    assert!(b.body.grounded);
+    // On the ground the velocity is the wish; the input is as the game set it.
+    assert_eq!((b.body.velocity.x, b.body.velocity.z), (4.0, 1.0));
+    assert_eq!(b.input.wish, Vec2::new(4.0, 1.0));
 }
 
 #[test]
-fn a_jump_rises_and_comes_back_down_grounded() {
+fn a_jump_rises_to_the_jump_height_and_comes_back_down_grounded() {
     let (_assets, mut app, _) = room_app();
     let e = app
         .world_mut()
@@ -247,24 +270,23 @@ fn a_jump_rises_and_comes_back_down_grounded() {
         ))
         .id();
     app.update();
-    assert!(body(&app, e).0.grounded);
-    app.world_mut()
-        .get_mut::<CharacterBody>(e)
-        .unwrap()
-        .velocity
-        .y = 5.0;
+    assert!(body(&app, e).0.body.grounded);
+    app.world_mut().get_mut::<CharacterBody>(e).unwrap().input.jump = true;
+    app.update();
+    app.world_mut().get_mut::<CharacterBody>(e).unwrap().input.jump = false;
     let mut top: f32 = 0.0;
     let mut airborne = 0;
     for _ in 0..128 {
         app.update();
         let (b, feet) = body(&app, e);
         top = top.max(feet.y);
-        airborne += u32::from(!b.grounded);
+        airborne += u32::from(!b.body.grounded);
     }
-    // v²/2g = 1.25 m; about 1 s in the air.
-    assert!((top - 1.25).abs() < 0.1, "{top}");
-    assert!((55..=70).contains(&airborne), "{airborne}");
-    assert!(body(&app, e).0.grounded);
+    // jump_height 1 m over the skin: 2·sqrt(2·g·h)/g = 0.89 s in the air at 10 m/s², 57 steps.
+    let jump = CharacterController::default().jump_height;
+    assert!((top - 0.01 - jump).abs() < 0.02 * jump, "{top}");
+    assert!((54..=60).contains(&airborne), "{airborne}");
+    assert!(body(&app, e).0.body.grounded);
 }
 
 #[test]
@@ -279,14 +301,14 @@ fn bodies_wait_for_a_level() {
         app.update();
     }
     assert_eq!(body(&app, e).1, Vec3::new(0.0, 5.0, 0.0));
-    assert_eq!(body(&app, e).0.velocity, Vec3::ZERO);
+    assert_eq!(body(&app, e).0.body.velocity, Vec3::ZERO);
     let moved = app
         .world_mut()
         .run_system_once(|scene: LevelScene| {
             let c = CharacterController::default();
-            scene.move_character(&c, Vec3::ZERO.to_collidoscope(), Vec3::X.to_collidoscope())
+            scene.move_character(&c, Vec3::ZERO, Vec3::X)
         })
         .unwrap();
     // Nothing there: a free move.
-    assert_eq!(moved.feet.to_bevy(), Vec3::X);
+    assert_eq!(moved.feet, Vec3::X);
 }

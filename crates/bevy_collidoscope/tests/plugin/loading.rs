@@ -6,6 +6,7 @@ use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 use bevy_collidoscope::collidoscope::glam;
 use bevy_collidoscope::collidoscope::shape::Ray;
+use bevy_collidoscope::collidoscope::character::{Body, BodyInput};
 use bevy_collidoscope::*;
 
 use crate::common::*;
@@ -127,14 +128,25 @@ fn every_public_name_lives_beside_bevys_prelude() {
     app.update();
     let body = CharacterBody {
         controller: CharacterController::default(),
-        velocity: Vec3::ZERO,
-        grounded: false,
+        input: BodyInput {
+            wish: Vec2::ZERO,
+            jump: false,
+            crouch: false,
+        },
+        body: Body::new(Vec3::ZERO),
     };
     assert_eq!(body, CharacterBody::default());
     let _: Option<(SceneHit, SceneToi)> = None;
     let _ = LevelAssetLoader;
     let _: fn(&bevy_collidoscope::collidoscope::level::EntityObject) -> Transform =
         level_entity_transform;
-    assert_eq!(Vec3::X.to_collidoscope().to_bevy(), Vec3::X);
-    assert_eq!(Vec2::Y.to_collidoscope().to_bevy(), Vec2::Y);
+    // One glam: Bevy's vectors are the runtime's (the old conversions are deprecated identities).
+    let feet: bevy::math::Vec3 = Vec3::new(1.0, 2.0, 3.0);
+    let same: bevy_collidoscope::collidoscope::glam::Vec3 = feet;
+    let _ray = bevy_collidoscope::collidoscope::shape::Ray::new(feet, bevy::math::Vec3::NEG_Y);
+    #[allow(deprecated)]
+    {
+        assert_eq!(same.to_collidoscope().to_bevy(), feet);
+        assert_eq!(Vec2::Y.to_collidoscope().to_bevy(), Vec2::Y);
+    }
 }

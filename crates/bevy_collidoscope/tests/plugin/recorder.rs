@@ -249,7 +249,7 @@ fn every_character_step_is_recorded_and_replays() {
     update_until(&mut app, "the courtyard to spawn", |app| spawned(app, root));
     // Towards the fountain's rim (a low wall at z = 2): it blocks the body.
     let mut body = CharacterBody::for_level(&Level::from_ron_str(COURTYARD).unwrap());
-    body.velocity = Vec3::new(0.0, 0.0, 4.0);
+    body.input.wish = Vec2::new(0.0, 4.0);
     let e = app
         .world_mut()
         .spawn((body, Transform::from_xyz(0.0, 0.01, -2.0)))
