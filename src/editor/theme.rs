@@ -47,6 +47,8 @@ pub mod palette {
     pub const ENTITY: Color32 = Color32::from_rgb(250, 120, 120);
     /// Trigger volumes.
     pub const TRIGGER: Color32 = Color32::from_rgb(80, 220, 200);
+    /// Greybox sectors (filled by floor height where the view shades by height).
+    pub const SECTOR: Color32 = Color32::from_rgb(170, 175, 190);
 }
 
 /// The colour of an object of `kind`.
@@ -63,6 +65,7 @@ pub fn base_color(kind: Kind) -> Color32 {
         Kind::Probe => palette::PROBE,
         Kind::Entity => palette::ENTITY,
         Kind::Trigger => palette::TRIGGER,
+        Kind::Sector => palette::SECTOR,
     }
 }
 

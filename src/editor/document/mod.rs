@@ -9,6 +9,7 @@ mod clipboard;
 mod edit;
 pub mod game;
 mod object;
+pub mod sector;
 mod selection;
 
 pub use edit::{Change, Edit, LabelledEdit, Preview};

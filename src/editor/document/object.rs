@@ -7,8 +7,8 @@ use glam::{Vec2, Vec3};
 
 use crate::level::{
     AabbObject, BallObject, CylinderObject, EntityObject, EntityType, Level, MeshObject, ObbObject,
-    ObjectId, PlaneObject, Probe, SimulationConfig, TriangleObject, TriggerObject, TriggerShape,
-    Value, WalkerStart, WallObject,
+    ObjectId, PlaneObject, Probe, SectorObject, SimulationConfig, TriangleObject, TriggerObject,
+    TriggerShape, Value, WalkerStart, WallObject,
 };
 
 /// Calls `$m!(Variant, field, Type)` once per kind of level object; keeps the per-kind code in one place.
@@ -23,6 +23,7 @@ macro_rules! for_each_kind {
             Aabb, aabbs, AabbObject;
             Obb, obbs, ObbObject;
             Mesh, meshes, MeshObject;
+            Sector, sectors, SectorObject;
             Probe, probes, Probe;
             Entity, entities, EntityObject;
             Trigger, triggers, TriggerObject
@@ -170,6 +171,7 @@ impl Kind {
             Kind::Aabb => "box (AABB)",
             Kind::Obb => "box (OBB)",
             Kind::Mesh => "mesh",
+            Kind::Sector => "sector",
             Kind::Probe => "probe",
             Kind::Entity => "entity",
             Kind::Trigger => "trigger",
@@ -232,6 +234,11 @@ impl Object {
             }
             Object::Obb(b) => shift3(&mut b.center, d),
             Object::Mesh(m) => m.vertices.iter_mut().for_each(|v| shift3(v, d)),
+            Object::Sector(s) => {
+                for p in s.outline.iter_mut().chain(s.holes.iter_mut().flatten()) {
+                    *p += d;
+                }
+            }
             Object::Probe(p) => shift3(&mut p.origin, d),
             Object::Entity(e) => shift3(&mut e.position, d),
             Object::Trigger(t) => match &mut t.shape {

@@ -131,7 +131,8 @@ pub fn object_fields(kind: Kind) -> Vec<Field<Object>> {
                 field!("roll (z)", Obb, Finite, rotation_deg.z),
             ],
         ]),
-        Kind::Mesh => Vec::new(),
+        // A sector's heights have their own section (`inspector::sector`).
+        Kind::Mesh | Kind::Sector => Vec::new(),
         Kind::Entity => concat([
             vec3_fields!(Entity, Finite, position).into(),
             vec![field!("facing (deg)", Entity, Finite, yaw_deg)],

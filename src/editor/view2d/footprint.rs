@@ -160,6 +160,7 @@ impl Footprint {
                 r: ENTITY_MARKER_RADIUS,
             },
             Object::Trigger(t) => trigger_footprint(&t.shape),
+            Object::Sector(s) => Footprint::Area(s.outline.clone()),
         }
     }
 

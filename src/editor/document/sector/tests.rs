@@ -1,0 +1,237 @@
+use glam::Vec2;
+
+use super::*;
+use crate::editor::document::Document;
+
+fn rect(x0: f32, z0: f32, x1: f32, z1: f32) -> Vec<Vec2> {
+    vec![
+        Vec2::new(x0, z0),
+        Vec2::new(x1, z0),
+        Vec2::new(x1, z1),
+        Vec2::new(x0, z1),
+    ]
+}
+
+/// Two 4 × 4 rooms side by side sharing the edge x = 4.
+fn two_rooms() -> Document {
+    let mut doc = Document::new(Level::default(), None);
+    let e = add_sectors(
+        doc.level(),
+        vec![
+            new_sector(rect(0.0, 0.0, 4.0, 4.0), 0.0, 3.0),
+            new_sector(rect(4.0, 0.0, 8.0, 4.0), 0.0, 3.0),
+        ],
+        "Draw 2 sectors",
+    )
+    .unwrap();
+    assert!(doc.apply(e.label, e.edit));
+    doc
+}
+
+fn apply(doc: &mut Document, f: impl FnOnce(&Level) -> Result<LabelledEdit, String>) {
+    let e = f(doc.level()).unwrap();
+    assert!(doc.apply_merging(e.label, e.edit, e.merge_key));
+}
+
+fn area(s: &SectorObject) -> f64 {
+    ring::signed_area(&s.outline).abs()
+        - s.holes
+            .iter()
+            .map(|h| ring::signed_area(h).abs())
+            .sum::<f64>()
+}
+
+#[test]
+fn a_shared_vertex_moves_in_both_sectors_and_undoes() {
+    let mut doc = two_rooms();
+    let before = doc.level().clone();
+    apply(&mut doc, |l| {
+        move_vertex(l, Vec2::new(4.0, 0.0), Vec2::new(5.0, -1.0))
+    });
+    let l = doc.level();
+    assert!(l.sectors[0].outline.contains(&Vec2::new(5.0, -1.0)));
+    assert!(l.sectors[1].outline.contains(&Vec2::new(5.0, -1.0)));
+    assert!(l.is_valid(), "{:?}", l.validate());
+    assert_eq!(
+        doc.history().0,
+        vec!["Draw 2 sectors", "Move sector vertex"]
+    );
+    doc.undo();
+    assert_eq!(doc.level(), &before);
+}
+
+#[test]
+fn a_shared_edge_moves_in_both_sectors() {
+    let mut doc = two_rooms();
+    apply(&mut doc, |l| {
+        move_edge(
+            l,
+            Vec2::new(4.0, 0.0),
+            Vec2::new(4.0, 4.0),
+            Vec2::new(1.0, 0.0),
+        )
+    });
+    let l = doc.level();
+    assert!((area(&l.sectors[0]) - 20.0).abs() < 1e-6);
+    assert!((area(&l.sectors[1]) - 12.0).abs() < 1e-6);
+}
+
+#[test]
+fn a_move_that_crosses_an_outline_is_refused_with_the_reason() {
+    let doc = two_rooms();
+    let why = move_vertex(doc.level(), Vec2::new(0.0, 0.0), Vec2::new(6.0, 6.0)).unwrap_err();
+    assert!(why.contains("outline") || why.contains("overlaps"), "{why}");
+}
+
+#[test]
+fn insert_vertex_goes_into_every_sector_sharing_the_edge() {
+    let mut doc = two_rooms();
+    apply(&mut doc, |l| {
+        insert_vertex(
+            l,
+            Vec2::new(4.0, 0.0),
+            Vec2::new(4.0, 4.0),
+            Vec2::new(4.2, 1.0),
+        )
+    });
+    let l = doc.level();
+    assert_eq!(l.sectors[0].outline.len(), 5);
+    assert_eq!(l.sectors[1].outline.len(), 5);
+    assert!(l.sectors[1].outline.contains(&Vec2::new(4.0, 1.0)));
+}
+
+#[test]
+fn split_then_join_keeps_the_area() {
+    let mut doc = two_rooms();
+    let id = doc.level().sectors[0].id;
+    apply(&mut doc, |l| {
+        split_sector(l, id, Vec2::new(-1.0, 1.0), Vec2::new(5.0, 1.0))
+    });
+    let l = doc.level();
+    assert_eq!(l.sectors.len(), 3);
+    let (a, c) = (area(&l.sectors[0]), area(&l.sectors[2]));
+    assert!((a + c - 16.0).abs() < 1e-6 && a > 1.0 && c > 1.0, "{a} {c}");
+    // The neighbour across x = 4 got the cut's point, so the seam stays welded.
+    assert!(l.sectors[1].outline.contains(&Vec2::new(4.0, 1.0)));
+    assert!(l.is_valid(), "{:?}", l.validate());
+    let other = l.sectors[2].id;
+    apply(&mut doc, |l| join_sectors(l, id, other));
+    let l = doc.level();
+    assert_eq!(l.sectors.len(), 2);
+    assert!((area(&l.sectors[0]) - 16.0).abs() < 1e-6);
+    doc.undo();
+    doc.undo();
+    assert_eq!(doc.level().sectors.len(), 2);
+    assert_eq!(doc.level().sectors[0].outline, rect(0.0, 0.0, 4.0, 4.0));
+}
+
+#[test]
+fn joining_sectors_without_a_common_edge_is_refused() {
+    let mut doc = Document::new(Level::default(), None);
+    apply(&mut doc, |l| {
+        add_sectors(
+            l,
+            vec![
+                new_sector(rect(0.0, 0.0, 1.0, 1.0), 0.0, 3.0),
+                new_sector(rect(5.0, 0.0, 6.0, 1.0), 0.0, 3.0),
+            ],
+            "Draw",
+        )
+    });
+    let (a, b) = (doc.level().sectors[0].id, doc.level().sectors[1].id);
+    assert!(
+        join_sectors(doc.level(), a, b)
+            .unwrap_err()
+            .contains("share no edge")
+    );
+}
+
+#[test]
+fn raise_and_set_surfaces_are_checked_not_clamped() {
+    let mut doc = two_rooms();
+    let ids: Vec<ObjectId> = doc.level().sectors.iter().map(|s| s.id).collect();
+    apply(&mut doc, |l| raise(l, &ids[..1], Which::Floor, 0.5));
+    assert_eq!(doc.level().sectors[0].floor.height, 0.5);
+    assert_eq!(doc.level().sectors[1].floor.height, 0.0);
+    let why = raise(doc.level(), &ids, Which::Floor, 10.0).unwrap_err();
+    assert!(why.contains("ceiling"), "{why}");
+    let bad = Surface {
+        height: 0.0,
+        slope: Some(Slope {
+            edge: 9,
+            degrees: 10.0,
+        }),
+    };
+    assert!(set_surface(doc.level(), &ids, Which::Floor, bad).is_err());
+    assert_eq!(doc.history().0.len(), 2);
+    doc.undo();
+    assert_eq!(doc.level().sectors[0].floor.height, 0.0);
+}
+
+#[test]
+fn overlapping_sectors_in_one_storey_are_refused_and_storeys_are_not() {
+    let doc = two_rooms();
+    let over = new_sector(rect(1.0, 1.0, 2.0, 2.0), 0.0, 3.0);
+    assert!(
+        add_sectors(doc.level(), vec![over], "Draw")
+            .unwrap_err()
+            .contains("overlaps")
+    );
+    let upper = new_sector(rect(1.0, 1.0, 2.0, 2.0), 3.0, 6.0);
+    assert!(add_sectors(doc.level(), vec![upper], "Draw").is_ok());
+}
+
+#[test]
+fn a_self_crossing_outline_is_found() {
+    let bow = vec![
+        Vec2::new(0.0, 0.0),
+        Vec2::new(2.0, 2.0),
+        Vec2::new(2.0, 0.0),
+        Vec2::new(0.0, 2.0),
+    ];
+    assert!(self_crossing(&bow).is_some());
+    assert_eq!(self_crossing(&rect(0.0, 0.0, 1.0, 1.0)), None);
+    let doc = Document::new(Level::default(), None);
+    assert!(add_sectors(doc.level(), vec![new_sector(bow, 0.0, 3.0)], "Draw").is_err());
+}
+
+#[test]
+fn a_loop_of_sector_edges_is_found_around_a_point() {
+    // A ring of four sectors around an empty 2 × 2 courtyard.
+    let mut doc = Document::new(Level::default(), None);
+    let ring = vec![
+        new_sector(rect(0.0, 0.0, 6.0, 2.0), 0.0, 3.0),
+        new_sector(rect(0.0, 4.0, 6.0, 6.0), 0.0, 3.0),
+        new_sector(
+            vec![
+                Vec2::new(0.0, 2.0),
+                Vec2::new(2.0, 2.0),
+                Vec2::new(2.0, 4.0),
+                Vec2::new(0.0, 4.0),
+            ],
+            0.0,
+            3.0,
+        ),
+        new_sector(rect(4.0, 2.0, 6.0, 4.0), 0.0, 3.0),
+    ];
+    apply(&mut doc, |l| add_sectors(l, ring, "Draw"));
+    let l = doc.level();
+    let found = loop_around(l, Vec2::new(3.0, 3.0), |_| true).unwrap();
+    assert!((ring::signed_area(&found) - 4.0).abs() < 1e-6, "{found:?}");
+    assert_eq!(loop_around(l, Vec2::new(30.0, 3.0), |_| true), None);
+    apply(&mut doc, |l| {
+        add_sectors(l, vec![new_sector(found, 0.0, 3.0)], "Fill")
+    });
+    assert!(doc.level().is_valid());
+}
+
+#[test]
+fn copy_paste_brings_sectors_along() {
+    let mut doc = two_rooms();
+    doc.select_all();
+    let text = doc.copy_selection().unwrap();
+    let mut other = Document::new(Level::default(), None);
+    assert_eq!(other.paste(&text, Some(Vec2::new(100.0, 0.0))).unwrap(), 2);
+    assert_eq!(other.level().sectors.len(), 2);
+    assert!(other.level().sectors[0].outline[0].x > 90.0);
+}
