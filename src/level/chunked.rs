@@ -13,7 +13,7 @@ use super::ron_options;
 use super::schema::{
     AabbObject, BallObject, CylinderObject, ObbObject, PlaneObject, TriangleObject, WallObject,
 };
-use super::{EntityObject, Level};
+use super::{EntityObject, Level, SectorObject};
 
 /// Texts shorter than this are parsed in one piece (threads cost more than they save).
 pub(super) const MIN_BYTES: usize = 1 << 20;
@@ -23,7 +23,7 @@ const MIN_LIST_BYTES: usize = 128 << 10;
 const MAX_PIECES: usize = 8;
 
 /// The lists that are cut, as they are named in the file.
-const LISTS: [&str; 8] = [
+const LISTS: [&str; 9] = [
     "walls",
     "triangles",
     "balls",
@@ -32,6 +32,7 @@ const LISTS: [&str; 8] = [
     "aabbs",
     "obbs",
     "entities",
+    "sectors",
 ];
 
 /// A top-level list found by the scan: its name's index in [`LISTS`], the byte range of its items
@@ -48,7 +49,7 @@ struct Layout {
     lists: Vec<List>,
 }
 
-/// Parse `text` (a version 1 or 2 level, whose lists are the current ones) with its large lists parsed in
+/// Parse `text` (a version 1, 2 or 3 level, whose lists are the current ones) with its large lists parsed in
 /// parallel; `None` when the text is not one this reader is sure about, or does not parse (the caller then
 /// parses it the ordinary way, for the exact error).
 pub(super) fn parse<T: DeserializeOwned + Send + Into<Level>>(text: &str) -> Option<Level> {
@@ -126,6 +127,7 @@ enum Piece {
     Aabbs(Vec<AabbObject>),
     Obbs(Vec<ObbObject>),
     Entities(Vec<EntityObject>),
+    Sectors(Vec<SectorObject>),
 }
 
 impl Piece {
@@ -141,7 +143,8 @@ impl Piece {
             4 => Piece::Cylinders(p(text)?),
             5 => Piece::Aabbs(p(text)?),
             6 => Piece::Obbs(p(text)?),
-            _ => Piece::Entities(p(text)?),
+            7 => Piece::Entities(p(text)?),
+            _ => Piece::Sectors(p(text)?),
         })
     }
 
@@ -155,6 +158,7 @@ impl Piece {
             Piece::Aabbs(v) => level.aabbs.extend(v),
             Piece::Obbs(v) => level.obbs.extend(v),
             Piece::Entities(v) => level.entities.extend(v),
+            Piece::Sectors(v) => level.sectors.extend(v),
         }
     }
 }
@@ -363,7 +367,8 @@ pub(super) fn write(level: &Level, config: &ron::ser::PrettyConfig) -> Option<St
         )*};
     }
     cut_list!("walls" => walls, "triangles" => triangles, "balls" => balls, "planes" => planes,
-        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "entities" => entities);
+        "cylinders" => cylinders, "aabbs" => aabbs, "obbs" => obbs, "entities" => entities,
+        "sectors" => sectors);
     if rest.is_empty() {
         return None;
     }

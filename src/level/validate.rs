@@ -339,6 +339,9 @@ fn walker(level: &Level, r: &mut Report) {
     if let Some(w) = &level.walker {
         r.finite(no_id, || "walker.position".into(), &v2(w.position));
         r.finite(no_id, || "walker.facing_deg".into(), &[w.facing_deg]);
+        if let Some(h) = w.height {
+            r.finite(no_id, || "walker.height".into(), &[h]);
+        }
         for (name, v) in [
             ("walker.eye_height", w.eye_height),
             ("walker.radius", w.radius),

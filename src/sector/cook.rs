@@ -452,8 +452,14 @@ impl SectorCook {
             return out;
         };
         let (rings, parts) = self.split_rings(s);
-        let points: Vec<Vec2> = rings.iter().flatten().copied().collect();
-        let tris = triangulate(&rings);
+        let mut points: Vec<Vec2> = rings.iter().flatten().copied().collect();
+        let tris = match convex_fan(&rings) {
+            Some((centre, tris)) => {
+                points.push(centre);
+                tris
+            }
+            None => triangulate(&rings),
+        };
         for t in &tris {
             let [a, b, c] = t.map(|i| points[i as usize]);
             let up = |p: Vec2| Vec3::new(p.x, floor.at(p), p.y);
@@ -553,6 +559,59 @@ impl SectorCook {
         }
         (rings, parts)
     }
+}
+
+/// A fan from an inner point for a convex outline without holes (the common room: no triangulation to
+/// build), collinear points included (a fan from a corner would give them zero-area triangles, or leave them
+/// out of the floor's edges as T-junctions): the point, and the triangles with it as the index after the
+/// outline's points, counter-clockwise in `x`-`z` as [`triangulate`]'s. `None` for anything else.
+fn convex_fan(rings: &[Vec<Vec2>]) -> Option<(Vec2, Vec<[u32; 3]>)> {
+    let [ring] = rings else { return None };
+    let n = ring.len();
+    let area = ring::signed_area(ring);
+    if n < 3 || !(area.abs() > 0.0) {
+        return None;
+    }
+    // Every turn the same way (or straight), and each coordinate turns back at most twice: convex, once round.
+    let d = |i: usize| (ring[(i + 1) % n] - ring[i]).as_dvec2();
+    let (mut flips_x, mut flips_z) = (0, 0);
+    let (mut last_x, mut last_z) = (0.0f64, 0.0f64);
+    for i in 0..n + 1 {
+        let (a, b) = (d(i % n), d((i + 1) % n));
+        if a.perp_dot(b) * area < 0.0 {
+            return None;
+        }
+        if b.x != 0.0 {
+            if last_x != 0.0 && b.x.signum() != last_x.signum() {
+                flips_x += 1;
+            }
+            last_x = b.x;
+        }
+        if b.y != 0.0 {
+            if last_z != 0.0 && b.y.signum() != last_z.signum() {
+                flips_z += 1;
+            }
+            last_z = b.y;
+        }
+    }
+    if flips_x > 3 || flips_z > 3 {
+        return None;
+    }
+    let sum = ring.iter().fold(glam::DVec2::ZERO, |s, p| s + p.as_dvec2());
+    let centre = (sum / n as f64).as_vec2();
+    let c = n as u32;
+    let mut tris = Vec::with_capacity(n);
+    for i in 0..n {
+        let (a, b) = (i as u32, ((i + 1) % n) as u32);
+        let t = if area > 0.0 { [c, a, b] } else { [c, b, a] };
+        // The centre must be strictly inside every edge's triangle (rounding at a sliver): else triangulate.
+        let [p, q, r] = t.map(|k| if k == c { centre } else { ring[k as usize] }.as_dvec2());
+        if !((q - p).perp_dot(r - p) > 0.0) {
+            return None;
+        }
+        tris.push(t);
+    }
+    Some((centre, tris))
 }
 
 /// The parameter of `p`'s projection on the line `a`–`b` (`0` at `a`, `1` at `b`).

@@ -430,3 +430,38 @@ fn a_character_climbs_sector_stairs() {
         "{max_step}"
     );
 }
+
+#[test]
+fn a_large_sector_file_round_trips_and_validates() {
+    // 25,000 rooms: above the sizes where lists are written and read in pieces on every core.
+    let mut sectors = Vec::new();
+    for k in 0..25_000u32 {
+        let (x, z) = ((k % 250) as f32 * 2.0, (k / 250) as f32 * 2.0);
+        let mut s = sector(
+            k + 1,
+            rect(x, z, x + 2.0, z + 2.0),
+            (k % 5) as f32 * 0.1,
+            3.0,
+        );
+        if k % 7 == 0 {
+            s.name = Some(format!("room \"{k}\", with (brackets)"));
+        }
+        sectors.push(s);
+    }
+    let level = level_of(sectors);
+    let text = level.to_ron_string();
+    assert!(text.len() > 1 << 20);
+    let back = Level::from_ron_str(&text).unwrap();
+    assert_eq!(back, level);
+    assert!(back.validate().is_empty());
+    // A kilometre-wide sector beside them cooks and validates too.
+    let mut big = level;
+    big.sectors
+        .push(sector(99_999, rect(-1000.0, -1000.0, 0.0, 0.0), 0.0, 10.0));
+    assert!(big.validate().is_empty());
+    let scene = Scene::from_level(&big).unwrap();
+    assert_eq!(
+        down(&scene, -500.0, 5.0, -500.0),
+        Some((ObjectId(99_999), 0.0))
+    );
+}
