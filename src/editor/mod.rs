@@ -11,6 +11,8 @@
 //! - [`analysis`]: the probe ray, the SAT report and the seed texts' variants compared.
 //! - [`character`]: the level's character walked in the 3D preview, the Character tab and a move's workings.
 //! - [`reach`]: where the character can go: the reachability overlay, the clicked spot's path or blocker.
+//! - [`greybox`]: greybox sectors: the storey filter and the sectors' edges by cooked kind (their edits are
+//!   `document::sector`'s).
 //! - [`inspector`]: the selection's fields; [`theme`]: the editor's colours.
 
 pub mod analysis;
@@ -20,6 +22,7 @@ pub mod command;
 pub mod debugger;
 pub mod document;
 pub mod entity_types;
+pub mod greybox;
 pub mod inspector;
 pub mod reach;
 pub mod recording;

@@ -1,0 +1,227 @@
+//! Greybox sectors in the editor: the feature's own state (the storey filter) and what the top-down view
+//! draws of the sectors' edges, cooked by the runtime ([`SectorCook`], [`FaceKind`]) once per document key.
+//! No egui here: the views draw the segments this hands them; the edits are `document::sector`'s.
+
+use std::sync::Arc;
+
+use glam::Vec2;
+
+use crate::editor::document::{DocKey, Document};
+use crate::level::{Level, SectorObject};
+use crate::sector::{FaceKind, SectorCook};
+
+/// Which sectors the top-down view draws and picks: those whose floor lies in `[low, high]` when on, so
+/// an upper floor can be drawn over a lower one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Storey {
+    /// Filter on.
+    pub on: bool,
+    /// Lowest floor shown, metres.
+    pub low: f32,
+    /// Highest floor shown, metres.
+    pub high: f32,
+}
+
+impl Default for Storey {
+    fn default() -> Self {
+        Self {
+            on: false,
+            low: 0.0,
+            high: 2.5,
+        }
+    }
+}
+
+impl Storey {
+    /// Whether a sector with this floor height is shown.
+    #[must_use]
+    pub fn shows_floor(&self, floor: f32) -> bool {
+        !self.on || (floor >= self.low && floor <= self.high)
+    }
+
+    /// Whether `s` is shown.
+    #[must_use]
+    pub fn shows(&self, s: &SectorObject) -> bool {
+        self.shows_floor(s.floor.height)
+    }
+
+    /// The range as a key (bits), `None` when off.
+    #[must_use]
+    pub fn key(&self) -> Option<[u32; 2]> {
+        self.on.then(|| [self.low.to_bits(), self.high.to_bits()])
+    }
+}
+
+/// How a sector edge looks from above: what the runtime cooked along it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EdgeLook {
+    /// Open: air on both sides (drawn thin and dashed).
+    Portal,
+    /// A lintel down to a lower ceiling.
+    Lintel,
+    /// A riser up to a higher floor.
+    Riser,
+    /// A solid wall from floor to ceiling (drawn thick).
+    Wall,
+}
+
+impl EdgeLook {
+    fn of(kind: FaceKind) -> Option<Self> {
+        match kind {
+            FaceKind::Wall => Some(EdgeLook::Wall),
+            FaceKind::Riser => Some(EdgeLook::Riser),
+            FaceKind::Lintel => Some(EdgeLook::Lintel),
+            FaceKind::Floor | FaceKind::Ceiling => None,
+        }
+    }
+}
+
+/// The sectors' edges from above, each plan segment once with the strongest look cooked along it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SectorEdges {
+    /// `(a, b, look)`, portals first, walls last (the order they are drawn in).
+    pub segments: Vec<(Vec2, Vec2, EdgeLook)>,
+}
+
+impl SectorEdges {
+    /// Cook the shown sectors of `level` and list their edges by kind.
+    #[must_use]
+    pub fn of(level: &Level, storey: Storey) -> Self {
+        let shown: Vec<&SectorObject> = level.sectors.iter().filter(|s| storey.shows(s)).collect();
+        let cook = SectorCook::new(shown.iter().map(|s| s.geom()));
+        let mut segments = Vec::new();
+        for s in &shown {
+            for r in std::iter::once(&s.outline).chain(&s.holes) {
+                let n = r.len();
+                segments.extend((0..n).map(|i| (r[i], r[(i + 1) % n], EdgeLook::Portal)));
+            }
+        }
+        for c in cook.sectors() {
+            for (t, kind) in c.indices.iter().zip(&c.faces) {
+                let Some(look) = EdgeLook::of(*kind) else {
+                    continue;
+                };
+                let p = t.map(|k| {
+                    let v = c.vertices[k as usize];
+                    Vec2::new(v.x, v.z)
+                });
+                // A vertical triangle from above is a segment: its two farthest corners.
+                let pairs = [(p[0], p[1]), (p[1], p[2]), (p[0], p[2])];
+                if let Some(&(a, b)) = pairs
+                    .iter()
+                    .max_by(|x, y| x.0.distance(x.1).total_cmp(&y.0.distance(y.1)))
+                    && a.distance(b) > 1e-5
+                {
+                    segments.push((a, b, look));
+                }
+            }
+        }
+        segments.sort_by_key(|s| s.2);
+        segments.dedup_by(|x, y| {
+            x.2 == y.2 && ((x.0 == y.0 && x.1 == y.1) || (x.0 == y.1 && x.1 == y.0))
+        });
+        Self { segments }
+    }
+}
+
+/// The greybox feature's state: the storey filter and the edges drawn for the document as it is.
+#[derive(Debug, Default)]
+pub struct Greybox {
+    /// Which sectors are drawn and picked.
+    pub storey: Storey,
+    edges: Option<((DocKey, Option<[u32; 2]>), Arc<SectorEdges>)>,
+}
+
+impl Greybox {
+    /// The sectors' edges for `doc` as it is now, cooked once per (document key, storey filter).
+    pub fn edges(&mut self, doc: &Document) -> Arc<SectorEdges> {
+        let key = (doc.key(), self.storey.key());
+        if let Some((k, e)) = &self.edges
+            && *k == key
+        {
+            return Arc::clone(e);
+        }
+        let e = Arc::new(SectorEdges::of(doc.level(), self.storey));
+        self.edges = Some((key, Arc::clone(&e)));
+        e
+    }
+
+    /// The floor a new sector drawn with `outline` gets, and its ceiling: those of a shown sector it shares
+    /// an edge with (the first found), else the storey filter's lowest floor when it is on, else 0 and 3 m.
+    #[must_use]
+    pub fn heights_for(&self, level: &Level, outline: &[Vec2]) -> (f32, f32) {
+        use crate::editor::document::sector::{DEFAULT_FLOOR, DEFAULT_ROOM_HEIGHT, same_point};
+        let n = outline.len();
+        for s in level.sectors.iter().filter(|s| self.storey.shows(s)) {
+            let m = s.outline.len();
+            for i in 0..n {
+                let (a, b) = (outline[i], outline[(i + 1) % n]);
+                let shares = (0..m).any(|j| {
+                    let (c, d) = (s.outline[j], s.outline[(j + 1) % m]);
+                    (same_point(a, c) && same_point(b, d)) || (same_point(a, d) && same_point(b, c))
+                });
+                if shares {
+                    let room = (s.ceiling.height - s.floor.height).max(DEFAULT_ROOM_HEIGHT);
+                    return (s.floor.height, s.floor.height + room);
+                }
+            }
+        }
+        let floor = if self.storey.on {
+            self.storey.low
+        } else {
+            DEFAULT_FLOOR
+        };
+        (floor, floor + DEFAULT_ROOM_HEIGHT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::editor::document::sector::new_sector;
+
+    fn rect(x0: f32, x1: f32) -> Vec<Vec2> {
+        vec![
+            Vec2::new(x0, 0.0),
+            Vec2::new(x1, 0.0),
+            Vec2::new(x1, 2.0),
+            Vec2::new(x0, 2.0),
+        ]
+    }
+
+    #[test]
+    fn edges_are_walls_risers_and_portals_as_cooked() {
+        let mut low = new_sector(rect(0.0, 2.0), 0.0, 3.0);
+        low.id = crate::level::ObjectId(1);
+        let mut high = new_sector(rect(2.0, 4.0), 0.3, 3.0);
+        high.id = crate::level::ObjectId(2);
+        let mut same = new_sector(rect(4.0, 6.0), 0.3, 3.0);
+        same.id = crate::level::ObjectId(3);
+        let level = Level {
+            sectors: vec![low, high, same],
+            ..Level::default()
+        };
+        let e = SectorEdges::of(&level, Storey::default());
+        let at_x = |x: f32, look: EdgeLook| {
+            e.segments
+                .iter()
+                .any(|(a, b, l)| *l == look && a.x == x && b.x == x)
+        };
+        assert!(at_x(2.0, EdgeLook::Riser));
+        assert!(!at_x(4.0, EdgeLook::Riser) && !at_x(4.0, EdgeLook::Wall));
+        assert!(at_x(4.0, EdgeLook::Portal));
+        assert!(at_x(0.0, EdgeLook::Wall) && at_x(6.0, EdgeLook::Wall));
+        let upper = Storey {
+            on: true,
+            low: 0.2,
+            high: 1.0,
+        };
+        let e = SectorEdges::of(&level, upper);
+        // The low room is filtered out: the higher one's edge at x = 2 is now a wall.
+        assert!(
+            e.segments
+                .iter()
+                .any(|(a, b, l)| *l == EdgeLook::Wall && a.x == 2.0 && b.x == 2.0)
+        );
+    }
+}
