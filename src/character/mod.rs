@@ -49,7 +49,8 @@ mod support;
 pub use bodies::{StepBodiesError, step_bodies};
 pub use body::{Body, BodyInput, jump_speed};
 pub use reach::{
-    Blocker3, FloorArea, ReachError, ReachMap, ReachSettings, ReachStats, UnreachablePlace,
+    Blocker3, FloorArea, ReachError, ReachGrid, ReachMap, ReachPlace, ReachSettings, ReachStats,
+    UnreachablePlace,
 };
 pub use result::{
     CharacterHit, CharacterMove, Constraint, Ground, Limit, MoveTrace, PushOut, StepAttempt,

@@ -254,7 +254,8 @@ pub(crate) fn degrees_from_up(normal: Vec3) -> f32 {
 
 impl Limit {
     /// The limit in words, naming the object with `name` (e.g. "box #12"), with the controller's own limits for
-    /// comparison: "riser 0.42 m is above max_step 0.35 m: box #12".
+    /// comparison: "riser 0.42 m is above max_step 0.35 m: box #12" (worded as a reachability map's
+    /// `Blocker3::describe` words the same limit).
     #[must_use]
     pub fn describe(
         &self,
@@ -265,7 +266,8 @@ impl Limit {
         match self {
             Limit::StepTooHigh { object, height, .. } => match height {
                 Some(h) => format!(
-                    "riser {h:.2} m is above max_step {max_step:.2} m: {}",
+                    "{}: {}",
+                    super::reach::words::riser(*h, max_step),
                     name(*object)
                 ),
                 None => format!("a wall taller than the body: {}", name(*object)),
@@ -273,7 +275,8 @@ impl Limit {
             Limit::SlopeTooSteep {
                 object, degrees, ..
             } => format!(
-                "slope {degrees:.0}° is above {max_slope_deg:.0}°: {}",
+                "{}: {}",
+                super::reach::words::slope(*degrees, max_slope_deg),
                 name(*object)
             ),
             Limit::Wall { object, .. } => format!("blocked by a wall: {}", name(*object)),

@@ -87,7 +87,7 @@ impl Level {
     /// Every entity of a `must_reach` type that `map` does not reach (an entity's position is its feet: it
     /// is reached when a reached place lies within one cell horizontally and `max_step` vertically), as an
     /// error at the entity: `entities[i]`, its id, and a message naming the limit in words and by kind:
-    /// "unreachable from the walker start: step too high: 0.50 m > max_step 0.35 m at (2.00, 0.50, 0.10)
+    /// "unreachable from the walker start: riser 0.50 m is above max_step 0.35 m at (2.00, 0.50, 0.10)
     /// (StepTooHigh)". Entities of other types are never reported. Positions are filled in as
     /// [`Level::validate`] does. `map` is this level's ([`Level::reach_map`]).
     #[must_use]

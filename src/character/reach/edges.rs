@@ -296,29 +296,20 @@ fn expand_all(
         }
         return out;
     }
-    let parts: Vec<(Vec<Block>, EdgeWork)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut blocks = Vec::new();
-                    let mut w = EdgeWork::default();
-                    let mut b = t;
-                    while b * BLOCK < frontier.len() {
-                        let mut out = Vec::new();
-                        for &n in &frontier[b * BLOCK..((b + 1) * BLOCK).min(frontier.len())] {
-                            places.expand(n, &nodes[n as usize], reached, &mut out, &mut w);
-                        }
-                        blocks.push((b, out));
-                        b += threads;
-                    }
-                    (blocks, w)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    // Block `b` on thread `b % threads`: neighbouring blocks (alike in cost) spread over the threads.
+    let parts: Vec<(Vec<Block>, EdgeWork)> = super::par::on_threads(threads, |t| {
+        let mut blocks = Vec::new();
+        let mut w = EdgeWork::default();
+        let mut b = t;
+        while b * BLOCK < frontier.len() {
+            let mut out = Vec::new();
+            for &n in &frontier[b * BLOCK..((b + 1) * BLOCK).min(frontier.len())] {
+                places.expand(n, &nodes[n as usize], reached, &mut out, &mut w);
+            }
+            blocks.push((b, out));
+            b += threads;
+        }
+        (blocks, w)
     });
     let mut blocks = Vec::new();
     for (b, w) in parts {

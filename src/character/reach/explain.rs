@@ -6,6 +6,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::super::{CharacterController, Limit};
+use super::words;
 use crate::scene::Scene;
 use crate::shape::{Ray, Sphere};
 
@@ -86,35 +87,25 @@ impl Blocker3 {
         }
     }
 
-    /// In words, with the controller's own limits: "step too high: 0.42 m > max_step 0.35 m at (3.0, 0.4, 1.0)".
+    /// In words, with the controller's own limits, worded as a move's [`Limit::describe`] words the same limit:
+    /// "riser 0.42 m is above max_step 0.35 m at (3.00, 0.40, 1.00)".
     #[must_use]
     pub fn describe(&self, ctl: &CharacterController) -> String {
         let at = |p: Vec3| format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z);
-        match *self {
-            Blocker3::StepTooHigh { at: p, height } => format!(
-                "step too high: {height:.2} m > max_step {:.2} m at {}",
-                ctl.max_step,
-                at(p)
-            ),
-            Blocker3::SlopeTooSteep { at: p, degrees } => format!(
-                "slope too steep: {degrees:.0}° > {:.0}° at {}",
-                ctl.max_slope_deg,
-                at(p)
-            ),
-            Blocker3::TooNarrow { at: p, width } => format!(
-                "too narrow: {width:.2} m < {:.2} m (the body's {:.2} m and a skin each side) at {}",
-                2.0 * (ctl.radius + ctl.skin),
-                2.0 * ctl.radius,
-                at(p)
-            ),
-            Blocker3::TooLow { at: p, clearance } => format!(
-                "ceiling too low: {clearance:.2} m < {:.2} m (the body's {:.2} m and a skin above and below) at {}",
-                ctl.height + 2.0 * ctl.skin,
-                ctl.height,
-                at(p)
-            ),
-            Blocker3::Gap { at: p } => format!("a gap: the way falls off the rim at {}", at(p)),
-        }
+        let (limit, p) = match *self {
+            Blocker3::StepTooHigh { at: p, height } => (words::riser(height, ctl.max_step), p),
+            Blocker3::SlopeTooSteep { at: p, degrees } => {
+                (words::slope(degrees, ctl.max_slope_deg), p)
+            }
+            Blocker3::TooNarrow { at: p, width } => {
+                (words::opening(width, ctl.radius, ctl.skin), p)
+            }
+            Blocker3::TooLow { at: p, clearance } => {
+                (words::clearance(clearance, ctl.height, ctl.skin), p)
+            }
+            Blocker3::Gap { at: p } => ("a gap: the way falls off the rim".to_owned(), p),
+        };
+        format!("{limit} at {}", at(p))
     }
 }
 

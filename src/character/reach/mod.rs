@@ -16,14 +16,17 @@ use super::CharacterController;
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
-#[cfg(test)]
-mod debug_hole;
 mod edges;
 mod explain;
+mod par;
+mod regions;
 mod spots;
+mod view;
+pub(super) mod words;
 
 pub use explain::Blocker3;
-use spots::{ColumnOut, Grid, Rejected, Rejection, Spot};
+use spots::{Grid, Rejected, Spot};
+pub use view::{ReachGrid, ReachPlace};
 
 /// How a reachability map is built.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -151,6 +154,39 @@ pub struct ReachMap {
 
 const NONE: u32 = u32::MAX;
 
+/// The item nearest `feet` (3D) within `horizontal` across and `vertical` up or down, searched over the columns
+/// around the one holding `feet` (for a point off the grid, the nearest column on its edge): `items(c)` lists
+/// column `c`'s items, `at(i)` is item `i`'s feet. On a tie the first found wins. The one column search of the
+/// map: places, landings and the start are all found by it.
+fn nearest_item<I: Iterator<Item = u32>>(
+    grid: &Grid,
+    feet: Vec3,
+    horizontal: f32,
+    vertical: f32,
+    items: impl Fn(usize) -> I,
+    at: impl Fn(u32) -> Vec3,
+) -> Option<u32> {
+    if !feet.is_finite() {
+        return None;
+    }
+    let centre = grid.column_near(Vec2::new(feet.x, feet.z))?;
+    let r = (horizontal / grid.cell).ceil() as i64 + 1;
+    let mut best: Option<(f32, u32)> = None;
+    for c in grid.around(centre, r) {
+        for i in items(c) {
+            let p = at(i);
+            let flat = Vec2::new(p.x - feet.x, p.z - feet.z).length();
+            if flat <= horizontal && (p.y - feet.y).abs() <= vertical {
+                let d = p.distance(feet);
+                if best.is_none_or(|(b, _)| d < b) {
+                    best = Some((d, i));
+                }
+            }
+        }
+    }
+    best.map(|(_, i)| i)
+}
+
 impl ReachMap {
     /// Map where the character `controller` can stand and go from `start_feet` in `scene`. Never fails: a map
     /// that could not be built is empty and says why in [`ReachMap::error`] (see [`ReachMap::try_build`]).
@@ -208,7 +244,7 @@ impl ReachMap {
         } else {
             settings.threads
         };
-        let found = find_spots(scene, &ctl, &grid, threads);
+        let found = spots::find_spots(scene, &ctl, &grid, threads);
         let mut map = ReachMap {
             grid: Some(grid),
             controller: ctl,
@@ -300,36 +336,19 @@ impl ReachMap {
 
     /// The node nearest `feet` within `horizontal` and `vertical` of it.
     fn node_near(&self, feet: Vec3, horizontal: f32, vertical: f32) -> Option<u32> {
-        let grid = self.grid?;
-        if !feet.is_finite() || self.nodes.is_empty() {
-            return None;
-        }
-        let r = (horizontal / grid.cell).ceil() as i64 + 1;
-        let centre = grid.column_at(Vec2::new(feet.x, feet.z)).or_else(|| {
-            let top = grid.min + Vec2::new(grid.nx as f32, grid.nz as f32) * grid.cell - 1e-3;
-            grid.column_at(Vec2::new(feet.x, feet.z).clamp(grid.min, top))
-        })?;
-        let mut best: Option<(f32, u32)> = None;
-        for dk in -r..=r {
-            for di in -r..=r {
-                let Some(c) = grid.neighbour(centre, di, dk) else {
-                    continue;
-                };
-                for &i in
-                    &self.node_order[self.node_start[c] as usize..self.node_start[c + 1] as usize]
-                {
-                    let n = &self.nodes[i as usize];
-                    let flat = Vec2::new(n.feet.x - feet.x, n.feet.z - feet.z).length();
-                    if flat <= horizontal && (n.feet.y - feet.y).abs() <= vertical {
-                        let d = n.feet.distance(feet);
-                        if best.is_none_or(|(b, _)| d < b) {
-                            best = Some((d, i));
-                        }
-                    }
-                }
-            }
-        }
-        best.map(|(_, i)| i)
+        let nodes = |c: usize| {
+            self.node_order[self.node_start[c] as usize..self.node_start[c + 1] as usize]
+                .iter()
+                .copied()
+        };
+        nearest_item(&self.grid?, feet, horizontal, vertical, nodes, |i| {
+            self.nodes[i as usize].feet
+        })
+    }
+
+    /// Column `c`'s places (indices into `spots`), from the top down.
+    fn in_column(&self, c: usize) -> std::ops::Range<usize> {
+        self.col_start[c] as usize..self.col_start[c + 1] as usize
     }
 
     /// The mapped box: the settings' bounds, or the scene's with the start (planes are unbounded: a level of
@@ -375,310 +394,10 @@ impl ReachMap {
         vertical: f32,
         keep: impl Fn(usize) -> bool,
     ) -> Option<u32> {
-        let grid = self.grid?;
-        let r = (horizontal / grid.cell).ceil() as i64 + 1;
-        let centre = grid.column_at(Vec2::new(feet.x, feet.z)).or_else(|| {
-            // Outside the grid: the nearest column on its edge.
-            let p = Vec2::new(feet.x, feet.z).clamp(
-                grid.min,
-                grid.min + Vec2::new(grid.nx as f32, grid.nz as f32) * grid.cell - 1e-3,
-            );
-            grid.column_at(p)
-        })?;
-        let mut best: Option<(f32, u32)> = None;
-        for dk in -r..=r {
-            for di in -r..=r {
-                let Some(c) = grid.neighbour(centre, di, dk) else {
-                    continue;
-                };
-                for j in self.col_start[c] as usize..self.col_start[c + 1] as usize {
-                    let s = &self.spots[j];
-                    let flat = Vec2::new(s.feet.x - feet.x, s.feet.z - feet.z).length();
-                    if flat <= horizontal && (s.feet.y - feet.y).abs() <= vertical && keep(j) {
-                        let d = s.feet.distance(feet);
-                        if best.is_none_or(|(b, _)| d < b) {
-                            best = Some((d, j as u32));
-                        }
-                    }
-                }
-            }
-        }
-        best.map(|(_, j)| j)
-    }
-
-    /// Group the unreached places into regions (places in neighbouring columns within a body's height) and
-    /// explain each: the limit on its border nearest to passable, or the one met walking to it from the nearest
-    /// reached place. Answers the controller moves it made.
-    fn explain(&mut self, scene: &Scene, threads: usize) -> u64 {
-        let Some(grid) = self.grid else { return 0 };
-        let n = self.spots.len();
-        let mut root: Vec<u32> = (0..n as u32).collect();
-        fn find(root: &mut [u32], mut x: u32) -> u32 {
-            while root[x as usize] != x {
-                root[x as usize] = root[root[x as usize] as usize];
-                x = root[x as usize];
-            }
-            x
-        }
-        // Unreached places within a body's height of each other in neighbouring columns are one region: the
-        // treads of a flight too steep to climb are one place out of reach, with one limit (its first riser).
-        // Places are nudged up to a cell from their column's centre, so the places of two treads can be two
-        // columns apart: places two columns apart are one region too when they are closer than two cells (and
-        // than the body's width, so never across a wall: places on either side of one are farther apart).
-        let step = self.controller.height;
-        let join = (2.0 * grid.cell).min(2.0 * self.controller.radius);
-        for a in 0..n {
-            if self.parent[a] != NONE {
-                continue;
-            }
-            let s = self.spots[a];
-            for dk in 0..=2i64 {
-                for di in -2..=2i64 {
-                    if dk == 0 && di <= 0 {
-                        continue;
-                    }
-                    let adjacent = di.abs() + dk == 1;
-                    let Some(c) = grid.neighbour(s.column as usize, di, dk) else {
-                        continue;
-                    };
-                    for b in self.col_start[c] as usize..self.col_start[c + 1] as usize {
-                        let t = self.spots[b].feet;
-                        let near =
-                            adjacent || Vec2::new(t.x - s.feet.x, t.z - s.feet.z).length() <= join;
-                        if self.parent[b] == NONE && near && (t.y - s.feet.y).abs() <= step {
-                            let (ra, rb) = (find(&mut root, a as u32), find(&mut root, b as u32));
-                            if ra != rb {
-                                root[ra.max(rb) as usize] = ra.min(rb);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let mut members: std::collections::BTreeMap<u32, Vec<u32>> =
-            std::collections::BTreeMap::new();
-        for i in 0..n as u32 {
-            if self.parent[i as usize] == NONE {
-                members.entry(find(&mut root, i)).or_default().push(i);
-            }
-        }
-        // For each region, its place nearest a reached place, and that reached place.
-        let reached: Vec<u32> = (0..n as u32)
-            .filter(|&i| self.parent[i as usize] != NONE)
-            .collect();
-        let jobs: Vec<(Vec<u32>, u32, u32)> = members
-            .into_values()
-            .filter_map(|m| {
-                let (target, from) = self.closest_pair(&m, &reached, &grid)?;
-                Some((m, target, from))
-            })
-            .collect();
-        let walk = explain::Walk {
-            scene,
-            ctl: &self.controller,
-            top: grid.top,
-        };
-        let this = &*self;
-        let threads = threads.clamp(1, 64).min(jobs.len().max(1));
-        let blockers: Vec<(Blocker3, u64)> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (jobs, walk) = (&jobs, &walk);
-                    s.spawn(move || {
-                        jobs.iter()
-                            .enumerate()
-                            .filter(|(k, _)| k % threads == t)
-                            .map(|(k, (members, target, from))| {
-                                if let Some(b) = this.boundary_blocker(members, &grid) {
-                                    return (k, (b, 0));
-                                }
-                                let (a, b) =
-                                    (&this.spots[*from as usize], &this.spots[*target as usize]);
-                                (
-                                    k,
-                                    walk.blocker(a.feet, a.ground, b.feet, b.ground, grid.cell),
-                                )
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            let mut all: Vec<(usize, (Blocker3, u64))> = handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect();
-            all.sort_by_key(|(k, _)| *k);
-            all.into_iter().map(|(_, b)| b).collect()
-        });
-        let cell_area = grid.cell * grid.cell;
-        let mut moves = 0;
-        for ((m, target, _), (blocker, walked)) in jobs.iter().zip(blockers) {
-            moves += walked;
-            let index = self.places.len() as u32;
-            for &i in m {
-                self.region[i as usize] = index;
-            }
-            self.places.push(UnreachablePlace {
-                feet: self.spots[*target as usize].feet,
-                area: m.len() as f32 * cell_area,
-                blocker,
-            });
-        }
-        moves
-    }
-
-    /// The limit on a region's border (within two cells of its places), the one nearest to passable: a
-    /// surface too steep, a ceiling too low, an opening too narrow, a pit, or a reached place more than a step
-    /// below. Each is scored by how far past the controller's limit it is (relative to that limit; a pit 1),
-    /// the least wins, the nearest the start on a tie. `None` when the border holds none of them.
-    fn boundary_blocker(&self, members: &[u32], grid: &Grid) -> Option<Blocker3> {
-        let ctl = &self.controller;
-        let mut best: Option<(f32, f32, Blocker3)> = None;
-        // Ties go to the limit nearest the start: the side the way comes from.
-        let start = self.start().unwrap_or(Vec3::ZERO);
-        let mut consider = |score: f32, _from: Vec3, b: Blocker3| {
-            let d = start.distance(b.at());
-            if best.is_none_or(|(s, bd, _)| score < s || (score == s && d < bd)) {
-                best = Some((score, d, b));
-            }
-        };
-        for &t in members {
-            let s = &self.spots[t as usize];
-            for dk in -2..=2i64 {
-                for di in -2..=2i64 {
-                    let Some(c) = grid.neighbour(s.column as usize, di, dk) else {
-                        continue;
-                    };
-                    let centre = grid.center(c);
-                    for r in
-                        &self.rejected[self.rej_start[c] as usize..self.rej_start[c + 1] as usize]
-                    {
-                        if r.point.y < s.ground - ctl.height
-                            || r.point.y > s.ground + ctl.max_step + 0.5
-                        {
-                            continue;
-                        }
-                        // A passage too low or too narrow keeps out only what lies within a step above
-                        // its floor (a tunnel's roof, higher, is kept out by its own height).
-                        let passage =
-                            matches!(r.why, Rejection::Low { .. } | Rejection::Narrow { .. });
-                        if passage && r.point.y < s.ground - ctl.max_step - 2.0 * ctl.skin {
-                            continue;
-                        }
-                        let at = r.point;
-                        match r.why {
-                            Rejection::Steep { degrees } => consider(
-                                (degrees - ctl.max_slope_deg) / ctl.max_slope_deg,
-                                s.feet,
-                                Blocker3::SlopeTooSteep { at, degrees },
-                            ),
-                            Rejection::Low { clearance } => consider(
-                                (ctl.height - clearance) / ctl.height,
-                                s.feet,
-                                Blocker3::TooLow { at, clearance },
-                            ),
-                            Rejection::Narrow { width } => consider(
-                                (2.0 * ctl.radius - width).max(0.0) / (2.0 * ctl.radius),
-                                s.feet,
-                                Blocker3::TooNarrow { at, width },
-                            ),
-                        }
-                    }
-                    if self.empty[c] && self.reached_across(s, di, dk, grid) {
-                        consider(
-                            1.0,
-                            s.feet,
-                            Blocker3::Gap {
-                                at: Vec3::new(centre.x, s.ground, centre.y),
-                            },
-                        );
-                    }
-                    for j in self.col_start[c] as usize..self.col_start[c + 1] as usize {
-                        let below = &self.spots[j];
-                        let height = s.ground - below.ground;
-                        if self.parent[j] != NONE && height > ctl.max_step + 1e-3 {
-                            let mid = (s.feet + below.feet) * 0.5;
-                            consider(
-                                (height - ctl.max_step) / ctl.max_step.max(1e-3),
-                                s.feet,
-                                Blocker3::StepTooHigh {
-                                    at: Vec3::new(mid.x, s.ground, mid.z),
-                                    height,
-                                },
-                            );
-                        }
-                    }
-                }
-            }
-        }
-        best.map(|(_, _, b)| b)
-    }
-
-    /// Whether, going from place `s` through the empty column `(di, dk)` from it and on in that direction (up to
-    /// eight cells), there is a reached place within a body's height of `s`'s ground: a pit between the region
-    /// and what is reached, not the edge of the world.
-    fn reached_across(&self, s: &Spot, di: i64, dk: i64, grid: &Grid) -> bool {
-        if di == 0 && dk == 0 {
-            return false;
-        }
-        (2..=8i64).any(|k| {
-            grid.neighbour(s.column as usize, di * k, dk * k)
-                .is_some_and(|c| {
-                    (self.col_start[c] as usize..self.col_start[c + 1] as usize).any(|j| {
-                        self.parent[j] != NONE
-                            && (self.spots[j].ground - s.ground).abs() <= self.controller.height
-                    })
-                })
+        let places = |c: usize| self.in_column(c).filter(|&j| keep(j)).map(|j| j as u32);
+        nearest_item(&self.grid?, feet, horizontal, vertical, places, |j| {
+            self.spots[j as usize].feet
         })
-    }
-
-    /// Of the region `m`, the place nearest a reached place, and that reached place (by a search outward over
-    /// the grid's columns from each of the region's places, nearest first).
-    fn closest_pair(&self, m: &[u32], reached: &[u32], grid: &Grid) -> Option<(u32, u32)> {
-        if reached.is_empty() {
-            return None;
-        }
-        let mut best: Option<(f32, u32, u32)> = None;
-        // Search rings of growing radius around each member until something reached is found.
-        for ring in 1..=64i64 {
-            for &t in m {
-                let s = &self.spots[t as usize];
-                for dk in -ring..=ring {
-                    for di in -ring..=ring {
-                        if di.abs() != ring && dk.abs() != ring {
-                            continue;
-                        }
-                        let Some(c) = grid.neighbour(s.column as usize, di, dk) else {
-                            continue;
-                        };
-                        for j in self.col_start[c] as usize..self.col_start[c + 1] as usize {
-                            if self.parent[j] == NONE {
-                                continue;
-                            }
-                            let d = self.spots[j].feet.distance(s.feet);
-                            if best.is_none_or(|(b, _, _)| d < b) {
-                                best = Some((d, t, j as u32));
-                            }
-                        }
-                    }
-                }
-            }
-            if let Some((d, t, j)) = best
-                && d <= ring as f32 * grid.cell
-            {
-                return Some((t, j));
-            }
-        }
-        // Far from everything reached: the nearest reached place overall.
-        let t = m[0];
-        let from = *reached.iter().min_by(|&&a, &&b| {
-            let p = self.spots[t as usize].feet;
-            self.spots[a as usize]
-                .feet
-                .distance(p)
-                .total_cmp(&self.spots[b as usize].feet.distance(p))
-        })?;
-        Some(best.map_or((t, from), |(_, t, j)| (t, j)))
     }
 
     /// Why the map is empty, if it could not be built.
@@ -803,17 +522,15 @@ impl ReachMap {
     }
 
     /// The places grouped into floors, lowest first, with their areas: in each column the places are layered
-    /// from the bottom up (the lowest is on floor 0, the next above it on floor 1, …), so a deck over the ground
-    /// is a floor of its own and the ramp between them belongs to the ground's.
+    /// from the bottom up (the lowest is on floor 0, the next above it on floor 1, …, as
+    /// [`ReachMap::column`] lists them), so a deck over the ground is a floor of its own and the ramp between
+    /// them belongs to the ground's.
     #[must_use]
     pub fn floors(&self) -> Vec<FloorArea> {
         let area = self.cell() * self.cell();
         let mut out: Vec<FloorArea> = Vec::new();
-        for c in 0..self.col_start.len().saturating_sub(1) {
-            let range = self.col_start[c] as usize..self.col_start[c + 1] as usize;
-            let mut layer: Vec<usize> = range.collect();
-            layer.sort_by(|&a, &b| self.spots[a].ground.total_cmp(&self.spots[b].ground));
-            for (level, i) in layer.into_iter().enumerate() {
+        for (_, places) in self.columns() {
+            for (level, p) in places.into_iter().enumerate() {
                 if out.len() <= level {
                     out.push(FloorArea {
                         heights: (f32::INFINITY, f32::NEG_INFINITY),
@@ -822,10 +539,9 @@ impl ReachMap {
                     });
                 }
                 let f = &mut out[level];
-                let g = self.spots[i].ground;
-                f.heights = (f.heights.0.min(g), f.heights.1.max(g));
+                f.heights = (f.heights.0.min(p.ground), f.heights.1.max(p.ground));
                 f.standable += area;
-                if self.parent[i] != NONE {
+                if p.reached {
                     f.reachable += area;
                 }
             }
@@ -844,70 +560,4 @@ impl ReachMap {
             g.nz,
         ))
     }
-}
-
-/// Every column's places and rejected surfaces, in column order, with each column's ranges.
-struct Found {
-    spots: Vec<Spot>,
-    col_start: Vec<u32>,
-    rejected: Vec<Rejected>,
-    rej_start: Vec<u32>,
-    empty: Vec<bool>,
-}
-
-/// One thread's columns: what they hold, each one's counts of places and rejected surfaces, which are pits.
-type Part = (ColumnOut, Vec<(u32, u32)>, Vec<bool>);
-
-/// Every place, column by column (on `threads` threads, each a contiguous run of columns).
-fn find_spots(scene: &Scene, ctl: &CharacterController, grid: &Grid, threads: usize) -> Found {
-    let n = grid.columns();
-    let threads = threads.clamp(1, 64).min(n.max(1));
-    let chunk = n.div_ceil(threads);
-    let parts: Vec<Part> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                s.spawn(move || {
-                    let mut out = ColumnOut::default();
-                    let mut counts = Vec::with_capacity(chunk);
-                    let mut empty = Vec::with_capacity(chunk);
-                    let mut scratch = Vec::new();
-                    for c in t * chunk..((t + 1) * chunk).min(n) {
-                        let (before, rej) = (out.spots.len(), out.rejected.len());
-                        spots::column_spots(scene, ctl, grid, c, &mut scratch, &mut out);
-                        counts.push((
-                            (out.spots.len() - before) as u32,
-                            (out.rejected.len() - rej) as u32,
-                        ));
-                        empty.push(out.empty);
-                    }
-                    (out, counts, empty)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    let mut found = Found {
-        spots: Vec::new(),
-        col_start: vec![0],
-        rejected: Vec::new(),
-        rej_start: vec![0],
-        empty: Vec::with_capacity(n),
-    };
-    for (out, counts, empty) in parts {
-        found.spots.extend(out.spots);
-        found.rejected.extend(out.rejected);
-        found.empty.extend(empty);
-        for (spots, rejected) in counts {
-            let (a, b) = (
-                *found.col_start.last().unwrap_or(&0),
-                *found.rej_start.last().unwrap_or(&0),
-            );
-            found.col_start.push(a + spots);
-            found.rej_start.push(b + rejected);
-        }
-    }
-    found
 }

@@ -67,11 +67,35 @@ impl Grid {
         (i < self.nx && k < self.nz).then_some(k * self.nx + i)
     }
 
+    /// The column holding `(x, z)`, or for a point outside the grid the nearest column on its edge (`None`
+    /// only for a point that is not finite).
+    pub(super) fn column_near(&self, p: Vec2) -> Option<usize> {
+        self.column_at(p).or_else(|| {
+            let far = self.min + Vec2::new(self.nx as f32, self.nz as f32) * self.cell - 1e-3;
+            self.column_at(p.clamp(self.min, far.max(self.min)))
+        })
+    }
+
     /// The column `(di, dk)` away from `c`, if inside the grid.
     pub(super) fn neighbour(&self, c: usize, di: i64, dk: i64) -> Option<usize> {
         let (i, k) = ((c % self.nx) as i64 + di, (c / self.nx) as i64 + dk);
         (i >= 0 && k >= 0 && (i as usize) < self.nx && (k as usize) < self.nz)
             .then(|| k as usize * self.nx + i as usize)
+    }
+
+    /// The columns of the square of `r` columns either side of `c` (itself included), row by row; those
+    /// outside the grid left out.
+    pub(super) fn around(&self, c: usize, r: i64) -> impl Iterator<Item = usize> + '_ {
+        (-r..=r).flat_map(move |dk| (-r..=r).filter_map(move |di| self.neighbour(c, di, dk)))
+    }
+
+    /// The columns exactly `r` columns from `c` (the border of [`Grid::around`]), row by row.
+    pub(super) fn ring(&self, c: usize, r: i64) -> impl Iterator<Item = usize> + '_ {
+        (-r..=r).flat_map(move |dk| {
+            (-r..=r)
+                .filter(move |di| di.abs() == r || dk.abs() == r)
+                .filter_map(move |di| self.neighbour(c, di, dk))
+        })
     }
 }
 
@@ -93,9 +117,9 @@ pub(super) struct Spot {
 /// One surface met going down a column.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Surface {
-    pub(super) point: Vec3,
-    pub(super) normal: Vec3,
-    pub(super) object: ObjectId,
+    point: Vec3,
+    normal: Vec3,
+    object: ObjectId,
 }
 
 /// Every surface under `(x, z)`, from the top down: each object's first surface (the top of a solid), and for a
@@ -402,4 +426,70 @@ fn fit(
         ground: ray.at(ground.t).y,
         normal: ground.normal,
     })
+}
+
+/// Every column's places and rejected surfaces, in column order, with each column's ranges.
+pub(super) struct Found {
+    /// The places, column by column (each column's from the top down).
+    pub(super) spots: Vec<Spot>,
+    /// `spots[col_start[c]..col_start[c + 1]]` are column `c`'s.
+    pub(super) col_start: Vec<u32>,
+    /// The rejected surfaces, column by column.
+    pub(super) rejected: Vec<Rejected>,
+    /// `rejected[rej_start[c]..rej_start[c + 1]]` are column `c`'s.
+    pub(super) rej_start: Vec<u32>,
+    /// Whether each column is a pit (no surface at all).
+    pub(super) empty: Vec<bool>,
+}
+
+/// One thread's columns: what they hold, each one's counts of places and rejected surfaces, which are pits.
+type Part = (ColumnOut, Vec<(u32, u32)>, Vec<bool>);
+
+/// Every place, column by column (on `threads` threads, each a contiguous run of columns).
+pub(super) fn find_spots(
+    scene: &Scene,
+    ctl: &CharacterController,
+    grid: &Grid,
+    threads: usize,
+) -> Found {
+    let n = grid.columns();
+    let threads = threads.clamp(1, 64).min(n.max(1));
+    let chunk = n.div_ceil(threads);
+    let parts: Vec<Part> = super::par::on_threads(threads, |t| {
+        let mut out = ColumnOut::default();
+        let mut counts = Vec::with_capacity(chunk);
+        let mut empty = Vec::with_capacity(chunk);
+        let mut scratch = Vec::new();
+        for c in t * chunk..((t + 1) * chunk).min(n) {
+            let (before, rej) = (out.spots.len(), out.rejected.len());
+            column_spots(scene, ctl, grid, c, &mut scratch, &mut out);
+            // Highest first, always (a place nudged off the centre may have moved a little in height).
+            out.spots[before..].sort_by(|a, b| b.ground.total_cmp(&a.ground));
+            counts.push((
+                (out.spots.len() - before) as u32,
+                (out.rejected.len() - rej) as u32,
+            ));
+            empty.push(out.empty);
+        }
+        (out, counts, empty)
+    });
+    let mut found = Found {
+        spots: Vec::new(),
+        col_start: vec![0],
+        rejected: Vec::new(),
+        rej_start: vec![0],
+        empty: Vec::with_capacity(n),
+    };
+    let (mut spots, mut rejected) = (0u32, 0u32);
+    for (out, counts, empty) in parts {
+        found.spots.extend(out.spots);
+        found.rejected.extend(out.rejected);
+        found.empty.extend(empty);
+        for (s, r) in counts {
+            (spots, rejected) = (spots + s, rejected + r);
+            found.col_start.push(spots);
+            found.rej_start.push(rejected);
+        }
+    }
+    found
 }
