@@ -1261,14 +1261,14 @@ fn check_reach_reports_each_unreachable_must_reach_entity_at_its_place() {
             1,
             21,
             "StepTooHigh",
-            "step too high: 0.50 m > max_step 0.35 m at (",
+            "riser 0.50 m is above max_step 0.35 m at (",
         ),
-        (3, 23, "TooNarrow", "too narrow: "),
+        (3, 23, "TooNarrow", "opening "),
         (
             4,
             24,
             "TooLow",
-            "ceiling too low: 1.50 m < 1.82 m (the body's 1.80 m and a skin above and below) at (",
+            "clearance 1.50 m is below 1.82 m (the body's 1.80 m and a skin above and below) at (",
         ),
     ]) {
         let (l, c) = entity_position(REACH_LEVEL, id);

@@ -154,7 +154,7 @@ fn a_spot_out_of_reach_shows_its_blocker_labelled() {
         }
         other => panic!("{other:?}"),
     }
-    let words = "out of reach: step too high: 0.42 m > max_step 0.35 m";
+    let words = "out of reach: riser 0.42 m is above max_step 0.35 m";
     assert_eq!(h.query_all_by_label_contains(words).count(), 2);
     // The Reach tab lists the limit with its area; a click on the row shows it.
     h.state_mut().reach.clear_target();
