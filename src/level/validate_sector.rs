@@ -330,7 +330,7 @@ fn overlaps(level: &Level, sound: &[bool], out: &mut Vec<Problem>) {
             return;
         };
         let boxes_meet = a.0.x <= b.1.x && b.0.x <= a.1.x && a.0.y <= b.1.y && b.0.y <= a.1.y;
-        if !boxes_meet || !(a.2 < b.3 && b.2 < a.3) {
+        if !(boxes_meet && a.2 < b.3 && b.2 < a.3) {
             return;
         }
         let area = plan_overlap(&level.sectors, i, j, &mut tris);

@@ -2,6 +2,8 @@
 //! validation at `file:line:col`, migration of older files, incremental re-cooking, and a character climbing
 //! sector stairs.
 
+#![allow(clippy::unwrap_used)]
+
 use collidoscope::character::CharacterController;
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::level::{Level, ObjectId, SectorObject, Slope, Surface};
@@ -86,12 +88,12 @@ fn a_riser_belongs_to_the_higher_floor_and_a_portal_lets_rays_through() {
     assert!((hit.point.y - 3.0).abs() < 1e-5);
 }
 
+/// A room of [`rows_of_rooms`]: its id, `[x0, z0, x1, z1]`, floor and ceiling.
+type Room = (u32, [f32; 4], f32, f32);
+
 /// A generated sector map: rows of rooms whose x splits differ from row to row (so the edges between rows
 /// overlap partially), random floors and ceilings; `(level, rooms as (id, x0, z0, x1, z1, floor, ceiling))`.
-fn rows_of_rooms(
-    splits: &[Vec<f32>],
-    heights: &[(f32, f32)],
-) -> (Level, Vec<(u32, [f32; 4], f32, f32)>) {
+fn rows_of_rooms(splits: &[Vec<f32>], heights: &[(f32, f32)]) -> (Level, Vec<Room>) {
     let mut sectors = Vec::new();
     let mut rooms = Vec::new();
     let mut k = 0;
