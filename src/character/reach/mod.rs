@@ -443,24 +443,26 @@ impl ReachMap {
     }
 
     /// Whether a place within one cell of `feet` horizontally and `max_step` vertically is reached from the
-    /// start: a place to stand that is reached, or a landing of a move (where the scan found no place).
+    /// start: a landing of a move there, else the place nearest `feet` is reached.
     ///
-    /// Asked of the places themselves, not only of the landings: a move aimed at a place on a slope lands a
-    /// little off it (its column's own landing may lie a cell away), so a point within a cell of a reached place
-    /// can be farther than that from every landing; it can be stood on there, so it must be reached or blocked,
-    /// and what keeps it from being reached is nothing.
+    /// The nearest place answers, not only the landings: a move aimed at a place on a slope lands a little off
+    /// it (its column's landing may lie a cell away), so a point within a cell of a reached place can be
+    /// farther than that from every landing. It can be stood on, so it must be reached or blocked; asking the
+    /// nearest place makes it one or the other, as that place is, and a place itself answers as it is marked.
     #[must_use]
     pub fn reachable(&self, feet: Vec3) -> bool {
         self.reached_node(feet, self.cell()).is_some()
     }
 
     /// The landing a query at `feet` is reached through: the landing nearest `feet` within `horizontal` and
-    /// `max_step`, else the one that reached the nearest reached place within one cell and `max_step`.
+    /// `max_step`, else, when the place nearest `feet` within one cell and `max_step` is reached, the landing
+    /// that reached it.
     fn reached_node(&self, feet: Vec3, horizontal: f32) -> Option<u32> {
         self.node_near(feet, horizontal, self.controller.max_step)
             .or_else(|| {
-                let j = self.spot_near(feet, |j| self.parent[j] != NONE)?;
-                Some(self.parent[j as usize])
+                let j = self.spot_near(feet, |_| true)?;
+                let node = self.parent[j as usize];
+                (node != NONE).then_some(node)
             })
     }
 
@@ -485,13 +487,15 @@ impl ReachMap {
     }
 
     /// For a place that can be stood on but is not reached (within one cell of `to` and `max_step`), the limit
-    /// that keeps it out; `None` for reached places and where nothing can be stood on.
+    /// that keeps it out (its region's, for the place nearest `to`); `None` for reached places and where nothing
+    /// can be stood on. Every point that can be stood on is [`ReachMap::reachable`] or has a blocker, never both.
     #[must_use]
     pub fn blocker(&self, to: Vec3) -> Option<Blocker3> {
         if self.reachable(to) {
             return None;
         }
-        let j = self.spot_near(to, |j| self.parent[j] == NONE)?;
+        // Not reachable: the place nearest `to` is not reached, and its region says why.
+        let j = self.spot_near(to, |_| true)?;
         let r = self.region[j as usize];
         self.places.get(r as usize).map(|p| p.blocker)
     }

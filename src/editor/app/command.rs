@@ -96,6 +96,7 @@ impl EditorApp {
             | Command::ClearReachPath
             | Command::ReachFloor(_) => self.run_reach_command(command),
             Command::Shortcuts => self.session.dialog = Some(Dialog::Shortcuts),
+            Command::SectorHeight(..) | Command::JoinSectors => self.run_greybox_command(command),
             Command::FrameAll
             | Command::FrameSelection
             | Command::Toggle3d

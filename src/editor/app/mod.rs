@@ -8,6 +8,7 @@ mod derived;
 mod dialogs;
 mod edit;
 mod files;
+mod greybox;
 mod menus;
 mod panels;
 mod preview;
@@ -111,6 +112,8 @@ pub struct EditorApp {
     pub reach: crate::editor::reach::ReachOverlay,
     /// The overlay's cells in the top-down view as last drawn.
     pub(crate) reach_paint: crate::editor::reach::paint::ReachPaintCache,
+    /// Greybox sectors: the storey filter and the sectors' edges as drawn.
+    pub greybox: crate::editor::greybox::Greybox,
 }
 
 /// The editing session around the document: what the window shows of it, the files around it, autosave
@@ -222,6 +225,7 @@ impl EditorApp {
             view3d: Preview3::new(),
             reach: Default::default(),
             reach_paint: Default::default(),
+            greybox: Default::default(),
         }
     }
 

@@ -270,6 +270,7 @@ impl EditorApp {
                 .labelled_by(l.id);
             });
         }
+        self.greybox_options(ui);
         if self.tools.tool == Tool::Box {
             ui.separator();
             ui.radio_value(&mut self.tools.box_obb, false, "AABB");

@@ -32,6 +32,7 @@ impl EditorApp {
     pub(crate) fn view(&mut self, ui: &mut Ui) {
         let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
         self.view2d.rect = rect;
+        self.view2d.scene.storey = self.greybox.storey.range();
         if !self.view2d.framed && rect.width() > 10.0 {
             let b = self.level_bounds();
             if b.is_some() {
@@ -302,7 +303,10 @@ impl EditorApp {
         let mut later = Vec::new();
         let simulated = self.debug.active();
         for (i, e) in self.view2d.scene.entries.iter().enumerate() {
-            if (simulated && e.kind == Kind::Ball) || !in_view(e.bounds, vis_lo, vis_hi) {
+            if (simulated && e.kind == Kind::Ball)
+                || !in_view(e.bounds, vis_lo, vis_hi)
+                || !self.view2d.scene.shows(e)
+            {
                 continue;
             }
             let look = if self.doc.selection().contains(&e.id) {
@@ -316,6 +320,8 @@ impl EditorApp {
             drawer.draw(&e.fp, theme::base_color(e.kind), look, e.extras);
         }
         drawer.flush();
+        let sector_edges = self.greybox.edges(&self.doc);
+        super::greybox::paint_sector_edges(&mut drawer, &sector_edges);
         for i in later {
             let e = &self.view2d.scene.entries[i];
             drawer.draw(&e.fp, theme::base_color(e.kind), Look::Selected, e.extras);
@@ -350,6 +356,7 @@ impl EditorApp {
             selection: h.finish(),
             wall_radii: self.debug.overlays.wall_radii,
             simulated: self.debug.active(),
+            storey: self.greybox.storey.key(),
         }
     }
 
@@ -516,7 +523,7 @@ impl EditorApp {
         }
         let cursor = hover.map(|p| self.view2d.cam.world_from_screen(rect, p));
         match self.tools.tool {
-            Tool::Wall => {
+            Tool::Wall | Tool::Sector => {
                 let snap = cursor.map(|w| {
                     self.tools
                         .snap_vertex(&self.doc, self.view2d.cam.scale, w, shift)
