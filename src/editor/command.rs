@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 use crate::editor::document::LabelledEdit;
+use crate::editor::document::sector::Which;
 
 /// Which way a nudge moves the selection (screen directions in the top-down view).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,6 +83,10 @@ pub enum Command {
     FinishChain,
     /// Keep the probe ray as a probe object of the level.
     KeepProbe,
+    /// Raise (`true`) or lower the selected sectors' floors or ceilings by the snap step.
+    SectorHeight(Which, bool),
+    /// Join the two selected sectors (they share an edge) into one.
+    JoinSectors,
     /// View → Frame All.
     FrameAll,
     /// View → Frame Selection.
@@ -203,6 +208,11 @@ impl Command {
         Command::Nudge(Dir::Up, true),
         Command::Nudge(Dir::Down, true),
         Command::FinishChain,
+        Command::SectorHeight(Which::Floor, true),
+        Command::SectorHeight(Which::Floor, false),
+        Command::SectorHeight(Which::Ceiling, true),
+        Command::SectorHeight(Which::Ceiling, false),
+        Command::JoinSectors,
         Command::ToggleSnap,
         Command::HalveSnap,
         Command::DoubleSnap,
@@ -233,16 +243,24 @@ impl Command {
         Command::SetTool(Tool::Entity),
         Command::SetTool(Tool::Trigger),
         Command::SetTool(Tool::Reach),
+        Command::SetTool(Tool::Sector),
         Command::Shortcuts,
     ];
 
     /// Name, shortcuts and help.
     #[must_use]
     pub fn spec(&self) -> Spec {
+        const JOIN: &[KeyboardShortcut] = &[ctrl(Key::J)];
         match self {
             Command::SetTool(t) => t.spec(),
             Command::Nudge(d, big) => nudge_spec(*d, *big),
             Command::ToggleOverlay(o) => spec(o.name(), &[], "Show or hide this overlay"),
+            Command::SectorHeight(w, up) => sector_height_spec(*w, *up),
+            Command::JoinSectors => spec(
+                "Join sectors",
+                JOIN,
+                "Join the two selected sectors, which share an edge, into one",
+            ),
             _ => self
                 .file_or_edit_spec()
                 .or_else(|| self.character_spec())
@@ -389,6 +407,35 @@ impl Command {
     }
 }
 
+fn sector_height_spec(w: Which, up: bool) -> Spec {
+    const FU: &[KeyboardShortcut] = &[plain(Key::PageUp)];
+    const FD: &[KeyboardShortcut] = &[plain(Key::PageDown)];
+    const CU: &[KeyboardShortcut] = &[shift(Key::PageUp)];
+    const CD: &[KeyboardShortcut] = &[shift(Key::PageDown)];
+    match (w, up) {
+        (Which::Floor, true) => spec(
+            "Raise floors",
+            FU,
+            "Raise the selected sectors' floors by the snap step",
+        ),
+        (Which::Floor, false) => spec(
+            "Lower floors",
+            FD,
+            "Lower the selected sectors' floors by the snap step",
+        ),
+        (Which::Ceiling, true) => spec(
+            "Raise ceilings",
+            CU,
+            "Raise the selected sectors' ceilings by the snap step",
+        ),
+        (Which::Ceiling, false) => spec(
+            "Lower ceilings",
+            CD,
+            "Lower the selected sectors' ceilings by the snap step",
+        ),
+    }
+}
+
 fn nudge_spec(d: Dir, big: bool) -> Spec {
     const L: &[KeyboardShortcut] = &[plain(Key::ArrowLeft)];
     const R: &[KeyboardShortcut] = &[plain(Key::ArrowRight)];
@@ -432,6 +479,7 @@ impl Tool {
         const E: &[KeyboardShortcut] = &[plain(Key::E)];
         const V: &[KeyboardShortcut] = &[plain(Key::V)];
         const H: &[KeyboardShortcut] = &[plain(Key::H)];
+        const O: &[KeyboardShortcut] = &[plain(Key::O)];
         match self {
             Tool::Select => spec(
                 "Select",
@@ -492,6 +540,11 @@ impl Tool {
                 "Reach",
                 H,
                 "Click a spot in either view: the character's path to it, or what keeps it out",
+            ),
+            Tool::Sector => spec(
+                "Sector",
+                O,
+                "Greybox sectors: click points and close on the first (Enter or a double-click); a double-click inside a loop of sector edges fills it; two points and Enter split a sector; Alt+click an edge inserts a vertex",
             ),
         }
     }
@@ -644,6 +697,8 @@ pub enum Tool {
     Trigger,
     /// Click a spot: the character's path to it, or what keeps it out.
     Reach,
+    /// Click a greybox sector's outline; fill a loop of sector edges; split by a line.
+    Sector,
 }
 
 impl Tool {
@@ -661,6 +716,7 @@ impl Tool {
         Tool::Entity,
         Tool::Trigger,
         Tool::Reach,
+        Tool::Sector,
     ];
 
     /// The palette's name.

@@ -86,6 +86,34 @@ pub fn new_sector(outline: Vec<Vec2>, floor: f32, ceiling: f32) -> SectorObject 
     }
 }
 
+/// Whether a sector with floor height `floor` is shown under the storey filter `storey` (`(low, high)`;
+/// `None`: every sector).
+#[must_use]
+pub fn in_storey(floor: f32, storey: Option<(f32, f32)>) -> bool {
+    storey.is_none_or(|(lo, hi)| floor >= lo && floor <= hi)
+}
+
+/// The floor and ceiling a new sector drawn with `outline` gets: those of a sector in the storey it shares an
+/// edge with (the first found; the ceiling at least [`DEFAULT_ROOM_HEIGHT`] above), else the storey
+/// filter's lowest floor, else [`DEFAULT_FLOOR`]; the ceiling [`DEFAULT_ROOM_HEIGHT`] above the floor.
+#[must_use]
+pub fn heights_for(level: &Level, outline: &[Vec2], storey: Option<(f32, f32)>) -> (f32, f32) {
+    let n = outline.len();
+    for s in level
+        .sectors
+        .iter()
+        .filter(|s| in_storey(s.floor.height, storey))
+    {
+        let shares = (0..n).any(|i| !find_edges(s, outline[i], outline[(i + 1) % n]).is_empty());
+        if shares {
+            let room = (s.ceiling.height - s.floor.height).max(DEFAULT_ROOM_HEIGHT);
+            return (s.floor.height, s.floor.height + room);
+        }
+    }
+    let floor = storey.map_or(DEFAULT_FLOOR, |(lo, _)| lo);
+    (floor, floor + DEFAULT_ROOM_HEIGHT)
+}
+
 /// The sector with `id`, if `level` has one.
 #[must_use]
 pub fn sector(level: &Level, id: ObjectId) -> Option<&SectorObject> {

@@ -45,6 +45,12 @@ impl Storey {
         self.shows_floor(s.floor.height)
     }
 
+    /// The range `(low, high)` when on (what the drawn scene and the tools filter by).
+    #[must_use]
+    pub fn range(&self) -> Option<(f32, f32)> {
+        self.on.then_some((self.low, self.high))
+    }
+
     /// The range as a key (bits), `None` when off.
     #[must_use]
     pub fn key(&self) -> Option<[u32; 2]> {
@@ -144,34 +150,6 @@ impl Greybox {
         let e = Arc::new(SectorEdges::of(doc.level(), self.storey));
         self.edges = Some((key, Arc::clone(&e)));
         e
-    }
-
-    /// The floor a new sector drawn with `outline` gets, and its ceiling: those of a shown sector it shares
-    /// an edge with (the first found), else the storey filter's lowest floor when it is on, else 0 and 3 m.
-    #[must_use]
-    pub fn heights_for(&self, level: &Level, outline: &[Vec2]) -> (f32, f32) {
-        use crate::editor::document::sector::{DEFAULT_FLOOR, DEFAULT_ROOM_HEIGHT, same_point};
-        let n = outline.len();
-        for s in level.sectors.iter().filter(|s| self.storey.shows(s)) {
-            let m = s.outline.len();
-            for i in 0..n {
-                let (a, b) = (outline[i], outline[(i + 1) % n]);
-                let shares = (0..m).any(|j| {
-                    let (c, d) = (s.outline[j], s.outline[(j + 1) % m]);
-                    (same_point(a, c) && same_point(b, d)) || (same_point(a, d) && same_point(b, c))
-                });
-                if shares {
-                    let room = (s.ceiling.height - s.floor.height).max(DEFAULT_ROOM_HEIGHT);
-                    return (s.floor.height, s.floor.height + room);
-                }
-            }
-        }
-        let floor = if self.storey.on {
-            self.storey.low
-        } else {
-            DEFAULT_FLOOR
-        };
-        (floor, floor + DEFAULT_ROOM_HEIGHT)
     }
 }
 

@@ -4,6 +4,7 @@ mod game;
 mod place;
 mod probe;
 mod reach;
+mod sector;
 mod select;
 mod wall;
 
@@ -173,6 +174,7 @@ impl Tools {
             Tool::Probe => self.probe_pointer(cx, ui, resp, pt),
             Tool::Trigger => self.trigger_pointer(cx, ui, resp, pt),
             Tool::Reach => reach::reach_pointer(cx, resp, pt),
+            Tool::Sector => self.sector_pointer(cx, ui, resp, pt),
             Tool::Entity | Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
                 self.place_pointer(cx, ui, resp, pt);
             }
@@ -215,11 +217,19 @@ impl Tools {
     ) -> (Vec2, bool) {
         let tol = WELD_PX / scale;
         let mut best: Option<(f32, Vec2)> = None;
-        let endpoints = doc
-            .level()
+        let level = doc.level();
+        // The Sector tool welds to the sectors' vertices, the Wall tool to the walls' ends.
+        let sector_points = level
+            .sectors
+            .iter()
+            .filter(|_| self.tool == Tool::Sector)
+            .flat_map(|s| s.outline.iter().chain(s.holes.iter().flatten()).copied());
+        let endpoints = level
             .walls
             .iter()
+            .filter(|_| self.tool != Tool::Sector)
             .flat_map(|w| [w.a, w.b])
+            .chain(sector_points)
             .chain(self.chain.iter().copied());
         for e in endpoints {
             let d = e.distance(p);

@@ -24,7 +24,8 @@ impl Tools {
             | Tool::Triangle
             | Tool::Probe
             | Tool::Trigger
-            | Tool::Reach => {}
+            | Tool::Reach
+            | Tool::Sector => {}
         }
     }
 

@@ -22,6 +22,10 @@ impl Tools {
             self.finish_trigger(cx);
             return;
         }
+        if self.tool == Tool::Sector {
+            self.finish_sector(cx);
+            return;
+        }
         let pts = std::mem::take(&mut self.chain);
         let walls: Vec<(Vec2, Vec2)> = pts
             .windows(2)

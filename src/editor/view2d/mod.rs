@@ -275,6 +275,8 @@ pub struct Extras {
     pub dashed: bool,
     /// A level triangle's corner heights (its fill is shaded by height; its edges are the relief's).
     pub heights: Option<[f32; 3]>,
+    /// A greybox sector's floor height: filled in its height's colour; its edges are drawn by kind.
+    pub floor: Option<f32>,
 }
 
 /// Draws footprints into batches: fills first, then lines, so outlines stay visible.
@@ -396,12 +398,26 @@ impl Drawer<'_> {
                 }
             }
             Footprint::Area(poly) => {
+                // A sector is filled by its floor's height (its edges are drawn by kind over the level).
+                let fill = match (look, self.heights, extras.floor) {
+                    (Look::Normal, Some(range), Some(f)) => {
+                        let [r, g, b] = range.color(f);
+                        Color32::from_rgb(r, g, b).gamma_multiply(0.35)
+                    }
+                    _ => fill,
+                };
                 for t in crate::trigger::triangulate(poly).unwrap_or_default() {
                     let pts: Vec<Pos2> = t.iter().map(|p| self.s(*p)).collect();
                     self.fills.fill_convex(&pts, fill);
                 }
                 let pts: Vec<Pos2> = poly.iter().map(|p| self.s(*p)).collect();
-                self.lines.dashed(&pts, true, w, line);
+                if extras.floor.is_some() && look == Look::Normal {
+                    // Its outline is the sectors' edge layer's.
+                } else if extras.dashed || extras.floor.is_some() {
+                    self.lines.dashed(&pts, true, w, line);
+                } else {
+                    self.lines.polyline(&pts, true, w, line);
+                }
             }
             Footprint::Triangle(t) => {
                 let pts: Vec<Pos2> = t.iter().map(|p| self.s(*p)).collect();
@@ -510,6 +526,8 @@ pub(crate) struct LevelPaintKey {
     pub(crate) selection: u64,
     pub(crate) wall_radii: bool,
     pub(crate) simulated: bool,
+    /// The greybox storey filter, as bits.
+    pub(crate) storey: Option<[u32; 2]>,
 }
 
 /// The top-down view's state: its camera, framing, the pointer over it and the drawn scene with the

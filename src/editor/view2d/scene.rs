@@ -39,6 +39,8 @@ pub(crate) struct Scene {
     pub(crate) grid: PickGrid,
     /// The first entry of each id (a scan of 100,000 entries per frame for the hovered one cost a millisecond).
     by_id: HashMap<ObjectId, u32>,
+    /// The greybox storey filter `(low, high)`: sectors whose floor lies outside are neither drawn nor picked.
+    pub(crate) storey: Option<(f32, f32)>,
 }
 
 /// A uniform grid over the entries' bounds (CSR: `starts[cell]..starts[cell + 1]` in `items`), so a pick
@@ -202,7 +204,16 @@ impl Scene {
         let mut parts: Vec<&[relief::Edge]> =
             plans.iter().map(|(_, _, p)| p.edges.as_slice()).collect();
         parts.push(&tri_edges);
-        let relief = Relief::new(&parts);
+        let mut relief = Relief::new(&parts);
+        // Sectors are filled by their floor's height on the same ramp.
+        let floors = relief::HeightRange::of(level.sectors.iter().map(|s| s.floor.height));
+        relief.range = match (relief.range, floors) {
+            (Some(r), Some(f)) => Some(relief::HeightRange {
+                low: r.low.min(f.low),
+                high: r.high.max(f.high),
+            }),
+            (r, f) => r.or(f),
+        };
         let mut by_id = HashMap::with_capacity(entries.len());
         for (i, e) in entries.iter().enumerate() {
             by_id.entry(e.id).or_insert(i as u32);
@@ -214,7 +225,15 @@ impl Scene {
             plans,
             relief,
             by_id,
+            storey: self.storey,
         };
+    }
+
+    /// Whether the entry is drawn and picked: not a sector outside the storey filter.
+    pub(crate) fn shows(&self, e: &Entry) -> bool {
+        e.extras
+            .floor
+            .is_none_or(|f| crate::editor::document::sector::in_storey(f, self.storey))
     }
 
     /// The first entry with this id.
@@ -284,6 +303,9 @@ impl Scene {
             {
                 continue;
             }
+            if !self.shows(e) {
+                continue;
+            }
             if let Some(d) = e.fp.distance_within(p, tol) {
                 let area = e
                     .bounds
@@ -345,6 +367,10 @@ fn extras_of(level: &Level, o: &Object) -> Extras {
         }
         Object::Trigger(_) => Extras {
             dashed: true,
+            ..Extras::default()
+        },
+        Object::Sector(s) => Extras {
+            floor: Some(s.floor.height),
             ..Extras::default()
         },
         _ => Extras::default(),
