@@ -4,11 +4,12 @@
 //! are stuck, and how many fall through the ground, for both engines with the same measures.
 //!
 //! # Scenes (built once as a collidoscope [`Scene`]; the rapier3d world is built from that scene's objects)
-//! - `terrain`: `generate::terrain(100_000, 200.0, 7)` (100,352 triangles, 0.89 m cells, heights scaled by
-//!   [`TERRAIN_RELIEF`] for a few metres of relief: the report prints its steepest triangle) as one mesh, with
-//!   [`CRATES`] axis-aligned crates and [`TURNED_CRATES`] crates turned about `y` (oriented boxes), each
-//!   0.2 to 0.6 m above the highest ground under it (some climbed, some not) and sunk 0.3 m below the lowest,
-//!   and [`BLOCKS`] blocks 1.5 to 4 m high, all within 70 m of the centre.
+//! - `terrain` (`benches/common/terrain.rs`, shared with `benches/bodies.rs`): `generate::terrain(100_000,
+//!   200.0, 7)` (100,352 triangles, 0.89 m cells, heights scaled by [`terrain::TERRAIN_RELIEF`] for a few
+//!   metres of relief: the report prints its steepest triangle) as one mesh, with [`terrain::CRATES`]
+//!   axis-aligned crates and [`terrain::TURNED_CRATES`] crates turned about `y` (oriented boxes), each 0.2 to
+//!   0.6 m above the highest ground under it (some climbed, some not) and sunk 0.3 m below the lowest, and
+//!   [`terrain::BLOCKS`] blocks 1.5 to 4 m high, all within 70 m of the centre.
 //! - `playground`: `levels/playground.ron`, every static object: box floor tiles, stairs, tunnels, door walls
 //!   (boxes), the mesh floor and the two ramps (meshes), the V corner (two walls).
 //!
@@ -82,12 +83,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
 
 use collidoscope::character::CharacterController;
-use collidoscope::generate::{SplitMix64, terrain};
-use collidoscope::glam::{Mat3, Quat, Vec2, Vec3};
+use collidoscope::generate::SplitMix64;
+use collidoscope::glam::{Quat, Vec2, Vec3};
 use collidoscope::level::{Level, ObjectId};
-use collidoscope::mesh::TriMesh;
 use collidoscope::scene::{Scene, Static};
-use collidoscope::shape::{Aabb, Obb, Ray};
+use collidoscope::shape::Aabb;
 use criterion::{Criterion, SamplingMode};
 use parry_glam::{FromParry, ToParry};
 use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
@@ -102,6 +102,8 @@ use rapier3d::prelude::{
 // The runtime's glam is Bevy's, rapier3d's another: vectors are copied across where they meet rapier.
 #[path = "../tests/runtime/parry_glam.rs"]
 mod parry_glam;
+#[path = "common/terrain.rs"]
+mod terrain;
 
 /// The frame time, seconds (60 Hz).
 const DT: f32 = 1.0 / 60.0;
@@ -113,18 +115,6 @@ const JUMP_SPEED: f32 = 5.0;
 const CHARACTERS: usize = 256;
 /// Frames each character walks (4 s at 60 Hz).
 const FRAMES: usize = 240;
-/// Triangles asked of `generate::terrain`.
-const TERRAIN_TRIANGLES: usize = 100_000;
-/// The terrain's side, metres.
-const TERRAIN_SIZE: f32 = 200.0;
-/// The terrain's heights are `generate::terrain`'s times this (a few metres of relief over 200 m).
-const TERRAIN_RELIEF: f32 = 0.15;
-/// Axis-aligned crates on the terrain.
-const CRATES: usize = 240;
-/// Crates turned about `y` on the terrain.
-const TURNED_CRATES: usize = 80;
-/// Tall blocks on the terrain.
-const BLOCKS: usize = 60;
 /// A move ends inside when the body penetrates something by more than this, metres.
 const INSIDE_DEPTH: f32 = 1e-3;
 /// A move is short when the feet moved less than this fraction of the desired horizontal motion.
@@ -138,39 +128,9 @@ const PASS_REPEATS: usize = 3;
 // Scenes.
 // ---------------------------------------------------------------------------------------------------------
 
-/// The terrain's heights on its grid, for the floor height anywhere (the mesh's own triangles, interpolated).
-struct Heightfield {
-    /// Vertices per side.
-    n: usize,
-    step: f32,
-    half: f32,
-    heights: Vec<f32>,
-}
-
-impl Heightfield {
-    /// The height of the terrain's surface at `(x, z)`, or `None` outside it. The cell `(i, j)` is split along
-    /// its diagonal from `(i + 1, j)` to `(i, j + 1)`, as `generate::terrain` splits it.
-    fn height(&self, x: f32, z: f32) -> Option<f32> {
-        let cells = self.n - 1;
-        let (u, v) = ((x + self.half) / self.step, (z + self.half) / self.step);
-        if !(u >= 0.0 && v >= 0.0 && u <= cells as f32 && v <= cells as f32) {
-            return None;
-        }
-        let (i, j) = ((u as usize).min(cells - 1), (v as usize).min(cells - 1));
-        let (fu, fv) = (u - i as f32, v - j as f32);
-        let h = |i: usize, j: usize| self.heights[j * self.n + i];
-        let (a, b, c, d) = (h(i, j), h(i + 1, j), h(i, j + 1), h(i + 1, j + 1));
-        Some(if fu + fv <= 1.0 {
-            a + fu * (b - a) + fv * (c - a)
-        } else {
-            d + (1.0 - fu) * (c - d) + (1.0 - fv) * (b - d)
-        })
-    }
-}
-
 /// The floor of a scene: where the feet would be below it.
 enum Floor {
-    Terrain(Heightfield),
+    Terrain(terrain::Heightfield),
     /// A level floor with its top at `top` over the rectangle `min..max` (x, z).
     Flat {
         min: Vec2,
@@ -353,96 +313,15 @@ impl Characters {
     }
 }
 
-/// A box sitting on the terrain: its top `rise` above the highest ground under its footprint, its bottom
-/// 0.3 m below the lowest (the footprint sampled at its corners, edge midpoints and centre).
-fn on_ground(field: &Heightfield, center: Vec2, half: Vec2, yaw: f32, rise: f32) -> (f32, f32) {
-    let (s, c) = yaw.sin_cos();
-    let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-    for i in -1..=1 {
-        for k in -1..=1 {
-            let p = Vec2::new(i as f32 * half.x, k as f32 * half.y);
-            let w = center + Vec2::new(c * p.x + s * p.y, -s * p.x + c * p.y);
-            let h = field.height(w.x, w.y).unwrap_or(0.0);
-            lo = lo.min(h);
-            hi = hi.max(h);
-        }
-    }
-    (lo - 0.3, hi + rise)
-}
-
 /// The terrain scene (see the module's scenes).
 fn terrain_scene(characters: usize, frames: usize, ch: &Characters) -> Bench {
-    let (mut vertices, indices) = terrain(TERRAIN_TRIANGLES, TERRAIN_SIZE, 7);
-    for v in &mut vertices {
-        v.y *= TERRAIN_RELIEF;
-    }
-    let n = (vertices.len() as f64).sqrt().round() as usize;
-    assert_eq!(n * n, vertices.len(), "the terrain is a square grid");
-    let field = Heightfield {
-        n,
-        step: TERRAIN_SIZE / (n - 1) as f32,
-        half: TERRAIN_SIZE * 0.5,
-        heights: vertices.iter().map(|v| v.y).collect(),
-    };
-    let steepest = indices
-        .iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|i| vertices[i as usize]);
-            (b - a).cross(c - a).normalize().y.abs().acos().to_degrees()
-        })
-        .fold(0.0f32, f32::max);
-    let triangles = indices.len();
-    let mut objects = vec![(
-        ObjectId(1),
-        Static::Mesh(TriMesh::new(vertices, indices).expect("the terrain mesh")),
-    )];
-    let mut rng = SplitMix64::new(23);
-    let mut next = 100u32;
-    let mut id = || {
-        next += 1;
-        ObjectId(next)
-    };
-    let place = |rng: &mut SplitMix64| Vec2::new(rng.range(-70.0, 70.0), rng.range(-70.0, 70.0));
-    for k in 0..CRATES + TURNED_CRATES {
-        let center = place(&mut rng);
-        let half = Vec2::new(rng.range(0.25, 1.0), rng.range(0.25, 1.0));
-        let rise = rng.range(0.2, 0.6);
-        let yaw = if k < CRATES {
-            0.0
-        } else {
-            rng.range(0.0, std::f32::consts::PI)
-        };
-        let (bottom, top) = on_ground(&field, center, half, yaw, rise);
-        let (c3, h3) = (
-            Vec3::new(center.x, (bottom + top) * 0.5, center.y),
-            Vec3::new(half.x, (top - bottom) * 0.5, half.y),
-        );
-        let shape = if k < CRATES {
-            Static::Aabb(Aabb::from_center_half_extents(c3, h3))
-        } else {
-            Static::Obb(Obb::new(c3, h3, Mat3::from_rotation_y(yaw)))
-        };
-        objects.push((id(), shape));
-    }
-    for _ in 0..BLOCKS {
-        let center = place(&mut rng);
-        let half = Vec2::new(rng.range(0.5, 2.0), rng.range(0.5, 2.0));
-        let rise = rng.range(1.5, 4.0);
-        let (bottom, top) = on_ground(&field, center, half, 0.0, rise);
-        objects.push((
-            id(),
-            Static::Aabb(Aabb::new(
-                Vec3::new(center.x - half.x, bottom, center.y - half.y),
-                Vec3::new(center.x + half.x, top, center.y + half.y),
-            )),
-        ));
-    }
+    let (objects, field, note) = terrain::terrain_objects();
     let scene = Scene::from_objects(objects);
     let rapier = Rapier::from_scene(&scene);
     let (lo, hi) = (Vec2::splat(-90.0), Vec2::splat(90.0));
-    let starts = starts(
+    let starts = terrain::starts(
         &scene,
-        ch,
+        &ch.ours,
         Vec2::splat(-60.0),
         Vec2::splat(60.0),
         characters,
@@ -452,10 +331,7 @@ fn terrain_scene(characters: usize, frames: usize, ch: &Characters) -> Bench {
     Bench {
         name: "terrain",
         notes: vec![format!(
-            "terrain: {triangles} triangles ({n} x {n} vertices, {:.2} m cells, heights x {TERRAIN_RELIEF}, \
-             steepest triangle {steepest:.1}°), {CRATES} crates, {TURNED_CRATES} turned crates, {BLOCKS} blocks; \
-             rapier3d colliders: {}",
-            field.step,
+            "{note}; rapier3d colliders: {}",
             rapier.world.colliders.len()
         )],
         scene,
@@ -479,7 +355,14 @@ fn playground_scene(characters: usize, frames: usize, ch: &Characters) -> Bench 
     // The floor: box tiles over x -20..0 and the mesh over 0..20, z -10..14, top at y = 0.
     let (min, max) = (Vec2::new(-20.0, -10.0), Vec2::new(20.0, 14.0));
     let margin = Vec2::splat(0.5);
-    let starts = starts(&scene, ch, min + margin, max - margin, characters, 201);
+    let starts = terrain::starts(
+        &scene,
+        &ch.ours,
+        min + margin,
+        max - margin,
+        characters,
+        201,
+    );
     let motions = motions(starts, frames, min + margin, max - margin, 202);
     Bench {
         name: "playground",
@@ -497,29 +380,6 @@ fn playground_scene(characters: usize, frames: usize, ch: &Characters) -> Bench 
         floor: Floor::Flat { min, max, top: 0.0 },
         motions,
     }
-}
-
-/// `n` starting feet in `lo..hi` (x, z): 2 cm above what a ray down from 60 m finds (raised by up to 0.3 m
-/// where the body would touch a slope), clear of everything by a skin.
-fn starts(scene: &Scene, ch: &Characters, lo: Vec2, hi: Vec2, n: usize, seed: u64) -> Vec<Vec3> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let (x, z) = (rng.range(lo.x, hi.x), rng.range(lo.y, hi.y));
-        let Some(hit) = scene.cast_ray(&Ray::new(Vec3::new(x, 60.0, z), -Vec3::Y), 200.0) else {
-            continue;
-        };
-        for lift in [0.02, 0.1, 0.2, 0.3] {
-            let feet = hit.point + Vec3::Y * lift;
-            let mut body = ch.ours.capsule(feet);
-            body.radius += ch.ours.skin;
-            if scene.overlap_capsule(&body).is_empty() {
-                out.push(feet);
-                break;
-            }
-        }
-    }
-    out
 }
 
 /// Seeded random walks from `starts` (see the module's characters), reflected at the edges of `lo..hi`.

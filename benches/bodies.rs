@@ -1,0 +1,197 @@
+//! Many character bodies (issue 35): `character::step_bodies` stepping 250, 1,000 and 2,000 bodies one 60 Hz
+//! frame at a time on the 100,000-triangle terrain of `benches/character.rs` (`benches/terrain.rs`), each body
+//! walking its own seeded route (a new heading and speed, 1.5 to 6 m/s, every 0.5 to 1.5 s, a jump now and
+//! then), side by side with the same bodies stepped one after another by `Body::step` on one thread.
+//!
+//! Run it with the `parallel` feature (`cargo bench --bench bodies --features parallel`) for `step_bodies` on
+//! every core; without it both rows are one thread. One iteration is one frame of every body (the bodies go on
+//! walking from frame to frame, so every sample is a fresh stretch of their routes); the report after the
+//! groups gives the frame time and the time per move at each count.
+
+#[path = "common/terrain.rs"]
+mod terrain;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use collidoscope::character::{Body, BodyInput, CharacterController, step_bodies};
+use collidoscope::generate::SplitMix64;
+use collidoscope::glam::{Vec2, Vec3};
+use collidoscope::scene::Scene;
+use criterion::Criterion;
+
+/// The frame time, seconds (60 Hz).
+const DT: f32 = 1.0 / 60.0;
+/// Gravity.
+const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
+/// The body counts timed.
+const COUNTS: [usize; 3] = [250, 1_000, 2_000];
+
+/// Bodies walking their routes: each body's input changes on its own seeded schedule, and turns back toward
+/// the centre when it strays past 80 m.
+struct Crowd {
+    bodies: Vec<Body>,
+    inputs: Vec<BodyInput>,
+    /// Frames until each body's next change of heading.
+    until: Vec<u32>,
+    rng: SplitMix64,
+}
+
+impl Crowd {
+    fn new(scene: &Scene, c: &CharacterController, n: usize) -> Self {
+        let feet = terrain::starts(scene, c, Vec2::splat(-60.0), Vec2::splat(60.0), n, 101);
+        let mut crowd = Self {
+            bodies: feet.into_iter().map(Body::new).collect(),
+            inputs: vec![BodyInput::default(); n],
+            until: vec![0; n],
+            rng: SplitMix64::new(202),
+        };
+        crowd.next_inputs();
+        crowd
+    }
+
+    /// This frame's inputs.
+    fn next_inputs(&mut self) {
+        for ((input, until), body) in self
+            .inputs
+            .iter_mut()
+            .zip(&mut self.until)
+            .zip(&self.bodies)
+        {
+            input.jump = false;
+            if *until == 0 {
+                let heading = self.rng.range(0.0, std::f32::consts::TAU);
+                let speed = self.rng.range(1.5, 6.0);
+                input.wish = Vec2::new(heading.cos(), heading.sin()) * speed;
+                input.jump = self.rng.range(0.0, 1.0) < 0.1;
+                *until = self.rng.range(30.0, 90.0) as u32;
+            }
+            *until -= 1;
+            let at = Vec2::new(body.feet.x, body.feet.z);
+            if at.length() > 80.0 && input.wish.dot(at) > 0.0 {
+                input.wish = -input.wish;
+            }
+        }
+    }
+}
+
+fn bench(c: &mut Criterion, scene: &Scene, ctl: &CharacterController) {
+    for n in COUNTS {
+        let mut group = c.benchmark_group(format!("bodies_{n}"));
+        group.sample_size(20);
+        let mut crowd = Crowd::new(scene, ctl, n);
+        group.bench_function("step_bodies", |b| {
+            b.iter(|| {
+                crowd.next_inputs();
+                step_bodies(
+                    scene,
+                    &[*ctl],
+                    &crowd.inputs,
+                    &mut crowd.bodies,
+                    GRAVITY,
+                    DT,
+                )
+                .expect("one controller, one input per body");
+                black_box(&crowd.bodies);
+            });
+        });
+        let mut crowd = Crowd::new(scene, ctl, n);
+        group.bench_function("one_thread", |b| {
+            b.iter(|| {
+                crowd.next_inputs();
+                for (body, input) in crowd.bodies.iter_mut().zip(&crowd.inputs) {
+                    black_box(body.step(ctl, scene, input, GRAVITY, DT));
+                }
+            });
+        });
+        group.finish();
+    }
+}
+
+/// The report: frame times and µs per move at each count, timed over 120 frames after 60 to settle.
+fn report(scene: &Scene, ctl: &CharacterController) {
+    println!(
+        "\nbodies on the terrain (60 Hz frames; {} threads):",
+        rayon_threads()
+    );
+    println!(
+        "| bodies | step_bodies frame | µs per move | one thread frame | µs per move | speed-up |"
+    );
+    println!("|---|---|---|---|---|---|");
+    for n in COUNTS {
+        let frame = |parallel: bool| {
+            let mut crowd = Crowd::new(scene, ctl, n);
+            let run = |crowd: &mut Crowd| {
+                crowd.next_inputs();
+                if parallel {
+                    step_bodies(
+                        scene,
+                        &[*ctl],
+                        &crowd.inputs,
+                        &mut crowd.bodies,
+                        GRAVITY,
+                        DT,
+                    )
+                    .expect("one controller, one input per body");
+                } else {
+                    for (body, input) in crowd.bodies.iter_mut().zip(&crowd.inputs) {
+                        black_box(body.step(ctl, scene, input, GRAVITY, DT));
+                    }
+                }
+            };
+            for _ in 0..60 {
+                run(&mut crowd);
+            }
+            let t = Instant::now();
+            for _ in 0..120 {
+                run(&mut crowd);
+            }
+            t.elapsed().as_secs_f64() / 120.0
+        };
+        let (par, one) = (frame(true), frame(false));
+        println!(
+            "| {n} | {:.2} ms | {:.2} | {:.2} ms | {:.2} | {:.2}x |",
+            par * 1e3,
+            par * 1e6 / n as f64,
+            one * 1e3,
+            one * 1e6 / n as f64,
+            one / par
+        );
+    }
+}
+
+/// Threads `step_bodies` uses.
+fn rayon_threads() -> usize {
+    if cfg!(feature = "parallel") {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    } else {
+        1
+    }
+}
+
+fn main() {
+    let (objects, _, note) = terrain::terrain_objects();
+    let scene = Scene::from_objects(objects);
+    let ctl = CharacterController::default();
+    println!("{note}");
+    let quick = std::env::args().any(|a| a == "--test");
+    let mut c = Criterion::default().configure_from_args();
+    if !quick {
+        bench(&mut c, &scene, &ctl);
+        c.final_summary();
+        report(&scene, &ctl);
+    } else {
+        // `cargo test --benches`: one frame of the smallest crowd, no timing.
+        let mut crowd = Crowd::new(&scene, &ctl, 16);
+        crowd.next_inputs();
+        step_bodies(
+            &scene,
+            &[ctl],
+            &crowd.inputs,
+            &mut crowd.bodies,
+            GRAVITY,
+            DT,
+        )
+        .expect("one controller, one input per body");
+    }
+}
