@@ -219,6 +219,47 @@ impl Scene {
         out
     }
 
+    /// The triggers a capsule (a character's body) is in: every trigger volume it touches or overlaps, ids
+    /// ascending. Exact: a capsule is the volume a sphere of its radius sweeps from `a` to `b`, and each volume
+    /// answers the parts of that sweep during which the sphere overlaps it ([`TriggerVolume::intervals`]). A
+    /// capsule with `a == b` is its sphere ([`Scene::triggers_at`]); an invalid one is in nothing.
+    ///
+    /// ```
+    /// use collidoscope::{glam::Vec3, level::{Level, ObjectId}, scene::Scene, shape::Capsule};
+    /// let level = Level::from_ron_str(r#"(version: 2, triggers: [
+    ///     (id: 13, name: "exit", shape: Aabb((min: (8.0, 0.0, -1.0), max: (10.0, 2.5, 1.0)))),
+    ///     (id: 4, name: "lamp", shape: Sphere((center: (7.5, 2.8, 0.0), radius: 0.5))),
+    /// ])"#).unwrap();
+    /// let scene = Scene::from_level(&level).unwrap();
+    /// // An upright body of radius 0.3 standing at x = 7.75: its side reaches the box, its head the lamp.
+    /// let body = Capsule::new(Vec3::new(7.75, 0.3, 0.0), Vec3::new(7.75, 2.4, 0.0), 0.3);
+    /// assert_eq!(scene.triggers_at_capsule(&body), vec![ObjectId(4), ObjectId(13)]);
+    /// let lower = Capsule::new(Vec3::new(7.75, 0.3, 0.0), Vec3::new(7.75, 1.5, 0.0), 0.3);
+    /// assert_eq!(scene.triggers_at_capsule(&lower), vec![ObjectId(13)]);
+    /// ```
+    #[must_use]
+    pub fn triggers_at_capsule(&self, capsule: &Capsule) -> Vec<ObjectId> {
+        if !capsule.is_valid() {
+            return Vec::new();
+        }
+        let (a, b, r) = (capsule.a, capsule.b, capsule.radius);
+        let mut out: Vec<ObjectId> = self
+            .triggers
+            .iter()
+            .filter(|t| {
+                if a == b {
+                    t.overlaps(&Sphere::new(a, r))
+                } else {
+                    !t.intervals(a, b, r).is_empty()
+                }
+            })
+            .map(|t| t.id)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The trigger volumes.
     #[must_use]
     pub fn triggers(&self) -> &[TriggerVolume] {
@@ -357,6 +398,11 @@ impl Scene {
     pub(crate) fn candidates(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
         self.unbounded_candidates(lo, hi, &mut f);
         self.tree.query(lo, hi, f);
+    }
+
+    /// [`Scene::candidates`] as objects: the id and the shape of every object that may touch the box `lo..=hi`.
+    pub(crate) fn objects_in_box(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(ObjectId, &Static)) {
+        self.candidates(lo, hi, |i| f(self.ids[i], &self.shapes[i]));
     }
 
     /// The planes of [`Scene::candidates`]: those the box `lo..=hi` is not clear of.

@@ -114,8 +114,10 @@ impl<'a> Mover<'a> {
         Swept { to, hit }
     }
 
-    /// The supporting face through a contact: the most level face of the object at the point, or the contact
-    /// normal when none is found.
+    /// The supporting face through a contact: the most level face of the object at the point, or when it has
+    /// none walkable, the most level of any object's faces through the point (a riser and its tread held by two
+    /// objects meet at the nosing, and the sweep names the lower id); the contact normal when none is found.
+    /// Also whether the contact is on the interior of a face of the object hit.
     fn support(&self, hit: &SceneToi, feet: Vec3) -> (Vec3, bool) {
         let body = self.ctl.capsule(feet);
         let axis = crate::query::closest::point_segment(hit.point, &body.segment());
@@ -126,7 +128,25 @@ impl<'a> Mover<'a> {
             .map(|s| faces_at(s, hit.point, axis, tol))
             .unwrap_or_default();
         let on_face = faces.has(hit.normal);
-        (faces.most_level().unwrap_or(hit.normal), on_face)
+        let mut best = faces.most_level();
+        if best.is_none_or(|n| n.y < self.walkable_y) {
+            let r = Vec3::splat(tol);
+            self.scene
+                .objects_in_box(hit.point - r, hit.point + r, |id, shape| {
+                    let through = shape
+                        .closest_point(hit.point, tol)
+                        .is_some_and(|q| q.distance(hit.point) <= tol);
+                    if id == hit.object || !through {
+                        return;
+                    }
+                    if let Some(n) = faces_at(shape, hit.point, axis, tol).most_level()
+                        && best.is_none_or(|b| n.y > b.y)
+                    {
+                        best = Some(n);
+                    }
+                });
+        }
+        (best.unwrap_or(hit.normal), on_face)
     }
 
     /// The ground under `feet`: a short probe down (or down to `snap` when that is farther). Answers the ground

@@ -10,3 +10,5 @@ mod hand_worked;
 mod playground;
 mod reach;
 mod reach_maps;
+mod risers;
+mod triggers;
