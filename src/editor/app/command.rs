@@ -8,8 +8,15 @@ use glam::Vec2;
 use super::{Dialog, EditorApp, PathPurpose, Pending, Tool};
 use crate::editor::command::{Command, Dir};
 use crate::editor::document::count_noun;
+use crate::editor::tools::Gesture;
 
 impl EditorApp {
+    /// Start listening for a game on loopback (port 47474), or stop.
+    pub fn toggle_listen(&mut self) {
+        self.status =
+            crate::editor::recording::live::toggle_listen(&mut self.live, self.listen_port);
+    }
+
     /// Run the commands whose shortcuts were pressed this frame, most specific first (Ctrl+Shift+S before
     /// Ctrl+S: egui matches Shift loosely). Space plays and pauses on release, unless it was held to pan.
     pub(super) fn shortcuts(&mut self, ctx: &egui::Context) {
@@ -232,5 +239,116 @@ impl EditorApp {
             Command::ThirdPerson => self.view3d.cam.character.third_person,
             _ => return None,
         })
+    }
+
+    /// Run a camera or character command through the preview; its message goes to the status line, and a
+    /// pause shows the Character tab.
+    fn run_character_command(&mut self, command: Command) {
+        let scene = self.level_scene();
+        let (status, show_tab) = self
+            .view3d
+            .run_character_command(command, &self.doc, &scene);
+        if let Some(s) = status {
+            self.status = s;
+        }
+        if show_tab {
+            self.panels.tab = crate::editor::debugger::panel::Tab::Character;
+            self.panels.show_problems = true;
+        }
+    }
+
+    /// Run a reachability command (the Reach tool's too: it turns the overlay on and opens the Reach tab).
+    pub(super) fn run_reach_command(&mut self, command: Command) {
+        match command {
+            Command::ToggleReach => {
+                self.reach.on = !self.reach.on;
+                self.status = if self.reach.on {
+                    "reachability overlay on: green is reached from the walker start, orange can be stood on but not reached".into()
+                } else {
+                    "reachability overlay off".into()
+                };
+            }
+            Command::ReachTo(to) => {
+                if !self.reach.on {
+                    self.reach.on = true;
+                }
+                self.reach.set_target(to);
+                self.status = crate::editor::reach::panel::target_text(&self.reach);
+            }
+            Command::WalkReachPath => self.walk_reach_path(),
+            Command::ClearReachPath if self.reach.clear_target() => {
+                self.status = "path cleared".into();
+            }
+            Command::ReachFloor(f) => self.reach.floor = crate::editor::reach::floor_view(f),
+            Command::SetTool(Tool::Reach) => {
+                self.set_tool(Tool::Reach);
+                self.reach.on = true;
+                self.panels.tab = crate::editor::debugger::panel::Tab::Reach;
+                self.panels.show_problems = true;
+                self.panels.lower_collapsed = false;
+            }
+            _ => {}
+        }
+    }
+
+    /// Walk the shown path with the level's character in the 3D preview.
+    fn walk_reach_path(&mut self) {
+        let key = self.doc.key();
+        let path = match self.reach.path_to_walk(key) {
+            Ok(p) => p.to_vec(),
+            Err(why) => {
+                self.status = why.into();
+                return;
+            }
+        };
+        let scene = self.level_scene();
+        let c = crate::editor::document::character::effective(self.doc.level());
+        let v = &mut self.view3d;
+        v.open = true;
+        v.set_camera(
+            crate::editor::view3d::scene::CameraMode::Walk,
+            &self.doc,
+            &scene,
+        );
+        v.walk_path(path, &c);
+        self.status =
+            "the character walks the path in the 3D preview (third person; F4 for its eyes)".into();
+    }
+
+    /// Whether a map is wanted: the overlay is on, or the Reach tool is in hand.
+    fn reach_wanted(&self) -> bool {
+        self.reach.on || self.tools.tool == Tool::Reach
+    }
+
+    /// Keep the reachability map in step with the document: when it is shown, or when the level has entities
+    /// that must be reached (their problems go to the Problems panel, as `collidoscope check --reach` finds),
+    /// and not during a live drag (it changes the level every frame: mapped when the gesture ends).
+    pub(super) fn refresh_reach(&mut self, ctx: &egui::Context) {
+        let needed = self.reach_wanted() || self.doc.level().must_reach_entities().next().is_some();
+        let dragging = matches!(
+            self.tools.gesture,
+            Some(Gesture::Move { .. } | Gesture::Rotate { .. })
+        );
+        let scene = self.level_scene.as_ref();
+        if let Some(s) = self
+            .reach
+            .refresh(ctx, &self.doc, scene, needed && !dragging)
+        {
+            self.status = s;
+        }
+    }
+
+    /// The status bar's reachability part, while a map is wanted.
+    pub(super) fn reach_status(&self, ui: &mut egui::Ui) {
+        if self.reach_wanted() {
+            self.reach.status_ui(ui);
+        }
+    }
+
+    /// The feet of the place the top-down view shows at floor point `w`, else the surface under it.
+    pub(super) fn reach_spot(&mut self, w: glam::Vec2) -> glam::Vec3 {
+        let scene = self.level_scene();
+        let skin = crate::editor::document::character::effective(self.doc.level()).skin;
+        self.reach.spot(w, &scene, skin)
     }
 }

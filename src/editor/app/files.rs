@@ -41,6 +41,19 @@ pub(crate) enum PathPurpose {
 }
 
 impl EditorApp {
+    /// Open a recording file: its frames in the Recording tab, asked again of the current level.
+    pub fn open_recording(&mut self, path: &std::path::Path) {
+        match crate::editor::recording::live::open_file(path) {
+            Ok((session, status)) => {
+                self.recording = Some(session);
+                self.panels.tab = crate::editor::debugger::panel::Tab::Recording;
+                self.panels.lower_collapsed = false;
+                self.status = status;
+            }
+            Err(why) => self.status = why,
+        }
+    }
+
     pub(crate) fn remember(&mut self, path: &Path) {
         let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         self.session.recent.retain(|p| p != &path);

@@ -13,7 +13,6 @@ mod menus;
 mod panels;
 mod preview;
 mod preview_lines;
-mod reach;
 mod recording;
 mod view;
 
@@ -187,6 +186,43 @@ impl EditorApp {
         app.open_document(level, Source::Start(path));
         app.offer_recovery();
         app
+    }
+
+    /// Once a frame: take what the live link received, and ask more recorded queries of the current level.
+    fn refresh_recording(&mut self, ctx: &egui::Context) {
+        if let Some(l) = &mut self.live {
+            let (status, connected) =
+                crate::editor::recording::live::poll_live(l, &mut self.recording);
+            if connected {
+                self.panels.tab = Tab::Recording;
+            }
+            if let Some(s) = status {
+                self.status = s;
+            }
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        if self.recording.is_some() {
+            let scene = self.level_scene();
+            let key = self.doc.key();
+            if let Some(s) = &mut self.recording
+                && !s.reask_frame(scene, key)
+            {
+                ctx.request_repaint();
+            }
+        }
+    }
+
+    /// The workings of the recording's selected query when it is a character move (see
+    /// [`crate::editor::recording::RecordingSession::move_marks`]).
+    #[must_use]
+    pub fn recording_move_marks(&self) -> Option<crate::editor::character::MoveMarks> {
+        self.recording.as_ref()?.move_marks()
+    }
+
+    /// The character's selected move in the Character tab (while walking).
+    #[must_use]
+    pub fn selected_character_move(&self) -> Option<&crate::editor::character::MoveEntry> {
+        self.view3d.selected_character_move()
     }
 
     /// The editor on the built-in level.

@@ -14,6 +14,36 @@ use crate::editor::view2d::{self};
 use crate::level::{ObjectId, Problem, Severity};
 
 impl EditorApp {
+    /// The Recording tab.
+    pub(crate) fn recording_tab(&mut self, ui: &mut Ui) {
+        let selected = self.doc.selection().iter().next().copied();
+        match &mut self.recording {
+            Some(s) => crate::editor::recording::panel::recording_panel(ui, s, &self.doc, selected),
+            None => {
+                ui.label("No recording. File → Open Recording… opens one a game saved (Recorder::save); File → Listen for a game receives one live (Recorder::connect).");
+            }
+        }
+    }
+
+    /// The live link in the status bar.
+    pub(crate) fn live_status(&self) -> Option<String> {
+        self.live
+            .as_ref()
+            .map(crate::editor::recording::live::live_status)
+    }
+
+    /// The Character tab.
+    pub(crate) fn character_tab(&mut self, ui: &mut Ui) {
+        use crate::editor::character::panel::{PanelAction, character_panel};
+        let walking = self.view3d.walking_character();
+        let action = character_panel(ui, &self.view3d.character, &self.doc, walking);
+        match action {
+            Some(PanelAction::Run(c)) => self.run_command(&ui.ctx().clone(), c),
+            Some(PanelAction::Select(tick)) => self.view3d.character.selected = Some(tick),
+            None => {}
+        }
+    }
+
     pub(crate) fn preview3d(&mut self, ui: &mut Ui) {
         let scene = self.level_scene();
         let marks = self.debug.marks();

@@ -131,6 +131,70 @@ impl Preview3 {
         cam.walker.position = Vec2::new(feet.x, feet.z);
     }
 
+    /// Run a camera or character command. Returns the status line's message, and whether the Character tab
+    /// should show (a pause, to step through the moves).
+    pub fn run_character_command(
+        &mut self,
+        command: Command,
+        doc: &Document,
+        scene: &Scene,
+    ) -> (Option<String>, bool) {
+        let walking = self.walking_character();
+        let say = |s: &str| Some(s.to_owned());
+        match command {
+            Command::SetCamera(mode) => {
+                self.view.open = true;
+                self.set_camera(mode, doc, scene);
+                (None, false)
+            }
+            Command::ThirdPerson => {
+                let third = &mut self.view.cam.character.third_person;
+                *third = !*third;
+                let at = if *third {
+                    "the walk camera is behind the character"
+                } else {
+                    "the walk camera is at the character's eyes"
+                };
+                (say(at), false)
+            }
+            _ if !walking => (
+                say("the character walks in the 3D preview's Walk mode"),
+                false,
+            ),
+            Command::CharacterPause => {
+                self.toggle_character_pause();
+                if self.character.paused {
+                    let m = "character paused: step through its moves in the Character tab";
+                    (say(m), true)
+                } else {
+                    (say("character resumed"), false)
+                }
+            }
+            Command::CharacterStepBack => {
+                self.character_step_back();
+                (None, false)
+            }
+            Command::CharacterStepForward => {
+                self.character_step_forward(doc, scene);
+                (None, false)
+            }
+            Command::CharacterRestart => {
+                self.start_character(doc, scene);
+                (None, false)
+            }
+            _ => (None, false),
+        }
+    }
+
+    /// The character's selected move in the Character tab (while walking).
+    #[must_use]
+    pub fn selected_character_move(&self) -> Option<&crate::editor::character::MoveEntry> {
+        if !self.walking_character() {
+            return None;
+        }
+        self.character.selected_move()
+    }
+
     /// Freeze or unfreeze the character (Walk mode).
     pub fn toggle_character_pause(&mut self) {
         self.character.toggle_pause();

@@ -207,8 +207,19 @@ impl EditorApp {
         self.paint_walker(&mut lines, rect, hovered);
         let character_label = self.paint_character(&mut lines, rect);
         self.paint_probe(&mut lines, rect);
-        self.paint_recording_query(&mut lines, rect);
-        self.paint_character_moves(&mut lines, rect);
+        super::recording::paint_recording_query(
+            &self.view2d.cam,
+            rect,
+            &mut lines,
+            self.recording.as_ref(),
+        );
+        super::character::paint_character_moves(
+            &self.view2d.cam,
+            rect,
+            &mut lines,
+            self.recording_move_marks().as_ref(),
+            &self.view3d,
+        );
         self.paint_compare(&mut lines, rect);
         let marks = self.debug.marks();
         let selection = self.doc.selection();

@@ -7,9 +7,11 @@
 //!   spot.
 //! - [`geometry`] (no egui): a map's drawing, made once per map on the builder's thread: places by column
 //!   and floor, the top-down view's runs of cells, the 3D preview's translucent cells, the blockers' labels.
+//! - [`live`]: the map kept in step with the document each frame, the clicked place, the status line.
 //! - `paint`: the top-down view's overlay, its legend and labels; `panel`: the Reach tab.
 
 pub mod geometry;
+pub mod live;
 pub mod model;
 pub(crate) mod paint;
 pub(crate) mod panel;

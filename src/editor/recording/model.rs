@@ -164,6 +164,23 @@ impl RecordingSession {
         }
     }
 
+    /// The workings of the selected query when it is a character move: as the game made it, or as the
+    /// edited level answers it now (the Recording tab's choice).
+    #[must_use]
+    pub fn move_marks(&self) -> Option<crate::editor::character::MoveMarks> {
+        let q = self.selected_query()?;
+        let q = match self.selected.and_then(|i| self.reasked(self.cursor, i)) {
+            Some(again) if self.show_reasked => again,
+            _ => q,
+        };
+        match q {
+            QueryRecord::Character {
+                controller, result, ..
+            } => Some(crate::editor::character::MoveMarks::of(controller, result)),
+            _ => None,
+        }
+    }
+
     /// The selected query of the current frame.
     #[must_use]
     pub fn selected_query(&self) -> Option<&QueryRecord> {

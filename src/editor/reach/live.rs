@@ -1,0 +1,111 @@
+//! The overlay kept in step with the document, once a frame: a finished build taken (shown when it maps the
+//! document as it is, dropped when an edit overtook it) and the next one started; the place a top-down click
+//! names; the status bar's line.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use egui::{RichText, Ui};
+use glam::{Vec2, Vec3};
+
+use super::geometry::FloorInfo;
+use super::model::{Polled, ReachOverlay, ReachRequest};
+use crate::editor::document::{DocKey, Document};
+use crate::editor::theme;
+use crate::scene::Scene;
+use crate::shape::Ray;
+
+impl ReachOverlay {
+    /// Keep the map in step with `doc`: take a finished build and, when `build` (the map is needed and no
+    /// drag is under way), start the next one, sharing `scene` when it is the document's at this key. Never
+    /// waits for a build; while one runs, the frame asks to be drawn again soon (the status bar's spinner,
+    /// and the result when it comes). Returns the status line when a new map answered the clicked spot.
+    pub fn refresh(
+        &mut self,
+        ctx: &egui::Context,
+        doc: &Document,
+        scene: Option<&(DocKey, Arc<Scene>)>,
+        build: bool,
+    ) -> Option<String> {
+        let key = doc.key();
+        let mut status = None;
+        if self.poll(key) == Polled::Shown {
+            if self.target().is_some() {
+                // The spot clicked is asked again of the new map.
+                status = Some(super::panel::target_text(self));
+            }
+            ctx.request_repaint();
+        }
+        if build && self.wants_build(key) {
+            match scene {
+                // The scene the editor already built at this revision, shared.
+                Some((k, scene)) if *k == key => {
+                    let request = ReachRequest::of(doc, scene.clone());
+                    self.start(key, move || request.build());
+                }
+                // Else the level is copied and its scene built on the builder's thread too.
+                _ => {
+                    let level = doc.level().clone();
+                    let mut r = ReachRequest::of(doc, Arc::new(Scene::default()));
+                    self.start(key, move || {
+                        r.scene = Arc::new(Scene::build(&level));
+                        r.build()
+                    });
+                    return status;
+                }
+            }
+        }
+        if self.building().is_some() {
+            ctx.request_repaint_after(Duration::from_millis(100));
+        }
+        status
+    }
+
+    /// The feet of the place the top-down view shows at floor point `w`, else the surface of `scene` under
+    /// it (`skin` over it; the floor at 0 when there is none).
+    #[must_use]
+    pub fn spot(&self, w: Vec2, scene: &Scene, skin: f32) -> Vec3 {
+        if let Some(d) = self.data()
+            && let Some(p) = d.geometry.place_at(w, self.floor)
+        {
+            return p.feet;
+        }
+        let top = scene.bounds().map_or(10.0, |b| b.max.y + 1.0);
+        scene
+            .cast_ray(&Ray::new(Vec3::new(w.x, top, w.y), Vec3::NEG_Y), 1e5)
+            .map_or(Vec3::new(w.x, 0.0, w.y), |h| h.point + Vec3::Y * skin)
+    }
+
+    /// The status bar's reachability part: a spinner while a map is made, then what it found, or why there
+    /// is none.
+    pub fn status_ui(&self, ui: &mut Ui) {
+        if let Some((_, running)) = self.building() {
+            ui.spinner();
+            ui.label(format!("mapping reach… {:.1} s", running.as_secs_f32()));
+        } else if let Some(b) = self.shown() {
+            match &b.outcome {
+                Ok(d) => {
+                    ui.label(summary(self, d.geometry.floors.iter()))
+                        .on_hover_text(format!(
+                            "the map took {:.2} s ({} places, {} reached)",
+                            b.seconds,
+                            d.map.stats().places,
+                            d.map.stats().reached
+                        ));
+                }
+                Err(e) => {
+                    ui.label(RichText::new(format!("reach: {e}")).color(theme::WARNING_TEXT));
+                }
+            }
+        }
+        ui.separator();
+    }
+}
+
+/// "reach: 902 of 968 m² reached · 12 blockers".
+fn summary<'a>(o: &ReachOverlay, floors: impl Iterator<Item = &'a FloorInfo>) -> String {
+    let (standable, reached) =
+        floors.fold((0.0, 0.0), |(s, r), f| (s + f.standable, r + f.reached));
+    let out = o.data().map_or(0, |d| d.geometry.labels.len());
+    format!("reach: {reached:.0} of {standable:.0} m² reached · {out} blockers")
+}
