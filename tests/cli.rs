@@ -1358,7 +1358,7 @@ fn check_reach_json_has_the_blocker_as_fields() {
         b["description"]
             .as_str()
             .unwrap()
-            .starts_with("step too high")
+            .starts_with("riser 0.50 m is above max_step")
     );
     let narrow = &problems[1]["blocker"];
     assert_eq!(narrow["kind"], "TooNarrow");

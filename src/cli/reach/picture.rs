@@ -205,27 +205,24 @@ pub(super) fn write(map: &ReachMap, level: &Level, path: &Path) -> Result<Placem
 }
 
 fn draw(map: &ReachMap, level: &Level) -> Option<Canvas> {
-    let (min, _, nx, nz) = map.extent()?;
-    let cell = map.cell();
+    let grid = map.grid()?;
+    let (min, cell, nx, nz) = (grid.origin, grid.cell, grid.nx, grid.nz);
     let place = placement(min, cell, nx, nz);
-    // Per column: the highest reached ground and the highest ground that can be stood on.
+    // Per column (the map's own): the highest reached ground and the highest ground that can be stood on.
     let mut reached = vec![f32::NEG_INFINITY; nx * nz];
     let mut standable = vec![f32::NEG_INFINITY; nx * nz];
     let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-    for (feet, is_reached) in map.places() {
-        let i = ((feet.x - min.x) / cell)
-            .floor()
-            .clamp(0.0, (nx - 1) as f32) as usize;
-        let k = ((feet.z - min.y) / cell)
-            .floor()
-            .clamp(0.0, (nz - 1) as f32) as usize;
+    for ((i, k), places) in map.columns() {
         let c = k * nx + i;
-        standable[c] = standable[c].max(feet.y);
-        if is_reached {
-            reached[c] = reached[c].max(feet.y);
+        for p in places {
+            let y = p.feet.y;
+            standable[c] = standable[c].max(y);
+            if p.reached {
+                reached[c] = reached[c].max(y);
+            }
+            lo = lo.min(y);
+            hi = hi.max(y);
         }
-        lo = lo.min(feet.y);
-        hi = hi.max(feet.y);
     }
     let shade = |y: f32| if hi > lo { (y - lo) / (hi - lo) } else { 0.0 };
     let mut canvas = Canvas {

@@ -1,11 +1,7 @@
-//! What a reachability map looks like, worked out once per map on the builder's thread (no egui): its places
-//! filed by grid column and layered from the bottom up, the top-down view's runs of cells for each way of
-//! showing a column (the reached place on top, or one floor), the 3D preview's translucent cells on the
-//! surfaces, and the blockers' labels ("step 0.42 m > 0.35 m").
-//!
-//! A place is filed in the column its feet stand in (the runtime nudges a place up to a cell along the floor
-//! when the column's centre does not fit the body, so the cell drawn is where the character would stand).
-//! Places of one column are at least a body's height apart, except such nudged twins, which are merged.
+//! What a reachability map looks like, worked out once per map on the builder's thread (no egui): the map's
+//! own columns and floors ([`ReachMap::column`], [`ReachMap::floors`]), the top-down view's runs of cells for
+//! each way of showing a column (the reached place on top, or one floor), the 3D preview's translucent cells on
+//! the surfaces, and the blockers' labels ("step 0.42 m > 0.35 m").
 
 use std::sync::Arc;
 
@@ -13,8 +9,6 @@ use glam::{Vec2, Vec3};
 
 use crate::character::{Blocker3, CharacterController, ReachMap};
 use crate::editor::view3d::translucent::Translucent;
-use crate::scene::Scene;
-use crate::shape::Ray;
 
 /// Reached ground, lowest and highest (the colours of `collidoscope reach --png`).
 pub const REACHED: ([u8; 3], [u8; 3]) = ([30, 130, 50], [130, 230, 120]);
@@ -47,6 +41,8 @@ pub struct Place {
     pub feet: Vec3,
     /// Whether it is reached from the start.
     pub reached: bool,
+    /// The ground's unit normal under the feet (the 3D cell lies in the ground's plane).
+    pub normal: Vec3,
 }
 
 /// A run of neighbouring cells in one grid row drawn alike: columns `first..end` of row `row`.
@@ -169,33 +165,49 @@ pub fn cell_rgb(reached: bool, shade: u8) -> [u8; 3] {
 }
 
 impl ReachGeometry {
-    /// The drawing of `map` (empty for a map that could not be built).
+    /// The drawing of `map` (empty for a map that could not be built): its columns and floors as the map holds
+    /// them.
     #[must_use]
-    pub fn of(map: &ReachMap, scene: &Scene) -> ReachGeometry {
-        let Some((origin, _, nx, nz)) = map.extent() else {
+    pub fn of(map: &ReachMap) -> ReachGeometry {
+        let Some(grid) = map.grid() else {
             return ReachGeometry::default();
         };
         let ctl = *map.controller();
         let mut g = ReachGeometry {
-            origin,
-            cell: map.cell(),
-            nx,
-            nz,
+            origin: grid.origin,
+            cell: grid.cell,
+            nx: grid.nx,
+            nz: grid.nz,
             ..ReachGeometry::default()
         };
-        // A place counts as reached as the map's own queries answer for it (a landing within a cell and a
-        // step), so what is drawn green is what a click finds a path to.
-        let places = map
-            .places()
-            .map(|(feet, reached)| (feet, reached || map.reachable(feet)));
-        g.file(places, ctl.height * 0.5);
+        let mut start = vec![0u32; grid.nx * grid.nz + 1];
+        for ((i, k), places) in map.columns() {
+            start[k * grid.nx + i + 1] = places.len() as u32;
+            g.places.extend(places.into_iter().map(|p| Place {
+                feet: p.feet,
+                reached: p.reached,
+                normal: p.normal,
+            }));
+        }
+        for c in 0..grid.nx * grid.nz {
+            start[c + 1] += start[c];
+        }
+        g.col_start = start;
         g.heights = g
             .places
             .iter()
             .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
                 (lo.min(p.feet.y), hi.max(p.feet.y))
             });
-        g.floors = g.floor_infos();
+        g.floors = map
+            .floors()
+            .into_iter()
+            .map(|f| FloorInfo {
+                heights: f.heights,
+                standable: f.standable,
+                reached: f.reachable,
+            })
+            .collect();
         g.runs = (0..=g.floors.len())
             .map(|k| {
                 let view = match k {
@@ -205,48 +217,10 @@ impl ReachGeometry {
                 g.make_runs(view)
             })
             .collect();
-        let (bright, faint) = g.surfaces(scene);
+        let (bright, faint) = g.surfaces();
         (g.surface, g.surface_dimmed) = (Arc::new(bright), Arc::new(faint));
         g.labels = g.labels(map, &ctl);
         g
-    }
-
-    /// File the places by column (sorted by height within each), merging twins within `merge` metres.
-    fn file(&mut self, places: impl Iterator<Item = (Vec3, bool)>, merge: f32) {
-        let mut filed: Vec<(usize, Place)> = places
-            .filter(|(f, _)| f.is_finite())
-            .map(|(feet, reached)| (self.column_of(feet), Place { feet, reached }))
-            .collect();
-        filed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.feet.y.total_cmp(&b.1.feet.y)));
-        let columns = self.nx * self.nz;
-        let mut start = vec![0u32; columns + 1];
-        let mut kept: Vec<Place> = Vec::with_capacity(filed.len());
-        let mut last_col = usize::MAX;
-        for (c, p) in filed {
-            if c == last_col
-                && let Some(prev) = kept.last_mut()
-                && (p.feet.y - prev.feet.y).abs() <= merge
-            {
-                if p.reached && !prev.reached {
-                    *prev = p;
-                }
-                continue;
-            }
-            kept.push(p);
-            start[c + 1] += 1;
-            last_col = c;
-        }
-        for c in 0..columns {
-            start[c + 1] += start[c];
-        }
-        self.places = kept;
-        self.col_start = start;
-    }
-
-    /// The column (index `k * nx + i`) whose cell holds floor point `(x, z)`, clamped to the grid.
-    fn column_of(&self, feet: Vec3) -> usize {
-        let (i, k) = self.cell_of(Vec2::new(feet.x, feet.z));
-        k * self.nx + i
     }
 
     /// The cell `(i, k)` holding floor point `p`, clamped to the grid.
@@ -356,31 +330,6 @@ impl ReachGeometry {
         (((y - lo) / (hi - lo)) * f32::from(SHADES - 1)).round() as u8
     }
 
-    /// Areas and heights of each floor (the `k`-th place of every column from the bottom).
-    fn floor_infos(&self) -> Vec<FloorInfo> {
-        let area = self.cell * self.cell;
-        let mut out: Vec<FloorInfo> = Vec::new();
-        for c in 0..self.nx * self.nz {
-            let col = &self.places[self.col_start[c] as usize..self.col_start[c + 1] as usize];
-            for (f, p) in col.iter().enumerate() {
-                if out.len() <= f {
-                    out.push(FloorInfo {
-                        heights: (f32::INFINITY, f32::NEG_INFINITY),
-                        standable: 0.0,
-                        reached: 0.0,
-                    });
-                }
-                let info = &mut out[f];
-                info.heights = (info.heights.0.min(p.feet.y), info.heights.1.max(p.feet.y));
-                info.standable += area;
-                if p.reached {
-                    info.reached += area;
-                }
-            }
-        }
-        out
-    }
-
     /// Runs of neighbouring cells in each row that `view` shows alike.
     fn make_runs(&self, view: FloorView) -> Vec<Run> {
         let mut out = Vec::new();
@@ -413,20 +362,10 @@ impl ReachGeometry {
         out
     }
 
-    /// The ground's normal under `feet` (up where no surface is found within a few centimetres).
-    fn ground_normal(scene: &Scene, feet: Vec3) -> Vec3 {
-        let ray = Ray::new(feet + Vec3::Y * 0.05, Vec3::NEG_Y);
-        scene
-            .cast_ray(&ray, 0.15)
-            .map(|h| h.normal)
-            .filter(|n| n.y > 0.05 && n.is_finite())
-            .unwrap_or(Vec3::Y)
-    }
-
     /// Every place as a translucent quad on its surface (the plane of the ground under its feet: a ramp's
     /// cells tilt with it, a tread's stay level beside its riser), green reached, orange not, lighter higher;
     /// and the same faint.
-    fn surfaces(&self, scene: &Scene) -> (Translucent, Translucent) {
+    fn surfaces(&self) -> (Translucent, Translucent) {
         let mut bright = Translucent::default();
         let mut faint = Translucent::default();
         let h = self.cell * QUAD_SIDE * 0.5;
@@ -434,7 +373,11 @@ impl ReachGeometry {
             for i in 0..self.nx {
                 let centre = self.origin + (Vec2::new(i as f32, k as f32) + 0.5) * self.cell;
                 for p in self.column(i, k) {
-                    let n = Self::ground_normal(scene, p.feet);
+                    let n = if p.normal.y > 0.05 && p.normal.is_finite() {
+                        p.normal
+                    } else {
+                        Vec3::Y
+                    };
                     let corner = |dx: f32, dz: f32| {
                         let at = centre + Vec2::new(dx, dz);
                         Vec3::new(at.x, surface_y(p.feet, n, at) + LIFT, at.y)
@@ -531,6 +474,7 @@ mod tests {
     use super::*;
     use crate::character::ReachSettings;
     use crate::level::Level;
+    use crate::scene::Scene;
 
     fn ctl() -> CharacterController {
         CharacterController::default()
@@ -554,30 +498,30 @@ mod tests {
         assert_eq!(short_label(&Blocker3::Gap { at }, &c), "gap");
     }
 
+    /// The map of `level` from its walker start, as the editor builds it.
+    fn map_of(level: &Level) -> ReachMap {
+        level
+            .reach_map(&Scene::build(level), &ReachSettings::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// Two floors: a deck 2 m up over the ground, reached by nothing.
-    fn deck() -> (ReachMap, Scene) {
+    fn deck() -> ReachMap {
         let level = Level::from_ron_str(
             r"(version: 2, aabbs: [
                 (id: 1, min: (-5.0, -0.2, -5.0), max: (5.0, 0.0, 5.0)),
                 (id: 2, min: (1.0, 2.0, -2.0), max: (4.0, 2.2, 2.0)),
-            ])",
+            ],
+            walker: (position: (-3.0, 0.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3))",
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let scene = Scene::build(&level);
-        let map = ReachMap::build(
-            &scene,
-            &ctl(),
-            Vec3::new(-3.0, 0.0, 0.0),
-            &ReachSettings::default(),
-        );
-        (map, scene)
+        map_of(&level)
     }
 
     #[test]
     fn a_deck_over_reached_ground_is_a_floor_of_its_own() {
-        let (map, scene) = deck();
-        assert!(map.error().is_none(), "{:?}", map.error());
-        let g = ReachGeometry::of(&map, &scene);
+        let map = deck();
+        let g = ReachGeometry::of(&map);
         assert_eq!(g.floors.len(), 2, "{:?}", g.floors);
         let deck = g.floors[1];
         assert!(deck.heights.0 > 2.1 && deck.reached == 0.0, "{deck:?}");
@@ -619,15 +563,8 @@ mod tests {
     fn the_30_degree_ramp_is_drawn_on_its_slope() {
         let level = Level::from_ron_str(include_str!("../../../levels/playground.ron"))
             .unwrap_or_else(|e| panic!("{e}"));
-        let scene = Scene::build(&level);
-        let c = level.character.unwrap_or_default();
-        let map = ReachMap::build(
-            &scene,
-            &c,
-            Vec3::new(-1.0, 0.0, 0.0),
-            &ReachSettings::default(),
-        );
-        let g = ReachGeometry::of(&map, &scene);
+        let map = map_of(&level);
+        let g = ReachGeometry::of(&map);
         // Halfway up the ramp (x 3..6, rising 2.309 m from z = -4 to z = -8): a quad's corners follow the
         // slope, 0.577 m up per metre north, and it is reached.
         let (i, k) = g.cell_of(Vec2::new(4.5, -6.0));
@@ -637,7 +574,7 @@ mod tests {
             .copied()
             .unwrap_or_else(|| panic!("a place"));
         assert!(p.reached && (p.feet.y - 1.155).abs() < 0.1, "{p:?}");
-        let n = ReachGeometry::ground_normal(&scene, p.feet);
+        let n = p.normal;
         let north = surface_y(p.feet, n, Vec2::new(4.5, -6.1));
         let south = surface_y(p.feet, n, Vec2::new(4.5, -5.9));
         assert!(
@@ -652,7 +589,7 @@ mod tests {
             .copied()
             .unwrap_or_else(|| panic!("a tread"));
         assert!((t.feet.y - 0.41).abs() < 0.02, "{t:?}");
-        assert_eq!(ReachGeometry::ground_normal(&scene, t.feet), Vec3::Y);
+        assert_eq!(t.normal, Vec3::Y);
         // The high stairs' label.
         assert!(
             g.labels.iter().any(|l| l.text == "step 0.42 m > 0.35 m"),

@@ -15,8 +15,9 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 
 use super::geometry::{FloorView, ReachGeometry, short_label};
-use crate::character::{Blocker3, CharacterController, ReachMap, ReachSettings};
+use crate::character::{Blocker3, ReachMap, ReachSettings};
 use crate::editor::document::{DocKey, Document};
+use crate::level::Level;
 use crate::scene::Scene;
 
 /// Why there is no map of a level without a walker start.
@@ -29,10 +30,9 @@ pub struct ReachRequest {
     pub key: DocKey,
     /// The level's statics (shared with the rest of the editor at this revision).
     pub scene: Arc<Scene>,
-    /// The level's character, or the default.
-    pub controller: CharacterController,
-    /// Where the map starts: the walker start's feet `(x, 0, z)`.
-    pub start: Option<Vec3>,
+    /// The level at that revision: its walker start and its character are what [`Level::reach_map`] maps
+    /// from, as `collidoscope check --reach` does.
+    pub level: Level,
     /// Threads the map may use.
     pub threads: usize,
 }
@@ -42,38 +42,31 @@ impl ReachRequest {
     /// leaves one core to the interface.
     #[must_use]
     pub fn of(doc: &Document, scene: Arc<Scene>) -> Self {
-        let level = doc.level();
         Self {
             key: doc.key(),
             scene,
-            controller: crate::editor::document::character::effective(level),
-            start: level
-                .walker
-                .as_ref()
-                .map(|w| Vec3::new(w.position.x, 0.0, w.position.y)),
+            level: doc.level().clone(),
             threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
         }
     }
 
-    /// Build the map and its drawing (what the builder's thread runs).
+    /// Build the map and its drawing (what the builder's thread runs): [`Level::reach_map`], from the walker
+    /// start with the level's character.
     #[must_use]
     pub fn build(self) -> ReachBuilt {
         let began = Instant::now();
-        let outcome = match self.start {
-            None => Err(NO_WALKER.to_owned()),
-            Some(start) => {
-                let settings = ReachSettings {
-                    threads: self.threads,
-                    ..ReachSettings::default()
-                };
-                ReachMap::try_build(&self.scene, &self.controller, start, &settings)
-                    .map(|map| ReachData {
-                        geometry: ReachGeometry::of(&map, &self.scene),
-                        map,
-                    })
-                    .map_err(|e| format!("no map: {e}"))
-            }
+        let settings = ReachSettings {
+            threads: self.threads,
+            ..ReachSettings::default()
+        };
+        let outcome = match self.level.reach_map(&self.scene, &settings) {
+            Ok(map) => Ok(ReachData {
+                geometry: ReachGeometry::of(&map),
+                map,
+            }),
+            Err(_) if self.level.walker.is_none() => Err(NO_WALKER.to_owned()),
+            Err(e) => Err(format!("no map: {e}")),
         };
         ReachBuilt {
             key: self.key,
