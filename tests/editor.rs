@@ -27,6 +27,9 @@ mod walk;
 #[path = "editor/reach.rs"]
 mod reach;
 
+#[path = "editor/greybox_draw.rs"]
+mod greybox_draw;
+
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
         recovery_dir: recovery.map(Path::to_path_buf),

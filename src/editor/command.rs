@@ -544,7 +544,7 @@ impl Tool {
             Tool::Sector => spec(
                 "Sector",
                 O,
-                "Greybox sectors: click points and close on the first (Enter or a double-click); a double-click inside a loop of sector edges fills it; two points and Enter split a sector; Alt+click an edge inserts a vertex",
+                "Click a sector's points, close on the first (or Enter); double-click in a loop of edges fills it; 2 points + Enter split; Alt+click adds a vertex",
             ),
         }
     }

@@ -88,8 +88,11 @@ pub(crate) struct ToolOut {
     /// The Reach tool's click: the floor point to ask the map about.
     pub reach_at: Option<Vec2>,
     /// A drawn chain crosses walls: ask whether to split them.
-    pub split: Option<(Vec<(Vec2, Vec2)>, Vec<Crossing>)>,
+    pub split: Option<SplitQuestion>,
 }
+
+/// The wall-split question: the chain's segments and where they cross existing walls.
+pub(crate) type SplitQuestion = (Vec<(Vec2, Vec2)>, Vec<Crossing>);
 
 impl ToolCtx<'_> {
     /// The object (or the walker, as `None` inside `Some`) under world point `p`, at camera scale `scale`.
@@ -150,6 +153,12 @@ pub(crate) enum Gesture {
 }
 
 impl Tools {
+    /// The points of the chain, outline or corners clicked so far.
+    #[must_use]
+    pub fn chain_points(&self) -> &[Vec2] {
+        &self.chain
+    }
+
     /// What the pointer does with the active tool this frame (the view's own zoom and pan aside).
     pub(crate) fn pointer(
         &mut self,
