@@ -102,3 +102,32 @@ fn a_self_crossing_outline_is_refused_and_its_points_stay() {
     );
     assert!(h.state().tools.chain_points().is_empty());
 }
+
+#[test]
+fn the_inspector_sets_heights_and_refuses_a_ceiling_under_the_floor() {
+    let mut level = Level::default();
+    let e = collidoscope::editor::document::sector::new_sector(
+        vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(4.0, 0.0),
+            Vec2::new(4.0, 4.0),
+            Vec2::new(0.0, 4.0),
+        ],
+        0.0,
+        3.0,
+    );
+    level.sectors.push(SectorObject {
+        id: ObjectId(1),
+        ..e
+    });
+    let mut h = harness(EditorApp::new(level, None, options(None)));
+    click(&mut h, 2.0, 2.0);
+    assert_eq!(h.state().doc.selection().len(), 1);
+    type_into(&mut h, "floor", "1.5");
+    assert_eq!(sectors(&h)[0].floor.height, 1.5);
+    type_into(&mut h, "ceiling", "1");
+    assert_eq!(sectors(&h)[0].ceiling.height, 3.0, "refused, not clamped");
+    assert!(h.query_by_label_contains("refused:").is_some());
+    type_into(&mut h, "floor slope (°)", "20");
+    assert_eq!(sectors(&h)[0].floor.slope.map(|s| s.degrees), Some(20.0));
+}

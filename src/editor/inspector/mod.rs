@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 mod character;
 pub mod game;
+mod sector;
 
 pub use game::{PickRequest, PickWhat, Slot};
 
@@ -471,6 +472,9 @@ fn fields(ui: &mut Ui, doc: &Document, state: &mut InspectorState, out: &mut Vec
         }
         kind_notes(ui, &of_kind, out);
         kind_fields(ui, state, kind, &of_kind, out);
+        if kind == Kind::Sector {
+            sector::section(ui, doc, state, &of_kind, out);
+        }
     }
     if let [one] = selected.as_slice() {
         ui.separator();
