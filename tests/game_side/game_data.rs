@@ -740,7 +740,7 @@ fn reach_problems_are_errors_at_the_unreachable_entities() {
     assert_eq!((step.line, step.col), (Some(14), Some(9)));
     assert!(
         step.message
-            .starts_with("unreachable from the walker start: step too high: 0.5")
+            .starts_with("unreachable from the walker start: riser 0.5")
             && step.message.ends_with("(StepTooHigh)"),
         "{}",
         step.message
