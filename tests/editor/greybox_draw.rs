@@ -131,3 +131,40 @@ fn the_inspector_sets_heights_and_refuses_a_ceiling_under_the_floor() {
     type_into(&mut h, "floor slope (°)", "20");
     assert_eq!(sectors(&h)[0].floor.slope.map(|s| s.degrees), Some(20.0));
 }
+
+#[test]
+fn dragging_a_shared_vertex_moves_it_in_both_sectors_in_one_step() {
+    use collidoscope::editor::document::sector::new_sector;
+    let rect = |x0: f32, x1: f32| {
+        vec![
+            Vec2::new(x0, 0.0),
+            Vec2::new(x1, 0.0),
+            Vec2::new(x1, 4.0),
+            Vec2::new(x0, 4.0),
+        ]
+    };
+    let mut level = Level::default();
+    for (i, (x0, x1)) in [(-4.0, 0.0), (0.0, 4.0)].into_iter().enumerate() {
+        level.sectors.push(SectorObject {
+            id: ObjectId(i as u32 + 1),
+            ..new_sector(rect(x0, x1), 0.0, 3.0)
+        });
+    }
+    let mut h = harness(EditorApp::new(level, None, options(None)));
+    drag(&mut h, (0.0, 0.0), (1.0, -1.0), Modifiers::NONE);
+    let s = sectors(&h);
+    assert!(
+        s[0].outline.contains(&Vec2::new(1.0, -1.0)),
+        "{:?} {}",
+        s[0].outline,
+        h.state().status
+    );
+    assert!(
+        s[1].outline.contains(&Vec2::new(1.0, -1.0)),
+        "{:?}",
+        s[1].outline
+    );
+    assert_eq!(h.state().doc.history().0, vec!["Move sector vertex"]);
+    key(&mut h, Modifiers::COMMAND, Key::Z);
+    assert_eq!(sectors(&h)[1].outline, rect(0.0, 4.0));
+}

@@ -145,10 +145,27 @@ impl Pointer {
 /// A pointer gesture in progress in the view.
 #[derive(Debug)]
 pub(crate) enum Gesture {
-    Move { preview: Preview, grab: Vec2 },
-    BoxSelect { start: Pos2 },
-    Rotate { preview: Preview, center: Vec2 },
-    Place { start: Vec2 },
+    Move {
+        preview: Preview,
+        grab: Vec2,
+    },
+    BoxSelect {
+        start: Pos2,
+    },
+    Rotate {
+        preview: Preview,
+        center: Vec2,
+    },
+    /// Sector vertices (one, or an edge's two) dragged in every sector that has them.
+    MovePoints {
+        preview: Preview,
+        points: Vec<Vec2>,
+        grab: Vec2,
+        delta: Vec2,
+    },
+    Place {
+        start: Vec2,
+    },
     Pan,
 }
 
@@ -201,8 +218,11 @@ impl Tools {
 
     /// Drop the gesture in progress; a live drag's preview is undone.
     pub(crate) fn cancel_gesture(&mut self, doc: &mut Document) {
-        if let Some(Gesture::Move { preview, .. } | Gesture::Rotate { preview, .. }) =
-            self.gesture.take()
+        if let Some(
+            Gesture::Move { preview, .. }
+            | Gesture::Rotate { preview, .. }
+            | Gesture::MovePoints { preview, .. },
+        ) = self.gesture.take()
         {
             doc.cancel_preview(preview);
         }

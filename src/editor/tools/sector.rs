@@ -7,10 +7,11 @@
 use egui::Pos2;
 use glam::Vec2;
 
-use super::{Pointer, ToolCtx, Tools, WELD_PX};
+use super::{Gesture, Pointer, ToolCtx, Tools, WELD_PX};
 use crate::editor::document::sector::{
     self as edits, add_sectors, closest_on_segment, heights_for, in_storey, new_sector, same_point,
 };
+use crate::editor::document::{Header, Object, Preview};
 use crate::level::SectorObject;
 
 impl Tools {
@@ -180,4 +181,113 @@ pub(crate) fn vertex_at(cx: &ToolCtx<'_>, pt: Pointer, p: Pos2) -> Option<Vec2> 
         .filter(|(d, _)| *d <= tol)
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, v)| v)
+}
+
+/// The sector points a Select drag from screen point `p` takes: a vertex near it, else the two ends of a
+/// sector edge near it (both within the weld distance), shown sectors only.
+pub(crate) fn points_at(cx: &ToolCtx<'_>, pt: Pointer, p: Pos2) -> Option<Vec<Vec2>> {
+    if let Some(v) = vertex_at(cx, pt, p) {
+        return Some(vec![v]);
+    }
+    let w = pt.world(p);
+    let tol = WELD_PX / pt.cam.scale;
+    let storey = cx.scene.storey;
+    let mut best: Option<(f32, Vec2, Vec2)> = None;
+    for s in cx
+        .doc
+        .level()
+        .sectors
+        .iter()
+        .filter(|s| in_storey(s.floor.height, storey))
+    {
+        for r in std::iter::once(&s.outline).chain(&s.holes) {
+            let n = r.len();
+            for i in 0..n {
+                let (a, b) = (r[i], r[(i + 1) % n]);
+                let d = closest_on_segment(w, a, b).distance(w);
+                if d <= tol * 0.6 && best.is_none_or(|(bd, _, _)| d < bd) {
+                    best = Some((d, a, b));
+                }
+            }
+        }
+    }
+    best.map(|(_, a, b)| vec![a, b])
+}
+
+/// Start dragging `points` grabbed at world point `grab`: the sectors that have them are the preview's.
+pub(crate) fn begin_points(cx: &mut ToolCtx<'_>, points: Vec<Vec2>, grab: Vec2) -> Gesture {
+    let level = cx.doc.level();
+    let still: Vec<(Vec2, Vec2)> = points.iter().map(|p| (*p, *p)).collect();
+    let originals = edits::moved_points(level.sectors.iter(), &still)
+        .into_iter()
+        .map(Object::Sector)
+        .collect();
+    Gesture::MovePoints {
+        preview: Preview {
+            originals,
+            header: Header::of(level),
+        },
+        points,
+        grab,
+        delta: Vec2::ZERO,
+    }
+}
+
+/// The drag ends: the preview undone, then the move as one checked step (or the reason it is refused).
+pub(crate) fn end_points(cx: &mut ToolCtx<'_>, preview: Preview, points: &[Vec2], delta: Vec2) {
+    cx.doc.cancel_preview(preview);
+    if delta == Vec2::ZERO {
+        return;
+    }
+    let moves: Vec<(Vec2, Vec2)> = points.iter().map(|p| (*p, *p + delta)).collect();
+    let label = if points.len() == 1 {
+        "Move sector vertex"
+    } else {
+        "Move sector edge"
+    };
+    match edits::move_points(cx.doc.level(), &moves, label) {
+        Ok(e) => {
+            cx.apply_edit(e);
+            *cx.status = label.to_lowercase();
+        }
+        Err(why) => *cx.status = format!("not moved: {why}"),
+    }
+}
+
+impl Tools {
+    /// Where the sector points' drag was grabbed.
+    pub(crate) fn grab_of_points(&self) -> Vec2 {
+        match &self.gesture {
+            Some(Gesture::MovePoints { grab, .. }) => *grab,
+            _ => Vec2::ZERO,
+        }
+    }
+
+    /// Preview the dragged points moved by `d` in every sector that has them.
+    pub(crate) fn drag_points(&mut self, cx: &mut ToolCtx<'_>, d: Vec2) {
+        let Some(Gesture::MovePoints {
+            preview,
+            points,
+            delta,
+            ..
+        }) = &mut self.gesture
+        else {
+            return;
+        };
+        *delta = d;
+        let moves: Vec<(Vec2, Vec2)> = points.iter().map(|p| (*p, *p + d)).collect();
+        let sectors: Vec<SectorObject> = preview
+            .originals
+            .iter()
+            .filter_map(|o| match o {
+                Object::Sector(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        let moved = edits::moved_points(sectors.iter(), &moves)
+            .into_iter()
+            .map(Object::Sector)
+            .collect();
+        cx.doc.preview(moved, None);
+    }
 }

@@ -72,6 +72,11 @@ impl Tools {
                     preview: cx.doc.begin_preview(),
                     center,
                 });
+            } else if !shift
+                && !ctrl
+                && let Some(points) = super::sector::points_at(cx, pt, p)
+            {
+                self.gesture = Some(super::sector::begin_points(cx, points, w));
             } else {
                 match cx.pick(w, pt.cam.scale) {
                     Some(hit) if !shift && !ctrl => {
@@ -142,6 +147,10 @@ impl Tools {
                         .collect();
                     cx.doc.preview(objects, None);
                 }
+                Some(Gesture::MovePoints { .. }) => {
+                    let d = self.snapped(w - self.grab_of_points(), shift);
+                    self.drag_points(cx, d);
+                }
                 _ => {}
             }
         }
@@ -169,6 +178,12 @@ impl Tools {
                 Some(Gesture::Rotate { preview, .. }) => {
                     cx.doc.commit_preview(preview, "Rotate box");
                 }
+                Some(Gesture::MovePoints {
+                    preview,
+                    points,
+                    delta,
+                    ..
+                }) => super::sector::end_points(cx, preview, &points, delta),
                 Some(Gesture::BoxSelect { start }) => {
                     if let Some(end) = resp
                         .interact_pointer_pos()
