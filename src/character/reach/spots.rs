@@ -402,29 +402,34 @@ fn fit(
         }
     }
     let (_, at) = best?;
-    // Settled as a body comes to rest there: lowered from a little above onto whatever it meets first, a skin
-    // clear of it (over one plane, exactly the place `feet_above` gives; beside a crease of a mesh, on both
-    // faces). It must stay within a skin of the height it was moved to, over walkable ground.
-    let rest = |f: Vec3| {
-        let mut c = ctl.capsule(f);
-        c.radius += ctl.skin;
-        c
-    };
-    let top = at + Vec3::Y * (2.0 * ctl.skin);
-    if !scene.overlap_capsule(&rest(top)).is_empty() {
+    // Still over walkable ground: found again by a ray a skin either side of the plane (a neighbouring triangle
+    // of a mesh may tilt a little from the centre's; the place keeps what is found there, with its normal).
+    let ground = s.point.y + (at.y - feet.y);
+    let ray = Ray::new(Vec3::new(at.x, ground + ctl.skin, at.z), Vec3::NEG_Y);
+    let hit = scene.cast_ray(&ray, 2.0 * ctl.skin)?;
+    if hit.normal.y < ctl.max_slope_deg.to_radians().cos() {
         return None;
     }
-    let drop = 4.0 * ctl.skin;
-    let hit = scene.sweep_capsule(&rest(top), Vec3::NEG_Y * drop)?;
-    let settled = top - Vec3::Y * (drop * hit.t);
-    let below = (ctl.radius + ctl.skin) / ctl.max_slope_deg.to_radians().cos().max(1e-3);
-    let ray = Ray::new(settled, Vec3::NEG_Y);
-    let ground = scene.cast_ray(&ray, below + ctl.skin)?;
-    let walkable = ground.normal.y >= ctl.max_slope_deg.to_radians().cos();
-    (walkable && (settled.y - at.y).abs() <= ctl.skin && clear(settled)).then_some(Fitted {
+    let point = ray.at(hit.t);
+    let on_plane = feet_above(ctl, point, hit.normal);
+    let settled = if clear(on_plane) {
+        on_plane
+    } else {
+        // Beside a crease of a mesh, the body over one face's plane touches the next face: it comes to rest
+        // on both, lowered from a little above onto what it meets first (half a skin clear of it).
+        let top = at + Vec3::Y * (2.0 * ctl.skin);
+        if !clear(top) {
+            return None;
+        }
+        let drop = 4.0 * ctl.skin;
+        let h = scene.sweep_capsule(&grown(ctl, top), Vec3::NEG_Y * drop)?;
+        top - Vec3::Y * (drop * h.t - 0.5 * ctl.skin).max(0.0)
+    };
+    // Within a skin of the height it was moved to: the same ground, not a ledge or a step beside it.
+    ((settled.y - at.y).abs() <= ctl.skin && clear(settled)).then_some(Fitted {
         feet: settled,
-        ground: ray.at(ground.t).y,
-        normal: ground.normal,
+        ground: point.y,
+        normal: hit.normal,
     })
 }
 
