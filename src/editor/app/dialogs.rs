@@ -155,7 +155,7 @@ impl EditorApp {
             }
             if ui.button("Discard it").clicked() {
                 keep = false;
-                self.clear_recovery();
+                self.session.clear_recovery();
             }
         });
         keep

@@ -80,7 +80,7 @@ impl EditorApp {
             Pending::Open(None) => self.choose_path(PathPurpose::Open),
             Pending::Quit => {
                 self.session.allow_close = true;
-                self.clear_recovery();
+                self.session.clear_recovery();
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
         }
@@ -125,7 +125,7 @@ impl EditorApp {
             // The recovered work exists only in the recovery file until it is saved: keep that file.
             (true, _) => self.doc.mark_unsaved(),
             // The previous document was saved or its changes discarded: its recovery copy goes.
-            (false, true) => self.clear_recovery(),
+            (false, true) => self.session.clear_recovery(),
             // The editor is starting: the previous session's recovery copy is still to be offered.
             (false, false) => {}
         }
@@ -168,7 +168,7 @@ impl EditorApp {
                 self.doc.mark_saved(path.clone());
                 self.session.display_name = display_name(Some(&path));
                 self.remember(&path);
-                self.clear_recovery();
+                self.session.clear_recovery();
                 self.status = format!("saved {}", path.display());
                 true
             }

@@ -184,7 +184,9 @@ impl EditorApp {
     pub fn new(level: Level, path: Option<PathBuf>, opts: EditorOptions) -> Self {
         let mut app = Self::blank(opts);
         app.open_document(level, Source::Start(path));
-        app.offer_recovery();
+        if let Some(s) = app.session.offer_recovery() {
+            app.status = s;
+        }
         app
     }
 
@@ -212,6 +214,13 @@ impl EditorApp {
         }
     }
 
+    /// Write the recovery file now when the level has unsaved changes not yet autosaved.
+    pub fn autosave(&mut self) {
+        if let Some(s) = self.session.autosave(&self.doc) {
+            self.status = s;
+        }
+    }
+
     /// The workings of the recording's selected query when it is a character move (see
     /// [`crate::editor::recording::RecordingSession::move_marks`]).
     #[must_use]
@@ -236,7 +245,9 @@ impl EditorApp {
                 app.status = format!("the built-in level does not load: {e}");
             }
         }
-        app.offer_recovery();
+        if let Some(s) = app.session.offer_recovery() {
+            app.status = s;
+        }
         app
     }
 
@@ -460,7 +471,7 @@ impl EditorApp {
                 ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
                 self.session.dialog = Some(Dialog::ConfirmDiscard(Pending::Quit));
             } else {
-                self.clear_recovery();
+                self.session.clear_recovery();
             }
         }
         let dropped: Vec<PathBuf> = ctx.input(|i| {
