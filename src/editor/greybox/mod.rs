@@ -130,12 +130,15 @@ impl SectorEdges {
     }
 }
 
+/// What the drawn edges are for: the document as it was and the storey filter's range (bits).
+type EdgesKey = (DocKey, Option<[u32; 2]>);
+
 /// The greybox feature's state: the storey filter and the edges drawn for the document as it is.
 #[derive(Debug, Default)]
 pub struct Greybox {
     /// Which sectors are drawn and picked.
     pub storey: Storey,
-    edges: Option<((DocKey, Option<[u32; 2]>), Arc<SectorEdges>)>,
+    edges: Option<(EdgesKey, Arc<SectorEdges>)>,
 }
 
 impl Greybox {
