@@ -562,6 +562,9 @@ mod tests {
         assert!(!w.body.grounded && w.body.velocity.y < 0.0);
         hold(&mut w, &world, keys(0, 0), 60, |w| w.body.grounded);
         assert!(w.body.grounded && w.body.feet.y < 0.05 && w.body.velocity.y == 0.0);
+        // The landing step kept the drift it fell with; the next one, on the ground, takes the keys' none.
+        hold(&mut w, &world, keys(0, 0), 1, |_| false);
+        assert_eq!(w.body.velocity, Vec3::ZERO);
         // At rest no step runs; a jump lifts the feet about the controller's jump_height and lands again.
         let n = w.moves().len();
         hold(&mut w, &world, keys(0, 0), 5, |_| false);

@@ -24,11 +24,17 @@ pub enum CharacterField {
     SnapDistance,
     /// `max_iterations`.
     MaxIterations,
+    /// `jump_height` (the body's).
+    JumpHeight,
+    /// `air_accel` (the body's).
+    AirAccel,
+    /// `crouch_height` (the body's).
+    CrouchHeight,
 }
 
 impl CharacterField {
     /// Every field, in the struct's order.
-    pub const ALL: [CharacterField; 7] = [
+    pub const ALL: [CharacterField; 10] = [
         Self::Radius,
         Self::Height,
         Self::Skin,
@@ -36,6 +42,9 @@ impl CharacterField {
         Self::MaxSlopeDeg,
         Self::SnapDistance,
         Self::MaxIterations,
+        Self::JumpHeight,
+        Self::AirAccel,
+        Self::CrouchHeight,
     ];
 
     /// Its name in the level file and in [`CharacterController::problems`].
@@ -49,6 +58,9 @@ impl CharacterField {
             Self::MaxSlopeDeg => "max_slope_deg",
             Self::SnapDistance => "snap_distance",
             Self::MaxIterations => "max_iterations",
+            Self::JumpHeight => "jump_height",
+            Self::AirAccel => "air_accel",
+            Self::CrouchHeight => "crouch_height",
         }
     }
 
@@ -58,6 +70,7 @@ impl CharacterField {
         match self {
             Self::MaxSlopeDeg => "°",
             Self::MaxIterations => "",
+            Self::AirAccel => "m/s²",
             _ => "m",
         }
     }
@@ -73,6 +86,8 @@ impl CharacterField {
             Self::MaxSlopeDeg => "0 to < 90".into(),
             Self::SnapDistance => ">= 0".into(),
             Self::MaxIterations => format!("1 to {MAX_ITERATIONS_LIMIT}"),
+            Self::JumpHeight | Self::AirAccel => ">= 0".into(),
+            Self::CrouchHeight => "> 0 (kept within 2 x radius .. height)".into(),
         }
     }
 
@@ -91,6 +106,9 @@ impl CharacterField {
                 "how far below the end of a move the feet are pulled down onto a floor"
             }
             Self::MaxIterations => "the most slide iterations (sweeps) one move may take",
+            Self::JumpHeight => "how high a jump lifts the feet under the level's gravity",
+            Self::AirAccel => "how fast the keys turn the horizontal velocity in the air",
+            Self::CrouchHeight => "the body's height while crouching (Walk mode: hold C)",
         }
     }
 
@@ -105,6 +123,9 @@ impl CharacterField {
             Self::MaxSlopeDeg => f64::from(c.max_slope_deg),
             Self::SnapDistance => f64::from(c.snap_distance),
             Self::MaxIterations => f64::from(c.max_iterations),
+            Self::JumpHeight => f64::from(c.jump_height),
+            Self::AirAccel => f64::from(c.air_accel),
+            Self::CrouchHeight => f64::from(c.crouch_height),
         }
     }
 
@@ -120,6 +141,9 @@ impl CharacterField {
             Self::MaxStep => c.max_step = f,
             Self::MaxSlopeDeg => c.max_slope_deg = f,
             Self::SnapDistance => c.snap_distance = f,
+            Self::JumpHeight => c.jump_height = f,
+            Self::AirAccel => c.air_accel = f,
+            Self::CrouchHeight => c.crouch_height = f,
             Self::MaxIterations => {
                 if v.fract() != 0.0 || !(0.0..=f64::from(u32::MAX)).contains(&v) {
                     return Err(format!("must be a whole number (is {v})"));
@@ -262,6 +286,10 @@ mod tests {
         assert!(refuse(CharacterField::MaxIterations, 0.0).contains("between 1 and 1024"));
         assert!(refuse(CharacterField::MaxIterations, 2.5).contains("whole number"));
         assert!(refuse(CharacterField::Skin, f64::NAN).contains("is NaN"));
+        let why = refuse(CharacterField::JumpHeight, -1.0);
+        assert_eq!(why, "must be 0 or more (is -1)");
+        assert!(refuse(CharacterField::AirAccel, f64::INFINITY).contains("0 or more"));
+        assert!(refuse(CharacterField::CrouchHeight, 0.0).contains("greater than 0"));
         // Every refusal's reason is the runtime's own, word for word.
         let bad = CharacterController {
             max_slope_deg: 95.0,

@@ -1,4 +1,4 @@
-//! The level's character in the inspector: its seven values, each a number field with its unit and limits,
+//! The level's character in the inspector: its values (the controller's and the body's), each a number field with its unit and limits,
 //! checked by the runtime's own rule (a refusal stays beside the field with the reason, nothing is
 //! clamped); a level without a character shows the defaults it uses, with Add (write them into the level)
 //! and, once it has one, Remove (back to the default).
