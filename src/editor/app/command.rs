@@ -216,6 +216,13 @@ impl EditorApp {
             Command::Undo => self.doc.can_undo_redo().0,
             Command::Redo => self.doc.can_undo_redo().1,
             Command::Cut | Command::Copy | Command::Duplicate => some,
+            Command::SectorHeight(..) | Command::JoinSectors => {
+                let level = self.doc.level();
+                self.doc
+                    .selection()
+                    .iter()
+                    .any(|id| level.sectors.iter().any(|s| s.id == *id))
+            }
             Command::Delete => some || self.doc.walker_selected(),
             Command::Paste => self.session.clipboard.is_some(),
             Command::KeepProbe => self.probe.ray.is_some(),

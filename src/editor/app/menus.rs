@@ -5,6 +5,7 @@ use egui::Ui;
 use super::EditorApp;
 use crate::editor::command::{Command, POINTER_HELP};
 use crate::editor::debugger::panel::Overlay;
+use crate::editor::document::sector::Which;
 
 /// One entry of a menu.
 enum Item {
@@ -42,6 +43,12 @@ const EDIT: &[Item] = &[
     Item::Run(Command::Delete),
     Item::Separator,
     Item::Run(Command::SelectAll),
+    Item::Separator,
+    Item::Run(Command::SectorHeight(Which::Floor, true)),
+    Item::Run(Command::SectorHeight(Which::Floor, false)),
+    Item::Run(Command::SectorHeight(Which::Ceiling, true)),
+    Item::Run(Command::SectorHeight(Which::Ceiling, false)),
+    Item::Run(Command::JoinSectors),
 ];
 
 const VIEW: &[Item] = &[

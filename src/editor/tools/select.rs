@@ -22,8 +22,10 @@ impl Tools {
             .entries
             .iter()
             .filter(|e| {
-                e.bounds
-                    .is_some_and(|(l, h)| l.cmpge(lo).all() && h.cmple(hi).all())
+                // A sector of a storey the filter hides is not selected either.
+                cx.scene.shows(e)
+                    && e.bounds
+                        .is_some_and(|(l, h)| l.cmpge(lo).all() && h.cmple(hi).all())
             })
             .map(|e| e.id)
             .collect();
