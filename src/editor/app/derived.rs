@@ -1,12 +1,21 @@
-//! Derived state of the document, each a cache keyed by [`DocKey`] (plus what else it depends on): the
-//! problems list, the probe's hits and the Compare tab's rows.
+//! Derived state of the document, each a cache keyed by [`DocKey`] (plus what else it depends on) with its
+//! own refresh: the problems list, the level's runtime scene, the probe's hits and the Compare tab's rows,
+//! and the walker the top-down view draws.
 
 use std::collections::HashSet;
 
-use crate::editor::analysis::compare::CompareKey;
-use crate::editor::app::*;
-use crate::editor::document::DocKey;
+use std::sync::Arc;
+
+use glam::Vec2;
+
+use super::Preview3;
+use crate::editor::analysis::ProbeState;
+use crate::editor::analysis::compare::{self, CompareKey};
+use crate::editor::debugger::panel::DebugPanel;
+use crate::editor::document::{DocKey, Document};
+use crate::editor::reach::ReachOverlay;
 use crate::level::{ObjectId, Problem, Severity};
+use crate::scene::Scene;
 
 #[derive(Default)]
 pub(crate) struct Problems {
@@ -18,141 +27,116 @@ pub(crate) struct Problems {
     pub(crate) reach: Option<(DocKey, u64)>,
 }
 
-impl EditorApp {
-    pub(crate) fn refresh_problems(&mut self) {
-        // While dragging, the level changes every frame: validate when the gesture ends.
-        let key = self.doc.key();
-        // The map of this revision, once made: its must_reach problems join the list.
-        let map = self
-            .reach
+impl Problems {
+    /// Follow the document (and the reachability map of this revision, whose `must_reach` problems join
+    /// the list). While `dragging`, the level changes every frame: validated when the gesture ends.
+    pub(crate) fn refresh(&mut self, doc: &Document, reach: &ReachOverlay, dragging: bool) {
+        let key = doc.key();
+        let map = reach
             .shown()
             .filter(|b| b.key == key)
             .and_then(|b| Some((b.generation, &b.outcome.as_ref().ok()?.map)));
         let reach = map.map(|(generation, _)| (key, generation));
-        if (self.problems.key == Some(key) && self.problems.reach == reach)
-            || (self.problems.key.is_some() && self.tools.gesture.is_some())
-        {
+        if (self.key == Some(key) && self.reach == reach) || (self.key.is_some() && dragging) {
             return;
         }
-        let mut list = self.doc.level().validate();
+        let mut list = doc.level().validate();
         if let Some((_, map)) = map {
             list.extend(
-                self.doc
-                    .level()
+                doc.level()
                     .reach_problems(map)
                     .into_iter()
                     .map(|p| p.problem),
             );
         }
         list.sort_by_key(|p| p.severity);
-        self.problems.faulty = list
+        self.faulty = list
             .iter()
             .filter(|p| p.severity == Severity::Error)
             .filter_map(|p| p.object)
             .collect();
-        self.problems.walker_faulty = list
+        self.walker_faulty = list
             .iter()
             .any(|p| p.severity == Severity::Error && p.field.starts_with("walker"));
-        self.problems.list = list;
-        self.problems.key = Some(key);
-        self.problems.reach = reach;
+        self.list = list;
+        self.key = Some(key);
+        self.reach = reach;
     }
+}
 
-    pub(crate) fn refresh_compare(&mut self) {
+/// The level's runtime scene at `doc`'s revision, kept in `cache` (built once per revision, shared).
+pub(crate) fn scene_at(cache: &mut Option<(DocKey, Arc<Scene>)>, doc: &Document) -> Arc<Scene> {
+    let key = doc.key();
+    match cache {
+        Some((k, s)) if *k == key => s.clone(),
+        _ => {
+            let s = Arc::new(Scene::build(doc.level()));
+            *cache = Some((key, s.clone()));
+            s
+        }
+    }
+}
+
+impl ProbeState {
+    /// The Compare tab's rows for the probe and the debugger's frame (kept until either or `doc` changes).
+    pub(crate) fn refresh_compare(&mut self, doc: &Document, debug: &DebugPanel) {
         let key: CompareKey = (
-            self.doc.key(),
-            self.probe.ray.map(|(r, t)| (r.origin, r.dir, t)),
-            self.debug.debugger.as_ref().map(|d| d.cursor()),
+            doc.key(),
+            self.ray.map(|(r, t)| (r.origin, r.dir, t)),
+            debug.debugger.as_ref().map(|d| d.cursor()),
         );
-        if self
-            .probe
-            .compare
-            .as_ref()
-            .is_some_and(|(k, _, _)| *k == key)
-        {
+        if self.compare.as_ref().is_some_and(|(k, _, _)| *k == key) {
             return;
         }
-        let tris = self.probe.ray.map(|(ray, max_t)| {
-            crate::editor::analysis::compare::triangles(self.doc.level(), &ray, max_t)
-        });
-        let dt = self.doc.level().simulation.dt;
-        let sweeps = match &self.debug.debugger {
-            Some(d) => Some(crate::editor::analysis::compare::sweeps(d.world(), dt)),
-            None => crate::sim::World::from_level(self.doc.level())
+        let tris = self
+            .ray
+            .map(|(ray, max_t)| compare::triangles(doc.level(), &ray, max_t));
+        let dt = doc.level().simulation.dt;
+        let sweeps = match &debug.debugger {
+            Some(d) => Some(compare::sweeps(d.world(), dt)),
+            None => crate::sim::World::from_level(doc.level())
                 .ok()
-                .map(|w| crate::editor::analysis::compare::sweeps(&w, dt)),
+                .map(|w| compare::sweeps(&w, dt)),
         };
-        self.probe.compare = Some((key, tris, sweeps));
+        self.compare = Some((key, tris, sweeps));
     }
 
-    pub(crate) fn refresh_probe(&mut self) {
-        if self.probe.flat
-            && let Some((ray, _)) = &mut self.probe.ray
-            && self.probe.height.is_finite()
+    /// The probe's hits (a ray dragged in the top-down view first follows the probe height), cast into the
+    /// level's scene kept in `scene` when the ray or `doc` changed.
+    pub(crate) fn refresh(&mut self, doc: &Document, scene: &mut Option<(DocKey, Arc<Scene>)>) {
+        if self.flat
+            && let Some((ray, _)) = &mut self.ray
+            && self.height.is_finite()
         {
-            ray.origin.y = self.probe.height;
+            ray.origin.y = self.height;
         }
-        let Some((ray, max_t)) = self.probe.ray else {
-            self.probe.result = None;
+        let Some((ray, max_t)) = self.ray else {
+            self.result = None;
             return;
         };
-        let key = (ray.origin, ray.dir, max_t, self.doc.key());
-        if self.probe.result.as_ref().is_some_and(|(k, _)| *k == key) {
+        let key = (ray.origin, ray.dir, max_t, doc.key());
+        if self.result.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
-        let scene = self.level_scene();
-        self.probe.result = Some((
+        let scene = scene_at(scene, doc);
+        self.result = Some((
             key,
-            crate::editor::analysis::probe::cast_in(self.doc.level(), &scene, &ray, max_t),
+            crate::editor::analysis::probe::cast_in(doc.level(), &scene, &ray, max_t),
         ));
     }
+}
 
-    /// The level's runtime scene at this revision (built once per revision, shared).
-    pub(crate) fn level_scene(&mut self) -> std::sync::Arc<crate::scene::Scene> {
-        let key = self.doc.key();
-        match &self.level_scene {
-            Some((k, s)) if *k == key => s.clone(),
-            _ => {
-                let s = std::sync::Arc::new(crate::scene::Scene::build(self.doc.level()));
-                self.level_scene = Some((key, s.clone()));
-                s
-            }
-        }
-    }
-
-    /// Follow the document with the drawn scene.
-    pub(crate) fn refresh_scene(&mut self) {
-        self.view2d.scene.refresh(&self.doc);
-    }
-
-    /// Bounds of everything in the level.
-    pub(crate) fn level_bounds(&self) -> Option<(Vec2, Vec2)> {
-        self.view2d.scene.level_bounds(self.doc.level())
-    }
-
-    /// Bounds of the selection.
-    pub(crate) fn selection_bounds(&self) -> Option<(Vec2, Vec2)> {
-        self.view2d.scene.selection_bounds(self.doc.selection())
-    }
-
-    /// The object (or the walker, as `None` inside `Some`) under world point `p`.
-    pub(crate) fn pick(&self, p: Vec2) -> Option<Option<ObjectId>> {
-        self.view2d
-            .scene
-            .pick(p, self.view2d.cam.scale, self.doc.level().walker.as_ref())
-    }
-
-    /// The walker as it walks in the 3D preview's walk mode (`None` in the other modes or with the preview
-    /// closed): what the top-down view draws over the level.
+impl Preview3 {
+    /// The walker as it walks in the 3D preview's Walker mode (`None` in the other modes or with the
+    /// preview closed): what the top-down view draws over `level`.
     #[must_use]
-    pub fn live_walker(&self) -> Option<LiveWalker> {
-        let v = &self.view3d;
-        if !v.open || v.cam.mode != crate::editor::view3d::scene::CameraMode::Walker {
+    pub fn live_walker(&self, level: &crate::level::Level) -> Option<LiveWalker> {
+        if !self.open || self.cam.mode != crate::editor::view3d::scene::CameraMode::Walker {
             return None;
         }
-        let w = &v.cam.walker;
-        let blocked_by = match v.walk.outcome.and_then(|o| o.blocked_by) {
-            Some(crate::walker::Blocker::Wall(i)) => self.doc.level().walls.get(i).map(|w| w.id),
+        let w = &self.cam.walker;
+        let blocked_by = match self.walk.outcome.and_then(|o| o.blocked_by) {
+            Some(crate::walker::Blocker::Wall(i)) => level.walls.get(i).map(|w| w.id),
             _ => None,
         };
         Some(LiveWalker {

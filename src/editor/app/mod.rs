@@ -214,6 +214,18 @@ impl EditorApp {
         }
     }
 
+    /// The level's runtime scene at this revision (built once per revision, shared).
+    pub(crate) fn level_scene(&mut self) -> std::sync::Arc<crate::scene::Scene> {
+        derived::scene_at(&mut self.level_scene, &self.doc)
+    }
+
+    /// The walker as it walks in the 3D preview's Walker mode (`None` in the other modes or with the
+    /// preview closed): what the top-down view draws over the level.
+    #[must_use]
+    pub fn live_walker(&self) -> Option<LiveWalker> {
+        self.view3d.live_walker(self.doc.level())
+    }
+
     /// Write the recovery file now when the level has unsaved changes not yet autosaved.
     pub fn autosave(&mut self) {
         if let Some(s) = self.session.autosave(&self.doc) {
@@ -405,10 +417,11 @@ impl EditorApp {
         if self.debug.playing {
             ctx.request_repaint();
         }
-        self.refresh_scene();
+        self.view2d.scene.refresh(&self.doc);
         self.refresh_reach(&ctx);
-        self.refresh_problems();
-        self.refresh_probe();
+        let dragging = self.tools.gesture.is_some();
+        self.problems.refresh(&self.doc, &self.reach, dragging);
+        self.probe.refresh(&self.doc, &mut self.level_scene);
         self.refresh_recording(&ctx);
         self.window_events(&ctx);
         if self.session.dialog.is_none() {

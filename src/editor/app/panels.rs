@@ -245,7 +245,7 @@ impl EditorApp {
                 );
             }
             Tab::Compare => {
-                self.refresh_compare();
+                self.probe.refresh_compare(&self.doc, &self.debug);
                 let (tris, sweeps) = match &self.probe.compare {
                     Some((_, tris, sweeps)) => (tris.as_deref(), sweeps.as_ref()),
                     None => (None, None),

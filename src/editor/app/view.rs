@@ -34,7 +34,7 @@ impl EditorApp {
         self.view2d.rect = rect;
         self.view2d.scene.storey = self.greybox.storey.range();
         if !self.view2d.framed && rect.width() > 10.0 {
-            let b = self.level_bounds();
+            let b = self.view2d.scene.level_bounds(self.doc.level());
             if b.is_some() {
                 self.view2d.cam.frame(rect, b);
             } else {
@@ -44,7 +44,7 @@ impl EditorApp {
         }
         if self.view2d.frame_selection {
             self.view2d.frame_selection = false;
-            let b = self.selection_bounds();
+            let b = self.view2d.scene.selection_bounds(self.doc.selection());
             self.view2d.cam.frame(rect, b);
         }
         let (shift, space, hover) = ui.input(|i| {
@@ -449,6 +449,13 @@ impl EditorApp {
 
     /// While walking in the 3D preview: the walker where it is now, with its facing and collision radius to
     /// scale, and the wall that blocks it.
+    /// The object (or the walker, as `None` inside `Some`) under world point `p`.
+    fn pick(&self, p: Vec2) -> Option<Option<ObjectId>> {
+        self.view2d
+            .scene
+            .pick(p, self.view2d.cam.scale, self.doc.level().walker.as_ref())
+    }
+
     fn paint_live_walker(&self, lines: &mut Batch, rect: Rect) {
         let Some(live) = self.live_walker() else {
             return;
