@@ -227,18 +227,8 @@ impl ReachMap {
         if !start_feet.is_finite() {
             return Err(ReachError::Start("the start is not a finite point".into()));
         }
-        let bounds = Self::bounds_for(scene, start_feet, settings)?;
-        let grid = Grid::over(&bounds, cell, ctl.height);
+        let grid = Self::grid_for(scene, &ctl, start_feet, settings)?;
         let columns = grid.nx as u64 * grid.nz as u64;
-        if columns > settings.max_columns as u64 {
-            return Err(ReachError::TooLarge {
-                columns,
-                width: bounds.max.x - bounds.min.x,
-                depth: bounds.max.z - bounds.min.z,
-                cell,
-                limit: settings.max_columns,
-            });
-        }
         let threads = if settings.threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
@@ -349,6 +339,29 @@ impl ReachMap {
     /// Column `c`'s places (indices into `spots`), from the top down.
     fn in_column(&self, c: usize) -> std::ops::Range<usize> {
         self.col_start[c] as usize..self.col_start[c + 1] as usize
+    }
+
+    /// The grid over the mapped box ([`ReachMap::bounds_for`]), or why not: more columns than
+    /// `settings.max_columns`.
+    fn grid_for(
+        scene: &Scene,
+        ctl: &CharacterController,
+        start: Vec3,
+        settings: &ReachSettings,
+    ) -> Result<Grid, ReachError> {
+        let bounds = Self::bounds_for(scene, start, settings)?;
+        let grid = Grid::over(&bounds, settings.cell, ctl.height);
+        let columns = grid.nx as u64 * grid.nz as u64;
+        if columns > settings.max_columns as u64 {
+            return Err(ReachError::TooLarge {
+                columns,
+                width: bounds.max.x - bounds.min.x,
+                depth: bounds.max.z - bounds.min.z,
+                cell: settings.cell,
+                limit: settings.max_columns,
+            });
+        }
+        Ok(grid)
     }
 
     /// The mapped box: the settings' bounds, or the scene's with the start (planes are unbounded: a level of
