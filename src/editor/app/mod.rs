@@ -6,7 +6,6 @@ mod character;
 mod command;
 mod derived;
 mod dialogs;
-mod edit;
 mod files;
 mod greybox;
 mod menus;
