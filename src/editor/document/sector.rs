@@ -668,6 +668,9 @@ pub fn join_sectors(level: &Level, a: ObjectId, b: ObjectId) -> Result<LabelledE
     for which in [Which::Floor, Which::Ceiling] {
         if let Some(sl) = which.of(sa).slope {
             let n = sa.outline.len();
+            if n == 0 {
+                return Err(format!("sector {a} has no outline"));
+            }
             let (p, q) = (
                 sa.outline[sl.edge as usize % n],
                 sa.outline[(sl.edge as usize + 1) % n],

@@ -235,3 +235,53 @@ fn copy_paste_brings_sectors_along() {
     assert_eq!(other.level().sectors.len(), 2);
     assert!(other.level().sectors[0].outline[0].x > 90.0);
 }
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Any line across a room either splits it into two sectors whose areas sum to the room's, or is
+        /// refused with a reason; nothing panics, and joining the halves gives the room's area back.
+        #[test]
+        fn split_keeps_the_area_or_says_why(
+            ax in -6.0f32..6.0, az in -6.0f32..6.0, bx in -6.0f32..6.0, bz in -6.0f32..6.0,
+        ) {
+            let mut doc = two_rooms();
+            let id = doc.level().sectors[0].id;
+            match split_sector(doc.level(), id, Vec2::new(ax, az), Vec2::new(bx, bz)) {
+                Ok(e) => {
+                    prop_assert!(doc.apply(e.label, e.edit));
+                    let l = doc.level();
+                    prop_assert_eq!(l.sectors.len(), 3);
+                    let total = area(&l.sectors[0]) + area(&l.sectors[2]);
+                    prop_assert!((total - 16.0).abs() < 1e-3, "{}", total);
+                    let other = l.sectors[2].id;
+                    if let Ok(j) = join_sectors(l, id, other) {
+                        prop_assert!(doc.apply(j.label, j.edit));
+                        prop_assert!((area(&doc.level().sectors[0]) - 16.0).abs() < 1e-3);
+                    }
+                }
+                Err(why) => prop_assert!(!why.is_empty()),
+            }
+        }
+
+        /// Moving any vertex gives a valid level or the runtime's reason.
+        #[test]
+        fn a_vertex_move_is_valid_or_refused(x in -10.0f32..10.0, z in -10.0f32..10.0) {
+            let doc = two_rooms();
+            match move_vertex(doc.level(), Vec2::new(4.0, 4.0), Vec2::new(x, z)) {
+                Ok(e) => {
+                    let mut doc = doc;
+                    doc.apply(e.label, e.edit);
+                    let errors = doc.level().validate().into_iter()
+                        .filter(|p| p.severity == Severity::Error).count();
+                    prop_assert_eq!(errors, 0);
+                }
+                Err(why) => prop_assert!(!why.is_empty()),
+            }
+        }
+    }
+}
