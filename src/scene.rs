@@ -730,6 +730,27 @@ impl Scene {
         out
     }
 
+    /// Whether the capsule touches or overlaps any object: [`Scene::overlap_capsule`] is not empty. Allocates
+    /// nothing (a character's every move asks it).
+    pub(crate) fn overlaps_capsule_any(&self, capsule: &Capsule) -> bool {
+        if !capsule.is_valid() {
+            return false;
+        }
+        if self
+            .unbounded
+            .iter()
+            .any(|&i| self.shapes[i as usize].overlaps_capsule(capsule))
+        {
+            return true;
+        }
+        let mut found = false;
+        let b = capsule.bounds();
+        self.tree.query(b.min, b.max, |i| {
+            found = found || self.shapes[i].overlaps_capsule(capsule);
+        });
+        found
+    }
+
     /// Every object the sphere touches or overlaps (solids: boxes, cylinders, walls; surfaces: planes,
     /// triangles, meshes), ids ascending; the objects' own overlap tests ([`overlap::sphere_plane`],
     /// [`overlap::sphere_cylinder`], [`overlap::sphere_triangle`], [`overlap::sphere_aabb`],

@@ -14,17 +14,10 @@ use super::{CharacterController, pushout};
 use crate::id::ObjectId;
 use crate::scene::{Scene, SceneToi};
 use crate::shape::Capsule;
+use clip::{Plane, Planes, add_plane, clip};
 
-/// A contact plane the motion left is kept out of.
-#[derive(Clone, Copy, Debug)]
-struct Plane {
-    normal: Vec3,
-    constraint: Constraint,
-    object: ObjectId,
-}
-
-/// Most planes kept per move (the oldest are dropped).
-const MAX_PLANES: usize = 6;
+mod clip;
+mod into;
 
 /// Below this, a motion is done.
 const TINY: f32 = 1e-7;
@@ -35,8 +28,14 @@ pub(super) struct Mover<'a> {
     scene: &'a Scene,
     /// `cos(max_slope_deg)`: a face whose normal has at least this `y` is walkable.
     walkable_y: f32,
+    /// Whether the workings are kept in `trace` (the hits are always kept: they are part of the answer).
+    record: bool,
     trace: MoveTrace,
     hits: Vec<CharacterHit>,
+    /// The ground under the start, which the walk follows (kept apart from the trace, which may be off).
+    start_ground: Option<Ground>,
+    /// A list of ids kept for a [`Limit::Corner`], so a move in a corner allocates nothing once warm.
+    spare: Vec<ObjectId>,
     /// The last reason the motion was cut short.
     block: Option<Limit>,
     /// The height of the ground the move started from (or last stood on), for measuring risers.
@@ -55,13 +54,41 @@ struct Swept {
 }
 
 impl<'a> Mover<'a> {
+    /// A move that keeps its workings, in buffers of its own.
     pub(super) fn new(ctl: &'a CharacterController, scene: &'a Scene) -> Self {
+        Self::with_buffers(
+            ctl,
+            scene,
+            true,
+            MoveTrace::default(),
+            Vec::new(),
+            Vec::new(),
+        )
+    }
+
+    /// A move that writes into the buffers given (emptied first), keeping its workings when `record`.
+    fn with_buffers(
+        ctl: &'a CharacterController,
+        scene: &'a Scene,
+        record: bool,
+        mut trace: MoveTrace,
+        mut hits: Vec<CharacterHit>,
+        spare: Vec<ObjectId>,
+    ) -> Self {
+        trace.sweeps.clear();
+        trace.steps.clear();
+        trace.push_out = None;
+        trace.ground_at_start = None;
+        hits.clear();
         Self {
             ctl,
             scene,
             walkable_y: ctl.max_slope_deg.to_radians().cos(),
-            trace: MoveTrace::default(),
-            hits: Vec::new(),
+            record,
+            trace,
+            hits,
+            start_ground: None,
+            spare,
             block: None,
             ground_y: None,
             on_ground: false,
@@ -96,6 +123,9 @@ impl<'a> Mover<'a> {
                 from + dir * (travel - back).max(0.0)
             }
         };
+        if !self.record {
+            return Swept { to, hit };
+        }
         self.trace.sweeps.push(SweepRecord {
             phase,
             iteration,
@@ -189,7 +219,7 @@ impl<'a> Mover<'a> {
         let (end, left, used) = self.slide(pos, walk, planes, 0);
         let (mut end, ground, snapped, left) = self.settle(end, motion, fall, used, left);
         // Never inside by construction; checked all the same (one overlap test), falling back to the start.
-        if !self.scene.overlap_capsule(&self.body(end)).is_empty() {
+        if self.scene.overlaps_capsule_any(&self.body(end)) {
             end = pos;
         }
         let limit = self.shortfall(motion, end - feet, left);
@@ -198,17 +228,19 @@ impl<'a> Mover<'a> {
 
     /// Push a start that overlaps out; `Err` with what it overlaps when it cannot be.
     fn push_out_start(&mut self, feet: Vec3) -> Result<Vec3, Vec<ObjectId>> {
-        if self.scene.overlap_capsule(&self.body(feet)).is_empty() {
+        if !self.scene.overlaps_capsule_any(&self.body(feet)) {
             return Ok(feet);
         }
         let ctl = *self.ctl;
         let out = pushout::push_out(self.scene, feet, ctl.radius + ctl.skin, |f| self.body(f));
-        self.trace.push_out = Some(PushOut {
-            from: feet,
-            to: out.feet,
-            objects: out.objects.clone(),
-            resolved: out.resolved,
-        });
+        if self.record {
+            self.trace.push_out = Some(PushOut {
+                from: feet,
+                to: out.feet,
+                objects: out.objects.clone(),
+                resolved: out.resolved,
+            });
+        }
         if out.resolved {
             Ok(out.feet)
         } else {
@@ -224,7 +256,10 @@ impl<'a> Mover<'a> {
         };
         self.ground_y = Some(g.point.y);
         self.on_ground = true;
-        self.trace.ground_at_start = Some(g);
+        self.start_ground = Some(g);
+        if self.record {
+            self.trace.ground_at_start = Some(g);
+        }
         drop <= ctl.skin + 1e-5
     }
 
@@ -232,21 +267,21 @@ impl<'a> Mover<'a> {
     /// the walk is horizontal (following the ground, whose plane the walk starts against), and only what is
     /// left of the fall once off the ground is fallen (walking off a ledge). The feet keep their height instead
     /// of sinking through the band move by move. Answers the walk, the fall and the starting planes.
-    fn split(&self, motion: Vec3, standing: bool) -> (Vec3, f32, Vec<Plane>) {
-        match self.trace.ground_at_start {
+    fn split(&self, motion: Vec3, standing: bool) -> (Vec3, f32, Planes) {
+        match self.start_ground {
             Some(g) if standing => {
-                let planes = vec![Plane {
+                let planes = Planes::one(Plane {
                     normal: g.normal,
                     constraint: Constraint::Ground,
                     object: g.object,
-                }];
+                });
                 if motion.y < 0.0 {
                     (Vec3::new(motion.x, 0.0, motion.z), motion.y, planes)
                 } else {
                     (motion, 0.0, planes)
                 }
             }
-            _ => (motion, 0.0, Vec::new()),
+            _ => (motion, 0.0, Planes::new()),
         }
     }
 
@@ -269,7 +304,7 @@ impl<'a> Mover<'a> {
         };
         let mut probe = self.probe_ground(end, reach, SweepPhase::Snap);
         if fall < 0.0 && !probe.is_some_and(|(_, drop)| drop <= ctl.skin + 1e-5) {
-            let (at, rest, _) = self.slide(end, Vec3::new(0.0, fall, 0.0), Vec::new(), used);
+            let (at, rest, _) = self.slide(end, Vec3::new(0.0, fall, 0.0), Planes::new(), used);
             end = at;
             left += rest;
             probe = self.probe_ground(end, reach, SweepPhase::Snap);
@@ -332,10 +367,10 @@ impl<'a> Mover<'a> {
         &mut self,
         mut pos: Vec3,
         motion: Vec3,
-        mut planes: Vec<Plane>,
+        mut planes: Planes,
         first: u32,
     ) -> (Vec3, Vec3, u32) {
-        let mut rem = clip(motion, &planes, motion).0;
+        let mut rem = clip(motion, planes.as_slice(), motion).0;
         // The iterations left of the move's budget (at least one, for the fall after a walk).
         let last = self.ctl.max_iterations.max(first + 1);
         for it in first..last {
@@ -378,28 +413,43 @@ impl<'a> Mover<'a> {
                         self.set_left(rem);
                         continue;
                     }
-                    Err(limit) => self.block = Some(limit),
+                    Err(limit) => self.set_block(limit),
                 }
             } else if constraint != Constraint::Ground {
-                self.block = Some(self.limit_of(&hit, constraint, support, pos));
+                let limit = self.limit_of(&hit, constraint, support, pos);
+                self.set_block(limit);
             }
             add_plane(&mut planes, &hit, constraint, left);
-            let (clipped, corner) = clip(left, &planes, motion);
+            let (clipped, corner) = clip(left, planes.as_slice(), motion);
             if corner && planes.len() >= 2 {
-                let mut objects: Vec<ObjectId> = planes.iter().map(|p| p.object).collect();
+                let mut objects = std::mem::take(&mut self.spare);
+                objects.clear();
+                objects.extend(planes.as_slice().iter().map(|p| p.object));
                 objects.sort_unstable();
                 objects.dedup();
                 if objects.len() >= 2 {
-                    self.block = Some(Limit::Corner {
+                    self.set_block(Limit::Corner {
                         objects,
                         at: hit.point,
                     });
+                } else {
+                    self.spare = objects;
                 }
             }
             rem = clipped;
             self.set_left(rem);
         }
         (pos, rem, last)
+    }
+
+    /// The limit met last, keeping the list of ids of the one it replaces for the next corner.
+    fn set_block(&mut self, limit: Limit) {
+        if let Some(Limit::Corner { objects, .. } | Limit::Inside { objects }) =
+            self.block.replace(limit)
+            && objects.capacity() > self.spare.capacity()
+        {
+            self.spare = objects;
+        }
     }
 
     /// Note the motion left after the last slide sweep in its record.
@@ -576,7 +626,9 @@ impl<'a> Mover<'a> {
                 })
             }
         };
-        self.trace.steps.push(attempt);
+        if self.record {
+            self.trace.steps.push(attempt);
+        }
         result
     }
 
@@ -723,93 +775,6 @@ impl<'a> Mover<'a> {
         let h = down.hit.ok_or(StepRefusal::NoTread)?;
         Ok((over, down.to, h))
     }
-}
-
-/// Keep a contact's plane (two for a too-steep surface: itself, and its horizontal direction as a wall for the
-/// horizontal motion), replacing one about equal.
-fn add_plane(planes: &mut Vec<Plane>, hit: &SceneToi, constraint: Constraint, left: Vec3) {
-    let mut push = |normal: Vec3, constraint: Constraint| {
-        if let Some(p) = planes
-            .iter_mut()
-            .find(|p| p.normal.dot(normal) > 0.9999 && p.constraint == constraint)
-        {
-            p.object = hit.object;
-            return;
-        }
-        if planes.len() == MAX_PLANES {
-            planes.remove(0);
-        }
-        planes.push(Plane {
-            normal,
-            constraint,
-            object: hit.object,
-        });
-    };
-    push(hit.normal, constraint);
-    if constraint == Constraint::Steep && left.y <= 0.0 {
-        let flat = Vec3::new(hit.normal.x, 0.0, hit.normal.z);
-        if flat.length_squared() > 1e-12 {
-            push(flat.normalize(), Constraint::Wall);
-        }
-    }
-}
-
-/// `v` kept out of one plane: a walkable plane keeps the horizontal part and follows the surface; any other
-/// loses its component into the plane.
-fn project(v: Vec3, p: &Plane) -> Vec3 {
-    let into = v.dot(p.normal);
-    if into >= 0.0 {
-        return v;
-    }
-    if p.constraint == Constraint::Ground && p.normal.y > 1e-3 {
-        Vec3::new(
-            v.x,
-            -(v.x * p.normal.x + v.z * p.normal.z) / p.normal.y,
-            v.z,
-        )
-    } else {
-        v - p.normal * into
-    }
-}
-
-/// The motion left kept out of every plane (Quake's clip planes): each plane alone, then each crease of two,
-/// else nothing (a corner). A way that turns back against the move's own motion (`primal`) is no way: in an
-/// obtuse corner, the wall met second would otherwise send the body back out along itself. Nor is one that
-/// turns back against the motion's horizontal direction, but for sliding down a surface too steep to stand on
-/// (what the fall does there): a sloping ceiling met by a jump would otherwise send the body back under it.
-/// Answers the motion and whether it is a corner.
-fn clip(left: Vec3, planes: &[Plane], primal: Vec3) -> (Vec3, bool) {
-    if planes.is_empty() {
-        return (left, false);
-    }
-    let tol = 1e-6 * left.length() + 1e-9;
-    let heading = Vec3::new(primal.x, 0.0, primal.z);
-    let fits = |v: Vec3, down_steep: bool| {
-        planes.iter().all(|p| v.dot(p.normal) >= -tol)
-            && v.dot(primal) >= 0.0
-            && ((down_steep && v.y < 0.0) || v.dot(heading) >= -tol * heading.length())
-    };
-    let steep = |p: &Plane| p.constraint == Constraint::Steep;
-    for p in planes.iter().rev() {
-        let v = project(left, p);
-        if fits(v, steep(p)) {
-            return (v, false);
-        }
-    }
-    for i in (0..planes.len()).rev() {
-        for j in (0..i).rev() {
-            let crease = planes[i].normal.cross(planes[j].normal);
-            if crease.length_squared() < 1e-10 {
-                continue;
-            }
-            let c = crease.normalize();
-            let v = c * left.dot(c);
-            if fits(v, steep(&planes[i]) || steep(&planes[j])) {
-                return (v, v.length_squared() <= TINY * TINY);
-            }
-        }
-    }
-    (Vec3::ZERO, true)
 }
 
 /// A few ulps of the largest coordinate of `p` (and of 1): distances below it are rounding, not motion.

@@ -239,6 +239,26 @@ pub struct CharacterMove {
     pub trace: MoveTrace,
 }
 
+/// A move of nothing at the origin: the buffers [`super::CharacterController::move_character_into`] and
+/// [`super::CharacterController::move_character_untraced`] write into (its lists keep their memory from move to
+/// move).
+impl Default for CharacterMove {
+    fn default() -> Self {
+        Self {
+            feet: Vec3::ZERO,
+            grounded: false,
+            ground: None,
+            hits: Vec::new(),
+            stepped_up: 0.0,
+            snapped_down: 0.0,
+            start: Vec3::ZERO,
+            motion: Vec3::ZERO,
+            limit: None,
+            trace: MoveTrace::default(),
+        }
+    }
+}
+
 impl CharacterMove {
     /// The move's displacement.
     #[must_use]

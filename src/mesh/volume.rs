@@ -1,16 +1,25 @@
 //! Volume queries: sphere and capsule overlap and sweeps, and the triangles in a box, all through the BVH
 //! boxes that touch a query box.
 
+use std::cell::RefCell;
+
 use glam::{DVec3, Vec3, Vec4};
 
 use super::TriMesh;
-use super::layout::{GROUPS, lanes, leaf_packets};
+use super::layout::{GROUPS, Stack, lanes, leaf_packets};
 use crate::query::closest_segment::segment_triangle;
 use crate::query::sweep::{
     CapD, TriangleHit, capsule_triangle_hit, sphere_triangle, triangle_contact, triangle_reach,
 };
 use crate::query::{Toi, closest::point_triangle_d};
 use crate::shape::{Capsule, Sphere, Triangle};
+
+thread_local! {
+    /// Each thread's list of the triangles a capsule sweep reaches, kept from sweep to sweep.
+    static REACH: RefCell<Vec<(f64, usize)>> = const { RefCell::new(Vec::new()) };
+    /// Each thread's stack for [`TriMesh::visit_box`], kept from visit to visit.
+    static VISIT: RefCell<Stack<u32>> = const { RefCell::new(Stack::new(0)) };
+}
 
 impl TriMesh {
     /// Whether the solid sphere touches any triangle.
@@ -112,7 +121,14 @@ impl TriMesh {
         let m = motion.as_dvec3();
         // Every triangle the swept box reaches, with the time its plane comes within reach (a lower bound on
         // its contact), nearest first; each is met in full only while it can still come first.
-        let mut reach: Vec<(f64, usize)> = Vec::new();
+        // Kept from sweep to sweep on each thread (taken out while in use, so a sweep made meanwhile would only
+        // allocate): a character's moves make no heap allocation once warm.
+        let mut reach = REACH
+            .try_with(|r| std::mem::take(&mut *r.borrow_mut()))
+            .unwrap_or_default();
+        reach.clear();
+        // Room for the triangles of any sweep but a long one over a dense mesh, from the first.
+        reach.reserve(256);
         self.visit_box(from.min.min(to.min), from.max.max(to.max), |k| {
             let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
             if let Some(t0) = triangle_reach(&cap, m, a, b, c) {
@@ -122,7 +138,7 @@ impl TriMesh {
         });
         reach.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
         let mut best: Option<(TriangleHit, u32, [DVec3; 3])> = None;
-        for (t0, k) in reach {
+        for &(t0, k) in &reach {
             let bound = best.map_or(f64::INFINITY, |(hit, ..)| hit.t());
             if t0 >= bound {
                 break;
@@ -134,6 +150,8 @@ impl TriMesh {
                 best = Some((hit, self.id(k), tri));
             }
         }
+        // Gone at thread teardown: the list is then dropped here.
+        let _ = REACH.try_with(|r| *r.borrow_mut() = reach);
         let (hit, triangle, [a, b, c]) = best?;
         let toi = match hit {
             TriangleHit::Touching(toi) => toi,
@@ -155,10 +173,30 @@ impl TriMesh {
     }
 
     /// Call `f` with the BVH slot of every triangle whose node boxes touch `lo..=hi`, until it returns false.
-    fn visit_box(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize) -> bool) {
+    fn visit_box(&self, lo: Vec3, hi: Vec3, f: impl FnMut(usize) -> bool) {
+        // Each thread's stack, taken out while in use (a visit made meanwhile makes its own): a deep visit's
+        // heap spill keeps its memory for the next, so a character's moves allocate nothing once warm.
+        let mut stack = VISIT
+            .try_with(|v| std::mem::replace(&mut *v.borrow_mut(), Stack::new(0)))
+            .unwrap_or_else(|_| Stack::new(0));
+        stack.clear();
+        // Room past the inline entries from the first visit on (a box over a deep tree needs a few dozen).
+        stack.spill.reserve(64);
+        stack.push(0);
+        self.visit_stack(lo, hi, &mut stack, f);
+        let _ = VISIT.try_with(|v| *v.borrow_mut() = stack);
+    }
+
+    /// [`TriMesh::visit_box`] with the stack given.
+    fn visit_stack(
+        &self,
+        lo: Vec3,
+        hi: Vec3,
+        stack: &mut Stack<u32>,
+        mut f: impl FnMut(usize) -> bool,
+    ) {
         let (lx, ly, lz) = (Vec4::splat(lo.x), Vec4::splat(lo.y), Vec4::splat(lo.z));
         let (hx, hy, hz) = (Vec4::splat(hi.x), Vec4::splat(hi.y), Vec4::splat(hi.z));
-        let mut stack = vec![0u32];
         while let Some(w) = stack.pop() {
             let n = &self.wide[w as usize];
             let mut bits = 0;

@@ -2,6 +2,7 @@
 //! playground.
 #![allow(clippy::unwrap_used)]
 
+mod allocations;
 mod body;
 mod common;
 mod crate_corner_bounce;
