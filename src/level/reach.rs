@@ -44,13 +44,13 @@ impl ReachProblem {
 }
 
 impl Level {
-    /// Where reachability maps of this level start: the walker start's feet, `(x, 0, z)`; `None` without a
-    /// walker start.
+    /// The walker start's spot at its height: `(x, height, z)` (`height` 0 when absent); `None` without a
+    /// walker start. Reachability maps start on the surface under it ([`Level::start_feet`]).
     #[must_use]
     pub fn walker_feet(&self) -> Option<Vec3> {
         self.walker
             .as_ref()
-            .map(|w| Vec3::new(w.position.x, 0.0, w.position.y))
+            .map(|w| Vec3::new(w.position.x, w.height.unwrap_or(0.0), w.position.y))
     }
 
     /// The entities of types that say `must_reach: true`, with their index in [`Level::entities`], in file
@@ -63,7 +63,9 @@ impl Level {
     }
 
     /// The reachability map of the level's character (its `character`, or the default) from the walker start
-    /// ([`Level::walker_feet`]) in `scene` (built from this level).
+    /// in `scene` (built from this level): from the first supporting surface at or below the start's `height`
+    /// (0 when absent) plus `max_step` ([`Level::start_feet`]), or from [`Level::walker_feet`] when nothing
+    /// supports there (then [`ReachError::Start`] says why).
     ///
     /// # Errors
     /// [`ReachError::Start`] when the level has no walker start or the start is no place to stand (in the
@@ -81,6 +83,8 @@ impl Level {
                     .into(),
             )
         })?;
+        // On the walker start's storey: the first supporting surface at or below its height plus max_step.
+        let start = self.start_feet(scene).unwrap_or(start);
         ReachMap::try_build(scene, &self.character.unwrap_or_default(), start, settings)
     }
 

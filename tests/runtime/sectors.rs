@@ -293,6 +293,17 @@ fn storeys_overlap_in_plan_and_the_walker_starts_on_its_own() {
     assert_eq!(level.start_feet(&scene), Some(Vec3::new(2.0, 0.0, 2.0)));
     level.walker.as_mut().unwrap().height = Some(3.0);
     assert_eq!(level.start_feet(&scene), Some(Vec3::new(2.0, 3.0, 2.0)));
+    // `check --reach` maps from that storey: the upper room is reached, the lower one under it is not (its
+    // walls close it all round: a walled room with no way down).
+    let settings = collidoscope::character::ReachSettings::default();
+    let map = level.reach_map(&scene, &settings).unwrap();
+    assert!(map.reachable(Vec3::new(2.0, 3.0, 2.0)));
+    assert!(!map.reachable(Vec3::new(0.5, 0.0, 0.5)));
+    level.walker.as_mut().unwrap().height = None;
+    let map = level.reach_map(&scene, &settings).unwrap();
+    assert!(map.reachable(Vec3::new(0.5, 0.0, 0.5)));
+    assert!(!map.reachable(Vec3::new(2.0, 3.0, 2.0)));
+    level.walker.as_mut().unwrap().height = Some(3.0);
     // The same two overlapping where their heights overlap: an error naming both.
     level.sectors[1].floor.height = 2.0;
     let problems = level.validate();

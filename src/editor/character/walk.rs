@@ -38,20 +38,31 @@ pub fn start(
     around: Vec2,
     facing_deg: f32,
 ) -> (CharacterWalk, Vec2, f32) {
-    let c = crate::editor::document::character::effective(doc.level());
-    let (at, from_y, facing) = match &doc.level().walker {
-        Some(w) => (w.position, w.eye_height, w.facing_deg),
+    let level = doc.level();
+    let c = crate::editor::document::character::effective(level);
+    let (at, from_y, facing) = match &level.walker {
+        Some(w) => (
+            w.position,
+            w.height.unwrap_or(0.0) + w.eye_height,
+            w.facing_deg,
+        ),
         None => (
             around,
             scene.bounds().map_or(1.0, |b| b.max.y + 1.0),
             facing_deg,
         ),
     };
-    (
-        CharacterWalk::new(model::start_feet(scene, &c, at, from_y)),
-        at,
-        facing,
-    )
+    // The walker start's storey: the first supporting surface at or below its height plus max_step (what
+    // `check --reach` starts from too), a skin above it; else the first surface under the eye.
+    let feet = level
+        .walker
+        .as_ref()
+        .and_then(|_| level.start_feet(scene))
+        .map_or_else(
+            || model::start_feet(scene, &c, at, from_y),
+            |ground| ground + Vec3::Y * c.skin,
+        );
+    (CharacterWalk::new(feet), at, facing)
 }
 
 /// The facing (degrees, 0 looking down `-z`) of a path's first move along the floor.
