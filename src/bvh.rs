@@ -131,7 +131,10 @@ impl AabbTree {
                     |(lo, hi), (a, b)| (lo.min(*a), hi.max(*b)),
                 )
             } else {
-                let (l, r) = (&self.nodes[node.first as usize], &self.nodes[node.first as usize + 1]);
+                let (l, r) = (
+                    &self.nodes[node.first as usize],
+                    &self.nodes[node.first as usize + 1],
+                );
                 (l.min.min(r.min), l.max.max(r.max))
             };
             self.nodes[n].min = lo;

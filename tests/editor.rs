@@ -1061,7 +1061,10 @@ fn the_top_down_level_is_drawn_from_gpu_buffers_and_follows_the_camera() {
         let img = h.render().expect("wgpu renders");
         let app = h.state();
         let ppp = img.width() as f32 / 1280.0;
-        let p = app.view2d.cam.screen_from_world(app.view_rect(), Vec2::new(x, z));
+        let p = app
+            .view2d
+            .cam
+            .screen_from_world(app.view_rect(), Vec2::new(x, z));
         (-12..=12).any(|dy| {
             let c = img
                 .get_pixel((p.x * ppp) as u32, ((p.y + dy as f32) * ppp) as u32)

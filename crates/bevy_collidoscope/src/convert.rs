@@ -17,7 +17,9 @@
 use bevy::math::{Vec2, Vec3};
 
 /// Deprecated: Collidoscope's vectors are Bevy's; this is the identity.
-#[deprecated(note = "collidoscope::glam is Bevy's glam: the vectors are one type, no conversion is needed")]
+#[deprecated(
+    note = "collidoscope::glam is Bevy's glam: the vectors are one type, no conversion is needed"
+)]
 pub trait ToBevy {
     /// The same type.
     type Bevy;
@@ -26,7 +28,9 @@ pub trait ToBevy {
 }
 
 /// Deprecated: Bevy's vectors are Collidoscope's; this is the identity.
-#[deprecated(note = "collidoscope::glam is Bevy's glam: the vectors are one type, no conversion is needed")]
+#[deprecated(
+    note = "collidoscope::glam is Bevy's glam: the vectors are one type, no conversion is needed"
+)]
 pub trait ToCollidoscope {
     /// The same type.
     type Collidoscope;

@@ -181,9 +181,9 @@ impl LevelScene<'_> {
             && let Some(rec) = &self.recorder
         {
             let mut next = *body;
-            if let Some(m) = rec.with_recorder(|r| {
-                r.step_body(scene, &mut next, controller, input, gravity, dt)
-            }) {
+            if let Some(m) =
+                rec.with_recorder(|r| r.step_body(scene, &mut next, controller, input, gravity, dt))
+            {
                 *body = next;
                 return m;
             }

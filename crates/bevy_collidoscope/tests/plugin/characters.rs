@@ -162,17 +162,37 @@ fn body(app: &App, e: Entity) -> (CharacterBody, Vec3) {
 
 /// Steps `e` one fixed step with `input`, and the same step by the runtime's `Body::step` from the body as it
 /// was: the plugin's body, feet and move must equal the runtime's bit for bit.
-fn step_both(app: &mut App, scene: &Scene, e: Entity, input: BodyInput, what: &str) -> CharacterBody {
+fn step_both(
+    app: &mut App,
+    scene: &Scene,
+    e: Entity,
+    input: BodyInput,
+    what: &str,
+) -> CharacterBody {
     app.world_mut().get_mut::<CharacterBody>(e).unwrap().input = input;
     let (before, feet) = body(app, e);
     app.update();
     let (after, end) = body(app, e);
     let mut want = before.body;
     want.feet = feet;
-    let m = want.step(&before.controller, scene, &input, Vec3::new(0.0, -10.0, 0.0), 1.0 / 64.0);
+    let m = want.step(
+        &before.controller,
+        scene,
+        &input,
+        Vec3::new(0.0, -10.0, 0.0),
+        1.0 / 64.0,
+    );
     assert_eq!(after.body, want, "{what}");
-    assert_eq!(end.to_array().map(f32::to_bits), want.feet.to_array().map(f32::to_bits), "{what}");
-    assert_eq!(app.world().get::<CharacterState>(e).unwrap().last_move(), Some(&m), "{what}");
+    assert_eq!(
+        end.to_array().map(f32::to_bits),
+        want.feet.to_array().map(f32::to_bits),
+        "{what}"
+    );
+    assert_eq!(
+        app.world().get::<CharacterState>(e).unwrap().last_move(),
+        Some(&m),
+        "{what}"
+    );
     after
 }
 
@@ -191,7 +211,13 @@ fn a_body_falls_with_the_levels_gravity_and_lands_on_its_feet() {
     let scene = room_scene();
     let mut landed_at = None;
     for step in 0..120 {
-        let after = step_both(&mut app, &scene, e, BodyInput::default(), &format!("step {step}"));
+        let after = step_both(
+            &mut app,
+            &scene,
+            e,
+            BodyInput::default(),
+            &format!("step {step}"),
+        );
         if after.body.grounded && landed_at.is_none() {
             landed_at = Some(step);
             // Landing spends the vertical speed.
@@ -245,7 +271,11 @@ fn a_wall_stops_the_body_and_the_wish_stays_the_games() {
             Transform::from_xyz(0.0, 0.01, 0.0),
         ))
         .id();
-    app.world_mut().get_mut::<CharacterBody>(e).unwrap().input.wish = Vec2::new(4.0, 1.0);
+    app.world_mut()
+        .get_mut::<CharacterBody>(e)
+        .unwrap()
+        .input
+        .wish = Vec2::new(4.0, 1.0);
     for _ in 0..64 {
         app.update();
     }
@@ -271,9 +301,17 @@ fn a_jump_rises_to_the_jump_height_and_comes_back_down_grounded() {
         .id();
     app.update();
     assert!(body(&app, e).0.body.grounded);
-    app.world_mut().get_mut::<CharacterBody>(e).unwrap().input.jump = true;
+    app.world_mut()
+        .get_mut::<CharacterBody>(e)
+        .unwrap()
+        .input
+        .jump = true;
     app.update();
-    app.world_mut().get_mut::<CharacterBody>(e).unwrap().input.jump = false;
+    app.world_mut()
+        .get_mut::<CharacterBody>(e)
+        .unwrap()
+        .input
+        .jump = false;
     let mut top: f32 = 0.0;
     let mut airborne = 0;
     for _ in 0..128 {

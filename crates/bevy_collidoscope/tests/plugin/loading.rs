@@ -4,9 +4,9 @@
 use bevy::asset::AssetLoadFailedEvent;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
+use bevy_collidoscope::collidoscope::character::{Body, BodyInput};
 use bevy_collidoscope::collidoscope::glam;
 use bevy_collidoscope::collidoscope::shape::Ray;
-use bevy_collidoscope::collidoscope::character::{Body, BodyInput};
 use bevy_collidoscope::*;
 
 use crate::common::*;
