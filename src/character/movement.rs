@@ -159,7 +159,9 @@ impl<'a> Mover<'a> {
             .unwrap_or_default();
         let on_face = faces.has(hit.normal);
         let mut best = faces.most_level();
-        if best.is_none_or(|n| n.y < self.walkable_y) {
+        // Only a contact facing up can rest on another object's face (a wall's contact cannot: skipped, as the
+        // slides along walls are most contacts).
+        if hit.normal.y > 1e-3 && best.is_none_or(|n| n.y < self.walkable_y) {
             let r = Vec3::splat(tol);
             self.scene
                 .objects_in_box(hit.point - r, hit.point + r, |id, shape| {
