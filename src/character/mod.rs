@@ -15,6 +15,11 @@
 //! - **Never stuck**: against a wall the motion keeps its part along the wall; into a corner it ends in the
 //!   corner. Each contact is a plane the motion left is kept out of (Quake's clip planes: one plane, else the
 //!   crease of two, else a corner), and no way that turns back against the move's own motion is taken.
+//! - **Never back**: a move never ends farther back along its motion's horizontal direction than `2·skin`,
+//!   unless its start overlapped and was pushed out, or its fall slid it down a surface too steep to stand on
+//!   (then by at most the drop times `cot(max_slope_deg)`). A step-up lands ahead along the motion or is not
+//!   taken; a slide never turns back against the motion's horizontal direction (a sloping ceiling stops a jump
+//!   instead of sending the body back under it).
 //! - **Steps**: a contact above the feet and no higher than `max_step` that is not on a walkable face is tried
 //!   as a riser: lift by `max_step` (and a skin), move on at that height, settle onto the tread (moving the
 //!   body fully onto it when it would rest on the nosing). `stepped_up` is the tread's height over the ground
