@@ -212,7 +212,9 @@ impl CharacterController {
     }
 
     /// One move of the body with its feet at `feet` by `motion` (the game adds gravity to `motion` itself and
-    /// keeps its own velocity): collide and slide, step up, walk slopes, snap down. See the module's guarantees.
+    /// keeps its own velocity): collide and slide, step up, walk slopes, snap down. See the module's guarantees;
+    /// among them, a move never ends farther back along its motion's horizontal direction than `2·skin` unless
+    /// its start overlapped and was pushed out (or its fall slid it down a face too steep to stand on).
     ///
     /// Bad input (an invalid controller, non-finite `feet` or `motion`) moves nothing and says why in
     /// [`CharacterMove::limit`] ([`Limit::Invalid`]); it never panics.
