@@ -105,7 +105,16 @@ impl EditorApp {
             | Command::ClearReachPath
             | Command::ReachFloor(_) => self.run_reach_command(command),
             Command::Shortcuts => self.session.dialog = Some(Dialog::Shortcuts),
-            Command::SectorHeight(..) | Command::JoinSectors => self.run_greybox_command(command),
+            Command::SectorHeight(..) | Command::JoinSectors => {
+                match super::greybox::greybox_edit(&self.doc, self.tools.snap_step, &command) {
+                    Some(Ok(e)) => {
+                        self.status = e.label.to_lowercase();
+                        self.apply_edit(e);
+                    }
+                    Some(Err(why)) => self.status = format!("not changed: {why}"),
+                    None => {}
+                }
+            }
             Command::FrameAll
             | Command::FrameSelection
             | Command::Toggle3d

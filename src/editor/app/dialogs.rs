@@ -212,6 +212,6 @@ fn shortcuts_dialog(ui: &mut Ui) -> bool {
     egui::ScrollArea::vertical()
         .max_height(height)
         .auto_shrink([false, false])
-        .show(ui, EditorApp::shortcut_list);
+        .show(ui, super::menus::shortcut_list);
     !ui.button("Close").clicked()
 }

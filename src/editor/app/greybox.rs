@@ -3,72 +3,67 @@
 
 use egui::{Color32, Ui};
 
-use crate::editor::app::EditorApp;
 use crate::editor::command::{Command, Tool};
 use crate::editor::document::sector;
-use crate::editor::greybox::{EdgeLook, SectorEdges};
+use crate::editor::document::{Document, LabelledEdit};
+use crate::editor::greybox::{EdgeLook, Greybox, SectorEdges};
 use crate::editor::view2d::Drawer;
 use crate::level::ObjectId;
 
-impl EditorApp {
-    /// The selected sectors' ids.
-    fn selected_sectors(&self) -> Vec<ObjectId> {
-        let level = self.doc.level();
-        self.doc
-            .selection()
-            .iter()
-            .copied()
-            .filter(|id| level.sectors.iter().any(|s| s.id == *id))
-            .collect()
-    }
+/// The selected sectors' ids.
+fn selected_sectors(doc: &Document) -> Vec<ObjectId> {
+    let level = doc.level();
+    doc.selection()
+        .iter()
+        .copied()
+        .filter(|id| level.sectors.iter().any(|s| s.id == *id))
+        .collect()
+}
 
-    /// Run a greybox command: raise or lower the selected floors or ceilings by the snap step, join two.
-    pub(crate) fn run_greybox_command(&mut self, command: Command) {
-        let ids = self.selected_sectors();
-        let result = match command {
-            Command::SectorHeight(which, up) => {
-                let step = self.tools.snap_step.max(0.01);
-                sector::raise(self.doc.level(), &ids, which, if up { step } else { -step })
-            }
-            Command::JoinSectors => match ids.as_slice() {
-                [a, b] => sector::join_sectors(self.doc.level(), *a, *b),
-                _ => Err("select two sectors that share an edge".into()),
-            },
-            _ => return,
-        };
-        match result {
-            Ok(e) => {
-                self.status = e.label.to_lowercase();
-                self.apply_edit(e);
-            }
-            Err(why) => self.status = format!("not changed: {why}"),
+/// The edit a greybox command makes: raise or lower the selected floors or ceilings by the snap step,
+/// join two; `None` for a command that is not a greybox one.
+pub(super) fn greybox_edit(
+    doc: &Document,
+    snap_step: f32,
+    command: &Command,
+) -> Option<Result<LabelledEdit, String>> {
+    let ids = selected_sectors(doc);
+    Some(match command {
+        Command::SectorHeight(which, up) => {
+            let step = snap_step.max(0.01);
+            sector::raise(doc.level(), &ids, *which, if *up { step } else { -step })
         }
-    }
+        Command::JoinSectors => match ids.as_slice() {
+            [a, b] => sector::join_sectors(doc.level(), *a, *b),
+            _ => Err("select two sectors that share an edge".into()),
+        },
+        _ => return None,
+    })
+}
 
-    /// The Sector tool's options: the storey filter (only sectors whose floor lies in the range are drawn
-    /// and picked, and new sectors start at its lowest floor).
-    pub(crate) fn greybox_options(&mut self, ui: &mut Ui) {
-        if self.tools.tool != Tool::Sector {
-            return;
-        }
-        ui.separator();
-        let s = &mut self.greybox.storey;
-        ui.checkbox(&mut s.on, "Storey filter")
-            .on_hover_text("Only sectors whose floor lies in this range are drawn and picked");
-        ui.add_enabled_ui(s.on, |ui| {
-            ui.horizontal(|ui| {
-                let l = ui.label("floor from");
-                ui.add(egui::DragValue::new(&mut s.low).speed(0.05).suffix(" m"))
-                    .labelled_by(l.id);
-            });
-            ui.horizontal(|ui| {
-                let l = ui.label("to");
-                ui.add(egui::DragValue::new(&mut s.high).speed(0.05).suffix(" m"))
-                    .labelled_by(l.id);
-            });
+/// The Sector tool's options: the storey filter (only sectors whose floor lies in the range are drawn
+/// and picked, and new sectors start at its lowest floor).
+pub(super) fn greybox_options(ui: &mut Ui, tool: Tool, greybox: &mut Greybox) {
+    if tool != Tool::Sector {
+        return;
+    }
+    ui.separator();
+    let s = &mut greybox.storey;
+    ui.checkbox(&mut s.on, "Storey filter")
+        .on_hover_text("Only sectors whose floor lies in this range are drawn and picked");
+    ui.add_enabled_ui(s.on, |ui| {
+        ui.horizontal(|ui| {
+            let l = ui.label("floor from");
+            ui.add(egui::DragValue::new(&mut s.low).speed(0.05).suffix(" m"))
+                .labelled_by(l.id);
         });
-        ui.small("PgUp / PgDn: floors, Shift: ceilings");
-    }
+        ui.horizontal(|ui| {
+            let l = ui.label("to");
+            ui.add(egui::DragValue::new(&mut s.high).speed(0.05).suffix(" m"))
+                .labelled_by(l.id);
+        });
+    });
+    ui.small("PgUp / PgDn: floors, Shift: ceilings");
 }
 
 /// The shown sectors' edges by what the runtime cooked along them: portals thin and dashed, lintels

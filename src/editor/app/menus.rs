@@ -2,10 +2,14 @@
 
 use egui::Ui;
 
-use super::EditorApp;
+use std::path::PathBuf;
+
 use crate::editor::command::{Command, POINTER_HELP};
+use crate::editor::debugger::panel::DebugPanel;
 use crate::editor::debugger::panel::Overlay;
+use crate::editor::document::Document;
 use crate::editor::document::sector::Which;
+use crate::editor::reach::ReachOverlay;
 
 /// One entry of a menu.
 enum Item {
@@ -92,145 +96,152 @@ fn shortcut_text(ui: &Ui, command: &Command) -> String {
         .map_or_else(String::new, |k| ui.ctx().format_shortcut(k))
 }
 
-impl EditorApp {
-    pub(super) fn menu_bar(&mut self, ui: &mut Ui) {
-        let mut run = None;
-        egui::MenuBar::new().ui(ui, |ui| {
-            for (title, items) in [
-                ("File", FILE),
-                ("Edit", EDIT),
-                ("View", VIEW),
-                ("Help", HELP),
-            ] {
-                ui.menu_button(title, |ui| self.menu(ui, items, &mut run));
+/// What the menus read to draw themselves: the recent files, the reachability overlay's floors, and
+/// whether each command is a setting that is on and whether it can run now.
+pub(super) struct MenuContext<'a> {
+    /// The recently opened files, newest first.
+    pub recent: &'a [PathBuf],
+    /// The reachability overlay (its floors and the one shown).
+    pub reach: &'a ReachOverlay,
+    /// A setting's state, or `None` for a command that is not a setting.
+    pub checked: &'a dyn Fn(&Command) -> Option<bool>,
+    /// Whether a command can run now.
+    pub can_run: &'a dyn Fn(&Command) -> bool,
+}
+
+/// The menu bar; the command chosen, if any.
+pub(super) fn menu_bar(ui: &mut Ui, cx: &MenuContext<'_>) -> Option<Command> {
+    let mut run = None;
+    egui::MenuBar::new().ui(ui, |ui| {
+        for (title, items) in [
+            ("File", FILE),
+            ("Edit", EDIT),
+            ("View", VIEW),
+            ("Help", HELP),
+        ] {
+            ui.menu_button(title, |ui| menu(cx, ui, items, &mut run));
+        }
+    });
+    run
+}
+
+fn menu(cx: &MenuContext<'_>, ui: &mut Ui, items: &[Item], run: &mut Option<Command>) {
+    for item in items {
+        match item {
+            Item::Run(c) => menu_item(cx, ui, c.clone(), run),
+            Item::Separator => {
+                ui.separator();
             }
-        });
-        if let Some(c) = run {
-            self.run_command(&ui.ctx().clone(), c);
+            Item::Recent => {
+                ui.menu_button("Open Recent", |ui| {
+                    if cx.recent.is_empty() {
+                        ui.label("(none yet)");
+                    }
+                    for p in cx.recent {
+                        if ui.button(p.display().to_string()).clicked() {
+                            *run = Some(Command::OpenRecent(p.clone()));
+                        }
+                    }
+                    if !cx.recent.is_empty() {
+                        menu_item(cx, ui, Command::ClearRecent, run);
+                    }
+                });
+            }
+            Item::Overlays => {
+                ui.menu_button("Debugger overlays", |ui| {
+                    for o in Overlay::ALL {
+                        menu_item(cx, ui, Command::ToggleOverlay(*o), run);
+                    }
+                });
+            }
+            Item::ReachFloors => {
+                ui.menu_button("Reachability floor", |ui| {
+                    for (f, heights) in crate::editor::reach::paint::floors(cx.reach) {
+                        let on = cx.reach.floor == f;
+                        if ui.radio(on, super::floor_name(f, heights)).clicked() {
+                            *run = Some(Command::ReachFloor(crate::editor::reach::floor_index(f)));
+                        }
+                    }
+                });
+            }
         }
     }
+}
 
-    fn menu(&self, ui: &mut Ui, items: &[Item], run: &mut Option<Command>) {
-        for item in items {
-            match item {
-                Item::Run(c) => self.menu_item(ui, c.clone(), run),
-                Item::Separator => {
-                    ui.separator();
-                }
-                Item::Recent => {
-                    ui.menu_button("Open Recent", |ui| {
-                        if self.session.recent.is_empty() {
-                            ui.label("(none yet)");
-                        }
-                        for p in &self.session.recent {
-                            if ui.button(p.display().to_string()).clicked() {
-                                *run = Some(Command::OpenRecent(p.clone()));
-                            }
-                        }
-                        if !self.session.recent.is_empty() {
-                            self.menu_item(ui, Command::ClearRecent, run);
-                        }
-                    });
-                }
-                Item::Overlays => {
-                    ui.menu_button("Debugger overlays", |ui| {
-                        for o in Overlay::ALL {
-                            self.menu_item(ui, Command::ToggleOverlay(*o), run);
-                        }
-                    });
-                }
-                Item::ReachFloors => {
-                    ui.menu_button("Reachability floor", |ui| {
-                        for (f, heights) in crate::editor::reach::paint::floors(&self.reach) {
-                            let on = self.reach.floor == f;
-                            if ui.radio(on, super::floor_name(f, heights)).clicked() {
-                                *run =
-                                    Some(Command::ReachFloor(crate::editor::reach::floor_index(f)));
-                            }
-                        }
-                    });
-                }
+/// A menu entry: a check box for a setting, else a button with its shortcut; greyed out when the command
+/// cannot run now.
+fn menu_item(cx: &MenuContext<'_>, ui: &mut Ui, command: Command, run: &mut Option<Command>) {
+    let spec = command.spec();
+    let clicked = match (cx.checked)(&command) {
+        Some(mut on) => {
+            let text = match shortcut_text(ui, &command) {
+                k if k.is_empty() => spec.name.to_owned(),
+                k => format!("{} ({k})", spec.name),
+            };
+            ui.checkbox(&mut on, text).clicked()
+        }
+        None => ui
+            .add_enabled(
+                (cx.can_run)(&command),
+                egui::Button::new(spec.name).shortcut_text(shortcut_text(ui, &command)),
+            )
+            .clicked(),
+    };
+    if clicked {
+        *run = Some(command);
+    }
+}
+
+/// The debugger bar: the transport commands as buttons, then the debugger's own controls.
+pub(super) fn debugger_bar(ui: &mut Ui, debug: &mut DebugPanel, doc: &Document) -> Option<Command> {
+    let playing = debug.playing;
+    let mut run = None;
+    let mut transport = |ui: &mut Ui| {
+        for c in TRANSPORT {
+            let name = match c {
+                Command::PlayPause if playing => "Pause",
+                _ => c.spec().name,
+            };
+            let key = shortcut_text(ui, c);
+            let resp = ui.button(name);
+            let resp = if key.is_empty() {
+                resp.on_hover_text(c.spec().help)
+            } else {
+                resp.on_hover_text(key)
+            };
+            if resp.clicked() {
+                run = Some(c.clone());
             }
         }
-    }
+    };
+    debug.controls(ui, doc, &mut transport);
+    run
+}
 
-    /// A menu entry: a check box for a setting, else a button with its shortcut; greyed out when the command
-    /// cannot run now.
-    fn menu_item(&self, ui: &mut Ui, command: Command, run: &mut Option<Command>) {
-        let spec = command.spec();
-        let clicked = match self.is_checked(&command) {
-            Some(mut on) => {
-                let text = match shortcut_text(ui, &command) {
-                    k if k.is_empty() => spec.name.to_owned(),
-                    k => format!("{} ({k})", spec.name),
-                };
-                ui.checkbox(&mut on, text).clicked()
+/// The F1 window's grid: every command with a key, then the pointer gestures.
+pub(super) fn shortcut_list(ui: &mut Ui) {
+    egui::Grid::new("keys").striped(true).show(ui, |ui| {
+        for c in Command::ALL {
+            let spec = c.spec();
+            if spec.keys.is_empty() {
+                continue;
             }
-            None => ui
-                .add_enabled(
-                    self.can_run(&command),
-                    egui::Button::new(spec.name).shortcut_text(shortcut_text(ui, &command)),
-                )
-                .clicked(),
-        };
-        if clicked {
-            *run = Some(command);
+            let keys: Vec<String> = spec
+                .keys
+                .iter()
+                .map(|k| ui.ctx().format_shortcut(k))
+                .collect();
+            ui.monospace(keys.join(" / "));
+            match c {
+                Command::SetTool(_) => ui.label(format!("{} tool: {}", spec.name, spec.help)),
+                _ => ui.label(spec.help),
+            };
+            ui.end_row();
         }
-    }
-
-    /// The debugger bar: the transport commands as buttons, then the debugger's own controls.
-    pub(super) fn debugger_bar(&mut self, ui: &mut Ui) {
-        let playing = self.debug.playing;
-        let mut run = None;
-        let mut transport = |ui: &mut Ui| {
-            for c in TRANSPORT {
-                let name = match c {
-                    Command::PlayPause if playing => "Pause",
-                    _ => c.spec().name,
-                };
-                let key = shortcut_text(ui, c);
-                let resp = ui.button(name);
-                let resp = if key.is_empty() {
-                    resp.on_hover_text(c.spec().help)
-                } else {
-                    resp.on_hover_text(key)
-                };
-                if resp.clicked() {
-                    run = Some(c.clone());
-                }
-            }
-        };
-        self.debug.controls(ui, &self.doc, &mut transport);
-        if let Some(c) = run {
-            self.run_command(&ui.ctx().clone(), c);
+        for (k, what) in POINTER_HELP {
+            ui.monospace(*k);
+            ui.label(*what);
+            ui.end_row();
         }
-    }
-
-    /// The F1 window's grid: every command with a key, then the pointer gestures.
-    pub(super) fn shortcut_list(ui: &mut Ui) {
-        egui::Grid::new("keys").striped(true).show(ui, |ui| {
-            for c in Command::ALL {
-                let spec = c.spec();
-                if spec.keys.is_empty() {
-                    continue;
-                }
-                let keys: Vec<String> = spec
-                    .keys
-                    .iter()
-                    .map(|k| ui.ctx().format_shortcut(k))
-                    .collect();
-                ui.monospace(keys.join(" / "));
-                match c {
-                    Command::SetTool(_) => ui.label(format!("{} tool: {}", spec.name, spec.help)),
-                    _ => ui.label(spec.help),
-                };
-                ui.end_row();
-            }
-            for (k, what) in POINTER_HELP {
-                ui.monospace(*k);
-                ui.label(*what);
-                ui.end_row();
-            }
-        });
-    }
+    });
 }

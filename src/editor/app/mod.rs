@@ -432,9 +432,24 @@ impl EditorApp {
             self.session.last_title = title;
         }
 
-        egui::Panel::top("menu").show(ui, |ui| self.menu_bar(ui));
+        let menu = egui::Panel::top("menu").show(ui, |ui| {
+            let cx = menus::MenuContext {
+                recent: &self.session.recent,
+                reach: &self.reach,
+                checked: &|c| self.is_checked(c),
+                can_run: &|c| self.can_run(c),
+            };
+            menus::menu_bar(ui, &cx)
+        });
+        if let Some(c) = menu.inner {
+            self.run_command(&ctx, c);
+        }
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        egui::Panel::bottom("debugger").show(ui, |ui| self.debugger_bar(ui));
+        let transport = egui::Panel::bottom("debugger")
+            .show(ui, |ui| menus::debugger_bar(ui, &mut self.debug, &self.doc));
+        if let Some(c) = transport.inner {
+            self.run_command(&ctx, c);
+        }
         if self.panels.show_problems && self.panels.lower_collapsed {
             egui::Panel::bottom("lower tabs")
                 .resizable(false)

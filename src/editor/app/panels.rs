@@ -300,7 +300,7 @@ impl EditorApp {
                 .labelled_by(l.id);
             });
         }
-        self.greybox_options(ui);
+        super::greybox::greybox_options(ui, self.tools.tool, &mut self.greybox);
         if self.tools.tool == Tool::Box {
             ui.separator();
             ui.radio_value(&mut self.tools.box_obb, false, "AABB");
