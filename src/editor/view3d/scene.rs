@@ -353,6 +353,7 @@ pub fn build_static(
         );
     }
     meshes_and_probes(&mut s, level, paint, extent);
+    sectors(&mut s, level, paint);
     entities_and_triggers(&mut s, level, paint);
     if show_walker && let Some(w) = &level.walker {
         walker_body(&mut s, w);
@@ -439,6 +440,41 @@ fn meshes_and_probes(s: &mut StaticScene, level: &Level, paint: Paint<'_>, exten
         if dir != Vec3::ZERO && p.origin.is_finite() && len > 0.0 {
             s.lines
                 .arrow(p.origin, p.origin + dir * len, paint(p.id, Kind::Probe));
+        }
+    }
+}
+
+/// Greybox sectors as the runtime cooks them (the triangles the scene and the character meet), each face
+/// drawn from its front only, the side of the air it bounds: from above the rooms show their floors, not
+/// their ceilings, and from outside a room its inner walls, as the level's planes are drawn. Floors take the
+/// sector's colour, ceilings a darker one, risers, lintels and walls lighter ones.
+fn sectors(s: &mut StaticScene, level: &Level, paint: Paint<'_>) {
+    use crate::editor::document::Kind;
+    use crate::sector::FaceKind;
+    if level.sectors.is_empty() {
+        return;
+    }
+    let cook = level.cook_sectors();
+    let shade = |rgba: [u8; 4], f: f32| {
+        let c = |v: u8| (f32::from(v) * f).clamp(0.0, 255.0) as u8;
+        [c(rgba[0]), c(rgba[1]), c(rgba[2]), rgba[3]]
+    };
+    for sector in &level.sectors {
+        let Some(cooked) = cook.sector(sector.id) else {
+            continue;
+        };
+        let base = paint(sector.id, Kind::Sector);
+        for (tri, face) in cooked.indices.iter().zip(&cooked.faces) {
+            let col = match face {
+                FaceKind::Floor => base,
+                FaceKind::Ceiling => shade(base, 0.6),
+                FaceKind::Riser => shade(base, 1.25),
+                FaceKind::Lintel | FaceKind::Wall => shade(base, 0.85),
+            };
+            let [a, b, c] = tri.map(|i| cooked.vertices.get(i as usize).copied());
+            if let (Some(a), Some(b), Some(c)) = (a, b, c) {
+                s.planes.tri_as_wound(a, b, c, col);
+            }
         }
     }
 }
@@ -649,6 +685,33 @@ mod tests {
 
     fn plain(_: ObjectId, _: crate::editor::document::Kind) -> [u8; 4] {
         [200, 200, 200, 255]
+    }
+
+    #[test]
+    fn sectors_are_drawn_as_cooked_from_the_side_of_their_air() {
+        let level = Level::from_ron_str(
+            r#"(version: 3, sectors: [
+                (id: 1, outline: [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)],
+                 floor: (height: 0.0), ceiling: (height: 3.0)),
+                (id: 2, outline: [(2.0, 0.0), (4.0, 0.0), (4.0, 2.0), (2.0, 2.0)],
+                 floor: (height: 0.3), ceiling: (height: 3.0)),
+            ])"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let s = build_static(&level, &plain, false, false);
+        let cook = level.cook_sectors();
+        let cooked: usize = [1, 2]
+            .iter()
+            .filter_map(|&id| cook.sector(ObjectId(id)))
+            .map(|c| c.indices.len())
+            .sum();
+        let drawn = tris(&s.planes);
+        assert_eq!(drawn.len(), cooked);
+        // The floors face up and the ceilings down; the riser between them faces the lower room (-x).
+        assert!(drawn.iter().any(|t| t[0].y == 0.0 && t[3].y > 0.99));
+        assert!(drawn.iter().any(|t| t[0].y == 0.3 && t[3].y > 0.99));
+        assert!(drawn.iter().any(|t| t[3].y < -0.99));
+        assert!(drawn.iter().any(|t| t[3].x < -0.99 && t[0].x == 2.0));
     }
 
     fn tris(s: &Solids) -> Vec<[Vec3; 4]> {
