@@ -6,7 +6,8 @@ use egui::{Key, KeyboardShortcut};
 
 use glam::Vec2;
 
-use super::{Dialog, EditorApp, PathPurpose, Pending, Tool};
+use super::dialogs::DialogAnswer;
+use super::{Dialog, EditorApp, PathPurpose, Pending, Source, Tool};
 use crate::editor::command::{Command, Dir};
 use crate::editor::document::{Edit, Header, LabelledEdit, Object, count_noun};
 use crate::editor::tools::Gesture;
@@ -511,6 +512,32 @@ impl EditorApp {
             None,
         ));
         self.status = label.to_lowercase();
+    }
+
+    /// The dialog on screen, if any, and then what its answer asks for.
+    pub(crate) fn dialogs(&mut self, ctx: &egui::Context) {
+        let Some(answer) = self.session.show_dialog(ctx) else {
+            return;
+        };
+        match answer {
+            DialogAnswer::SaveThen(action) => {
+                if self.save() {
+                    self.run_pending(ctx, action);
+                }
+            }
+            DialogAnswer::DiscardThen(action) => self.run_pending(ctx, action),
+            DialogAnswer::AddWalls(walls, crossings) => {
+                self.with_tools(ctx, |_, cx| {
+                    crate::editor::tools::add_walls(cx, walls, &crossings)
+                });
+            }
+            DialogAnswer::Recover(level, original) => {
+                self.open_document(*level, Source::Recovered(original));
+                self.status = "recovered the autosaved level: save it to keep it".into();
+            }
+            DialogAnswer::DropRecovery => self.session.clear_recovery(),
+            DialogAnswer::UsePath(purpose, path) => self.use_path(purpose, &path),
+        }
     }
 
     /// Apply an edit as one undo step: the one way the tools and panels change the level (previews of a live

@@ -34,27 +34,49 @@ pub(crate) enum Dialog {
     },
 }
 
-impl EditorApp {
-    /// The dialog on screen, if any: each returns whether it stays open.
-    pub(crate) fn dialogs(&mut self, ctx: &egui::Context) {
-        let Some(dialog) = self.session.dialog.take() else {
-            return;
-        };
-        if let Dialog::Path { purpose, text } = dialog {
-            self.path_dialog(ctx, purpose, text);
-            return;
+/// What the user answered in a dialog, for the app to carry out.
+pub(crate) enum DialogAnswer {
+    /// Save, then (if saved) do what was waiting.
+    SaveThen(Pending),
+    /// Drop the changes and do what was waiting.
+    DiscardThen(Pending),
+    /// Add the new walls, split where they cross these points (none: keep the walls whole).
+    AddWalls(Vec<(Vec2, Vec2)>, Vec<Crossing>),
+    /// Open the autosaved level.
+    Recover(Box<Level>, Option<PathBuf>),
+    /// Forget the autosaved level.
+    DropRecovery,
+    /// Use the path typed for this purpose.
+    UsePath(PathPurpose, PathBuf),
+}
+
+impl Session {
+    /// Show the dialog on screen, if any: it stays while open, and the answer given (if any) is returned
+    /// for the app to carry out.
+    pub(crate) fn show_dialog(&mut self, ctx: &egui::Context) -> Option<DialogAnswer> {
+        let dialog = self.dialog.take()?;
+        let mut answer = None;
+        if let Dialog::Path { purpose, mut text } = dialog {
+            if path_dialog(ctx, purpose, &mut text, &mut answer) {
+                self.dialog = Some(Dialog::Path { purpose, text });
+            }
+            return answer;
         }
         let mut keep = true;
         let modal = egui::Modal::new(egui::Id::unique("dialog")).show(ctx, |ui| {
             ui.set_max_width(520.0);
             keep = match &dialog {
-                Dialog::ConfirmDiscard(action) => self.confirm_discard(ui, action),
-                Dialog::Split { walls, crossings } => self.split_dialog(ui, walls, crossings),
+                Dialog::ConfirmDiscard(action) => {
+                    confirm_discard(ui, &self.display_name, action, &mut answer)
+                }
+                Dialog::Split { walls, crossings } => {
+                    split_dialog(ui, walls, crossings, &mut answer)
+                }
                 Dialog::Recover {
                     level,
                     original,
                     age,
-                } => self.recover_dialog(ui, level, original.as_ref(), age),
+                } => recover_dialog(ui, level, original.as_ref(), age, &mut answer),
                 Dialog::Message { title, text } => {
                     ui.heading(title);
                     ui.label(text);
@@ -68,140 +90,137 @@ impl EditorApp {
         {
             keep = false;
         }
-        if keep && self.session.dialog.is_none() {
-            self.session.dialog = Some(dialog);
+        if keep && answer.is_none() {
+            self.dialog = Some(dialog);
         }
+        answer
     }
+}
 
-    fn confirm_discard(&mut self, ui: &mut Ui, action: &Pending) -> bool {
-        let ctx = ui.ctx().clone();
-        ui.heading("Unsaved changes");
-        ui.label(format!(
-            "{} has changes that are not saved.",
-            self.session.display_name
-        ));
-        let mut keep = true;
-        ui.horizontal(|ui| {
-            if ui.button("Save").clicked() {
-                keep = false;
-                if self.save() {
-                    self.run_pending(&ctx, action.clone());
-                }
-            }
-            if ui.button("Discard changes").clicked() {
-                keep = false;
-                // The document stays until what replaces it has loaded: a failed open loses nothing.
-                self.run_pending(&ctx, action.clone());
-            }
-            if ui.button("Cancel").clicked() {
-                keep = false;
-            }
-        });
-        keep
-    }
-
-    fn split_dialog(
-        &mut self,
-        ui: &mut Ui,
-        walls: &[(Vec2, Vec2)],
-        crossings: &[Crossing],
-    ) -> bool {
-        let mut ids: Vec<_> = crossings.iter().map(|c| c.wall).collect();
-        ids.dedup();
-        ui.heading("The new walls cross existing ones");
-        ui.label(format!(
-            "{} meet {} at {}. Split them there (their ends weld), or keep the walls whole?",
-            count_noun(walls.len(), "new wall"),
-            count_noun(ids.len(), "existing wall"),
-            count_noun(crossings.len(), "point")
-        ));
-        let mut keep = true;
-        ui.horizontal(|ui| {
-            if ui.button("Split").clicked() {
-                keep = false;
-                let walls = walls.to_vec();
-                self.with_tools(ui.ctx(), |_, cx| add_walls(cx, walls, crossings));
-            }
-            if ui.button("Don't split").clicked() {
-                keep = false;
-                let walls = walls.to_vec();
-                self.with_tools(ui.ctx(), |_, cx| add_walls(cx, walls, &[]));
-            }
-            if ui.button("Cancel").clicked() {
-                keep = false;
-            }
-        });
-        keep
-    }
-
-    fn recover_dialog(
-        &mut self,
-        ui: &mut Ui,
-        level: &Level,
-        original: Option<&PathBuf>,
-        age: &str,
-    ) -> bool {
-        ui.heading("Recover unsaved work?");
-        ui.label(format!(
-            "The editor closed with unsaved changes to {} (autosaved {age}).",
-            original.map_or_else(|| "an unsaved level".into(), |p| p.display().to_string())
-        ));
-        let mut keep = true;
-        ui.horizontal(|ui| {
-            if ui.button("Recover").clicked() {
-                keep = false;
-                self.open_document(level.clone(), Source::Recovered(original.cloned()));
-                self.status = "recovered the autosaved level: save it to keep it".into();
-            }
-            if ui.button("Discard it").clicked() {
-                keep = false;
-                self.session.clear_recovery();
-            }
-        });
-        keep
-    }
-
-    /// The editor's own path dialog (where the system has no file dialog, and in tests).
-    fn path_dialog(&mut self, ctx: &egui::Context, purpose: PathPurpose, mut text: String) {
-        let title = match purpose {
-            PathPurpose::Open => "Open level",
-            PathPurpose::SaveAs => "Save level as",
-            PathPurpose::Export => "Export game-ready level",
-            PathPurpose::ImportObj => "Import an OBJ mesh",
-            PathPurpose::OpenRecording => "Open a game's recording",
-        };
-        let mut keep = true;
-        let mut chosen = None;
-        egui::Modal::new(egui::Id::unique("path dialog")).show(ctx, |ui| {
-            ui.heading(title);
-            let l = ui.label(match purpose {
-                PathPurpose::ImportObj => "File path (.obj):",
-                PathPurpose::OpenRecording => "File path (.crec):",
-                PathPurpose::Open | PathPurpose::SaveAs | PathPurpose::Export => {
-                    "File path (.ron):"
-                }
-            });
-            let resp = ui
-                .add(egui::TextEdit::singleline(&mut text).desired_width(400.0))
-                .labelled_by(l.id);
-            let enter = resp.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
-            ui.horizontal(|ui| {
-                if (ui.button("OK").clicked() || enter) && !text.trim().is_empty() {
-                    chosen = Some(PathBuf::from(text.trim()));
-                }
-                if ui.button("Cancel").clicked() {
-                    keep = false;
-                }
-            });
-        });
-        if let Some(path) = chosen {
-            self.use_path(purpose, &path);
+fn confirm_discard(
+    ui: &mut Ui,
+    name: &str,
+    action: &Pending,
+    answer: &mut Option<DialogAnswer>,
+) -> bool {
+    ui.heading("Unsaved changes");
+    ui.label(format!("{name} has changes that are not saved."));
+    let mut keep = true;
+    ui.horizontal(|ui| {
+        if ui.button("Save").clicked() {
+            keep = false;
+            *answer = Some(DialogAnswer::SaveThen(action.clone()));
+        }
+        if ui.button("Discard changes").clicked() {
+            keep = false;
+            // The document stays until what replaces it has loaded: a failed open loses nothing.
+            *answer = Some(DialogAnswer::DiscardThen(action.clone()));
+        }
+        if ui.button("Cancel").clicked() {
             keep = false;
         }
-        if keep && self.session.dialog.is_none() {
-            self.session.dialog = Some(Dialog::Path { purpose, text });
+    });
+    keep
+}
+
+fn split_dialog(
+    ui: &mut Ui,
+    walls: &[(Vec2, Vec2)],
+    crossings: &[Crossing],
+    answer: &mut Option<DialogAnswer>,
+) -> bool {
+    let mut ids: Vec<_> = crossings.iter().map(|c| c.wall).collect();
+    ids.dedup();
+    ui.heading("The new walls cross existing ones");
+    ui.label(format!(
+        "{} meet {} at {}. Split them there (their ends weld), or keep the walls whole?",
+        count_noun(walls.len(), "new wall"),
+        count_noun(ids.len(), "existing wall"),
+        count_noun(crossings.len(), "point")
+    ));
+    let mut keep = true;
+    ui.horizontal(|ui| {
+        if ui.button("Split").clicked() {
+            keep = false;
+            *answer = Some(DialogAnswer::AddWalls(walls.to_vec(), crossings.to_vec()));
         }
-    }
+        if ui.button("Don't split").clicked() {
+            keep = false;
+            *answer = Some(DialogAnswer::AddWalls(walls.to_vec(), Vec::new()));
+        }
+        if ui.button("Cancel").clicked() {
+            keep = false;
+        }
+    });
+    keep
+}
+
+fn recover_dialog(
+    ui: &mut Ui,
+    level: &Level,
+    original: Option<&PathBuf>,
+    age: &str,
+    answer: &mut Option<DialogAnswer>,
+) -> bool {
+    ui.heading("Recover unsaved work?");
+    ui.label(format!(
+        "The editor closed with unsaved changes to {} (autosaved {age}).",
+        original.map_or_else(|| "an unsaved level".into(), |p| p.display().to_string())
+    ));
+    let mut keep = true;
+    ui.horizontal(|ui| {
+        if ui.button("Recover").clicked() {
+            keep = false;
+            *answer = Some(DialogAnswer::Recover(
+                Box::new(level.clone()),
+                original.cloned(),
+            ));
+        }
+        if ui.button("Discard it").clicked() {
+            keep = false;
+            *answer = Some(DialogAnswer::DropRecovery);
+        }
+    });
+    keep
+}
+
+/// The editor's own path dialog (where the system has no file dialog, and in tests); whether it stays.
+fn path_dialog(
+    ctx: &egui::Context,
+    purpose: PathPurpose,
+    text: &mut String,
+    answer: &mut Option<DialogAnswer>,
+) -> bool {
+    let title = match purpose {
+        PathPurpose::Open => "Open level",
+        PathPurpose::SaveAs => "Save level as",
+        PathPurpose::Export => "Export game-ready level",
+        PathPurpose::ImportObj => "Import an OBJ mesh",
+        PathPurpose::OpenRecording => "Open a game's recording",
+    };
+    let mut keep = true;
+    egui::Modal::new(egui::Id::unique("path dialog")).show(ctx, |ui| {
+        ui.heading(title);
+        let l = ui.label(match purpose {
+            PathPurpose::ImportObj => "File path (.obj):",
+            PathPurpose::OpenRecording => "File path (.crec):",
+            PathPurpose::Open | PathPurpose::SaveAs | PathPurpose::Export => "File path (.ron):",
+        });
+        let resp = ui
+            .add(egui::TextEdit::singleline(text).desired_width(400.0))
+            .labelled_by(l.id);
+        let enter = resp.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter));
+        ui.horizontal(|ui| {
+            if (ui.button("OK").clicked() || enter) && !text.trim().is_empty() {
+                *answer = Some(DialogAnswer::UsePath(purpose, PathBuf::from(text.trim())));
+                keep = false;
+            }
+            if ui.button("Cancel").clicked() {
+                keep = false;
+            }
+        });
+    });
+    keep
 }
 
 /// The F1 window: every command with a key, scrolled in a window of fixed size (so it does not move under
