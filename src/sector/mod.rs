@@ -40,6 +40,7 @@
 //! ```
 
 mod cook;
+mod cooked;
 pub mod grid;
 mod plane;
 pub mod ring;
@@ -51,7 +52,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::id::ObjectId;
 
-pub use cook::{CookedSector, FaceKind, SectorCook};
+pub use cook::SectorCook;
+pub use cooked::{CookedSector, FaceKind};
 pub use plane::{CEILING_DROP_ULPS, HeightFn, MAX_SLOPE_DEGREES};
 pub use triangulate::triangulate;
 

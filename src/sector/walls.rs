@@ -5,7 +5,7 @@
 use glam::{DVec2, Vec2, Vec3};
 
 use super::HeightFn;
-use super::cook::{CookedSector, FaceKind};
+use super::cooked::{CookedSector, FaceKind};
 
 /// A part of a sector's edge between two split points.
 #[derive(Clone, Copy, Debug)]
