@@ -50,6 +50,21 @@ impl Crowd {
         crowd
     }
 
+    /// One frame: the next inputs, then every body stepped, by `step_bodies` or one after another on this
+    /// thread.
+    fn frame(&mut self, scene: &Scene, ctl: &CharacterController, all_cores: bool) {
+        self.next_inputs();
+        if all_cores {
+            step_bodies(scene, &[*ctl], &self.inputs, &mut self.bodies, GRAVITY, DT)
+                .expect("one controller, one input per body");
+        } else {
+            for (body, input) in self.bodies.iter_mut().zip(&self.inputs) {
+                black_box(body.step(ctl, scene, input, GRAVITY, DT));
+            }
+        }
+        black_box(&self.bodies);
+    }
+
     /// This frame's inputs.
     fn next_inputs(&mut self) {
         for ((input, until), body) in self
@@ -79,31 +94,10 @@ fn bench(c: &mut Criterion, scene: &Scene, ctl: &CharacterController) {
     for n in COUNTS {
         let mut group = c.benchmark_group(format!("bodies_{n}"));
         group.sample_size(20);
-        let mut crowd = Crowd::new(scene, ctl, n);
-        group.bench_function("step_bodies", |b| {
-            b.iter(|| {
-                crowd.next_inputs();
-                step_bodies(
-                    scene,
-                    &[*ctl],
-                    &crowd.inputs,
-                    &mut crowd.bodies,
-                    GRAVITY,
-                    DT,
-                )
-                .expect("one controller, one input per body");
-                black_box(&crowd.bodies);
-            });
-        });
-        let mut crowd = Crowd::new(scene, ctl, n);
-        group.bench_function("one_thread", |b| {
-            b.iter(|| {
-                crowd.next_inputs();
-                for (body, input) in crowd.bodies.iter_mut().zip(&crowd.inputs) {
-                    black_box(body.step(ctl, scene, input, GRAVITY, DT));
-                }
-            });
-        });
+        for (name, all_cores) in [("step_bodies", true), ("one_thread", false)] {
+            let mut crowd = Crowd::new(scene, ctl, n);
+            group.bench_function(name, |b| b.iter(|| crowd.frame(scene, ctl, all_cores)));
+        }
         group.finish();
     }
 }
@@ -121,30 +115,12 @@ fn report(scene: &Scene, ctl: &CharacterController) {
     for n in COUNTS {
         let frame = |parallel: bool| {
             let mut crowd = Crowd::new(scene, ctl, n);
-            let run = |crowd: &mut Crowd| {
-                crowd.next_inputs();
-                if parallel {
-                    step_bodies(
-                        scene,
-                        &[*ctl],
-                        &crowd.inputs,
-                        &mut crowd.bodies,
-                        GRAVITY,
-                        DT,
-                    )
-                    .expect("one controller, one input per body");
-                } else {
-                    for (body, input) in crowd.bodies.iter_mut().zip(&crowd.inputs) {
-                        black_box(body.step(ctl, scene, input, GRAVITY, DT));
-                    }
-                }
-            };
             for _ in 0..60 {
-                run(&mut crowd);
+                crowd.frame(scene, ctl, parallel);
             }
             let t = Instant::now();
             for _ in 0..120 {
-                run(&mut crowd);
+                crowd.frame(scene, ctl, parallel);
             }
             t.elapsed().as_secs_f64() / 120.0
         };
