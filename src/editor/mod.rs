@@ -21,6 +21,7 @@ pub mod character;
 pub mod command;
 pub mod debugger;
 pub mod document;
+pub mod draw;
 pub mod entity_types;
 pub mod greybox;
 pub mod inspector;

@@ -7,7 +7,7 @@ use egui_plot::{Bar, BarChart, Plot, PlotPoint, Span, Text, VLine, uniform_grid_
 use glam::{Vec2, Vec3};
 
 use crate::editor::document::Object;
-use crate::editor::view2d::{Batch, Camera};
+use crate::editor::draw::{Batch, Camera};
 use crate::level::{Level, ObjectId};
 use crate::query::Cull;
 use crate::query::ray::SlabTrace;

@@ -9,8 +9,8 @@ use egui::{Color32, Pos2, Rect};
 use glam::{Vec2, Vec3};
 
 use super::model::{Debugger, Ghost};
+use crate::editor::draw::{Batch, Camera};
 use crate::editor::theme::{self, palette};
-use crate::editor::view2d::{Batch, Camera};
 use crate::editor::view3d::scene::Lines;
 use crate::level::ObjectId;
 use crate::shape::Aabb;
@@ -570,7 +570,7 @@ mod tests {
 
     #[test]
     fn a_ball_far_away_is_one_solid_disc_and_a_near_one_a_fill_and_its_outline() {
-        use crate::editor::view2d::{Batch, Camera};
+        use crate::editor::draw::{Batch, Camera};
         let rect = Rect::from_min_size(Pos2::ZERO, egui::vec2(400.0, 300.0));
         let marks = Marks {
             balls: vec![BallMark {

@@ -11,7 +11,7 @@ use super::geometry::{FloorView, Label, MARK, ReachGeometry, cell_rgb};
 use super::model::ReachOverlay;
 use super::model::TargetView;
 use crate::editor::document::DocKey;
-use crate::editor::view2d::{Batch, Camera};
+use crate::editor::draw::{Batch, Camera};
 
 /// The path's colour.
 pub const PATH: Color32 = Color32::from_rgb(80, 210, 255);

@@ -18,7 +18,7 @@ use glam::Vec2;
 use crate::editor::command::Command;
 use crate::editor::debugger::panel::Tab;
 use crate::editor::document::{Document, Edit, LabelledEdit, Object, Preview};
-use crate::editor::view2d::Camera;
+use crate::editor::draw::Camera;
 use crate::editor::view2d::scene::Scene;
 use crate::level::ObjectId;
 

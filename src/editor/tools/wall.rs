@@ -5,7 +5,7 @@ use glam::{Vec2, Vec3};
 
 use super::{Pointer, Tool, ToolCtx, Tools};
 use crate::editor::document::{Edit, LabelledEdit, Object, count_noun};
-use crate::editor::view2d::plane::{closest_on_segment, segments_cross};
+use crate::editor::draw::plane::{closest_on_segment, segments_cross};
 use crate::level::{ObjectId, TriangleObject, WallObject};
 
 /// Where a newly drawn wall meets an existing one.

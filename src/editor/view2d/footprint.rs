@@ -6,7 +6,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 use crate::editor::document::Object;
-pub use crate::editor::view2d::plane::{
+pub use crate::editor::draw::plane::{
     closest_on_segment, convex_hull, segment_distance, segments_cross,
 };
 use crate::editor::view2d::relief::MeshPlan;

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use glam::{Vec2, Vec3};
 
-use super::plane::{convex_hull, segment_distance};
+use crate::editor::draw::plane::{convex_hull, segment_distance};
 
 /// The height ramp's colours, low to high: cold to hot (blue, cyan, green, yellow, red), readable on the dark
 /// and on the light background, and apart from the selection's orange by its hue at each height band.

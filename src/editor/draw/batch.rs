@@ -335,7 +335,7 @@ pub(crate) fn screen_length(d: egui::Vec2) -> f32 {
 }
 
 /// Points on an arc of `r` around `c` from angle `start` over `sweep`, `n` segments.
-pub(super) fn arc(c: Pos2, r: f32, start: f32, sweep: f32, n: usize) -> Vec<Pos2> {
+pub(crate) fn arc(c: Pos2, r: f32, start: f32, sweep: f32, n: usize) -> Vec<Pos2> {
     (0..=n)
         .map(|i| arc_point(c, r, start, sweep, i, n))
         .collect()
