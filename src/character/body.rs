@@ -20,7 +20,7 @@
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::{CharacterController, CharacterMove, Ground, Limit, MoveTrace};
+use super::{CharacterController, CharacterMove, Ground, Limit};
 use crate::scene::Scene;
 
 /// What a game (or the editor's keys) asks of a body for one step. Build it as a literal.
@@ -195,15 +195,9 @@ fn step_problem(
 fn refused(feet: Vec3, reason: String) -> CharacterMove {
     CharacterMove {
         feet,
-        grounded: false,
-        ground: None,
-        hits: Vec::new(),
-        stepped_up: 0.0,
-        snapped_down: 0.0,
         start: feet,
-        motion: Vec3::ZERO,
         limit: Some(Limit::Invalid { reason }),
-        trace: MoveTrace::default(),
+        ..CharacterMove::default()
     }
 }
 

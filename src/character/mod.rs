@@ -241,15 +241,10 @@ impl CharacterController {
     pub fn move_character(&self, scene: &Scene, feet: Vec3, motion: Vec3) -> CharacterMove {
         let invalid = |reason: String| CharacterMove {
             feet,
-            grounded: false,
-            ground: None,
-            hits: Vec::new(),
-            stepped_up: 0.0,
-            snapped_down: 0.0,
             start: feet,
             motion,
             limit: Some(Limit::Invalid { reason }),
-            trace: MoveTrace::default(),
+            ..CharacterMove::default()
         };
         if let Some((field, message)) = self.problems().into_iter().next() {
             return invalid(format!("controller {field} {message}"));
