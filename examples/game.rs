@@ -212,22 +212,6 @@ impl Character {
     }
 }
 
-/// The trigger volumes the body is in, ids ascending: the capsule tested exactly, as the volume a sphere of
-/// its radius sweeps from one end of its segment to the other (`TriggerVolume::intervals` of that sweep is
-/// empty when they do not meet). `Scene::triggers_at` takes a sphere: a sphere at the feet would miss a
-/// volume at head height, and spheres strung along the body would miss the gaps between them.
-pub fn triggers_at_capsule(scene: &Scene, body: &Capsule) -> Vec<ObjectId> {
-    let mut out: Vec<ObjectId> = scene
-        .triggers()
-        .iter()
-        .filter(|t| !t.intervals(body.a, body.b, body.radius).is_empty())
-        .map(|t| t.id)
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
 /// Play the game.
 ///
 /// # Errors
@@ -346,7 +330,8 @@ pub fn run(o: &Options) -> Result<Summary, String> {
             }
         }
         // Triggers the character's body is in: report the ones it just entered.
-        let now = triggers_at_capsule(&scene, &body);
+        // The whole capsule, tested exactly (a sphere at the feet would miss a volume at head height).
+        let now = scene.triggers_at_capsule(&body);
         for id in now.iter().filter(|id| !inside.contains(id)) {
             let name = level
                 .triggers

@@ -367,7 +367,8 @@ fn the_body_meets_trigger_volumes_as_a_capsule() {
     let body = c.capsule(Vec3::new(0.0, 0.0, 0.0));
     // The lamp at head height (the head's top is at 1.8) and the prism the body's side touches are met; the
     // sphere 1 mm beside the body is not. A sphere at the feet meets none of them.
-    let found: Vec<u32> = example::triggers_at_capsule(&scene, &body)
+    let found: Vec<u32> = scene
+        .triggers_at_capsule(&body)
         .iter()
         .map(|id| id.0)
         .collect();

@@ -203,7 +203,7 @@ impl LevelScene<'_> {
     /// recorded.
     #[must_use]
     pub fn triggers_at_capsule(&self, capsule: &Capsule) -> Vec<ObjectId> {
-        triggers_at_capsule(self.scene(), capsule)
+        self.scene().triggers_at_capsule(capsule)
     }
 
     /// Label the current recorded frame ("player fell through"); nothing when not recording.
@@ -212,17 +212,4 @@ impl LevelScene<'_> {
             rec.mark(label);
         }
     }
-}
-
-/// See [`LevelScene::triggers_at_capsule`].
-pub(crate) fn triggers_at_capsule(scene: &Scene, capsule: &Capsule) -> Vec<ObjectId> {
-    let mut out: Vec<ObjectId> = scene
-        .triggers()
-        .iter()
-        .filter(|t| !t.intervals(capsule.a, capsule.b, capsule.radius).is_empty())
-        .map(|t| t.id)
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
 }
