@@ -214,7 +214,7 @@ pub fn jump_speed(height: f32, gravity: Vec3) -> f32 {
 fn fits_standing(controller: &CharacterController, scene: &Scene, feet: Vec3) -> bool {
     let mut capsule = controller.capsule(feet);
     capsule.radius += controller.skin * 0.5;
-    scene.overlap_capsule(&capsule).is_empty()
+    !scene.overlaps_capsule_any(&capsule)
 }
 
 /// The velocity after a move: landing clears a downward speed; every surface met takes the speed into it,
