@@ -169,6 +169,7 @@ fn bench(c: &mut Criterion) {
         vertices,
         indices,
         properties: Default::default(),
+        one_way: false,
     });
     for (name, level, zoom) in [
         ("empty", Level::default(), 1.0),

@@ -33,6 +33,7 @@ fn level(size: f32) -> Level {
             min,
             max,
             properties: Default::default(),
+            one_way: false,
         });
     };
     for i in 0..rooms {

@@ -397,6 +397,7 @@ fn character_floor(as_mesh: bool) -> (Scene, Vec<(Capsule, Vec3)>) {
                         b,
                         c,
                         properties: Default::default(),
+                        one_way: false,
                     });
                 }
             }
@@ -410,6 +411,7 @@ fn character_floor(as_mesh: bool) -> (Scene, Vec<(Capsule, Vec3)>) {
             vertices,
             indices,
             properties: Default::default(),
+            one_way: false,
         });
     }
     let mut tops = Vec::new();
@@ -423,6 +425,7 @@ fn character_floor(as_mesh: bool) -> (Scene, Vec<(Capsule, Vec3)>) {
             min: Vec3::new(c.x - h.x, 0.0, c.z - h.z),
             max: Vec3::new(c.x + h.x, h.y, c.z + h.z),
             properties: Default::default(),
+            one_way: false,
         });
     }
     for _ in 0..40 {

@@ -56,6 +56,7 @@ fn map(n: usize) -> Level {
                     slope: None,
                 },
                 properties: Default::default(),
+                one_way: false,
             });
             x += w;
         }

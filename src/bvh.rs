@@ -121,6 +121,31 @@ impl AabbTree {
             return false;
         };
         self.item_boxes[k] = (Vec3A::from(b.min), Vec3A::from(b.max));
+        self.refit_nodes();
+        true
+    }
+
+    /// Give every item `i` in the tree the box `boxes[i]` and refit the nodes once (a scene's movers, all moved
+    /// at one time: one pass instead of one per item). `false` (nothing changed) when an item's new box is
+    /// missing or invalid: the caller rebuilds.
+    pub fn refit_all(&mut self, boxes: &[Aabb]) -> bool {
+        if self
+            .items
+            .iter()
+            .any(|&i| !boxes.get(i as usize).is_some_and(Aabb::is_valid))
+        {
+            return false;
+        }
+        for (k, &i) in self.items.iter().enumerate() {
+            let b = &boxes[i as usize];
+            self.item_boxes[k] = (Vec3A::from(b.min), Vec3A::from(b.max));
+        }
+        self.refit_nodes();
+        true
+    }
+
+    /// Every node's bounds refitted to its children's or its items' boxes.
+    fn refit_nodes(&mut self) {
         // Children come after their parent: back to front, every node sees its children refitted.
         for n in (0..self.nodes.len()).rev() {
             let node = self.nodes[n];
@@ -140,7 +165,6 @@ impl AabbTree {
             self.nodes[n].min = lo;
             self.nodes[n].max = hi;
         }
-        true
     }
 }
 

@@ -49,6 +49,7 @@ pub mod generate;
 mod id;
 pub mod level;
 pub mod mesh;
+pub mod mover;
 mod pages;
 pub mod query;
 pub mod record;

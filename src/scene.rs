@@ -52,7 +52,14 @@ use crate::query::ray;
 use crate::shape::{Aabb, Capsule, Ray, Sphere, Wall};
 pub use crate::statics::Static;
 use crate::trigger::TriggerVolume;
+
+mod moving;
+mod one_way;
 use crate::walls::WallGrid;
+pub use moving::MoverInfo;
+pub(crate) use moving::MoverSetup;
+pub use one_way::ONE_WAY_TOLERANCE;
+use one_way::Probe;
 
 /// The nearest object a ray meets.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -111,6 +118,10 @@ pub struct Scene {
     /// For each object, its position among the triangles (`u32::MAX` for other kinds): the walker's
     /// `Blocker::Triangle` numbering.
     triangle_ordinal: Vec<u32>,
+    /// The movers and their moved objects (kept out of `tree`: see `scene/moving.rs`).
+    moving: moving::MovingSet,
+    /// Which objects are one-way surfaces (see `scene/one_way.rs`).
+    one_way: one_way::OneWay,
 }
 
 /// How [`Scene::cast_ray`] meets the walls: along the cells of the wall grid (a 2D walk that stops at the
@@ -326,7 +337,8 @@ impl Scene {
                 (_, None) => nan,
             })
             .collect();
-        self.tree = AabbTree::new(&boxes);
+        self.tree = AabbTree::new(&self.moving.static_boxes(&boxes));
+        self.moving.rebuild(&boxes, boxes.len());
         self.boxes = boxes;
         self.planes = self
             .unbounded
@@ -373,7 +385,7 @@ impl Scene {
         let mut objects = Vec::with_capacity(self.walls.len());
         let mut boxes = Vec::with_capacity(self.walls.len());
         let mut top = 0.0f32;
-        let mut others = self.boxes.clone();
+        let mut others = self.moving.static_boxes(&self.boxes).into_owned();
         for (i, s) in self.shapes.iter().enumerate() {
             if let Static::Wall { height, .. } = s {
                 objects.push(i as u32);
@@ -397,6 +409,7 @@ impl Scene {
     /// rest by their padded bounds), as indices into [`Scene::shapes`], planes first, then in tree order.
     pub(crate) fn candidates(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
         self.unbounded_candidates(lo, hi, &mut f);
+        self.moving_query(lo, hi, &mut f);
         self.tree.query(lo, hi, f);
     }
 
@@ -418,7 +431,8 @@ impl Scene {
     }
 
     /// The bounded objects of [`Scene::candidates`]: those whose padded box touches `lo..=hi`, in tree order.
-    pub(crate) fn bounded_candidates(&self, lo: Vec3, hi: Vec3, f: impl FnMut(usize)) {
+    pub(crate) fn bounded_candidates(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
+        self.moving_query(lo, hi, &mut f);
         self.tree.query(lo, hi, f);
     }
 
@@ -441,11 +455,13 @@ impl Scene {
     #[must_use]
     pub fn triangles_near(&self, lo: Vec3, hi: Vec3) -> Vec<(usize, crate::shape::Triangle)> {
         let mut out = Vec::new();
-        self.tree.query(lo, hi, |i| {
+        let mut add = |i: usize| {
             if let Static::Triangle(t) = &self.shapes[i] {
                 out.push((self.triangle_ordinal[i] as usize, *t));
             }
-        });
+        };
+        self.moving_query(lo, hi, &mut add);
+        self.tree.query(lo, hi, add);
         out.sort_unstable_by_key(|(k, _)| *k);
         out
     }
@@ -529,6 +545,9 @@ impl Scene {
             } else {
                 shape.cast_ray(ray, bound)?
             };
+            if self.one_way.is(i) && !one_way::ray_counts(ray, h.normal) {
+                return None;
+            }
             if better(h.t, id, best.map(|b| (b.t, b.object))) {
                 best = Some(SceneHit {
                     object: id,
@@ -545,6 +564,7 @@ impl Scene {
                 start = start.min(t);
             }
         }
+        let start = self.moving_cast(ray.origin, ray.dir, Vec3::ZERO, start, &mut consider);
         let Some(rw) = &self.ray_walls else {
             self.tree
                 .cast(ray.origin, ray.dir, 0.0, start, &mut consider);
@@ -589,7 +609,9 @@ impl Scene {
             return out;
         }
         let mut consider = |i: usize| -> Option<f32> {
-            if let Some(h) = self.shapes[i].cast_ray(ray, max_t) {
+            if let Some(h) = self.shapes[i].cast_ray(ray, max_t)
+                && (!self.one_way.is(i) || one_way::ray_counts(ray, h.normal))
+            {
                 out.push(SceneHit {
                     object: self.ids[i],
                     t: h.t,
@@ -603,6 +625,7 @@ impl Scene {
         for &i in &self.unbounded {
             let _ = consider(i as usize);
         }
+        self.moving_cast(ray.origin, ray.dir, Vec3::ZERO, max_t, &mut consider);
         self.tree
             .cast(ray.origin, ray.dir, 0.0, max_t, &mut consider);
         out.sort_by(|a, b| a.t.total_cmp(&b.t).then(a.object.cmp(&b.object)));
@@ -622,6 +645,11 @@ impl Scene {
         let mut consider = |i: usize| -> Option<f32> {
             let (id, shape) = (self.ids[i], &self.shapes[i]);
             let t = shape.sweep_sphere(sphere, motion)?;
+            if self.one_way.is(i)
+                && !one_way::sweep_counts(shape, Probe::Sphere(sphere), motion, &t)
+            {
+                return None;
+            }
             if better(t.t, id, best.map(|b| (b.t, b.object))) {
                 best = Some(SceneToi {
                     object: id,
@@ -640,6 +668,8 @@ impl Scene {
         }
         // The centre's path against every box grown by the radius: the swept sphere can only touch objects
         // whose grown box the path enters.
+        let r = Vec3::splat(sphere.radius);
+        let start = self.moving_cast(sphere.center, motion, r, start, &mut consider);
         self.tree
             .cast(sphere.center, motion, sphere.radius, start, &mut consider);
         best
@@ -669,6 +699,11 @@ impl Scene {
         let mut consider = |i: usize| -> Option<f32> {
             let (id, shape) = (self.ids[i], &self.shapes[i]);
             let t = shape.sweep_capsule(capsule, motion)?;
+            if self.one_way.is(i)
+                && !one_way::sweep_counts(shape, Probe::Capsule(capsule), motion, &t)
+            {
+                return None;
+            }
             if better(t.t, id, best.map(|b| (b.t, b.object))) {
                 best = Some(SceneToi {
                     object: id,
@@ -687,6 +722,13 @@ impl Scene {
         }
         // The capsule's box moving along the motion: it can only touch objects whose box it enters.
         let bounds = capsule.bounds();
+        let start = self.moving_cast(
+            bounds.center(),
+            motion,
+            bounds.half_extents(),
+            start,
+            &mut consider,
+        );
         self.tree.cast_box(
             bounds.center(),
             motion,
@@ -716,7 +758,9 @@ impl Scene {
             return out;
         }
         let test = |i: usize, out: &mut Vec<ObjectId>| {
-            if self.shapes[i].overlaps_capsule(capsule) {
+            if self.shapes[i].overlaps_capsule(capsule)
+                && self.overlap_counts(i, Probe::Capsule(capsule))
+            {
                 out.push(self.ids[i]);
             }
         };
@@ -724,6 +768,7 @@ impl Scene {
             test(i as usize, &mut out);
         }
         let b = capsule.bounds();
+        self.moving_query(b.min, b.max, |i| test(i, &mut out));
         self.tree.query(b.min, b.max, |i| test(i, &mut out));
         out.sort_unstable();
         out.dedup();
@@ -745,9 +790,13 @@ impl Scene {
         }
         let mut found = false;
         let b = capsule.bounds();
-        self.tree.query(b.min, b.max, |i| {
-            found = found || self.shapes[i].overlaps_capsule(capsule);
-        });
+        let mut test = |i: usize| {
+            found = found
+                || (self.shapes[i].overlaps_capsule(capsule)
+                    && self.overlap_counts(i, Probe::Capsule(capsule)));
+        };
+        self.moving_query(b.min, b.max, &mut test);
+        self.tree.query(b.min, b.max, test);
         found
     }
 
@@ -763,7 +812,9 @@ impl Scene {
             return out;
         }
         let test = |i: usize, out: &mut Vec<ObjectId>| {
-            if self.shapes[i].overlaps_sphere(sphere) {
+            if self.shapes[i].overlaps_sphere(sphere)
+                && self.overlap_counts(i, Probe::Sphere(sphere))
+            {
                 out.push(self.ids[i]);
             }
         };
@@ -771,8 +822,9 @@ impl Scene {
             test(i as usize, &mut out);
         }
         let r = Vec3::splat(sphere.radius);
-        self.tree
-            .query(sphere.center - r, sphere.center + r, |i| test(i, &mut out));
+        let (lo, hi) = (sphere.center - r, sphere.center + r);
+        self.moving_query(lo, hi, |i| test(i, &mut out));
+        self.tree.query(lo, hi, |i| test(i, &mut out));
         out.sort_unstable();
         out.dedup();
         out
@@ -801,6 +853,7 @@ impl Scene {
     pub fn set_object(&mut self, id: ObjectId, shape: Option<Static>) {
         let at = self.by_id.get(&id).map(|&i| i as usize);
         match (at, shape) {
+            (Some(i), Some(shape)) if self.set_moving_base(i, &shape) => {}
             (Some(i), Some(shape)) => {
                 let cheap = |s: &Static| {
                     !matches!(
@@ -831,6 +884,8 @@ impl Scene {
             (Some(i), None) => {
                 self.shapes.remove(i);
                 self.ids.remove(i);
+                self.moving.removed(i);
+                self.one_way.removed(i);
                 self.dirty = true;
                 self.refresh();
             }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     AabbObject, BallObject, CylinderObject, EntityObject, EntityType, LEVEL_VERSION, Level,
-    MeshObject, ObbObject, ObjectId, PlaneObject, Probe, SectorObject, SimulationConfig, Source,
-    TriangleObject, TriggerObject, Units, Value, WalkerStart, WallObject,
+    MeshObject, MoverObject, ObbObject, ObjectId, PlaneObject, Probe, SectorObject,
+    SimulationConfig, Source, TriangleObject, TriggerObject, Units, Value, WalkerStart, WallObject,
 };
 
 /// How a mesh is written: an OBJ reference without its loaded geometry, or inline geometry.
@@ -24,6 +24,8 @@ pub(super) struct MeshOut<'a> {
     vertices: &'a [Vec3],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     indices: &'a [[u32; 3]],
+    #[serde(skip_serializing_if = "super::mover::is_false")]
+    one_way: bool,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     properties: &'a BTreeMap<String, Value>,
 }
@@ -37,6 +39,7 @@ impl<'a> From<&'a MeshObject> for MeshOut<'a> {
             obj: &m.obj,
             vertices: if inline { &m.vertices } else { &[] },
             indices: if inline { &m.indices } else { &[] },
+            one_way: m.one_way,
             properties: &m.properties,
         }
     }
@@ -83,6 +86,8 @@ pub(super) struct LevelRef<'a> {
     pub(super) entities: &'a [EntityObject],
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     triggers: &'a [TriggerObject],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub(super) movers: &'a [MoverObject],
 }
 
 impl<'a> From<&'a Level> for LevelRef<'a> {
@@ -109,6 +114,7 @@ impl<'a> From<&'a Level> for LevelRef<'a> {
             entity_types: &l.entity_types,
             entities: &l.entities,
             triggers: &l.triggers,
+            movers: &l.movers,
         }
     }
 }
@@ -240,6 +246,8 @@ pub(super) struct LevelV3 {
     entities: Vec<EntityObject>,
     #[serde(default)]
     triggers: Vec<TriggerObject>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    movers: Vec<MoverObject>,
 }
 
 fn default_wall_height() -> f32 {
@@ -269,6 +277,7 @@ impl From<LevelV1> for Level {
             entity_types: Vec::new(),
             entities: Vec::new(),
             triggers: Vec::new(),
+            movers: Vec::new(),
             source: Source::none(),
         }
     }
@@ -297,6 +306,7 @@ impl From<LevelV2> for Level {
             entity_types: v.entity_types,
             entities: v.entities,
             triggers: v.triggers,
+            movers: Vec::new(),
             source: Source::none(),
         }
     }
@@ -325,6 +335,7 @@ impl From<LevelV3> for Level {
             entity_types: v.entity_types,
             entities: v.entities,
             triggers: v.triggers,
+            movers: v.movers,
             source: Source::none(),
         }
     }

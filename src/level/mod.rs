@@ -84,6 +84,8 @@ pub struct Level {
     pub entities: Vec<EntityObject>,
     /// Trigger volumes.
     pub triggers: Vec<TriggerObject>,
+    /// Moving parts (format version 3, optional): objects moved along paths ([`MoverObject`]).
+    pub movers: Vec<MoverObject>,
     /// The text the level was read from, so [`Level::validate`] can give each problem its line and column
     /// (metadata: levels compare equal whatever their sources). [`Source::none`] for a level built in code.
     pub source: Source,
@@ -112,6 +114,7 @@ impl Default for Level {
             entity_types: Vec::new(),
             entities: Vec::new(),
             triggers: Vec::new(),
+            movers: Vec::new(),
             source: Source::none(),
         }
     }
@@ -343,6 +346,7 @@ fn object_count(level: &Level) -> usize {
         + level.entity_types.len()
         + level.entities.len()
         + level.triggers.len()
+        + level.movers.iter().map(|m| 1 + m.path.len()).sum::<usize>()
         + level
             .sectors
             .iter()
@@ -605,6 +609,7 @@ impl Level {
             .chain(self.probes.iter().map(|o| o.id))
             .chain(self.entities.iter().map(|o| o.id))
             .chain(self.triggers.iter().map(|o| o.id))
+            .chain(self.movers.iter().map(|o| o.id))
     }
 
     /// Every object's field path and id, in file order.
@@ -631,6 +636,7 @@ impl Level {
             .chain(each("probes", &self.probes, |o| o.id))
             .chain(each("entities", &self.entities, |o| o.id))
             .chain(each("triggers", &self.triggers, |o| o.id))
+            .chain(each("movers", &self.movers, |o| o.id))
     }
 
     /// Bounds of everything with a finite extent (walls from the floor to their height), or `None` for an
@@ -947,8 +953,10 @@ mod atomic;
 mod chunked;
 mod game;
 mod layout;
+mod mover;
 mod reach;
 mod scene;
+mod scene_movers;
 mod schema;
 mod sector;
 mod spans;
@@ -963,6 +971,7 @@ mod world;
 pub use atomic::{atomic_write, remove_stale_temp_files};
 pub use game::{EntityObject, EntityType, FieldDef, FieldKind, TriggerObject, TriggerShape, Value};
 use layout::{LevelRef, LevelV0, LevelV1, LevelV2, LevelV3};
+pub use mover::{MoverObject, MoverPart, MoverStart, Repeat};
 pub use reach::ReachProblem;
 pub use scene::sector_static;
 pub use schema::{

@@ -6,47 +6,65 @@
 
 use super::{Level, LevelError, ObjectId, Problem, SectorObject, Severity};
 use crate::mesh::TriMesh;
-use crate::scene::Scene;
+use crate::scene::{MoverSetup, Scene};
 use crate::sector::{CookedSector, SectorCook};
 use crate::sim::Static;
 use crate::trigger::TriggerVolume;
 
-/// The static objects of a level in the order the simulation numbers them (planes, cylinders, triangles,
-/// axis-aligned boxes, oriented boxes, walls at their height, meshes, then each sector's cooked triangles as
-/// one mesh), and the problems of the meshes that
+/// A level as the scene and the simulation take it: its static objects in the order the simulation numbers
+/// them, each entry's one-way flag, its movers with the entries they move, and the problems of the meshes that
 /// could not be built (they are left out).
+pub(crate) struct LevelParts {
+    /// The objects: planes, cylinders, triangles, axis-aligned boxes, oriented boxes, walls at their height,
+    /// meshes, then each sector's cooked triangles as one mesh, then the pistons of moving sector floors and
+    /// ceilings (each with its sector's id).
+    pub(crate) statics: Vec<(ObjectId, Static)>,
+    /// `one_way[i]` for `statics[i]`.
+    pub(crate) one_way: Vec<bool>,
+    /// The movers, in level order.
+    pub(crate) movers: Vec<MoverSetup>,
+    /// The meshes left out.
+    pub(crate) problems: Vec<Problem>,
+}
+
+/// The static objects of a level in the order the simulation numbers them (see [`LevelParts::statics`]), and
+/// the problems of the meshes that could not be built (they are left out).
 pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Problem>) {
+    let parts = level_parts(level);
+    (parts.statics, parts.problems)
+}
+
+/// The level's objects, flags and movers ([`LevelParts`]).
+pub(crate) fn level_parts(level: &Level) -> LevelParts {
     let mut out = Vec::new();
-    out.extend(
-        level
-            .planes
-            .iter()
-            .map(|p| (p.id, Static::Plane(p.plane()))),
-    );
-    out.extend(
-        level
-            .cylinders
-            .iter()
-            .map(|c| (c.id, Static::Cylinder(c.cylinder()))),
-    );
-    out.extend(
-        level
-            .triangles
-            .iter()
-            .map(|t| (t.id, Static::Triangle(t.triangle()))),
-    );
-    out.extend(level.aabbs.iter().map(|a| (a.id, Static::Aabb(a.aabb()))));
-    out.extend(level.obbs.iter().map(|o| (o.id, Static::Obb(o.obb()))));
-    out.extend(level.walls.iter().map(|w| {
+    let mut one_way = Vec::new();
+    let mut add = |out: &mut Vec<(ObjectId, Static)>, id: ObjectId, s: Static, ow: bool| {
+        out.push((id, s));
+        one_way.push(ow);
+    };
+    for p in &level.planes {
+        add(&mut out, p.id, Static::Plane(p.plane()), false);
+    }
+    for c in &level.cylinders {
+        add(&mut out, c.id, Static::Cylinder(c.cylinder()), false);
+    }
+    for t in &level.triangles {
+        add(&mut out, t.id, Static::Triangle(t.triangle()), t.one_way);
+    }
+    for a in &level.aabbs {
+        add(&mut out, a.id, Static::Aabb(a.aabb()), a.one_way);
+    }
+    for o in &level.obbs {
+        add(&mut out, o.id, Static::Obb(o.obb()), o.one_way);
+    }
+    for w in &level.walls {
         let height = w.height.unwrap_or(level.default_wall_height);
-        (
-            w.id,
-            Static::Wall {
-                wall: w.wall(),
-                height,
-            },
-        )
-    }));
+        let wall = Static::Wall {
+            wall: w.wall(),
+            height,
+        };
+        add(&mut out, w.id, wall, false);
+    }
     let mut problems = Vec::new();
     for (i, m) in level.meshes.iter().enumerate() {
         if m.obj.is_some() && m.indices.is_empty() {
@@ -63,7 +81,7 @@ pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Prob
             continue;
         }
         match TriMesh::new(m.vertices.clone(), m.indices.clone()) {
-            Ok(mesh) => out.push((m.id, Static::Mesh(mesh))),
+            Ok(mesh) => add(&mut out, m.id, Static::Mesh(mesh), m.one_way),
             Err(e) => problems.push(Problem {
                 severity: Severity::Error,
                 object: Some(m.id),
@@ -74,14 +92,14 @@ pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Prob
             }),
         }
     }
-    let cook = SectorCook::new(level.sectors.iter().map(SectorObject::geom));
-    out.extend(
-        cook.sectors()
-            .filter_map(|c| sector_static(c).map(|s| (c.id, s))),
-    );
-    (out, problems)
+    let movers = super::scene_movers::sector_parts(level, &mut out, &mut one_way);
+    LevelParts {
+        statics: out,
+        one_way,
+        movers,
+        problems,
+    }
 }
-
 /// A cooked sector as a scene object: its triangles as one mesh (`None` when it cooked to nothing).
 #[must_use]
 pub fn sector_static(cooked: &CookedSector) -> Option<Static> {
@@ -161,7 +179,8 @@ impl Scene {
     /// `false`); meshes that cannot be built are left out and listed by [`Scene::skipped`].
     #[must_use]
     pub fn build(level: &Level) -> Scene {
-        let (statics, skipped) = level_statics(level);
+        let parts = level_parts(level);
+        let (statics, skipped) = (parts.statics, parts.problems);
         let triggers = level
             .triggers
             .iter()
@@ -170,7 +189,7 @@ impl Scene {
         let notes = (!skipped.is_empty()).then(|| {
             std::sync::Arc::new(Skipped(skipped)) as std::sync::Arc<dyn std::any::Any + Send + Sync>
         });
-        Scene::from_parts(statics, triggers, notes)
+        Scene::from_parts_moving(statics, triggers, notes, parts.one_way, parts.movers)
     }
 
     /// Apply edits of `level`'s sectors `edited` (changed, added or removed since `cook` last saw them) to

@@ -65,6 +65,10 @@ pub struct TriangleObject {
     pub b: Vec3,
     /// Third vertex (front face: `(b - a) × (c - a)`).
     pub c: Vec3,
+    /// A one-way surface: it supports from above and lets everything through from below and the sides
+    /// (characters and balls; see `Scene`'s one-way rules). Written only when `true`.
+    #[serde(default, skip_serializing_if = "super::mover::is_false")]
+    pub one_way: bool,
     /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, Value>,
@@ -169,6 +173,10 @@ pub struct AabbObject {
     pub min: Vec3,
     /// Maximum corner.
     pub max: Vec3,
+    /// A one-way surface: it supports from above and lets everything through from below and the sides
+    /// (characters and balls; see `Scene`'s one-way rules). Written only when `true`.
+    #[serde(default, skip_serializing_if = "super::mover::is_false")]
+    pub one_way: bool,
     /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, Value>,
@@ -198,6 +206,10 @@ pub struct ObbObject {
     pub half_extents: Vec3,
     /// `(yaw, pitch, roll)` in degrees: about `y`, then `x`, then `z`.
     pub rotation_deg: Vec3,
+    /// A one-way surface: it supports from above and lets everything through from below and the sides
+    /// (characters and balls; see `Scene`'s one-way rules). Written only when `true`.
+    #[serde(default, skip_serializing_if = "super::mover::is_false")]
+    pub one_way: bool,
     /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, Value>,
@@ -243,6 +255,10 @@ pub struct MeshObject {
     /// Triangles as indices into `vertices`.
     #[serde(default)]
     pub indices: Vec<[u32; 3]>,
+    /// A one-way surface: it supports from above and lets everything through from below and the sides
+    /// (characters and balls; see `Scene`'s one-way rules). Written only when `true`.
+    #[serde(default, skip_serializing_if = "super::mover::is_false")]
+    pub one_way: bool,
     /// Free-form properties (not checked against any type): `properties: {"glass": Bool(true)}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, Value>,

@@ -29,6 +29,10 @@ pub struct SectorObject {
     pub floor: Surface,
     /// The ceiling: faces down; never below the floor.
     pub ceiling: Surface,
+    /// A one-way surface: it supports from above and lets everything through from below and the sides
+    /// (characters and balls; see `Scene`'s one-way rules). Written only when `true`.
+    #[serde(default, skip_serializing_if = "super::mover::is_false")]
+    pub one_way: bool,
     /// Free-form properties (not checked against any type): `properties: {"lava": Bool(true)}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, Value>,

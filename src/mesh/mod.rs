@@ -13,6 +13,7 @@
 mod build;
 mod layout;
 mod ray;
+mod translate;
 mod volume;
 
 #[cfg(test)]

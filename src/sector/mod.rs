@@ -41,6 +41,7 @@
 
 mod cook;
 mod cooked;
+mod piston;
 pub mod grid;
 mod plane;
 pub mod ring;
@@ -54,6 +55,7 @@ use crate::id::ObjectId;
 
 pub use cook::SectorCook;
 pub use cooked::{CookedSector, FaceKind};
+pub use piston::{PistonSide, piston};
 pub use plane::{CEILING_DROP_ULPS, HeightFn, MAX_SLOPE_DEGREES};
 pub use triangulate::triangulate;
 

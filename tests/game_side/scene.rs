@@ -76,6 +76,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
             b: c + rng.v(3.0),
             c: c + rng.v(3.0),
             properties: Default::default(),
+            one_way: false,
         });
         let c = rng.v(20.0);
         let h = Vec3::new(rng.f(0.1, 3.0), rng.f(0.1, 3.0), rng.f(0.1, 3.0));
@@ -85,6 +86,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
             min: c - h,
             max: c + h,
             properties: Default::default(),
+            one_way: false,
         });
         level.obbs.push(ObbObject {
             id: id(),
@@ -97,6 +99,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
                 rng.f(-180.0, 180.0),
             ),
             properties: Default::default(),
+            one_way: false,
         });
         let a = rng.v(20.0);
         level.cylinders.push(CylinderObject {
@@ -146,6 +149,7 @@ fn random_level(rng: &mut Rng, n: usize) -> Level {
         vertices,
         indices,
         properties: Default::default(),
+        one_way: false,
     });
     level
 }
@@ -580,6 +584,7 @@ fn scene_rays_through_the_wall_grid_equal_brute_force() {
         min: Vec3::new(3.0, 0.5, 3.0),
         max: Vec3::new(3.5, 4.0, 3.5),
         properties: Default::default(),
+        one_way: false,
     });
     let scene = Scene::from_level(&level).unwrap();
     let objects = statics(&level);
@@ -823,6 +828,7 @@ fn scene_refuses_invalid_levels_and_builds_them_leniently() {
         min: Vec3::ONE,
         max: Vec3::ZERO,
         properties: Default::default(),
+        one_way: false,
     });
     assert!(Scene::from_level(&level).is_err());
     let scene = Scene::build(&level);
@@ -845,7 +851,7 @@ proptest! {
         for i in 0..cols {
             for j in 0..rows {
                 let min = Vec3::new(i as f32, 0.0, j as f32);
-                level.aabbs.push(AabbObject { id: ObjectId(id), name: None, min, max: min + Vec3::ONE, properties: Default::default() });
+                level.aabbs.push(AabbObject { id: ObjectId(id), name: None, min, max: min + Vec3::ONE, properties: Default::default(), one_way: false });
                 id += 1;
             }
         }

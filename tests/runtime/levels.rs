@@ -769,6 +769,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             b: rng.v3(),
             c: rng.v3(),
             properties: Default::default(),
+            one_way: false,
         });
     }
     for _ in 0..n(rng) {
@@ -809,6 +810,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             min: rng.v3(),
             max: rng.v3(),
             properties: Default::default(),
+            one_way: false,
         });
     }
     for _ in 0..n(rng) {
@@ -819,6 +821,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
             half_extents: rng.v3(),
             rotation_deg: rng.v3(),
             properties: Default::default(),
+            one_way: false,
         });
     }
     for _ in 0..n(rng) {
@@ -832,6 +835,7 @@ fn random_level(rng: &mut SplitMix64) -> Level {
                 .map(|_| [rng.below(6) as u32, rng.below(6) as u32, u32::MAX])
                 .collect(),
             properties: Default::default(),
+            one_way: false,
         });
     }
     if rng.below(2) == 0 {

@@ -37,6 +37,7 @@ fn sector(id: u32, outline: Vec<Vec2>, floor: f32, ceiling: f32) -> SectorObject
         floor: flat(floor),
         ceiling: flat(ceiling),
         properties: Default::default(),
+        one_way: false,
     }
 }
 

@@ -354,6 +354,7 @@ impl EditorApp {
                 vertices: mesh.vertices().to_vec(),
                 indices: mesh.indices().to_vec(),
                 properties: Default::default(),
+                one_way: false,
             }),
         );
         self.status = format!("imported {} ({n} triangles, {how})", path.display());

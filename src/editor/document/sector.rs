@@ -83,6 +83,7 @@ pub fn new_sector(outline: Vec<Vec2>, floor: f32, ceiling: f32) -> SectorObject 
             slope: None,
         },
         properties: Default::default(),
+        one_way: false,
     }
 }
 

@@ -148,6 +148,7 @@ fn box_at(start: Vec2, drag: Option<Vec2>, obb: bool) -> Object {
             half_extents: Vec3::new(half.x, 0.5, half.y),
             rotation_deg: Vec3::ZERO,
             properties: Default::default(),
+            one_way: false,
         })
     } else {
         Object::Aabb(AabbObject {
@@ -156,6 +157,7 @@ fn box_at(start: Vec2, drag: Option<Vec2>, obb: bool) -> Object {
             min: Vec3::new(lo.x, 0.0, lo.y),
             max: Vec3::new(hi.x, 1.0, hi.y),
             properties: Default::default(),
+            one_way: false,
         })
     }
 }

@@ -92,6 +92,7 @@ impl Tools {
                         b: at(pts[1]),
                         c: at(pts[2]),
                         properties: Default::default(),
+                        one_way: false,
                     }),
                 );
             }

@@ -757,6 +757,7 @@ mod tests {
             b,
             c,
             properties: Default::default(),
+            one_way: false,
         });
         level.triangles.push(TriangleObject {
             id: ObjectId(2),
@@ -765,6 +766,7 @@ mod tests {
             b: a,
             c,
             properties: Default::default(),
+            one_way: false,
         });
         level.walls.push(WallObject {
             id: ObjectId(3),
