@@ -24,6 +24,7 @@ pub mod document;
 pub mod draw;
 pub mod entity_types;
 pub mod greybox;
+pub mod heights;
 pub mod inspector;
 pub mod reach;
 pub mod recording;
