@@ -86,10 +86,12 @@ impl EditorApp {
             recording_move: self.recording_move_marks(),
             reach: Reach3::of(&self.reach, self.doc.key()),
             reach_tool: self.tools.tool == Tool::Reach,
+            height_step: self.tools.snap_step,
         };
         match self.view3d.ui(ui, &input) {
             None => {}
             Some(Action3::Run(c)) => self.run_command(&ui.ctx().clone(), c),
+            Some(Action3::Heights(out)) => self.height_gesture(&ui.ctx().clone(), out),
             Some(Action3::Reach(Some(to))) => {
                 self.run_command(&ui.ctx().clone(), Command::ReachTo(to));
             }
@@ -112,6 +114,26 @@ impl EditorApp {
                     Some(o) => format!("3D: picked {}", o.label()),
                     None => "3D: nothing under the pointer".into(),
                 };
+            }
+        }
+    }
+
+    /// Carry out a height gesture of the 3D preview: a preview written in place (as a live drag's), or its
+    /// end: the original put back, then the final state run as one command (one undo step).
+    fn height_gesture(&mut self, ctx: &egui::Context, out: crate::editor::heights::HeightsOut) {
+        use crate::editor::heights::HeightsOut;
+        match out {
+            HeightsOut::Nothing => {}
+            HeightsOut::Preview(o) => self.doc.preview(vec![*o], None),
+            HeightsOut::Finish { original, edit } => {
+                self.doc.preview(vec![*original], None);
+                match edit {
+                    Some(e) => {
+                        self.status = e.label.to_lowercase();
+                        self.run_command(ctx, Command::Apply(e));
+                    }
+                    None => self.status = "3D: height not changed".into(),
+                }
             }
         }
     }
@@ -166,6 +188,17 @@ impl EditorApp {
             }
             ui.separator();
             self.reach_status(ui);
+            let limits = self.view3d.heights.warnings(&self.doc);
+            if let Some(line) = crate::editor::heights::warn::status_line(&limits, 2) {
+                let over = limits.iter().any(crate::editor::heights::Warning::over);
+                let c = if over {
+                    theme::ERROR_TEXT
+                } else {
+                    theme::WARNING_TEXT
+                };
+                ui.label(RichText::new(line).color(c));
+                ui.separator();
+            }
             ui.label(self.tools.tool.name());
             ui.separator();
             ui.label(&self.status);

@@ -14,6 +14,7 @@ use crate::editor::character::CharacterWalk;
 use crate::editor::character::walk;
 use crate::editor::command::Command;
 use crate::editor::document::Document;
+use crate::editor::heights::{Heights, HeightsOut, PointerInput};
 use crate::editor::view3d::scene::{CameraMode, eye_height};
 use crate::editor::view3d::{Ball, Dynamic, StaticInput, View3d};
 use crate::level::ObjectId;
@@ -36,6 +37,8 @@ pub enum Action3 {
     Run(Command),
     /// A click with the Reach tool: the feet on the surface under it (`None`: nothing there).
     Reach(Option<Vec3>),
+    /// A height gesture's preview or end (see [`crate::editor::heights`]).
+    Heights(HeightsOut),
 }
 
 /// The 3D preview: the view, and what the features keep for it. It reads as the view (`Deref`) so the
@@ -47,6 +50,8 @@ pub struct Preview3 {
     pub character: CharacterWalk,
     /// The seeds' walker's last step and its comparison (Walker mode).
     pub walk: WalkReport,
+    /// Heights edited here: the aimed surface, the gesture, the limits the changed heights meet.
+    pub heights: Heights,
 }
 
 impl Deref for Preview3 {
@@ -76,6 +81,7 @@ impl Preview3 {
             view: View3d::new(),
             character: CharacterWalk::default(),
             walk: WalkReport::default(),
+            heights: Heights::default(),
         }
     }
 
@@ -252,10 +258,13 @@ impl Preview3 {
             greyed: input.reach.is_some(),
         };
         let paused = self.character.paused;
+        self.view.edits_with_pointer = self.heights.wants_pointer();
         let began = self.view.begin(ui, &statics, &input.scene, paused, ball);
+        let heights = self.heights_frame(ui, input, &began.pointer);
         if began.new_document {
             self.walk = WalkReport::default();
             self.character = CharacterWalk::default();
+            self.heights = Heights::default();
         }
         if began.walker_restarted {
             self.walk = WalkReport::default();
@@ -269,10 +278,18 @@ impl Preview3 {
         let action = began
             .command
             .map(Action3::Run)
+            .or(heights.map(Action3::Heights))
             .or_else(|| self.click(ui, &began.response, input, ball));
         self.view
             .paint(ui, ball, began.statics, self.dynamic(input, ball));
         reach_labels(&self.view, ui, input);
+        super::preview_lines::height_labels(
+            &self.view,
+            ui,
+            input,
+            &mut self.heights,
+            &began.pointer,
+        );
         let mut hud = match self.view.cam.mode {
             CameraMode::Walk => self.character.hud(input.doc),
             _ => self.view.hud_text(),
@@ -284,10 +301,34 @@ impl Preview3 {
         action
     }
 
-    /// A click selects what is under the pointer, casts the probe with the Probe tool, or asks the
-    /// reachability map with the Reach tool.
+    /// The height feature's frame: the pointer's aim, a gesture's step or end (`None`: nothing to write).
+    fn heights_frame(
+        &mut self,
+        ui: &Ui,
+        input: &Input3<'_>,
+        pointer: &crate::editor::view3d::Pointer3,
+    ) -> Option<HeightsOut> {
+        let p = PointerInput {
+            ray: pointer.ray,
+            wheel: pointer.wheel,
+            drag: pointer.alt_drag,
+            drag_ended: pointer.released,
+            now: ui.input(|i| i.time),
+            step: input.height_step,
+        };
+        let out = self.heights.frame(input.doc, &input.scene, &p);
+        if self.heights.waiting() {
+            // The wheel going quiet ends the gesture: a frame is needed then even if nothing moves.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(50));
+        }
+        (out != HeightsOut::Nothing).then_some(out)
+    }
+
+    /// A click selects what is under the pointer (a sector's surface aimed is remembered), casts the probe
+    /// with the Probe tool, or asks the reachability map with the Reach tool.
     fn click(
-        &self,
+        &mut self,
         ui: &Ui,
         resp: &egui::Response,
         input: &Input3<'_>,
@@ -301,7 +342,14 @@ impl Preview3 {
             let skin = crate::editor::document::character::effective(input.doc.level()).skin;
             let hit = input.scene.cast_ray(&ray, reach);
             Action3::Reach(hit.map(|h| h.point + Vec3::Y * skin))
+        } else if let Some(aim) = self.heights.hover {
+            self.heights.chosen = Some(aim.target);
+            Action3::Select {
+                hit: Some(aim.target.id()),
+                add: click.shift,
+            }
         } else {
+            self.heights.chosen = None;
             let hits = crate::editor::analysis::probe::cast_in(
                 input.doc.level(),
                 &input.scene,
@@ -331,6 +379,7 @@ impl Preview3 {
             eye: self.view.cam.eye_forward(None).0,
         });
         scene_lines(input, eye, character, &mut lines, &mut overlay);
+        super::preview_lines::height_lines(input.doc.level(), &self.heights, &mut overlay);
         Dynamic {
             spheres,
             lines,

@@ -13,6 +13,7 @@ use crate::editor::character::{CharacterWalk, MarkKind, MoveMarks};
 use crate::editor::debugger::overlay::Marks;
 use crate::editor::debugger::panel::DebugPanel;
 use crate::editor::document::{DocKey, Document};
+use crate::editor::heights::{Heights, Verdict};
 use crate::editor::reach::ReachOverlay;
 use crate::editor::reach::geometry::Label;
 use crate::editor::reach::model::{Target, TargetView};
@@ -54,6 +55,8 @@ pub struct Input3<'a> {
     pub reach: Option<Reach3<'a>>,
     /// Clicks ask the reachability map (the Reach tool).
     pub reach_tool: bool,
+    /// The step a height gesture moves by (the snap step), metres.
+    pub height_step: f32,
 }
 
 /// The character walking in Walk mode, as the preview draws it.
@@ -335,6 +338,78 @@ pub(super) fn reach_labels(view: &View3d, ui: &Ui, input: &Input3<'_>) {
     }
 }
 
+/// The surface the pointer aims at (yellow) or the gesture moves (orange), and a cross at each limit the
+/// watched sectors meet (red beyond it, orange crouching, grey within).
+pub(super) fn height_lines(level: &crate::level::Level, heights: &Heights, overlay: &mut Lines) {
+    let col = if heights.gesture.is_some() {
+        [255, 150, 40, 255]
+    } else {
+        [255, 225, 60, 255]
+    };
+    for [a, b] in heights.highlight(level) {
+        overlay.line(a, b, col);
+    }
+}
+
+/// A limit's colour: red beyond it, orange crouching, light grey within.
+fn verdict_color(v: Verdict) -> Color32 {
+    match v {
+        Verdict::Over => Color32::from_rgb(255, 70, 60),
+        Verdict::Crouch => Color32::from_rgb(255, 180, 80),
+        Verdict::Fits => Color32::from_gray(215),
+    }
+}
+
+/// The height by the pointer ("floor 2.40 m") and the watched sectors' limits at their edges ("riser
+/// 0.42 m > max_step 0.35 m" in red).
+pub(super) fn height_labels(
+    view: &View3d,
+    ui: &Ui,
+    input: &Input3<'_>,
+    heights: &mut Heights,
+    pointer: &crate::editor::view3d::Pointer3,
+) {
+    let painter = ui.painter_at(view.rect);
+    let mut placed = Vec::new();
+    let level = input.doc.level();
+    let warnings = heights.warnings(input.doc);
+    for w in warnings.iter().take(12) {
+        if let Some(at) = view.project(w.at) {
+            place_label(
+                &painter,
+                at,
+                &w.text(),
+                verdict_color(w.verdict),
+                &mut placed,
+                w.over(),
+            );
+        }
+    }
+    let Some(text) = heights.label(level) else {
+        return;
+    };
+    // By the pointer, or where the gesture began when the pointer has left the view.
+    let at = pointer.pos.or_else(|| {
+        let g = heights.gesture.as_ref()?;
+        view.project(g.aim.point)
+    });
+    if let Some(at) = at {
+        let c = if heights.gesture.is_some() {
+            Color32::from_rgb(255, 200, 120)
+        } else {
+            Color32::from_rgb(255, 235, 140)
+        };
+        place_label(
+            &painter,
+            at + egui::vec2(14.0, -18.0),
+            &text,
+            c,
+            &mut placed,
+            true,
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,6 +459,7 @@ mod tests {
             recording_move: None,
             reach: None,
             reach_tool: false,
+            height_step: 0.5,
         };
         let (without, _, overlay_without) = dynamic(&input);
         input.recording_step = Some(&step);

@@ -2,7 +2,8 @@
 //! degrees; empty: flat), the holes count. Several selected sectors edit together (a field shows a value
 //! when they agree). Every value goes through `document::sector`'s checked edits: a value the runtime
 //! refuses (a ceiling under the floor, a slope edge out of range, 89° or more) stays beside its field with
-//! the runtime's reason and is never clamped.
+//! the runtime's reason and is never clamped. Under the fields, the limits the heights meet that the
+//! character cannot take (`heights::warn`).
 
 use egui::Ui;
 
@@ -92,6 +93,23 @@ pub(super) fn section(
         for part in [Part::Height, Part::SlopeEdge, Part::SlopeDegrees] {
             row(ui, doc, state, (&sectors, &ids), (w, part), out);
         }
+    }
+    limits(ui, doc, &ids);
+}
+
+/// The limits the selected sectors' heights meet that the character cannot take as it stands (a riser over
+/// `max_step`, a headroom or opening under the body's height, a slope over `max_slope_deg`), one line
+/// each, red beyond the limit and orange where it must crouch; they follow each edit of a height.
+fn limits(ui: &mut Ui, doc: &Document, ids: &[ObjectId]) {
+    use crate::editor::heights::warn::{Verdict, warnings};
+    let all = warnings(doc.level(), ids);
+    for w in all.iter().filter(|w| w.verdict != Verdict::Fits).take(6) {
+        let c = if w.over() {
+            crate::editor::theme::ERROR_TEXT
+        } else {
+            crate::editor::theme::WARNING_TEXT
+        };
+        ui.colored_label(c, w.text());
     }
 }
 

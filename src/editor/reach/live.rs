@@ -109,3 +109,60 @@ fn summary<'a>(o: &ReachOverlay, floors: impl Iterator<Item = &'a FloorInfo>) ->
     let out = o.data().map_or(0, |d| d.geometry.labels.len());
     format!("reach: {reached:.0} of {standable:.0} m² reached · {out} blockers")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::editor::document::{Edit, Object};
+    use crate::level::Level;
+    use std::time::Instant;
+
+    /// Refresh as the editor does each frame (a frame every millisecond) until the overlay shows the map
+    /// of the document as it is; the time it took.
+    fn until_current(o: &mut ReachOverlay, ctx: &egui::Context, doc: &Document) -> Duration {
+        let began = Instant::now();
+        let scene = (doc.key(), Arc::new(Scene::build(doc.level())));
+        while !o.is_current(doc.key()) {
+            assert!(began.elapsed() < Duration::from_secs(60), "no map");
+            let _ = o.refresh(ctx, doc, Some(&scene), true);
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        began.elapsed()
+    }
+
+    /// Edit → overlay updated on the playground: a stair box raised by 5 cm, twenty times, each timed
+    /// from the edit to the frame that shows the new map (the scene built on the frame, as the editor
+    /// does). Prints the figures; run with `--ignored --nocapture` (in release for the real figure).
+    #[test]
+    #[ignore = "timing: run by hand"]
+    fn edit_to_overlay_on_the_playground() {
+        let level = Level::from_ron_str(include_str!("../../../levels/playground.ron"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let mut doc = Document::new(level, None);
+        let ctx = egui::Context::default();
+        let mut o = ReachOverlay::default();
+        o.on = true;
+        let first = until_current(&mut o, &ctx, &doc);
+        let mut times = Vec::new();
+        for k in 0..20 {
+            let mut b = doc.level().aabbs[3].clone();
+            b.max.y += if k % 2 == 0 { 0.05 } else { -0.05 };
+            doc.apply(
+                "raise",
+                Edit {
+                    replace: vec![Object::Aabb(b)],
+                    ..Edit::default()
+                },
+            );
+            times.push(until_current(&mut o, &ctx, &doc).as_secs_f64() * 1e3);
+        }
+        times.sort_by(f64::total_cmp);
+        let map = o.shown().map_or(0.0, |b| b.seconds * 1e3);
+        println!(
+            "first map {:.0} ms; edit → overlay: median {:.0} ms, worst {:.0} ms (the map alone {map:.0} ms)",
+            first.as_secs_f64() * 1e3,
+            times[times.len() / 2],
+            times[times.len() - 1]
+        );
+    }
+}

@@ -62,6 +62,23 @@ pub struct Began {
     pub walked: Option<(Vec3, Vec2, WalkOutcome)>,
     /// The static scene this frame, with its generation.
     pub statics: (u64, Arc<StaticScene>),
+    /// The pointer over the view: its ray, the Ctrl+wheel and the Alt+drag (what a feature edits with).
+    pub pointer: Pointer3,
+}
+
+/// The pointer over the view this frame, for the features that edit in 3D (the view knows none of them).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pointer3 {
+    /// The ray through the hovered pixel and how far the view reaches (`None`: not over the view).
+    pub ray: Option<(Ray, f32)>,
+    /// Where the pointer is, when over the view.
+    pub pos: Option<Pos2>,
+    /// Ctrl+wheel (Cmd on a Mac) this frame, in notches: positive up.
+    pub wheel: f32,
+    /// Alt+drag with the primary button this frame, points: positive up; `None` when none is under way.
+    pub alt_drag: Option<f32>,
+    /// The primary button was released this frame.
+    pub released: bool,
 }
 
 /// A click in the view as a ray from the eye.
@@ -109,6 +126,9 @@ pub struct View3d {
     pub rect: Rect,
     /// Walk mode had the keyboard last frame (see [`View3d::captures_keys`]).
     pub keys_captured: bool,
+    /// A feature edits with Ctrl+wheel and Alt+drag (something editable is under the pointer): the camera
+    /// neither zooms nor orbits nor looks on them. The app sets it before [`View3d::begin`].
+    pub edits_with_pointer: bool,
     framed: bool,
     statics: Option<(StaticKey, u64, Arc<StaticScene>)>,
     generation: u64,
@@ -136,6 +156,7 @@ impl View3d {
             gpu: false,
             rect: Rect::NOTHING,
             keys_captured: false,
+            edits_with_pointer: false,
             framed: false,
             statics: None,
             generation: 0,
@@ -276,6 +297,7 @@ impl View3d {
             self.framed = true;
         }
         self.keys_captured = self.walking_keys(ui);
+        let pointer = self.pointer(ui, &response, ball);
         let walked = self.camera_input(ui, &response, rect, scene);
         if self.cam.mode == CameraMode::Follow
             && let Some((_, v, _)) = ball
@@ -289,6 +311,57 @@ impl View3d {
             walker_restarted,
             walked,
             statics,
+            pointer,
+        }
+    }
+
+    /// The pointer's ray, Ctrl+wheel and Alt+drag this frame.
+    fn pointer(&self, ui: &Ui, resp: &egui::Response, ball: Option<Ball>) -> Pointer3 {
+        let rect = self.rect;
+        let pos = resp.hover_pos().or_else(|| {
+            resp.dragged()
+                .then(|| resp.interact_pointer_pos())
+                .flatten()
+        });
+        let aspect = rect.width() / rect.height().max(1.0);
+        let ray = pos.and_then(|p| {
+            let uv = Vec2::new(
+                (p.x - rect.left()) / rect.width().max(1.0),
+                (p.y - rect.top()) / rect.height().max(1.0),
+            );
+            self.cam.ray(uv, aspect, ball).map(|r| (r, self.cam.clip.1))
+        });
+        let wheel = if pos.is_some() {
+            ui.input(|i| {
+                i.events
+                    .iter()
+                    .filter_map(|e| match e {
+                        egui::Event::MouseWheel {
+                            unit,
+                            delta,
+                            modifiers,
+                            ..
+                        } if modifiers.command || modifiers.ctrl => Some(match unit {
+                            egui::MouseWheelUnit::Line => delta.y,
+                            egui::MouseWheelUnit::Point => delta.y / 40.0,
+                            egui::MouseWheelUnit::Page => delta.y * 3.0,
+                        }),
+                        _ => None,
+                    })
+                    .sum()
+            })
+        } else {
+            0.0
+        };
+        let alt = ui.input(|i| i.modifiers.alt);
+        let alt_drag =
+            (alt && resp.dragged_by(egui::PointerButton::Primary)).then(|| -resp.drag_delta().y);
+        Pointer3 {
+            ray,
+            pos,
+            wheel,
+            alt_drag,
+            released: resp.drag_stopped() || ui.input(|i| i.pointer.primary_released()),
         }
     }
 
@@ -306,6 +379,9 @@ impl View3d {
         let primary = resp.dragged_by(egui::PointerButton::Primary);
         let pan = resp.dragged_by(egui::PointerButton::Secondary)
             || resp.dragged_by(egui::PointerButton::Middle);
+        // Alt+drag and Ctrl+wheel belong to the feature editing under the pointer.
+        let (alt, ctrl) = ui.input(|i| (i.modifiers.alt, i.modifiers.command || i.modifiers.ctrl));
+        let primary = primary && !(self.edits_with_pointer && alt);
         match self.cam.mode {
             CameraMode::Orbit | CameraMode::Follow => {
                 if primary && self.cam.mode == CameraMode::Orbit {
@@ -313,7 +389,7 @@ impl View3d {
                 } else if pan && self.cam.mode == CameraMode::Orbit {
                     self.cam.pan_by(drag, rect.height());
                 }
-                if hover {
+                if hover && !(self.edits_with_pointer && ctrl) {
                     let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
                     let f = zoom * (scroll * 0.002).exp();
                     if f != 1.0 {
