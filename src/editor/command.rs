@@ -87,6 +87,13 @@ pub enum Command {
     SectorHeight(Which, bool),
     /// Join the two selected sectors (they share an edge) into one.
     JoinSectors,
+    /// The Build tool with this builder (a key per builder).
+    SetBuilder(Builder),
+    /// Build with the Build tool's builder over the run dragged from the first point to the second.
+    BuildAt(glam::Vec2, glam::Vec2),
+    /// Build with the Build tool's builder on the selected sectors (stairs or a ramp on one, a doorway
+    /// between two rooms).
+    BuildSelected,
     /// View → Frame All.
     FrameAll,
     /// View → Frame Selection.
@@ -213,6 +220,10 @@ impl Command {
         Command::SectorHeight(Which::Ceiling, true),
         Command::SectorHeight(Which::Ceiling, false),
         Command::JoinSectors,
+        Command::SetBuilder(Builder::Stairs),
+        Command::SetBuilder(Builder::Ramp),
+        Command::SetBuilder(Builder::Room),
+        Command::SetBuilder(Builder::Doorway),
         Command::ToggleSnap,
         Command::HalveSnap,
         Command::DoubleSnap,
@@ -244,6 +255,7 @@ impl Command {
         Command::SetTool(Tool::Trigger),
         Command::SetTool(Tool::Reach),
         Command::SetTool(Tool::Sector),
+        Command::SetTool(Tool::Build),
         Command::Shortcuts,
     ];
 
@@ -260,6 +272,17 @@ impl Command {
                 "Join sectors",
                 JOIN,
                 "Join the two selected sectors, which share an edge, into one",
+            ),
+            Command::SetBuilder(b) => b.spec(),
+            Command::BuildAt(..) => spec(
+                "Build here",
+                &[],
+                "Build with the Build tool's builder over the dragged run",
+            ),
+            Command::BuildSelected => spec(
+                "Build on the selection",
+                &[],
+                "Stairs or a ramp on the selected sector, a doorway between the two selected rooms (Enter with the Build tool)",
             ),
             _ => self
                 .file_or_edit_spec()
@@ -480,6 +503,7 @@ impl Tool {
         const V: &[KeyboardShortcut] = &[plain(Key::V)];
         const H: &[KeyboardShortcut] = &[plain(Key::H)];
         const O: &[KeyboardShortcut] = &[plain(Key::O)];
+        const U: &[KeyboardShortcut] = &[plain(Key::U)];
         match self {
             Tool::Select => spec(
                 "Select",
@@ -545,6 +569,11 @@ impl Tool {
                 "Sector",
                 O,
                 "Click a sector's points, close on the first (or Enter); double-click in a loop of edges fills it; 2 points + Enter split; Alt+click adds a vertex",
+            ),
+            Tool::Build => spec(
+                "Build",
+                U,
+                "Greybox builders (U again: the next; 1-4: stairs, ramp, room, doorway): drag a run, or select sectors and press Enter",
             ),
         }
     }
@@ -699,6 +728,80 @@ pub enum Tool {
     Reach,
     /// Click a greybox sector's outline; fill a loop of sector edges; split by a line.
     Sector,
+    /// Greybox builders: stairs, a ramp, a room, a doorway over a dragged run or the selection.
+    Build,
+}
+
+/// The builders of the Build tool, in the order its key cycles them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Builder {
+    /// N step sectors up the dragged run.
+    #[default]
+    Stairs,
+    /// One sloped sector up the dragged run.
+    Ramp,
+    /// One room: a floor and a ceiling over the dragged rectangle.
+    Room,
+    /// A low-ceiling sector in the wall between two rooms.
+    Doorway,
+}
+
+impl Builder {
+    /// Every builder, in the cycle's order.
+    pub const ALL: [Builder; 4] = [
+        Builder::Stairs,
+        Builder::Ramp,
+        Builder::Room,
+        Builder::Doorway,
+    ];
+
+    /// As the panel shows it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The next builder of the cycle.
+    #[must_use]
+    pub fn next(self) -> Self {
+        match self {
+            Builder::Stairs => Builder::Ramp,
+            Builder::Ramp => Builder::Room,
+            Builder::Room => Builder::Doorway,
+            Builder::Doorway => Builder::Stairs,
+        }
+    }
+
+    /// The builder's name, key and help (its `SetBuilder` command's).
+    #[must_use]
+    pub fn spec(self) -> Spec {
+        const K1: &[KeyboardShortcut] = &[plain(Key::Num1)];
+        const K2: &[KeyboardShortcut] = &[plain(Key::Num2)];
+        const K3: &[KeyboardShortcut] = &[plain(Key::Num3)];
+        const K4: &[KeyboardShortcut] = &[plain(Key::Num4)];
+        match self {
+            Builder::Stairs => spec(
+                "Stairs",
+                K1,
+                "Build tool, stairs: drag the run from the floor it starts on; N steps to the total rise (or the floor beyond its end)",
+            ),
+            Builder::Ramp => spec(
+                "Ramp",
+                K2,
+                "Build tool, ramp: drag the run up the slope; by degrees or to the floor beyond its end",
+            ),
+            Builder::Room => spec(
+                "Room",
+                K3,
+                "Build tool, room: drag a rectangle; a floor and a ceiling, welded to the rooms it touches",
+            ),
+            Builder::Doorway => spec(
+                "Doorway",
+                K4,
+                "Build tool, doorway: drag across the wall two rooms share (or select both and press Enter)",
+            ),
+        }
+    }
 }
 
 impl Tool {
@@ -717,6 +820,7 @@ impl Tool {
         Tool::Trigger,
         Tool::Reach,
         Tool::Sector,
+        Tool::Build,
     ];
 
     /// The palette's name.

@@ -89,7 +89,18 @@ impl EditorApp {
             Command::OpenRecording => self.choose_path(super::files::PathPurpose::OpenRecording),
             Command::ListenForGame => self.toggle_listen(),
             Command::SetTool(Tool::Reach) => self.run_reach_command(command),
+            Command::SetTool(Tool::Build) if self.tools.tool == Tool::Build => {
+                // The Build tool's key again: the next builder.
+                let b = self.greybox.build.builder.next();
+                self.greybox.build.builder = b;
+                self.status = format!("Build tool: {}", b.name());
+            }
             Command::SetTool(t) => self.set_tool(t),
+            Command::SetBuilder(b) => {
+                self.greybox.build.builder = b;
+                self.set_tool(Tool::Build);
+                self.status = format!("Build tool: {}", b.name());
+            }
             Command::PlayPause => self.debug.toggle_play(&self.doc),
             Command::Step => self.debug.step(&self.doc),
             Command::StepBack => self.debug.step_back(&self.doc),
@@ -106,8 +117,12 @@ impl EditorApp {
             | Command::ClearReachPath
             | Command::ReachFloor(_) => self.run_reach_command(command),
             Command::Shortcuts => self.session.dialog = Some(Dialog::Shortcuts),
-            Command::SectorHeight(..) | Command::JoinSectors => {
-                match super::greybox::greybox_edit(&self.doc, self.tools.snap_step, &command) {
+            Command::SectorHeight(..)
+            | Command::JoinSectors
+            | Command::BuildAt(..)
+            | Command::BuildSelected => {
+                let step = self.tools.snap_step;
+                match super::greybox::greybox_edit(&self.doc, &self.greybox, step, &command) {
                     Some(Ok(e)) => {
                         self.status = e.label.to_lowercase();
                         self.apply_edit(e);

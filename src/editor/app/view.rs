@@ -675,7 +675,15 @@ impl EditorApp {
     fn paint_gesture(&self, painter: &egui::Painter, rect: Rect, hover: Option<Pos2>, shift: bool) {
         let accent = theme::SELECTED;
         let cursor = hover.map(|p| self.view2d.cam.world_from_screen(rect, p));
-        if let (Some(Gesture::Place { start }), Some(c)) = (&self.tools.gesture, cursor)
+        if let (Some(Gesture::Place { start }), Some(c), Tool::Build) =
+            (&self.tools.gesture, cursor, self.tools.tool)
+        {
+            let scale = self.view2d.cam.scale;
+            let end = self.tools.build_end(&self.doc, scale, c, shift);
+            let storey = self.greybox.storey.range();
+            let plan = self.greybox.build.plan_drag(self.doc.level(), *start, end, storey);
+            super::greybox::paint_build_preview(painter, &self.view2d.cam, rect, &plan, end);
+        } else if let (Some(Gesture::Place { start }), Some(c)) = (&self.tools.gesture, cursor)
             && self.tools.tool != Tool::Probe
         {
             let a = self.view2d.cam.screen_from_world(rect, *start);

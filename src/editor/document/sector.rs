@@ -228,6 +228,25 @@ pub fn add_sectors(
     checked(level, label.into(), Vec::new(), Vec::new(), sectors)
 }
 
+/// Replace `replace` (new versions, same ids), remove `remove` and add `add` (id 0 gets a fresh id) as one
+/// step named `label`: what a builder makes (stairs replacing a picked sector, a doorway pulling back two
+/// rooms).
+///
+/// # Errors
+/// Nothing to do, or the runtime's reason when a sector is invalid or overlaps another within a storey.
+pub fn sector_edit(
+    level: &Level,
+    label: impl Into<String>,
+    replace: Vec<SectorObject>,
+    remove: Vec<ObjectId>,
+    add: Vec<SectorObject>,
+) -> Result<LabelledEdit, String> {
+    if replace.is_empty() && remove.is_empty() && add.is_empty() {
+        return Err("nothing to change".into());
+    }
+    checked(level, label.into(), replace, remove, add)
+}
+
 /// Replace sectors by new versions of themselves (same ids) as one step named `label`, merging with the
 /// previous step of the same `merge_key` (a dragged number in the inspector).
 ///

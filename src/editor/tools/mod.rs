@@ -1,5 +1,6 @@
 //! The tools of the palette and what the pointer does in the top-down view with each.
 
+mod build;
 mod game;
 mod place;
 mod probe;
@@ -201,6 +202,7 @@ impl Tools {
             Tool::Trigger => self.trigger_pointer(cx, ui, resp, pt),
             Tool::Reach => reach::reach_pointer(cx, resp, pt),
             Tool::Sector => self.sector_pointer(cx, ui, resp, pt),
+            Tool::Build => self.build_pointer(cx, ui, resp, pt),
             Tool::Entity | Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
                 self.place_pointer(cx, ui, resp, pt);
             }
@@ -247,16 +249,17 @@ impl Tools {
         let tol = WELD_PX / scale;
         let mut best: Option<(f32, Vec2)> = None;
         let level = doc.level();
-        // The Sector tool welds to the sectors' vertices, the Wall tool to the walls' ends.
+        // The Sector and Build tools weld to the sectors' vertices, the Wall tool to the walls' ends.
+        let on_sectors = matches!(self.tool, Tool::Sector | Tool::Build);
         let sector_points = level
             .sectors
             .iter()
-            .filter(|_| self.tool == Tool::Sector)
+            .filter(|_| on_sectors)
             .flat_map(|s| s.outline.iter().chain(s.holes.iter().flatten()).copied());
         let endpoints = level
             .walls
             .iter()
-            .filter(|_| self.tool != Tool::Sector)
+            .filter(|_| !on_sectors)
             .flat_map(|w| [w.a, w.b])
             .chain(sector_points)
             .chain(self.chain.iter().copied());

@@ -25,7 +25,8 @@ impl Tools {
             | Tool::Probe
             | Tool::Trigger
             | Tool::Reach
-            | Tool::Sector => {}
+            | Tool::Sector
+            | Tool::Build => {}
         }
     }
 

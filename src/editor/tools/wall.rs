@@ -26,6 +26,12 @@ impl Tools {
             self.finish_sector(cx);
             return;
         }
+        if self.tool == Tool::Build {
+            cx.out
+                .commands
+                .push(crate::editor::command::Command::BuildSelected);
+            return;
+        }
         let pts = std::mem::take(&mut self.chain);
         let walls: Vec<(Vec2, Vec2)> = pts
             .windows(2)
