@@ -962,6 +962,7 @@ mod sector;
 mod spans;
 mod validate;
 mod validate_game;
+mod validate_mover;
 mod validate_sector;
 #[cfg(feature = "cli")]
 pub mod vcs;

@@ -112,6 +112,7 @@ pub(super) fn validate(level: &Level) -> Vec<Problem> {
     overlaps(level, &mut r);
     r.problems.extend(super::validate_game::problems(level));
     r.problems.extend(super::validate_sector::problems(level));
+    r.problems.extend(super::validate_mover::problems(level));
     r.problems
 }
 

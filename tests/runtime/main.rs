@@ -12,6 +12,7 @@ mod level_mutation;
 mod level_obj;
 mod levels;
 mod mesh;
+mod movers;
 mod parry_differential;
 mod parry_glam;
 mod robustness;
