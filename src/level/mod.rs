@@ -478,12 +478,14 @@ impl Level {
         Ok(level)
     }
 
-    /// Read every mesh's OBJ file (relative to `folder`) into its `vertices` and `indices`. [`Level::load`]
-    /// does this; call it after [`Level::from_ron_str`] when the level references OBJ files.
+    /// Read every mesh's file (relative to `folder`) into its `vertices` and `indices`: a Wavefront OBJ file,
+    /// or a glTF 2.0 file when the path ends in `.gltf` or `.glb` (every triangle primitive the file's scene
+    /// places, node transforms applied, merged: [`crate::mesh::read_gltf`]). [`Level::load`] does this; call
+    /// it after [`Level::from_ron_str`] when the level references mesh files.
     ///
     /// # Errors
     /// [`LevelError::Invalid`] naming the mesh when a path is absolute or leaves the folder (also through a
-    /// symbolic link), or the file cannot be read or parsed as OBJ.
+    /// symbolic link), or the file cannot be read or parsed as OBJ or glTF.
     pub fn resolve_meshes(&mut self, folder: &Path) -> Result<(), LevelError> {
         for (i, m) in self.meshes.iter_mut().enumerate() {
             let Some(rel) = &m.obj else { continue };
@@ -511,8 +513,9 @@ impl Level {
                     file.display()
                 )));
             }
-            let mesh =
-                crate::mesh::TriMesh::from_obj(&real_file).map_err(|e| problem(e.to_string()))?;
+            // The extension picks the loader: `.gltf` / `.glb` (every placed primitive merged), else OBJ.
+            let mesh = crate::mesh::TriMesh::from_mesh_file(&real_file)
+                .map_err(|e| problem(e.to_string()))?;
             m.vertices = mesh.vertices().to_vec();
             m.indices = mesh.indices().to_vec();
         }

@@ -11,6 +11,7 @@
 //! leak through a closed mesh.
 
 mod build;
+mod gltf;
 mod layout;
 mod ray;
 mod translate;
@@ -20,6 +21,11 @@ mod volume;
 mod tests;
 
 use glam::Vec3;
+
+pub use gltf::{
+    GltfError, GltfPrimitive, GltfScene, MAX_GLTF_BYTES, gltf_external_uris, is_gltf_path,
+    parse_gltf, read_gltf,
+};
 
 use crate::pages::Pages;
 use crate::shape::{Aabb, Triangle};

@@ -6,6 +6,7 @@ mod capsule_differential;
 mod capsule_invariants;
 mod capsule_referee;
 mod capsule_regressions;
+mod gltf;
 mod hand_worked;
 mod invariants;
 mod level_mutation;
