@@ -2218,3 +2218,6 @@ fn walker_pushed_into_corners_stays_outside_the_walls() {
         }
     }
 }
+
+#[path = "sim/movers.rs"]
+mod movers;

@@ -29,6 +29,7 @@ pub(crate) struct LevelParts {
 
 /// The static objects of a level in the order the simulation numbers them (see [`LevelParts::statics`]), and
 /// the problems of the meshes that could not be built (they are left out).
+#[allow(dead_code)] // `World::from_level` takes the movers too, through `level_parts`.
 pub(crate) fn level_statics(level: &Level) -> (Vec<(ObjectId, Static)>, Vec<Problem>) {
     let parts = level_parts(level);
     (parts.statics, parts.problems)

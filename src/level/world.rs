@@ -23,13 +23,19 @@ impl World {
             gravity: level.simulation.gravity,
             ..SimSettings::default()
         });
-        // The same objects, in the same order, as the game's `Scene` (one conversion of a level's statics).
-        let (statics, problems) = super::scene::level_statics(level);
-        if !problems.is_empty() {
-            return Err(LevelError::Invalid { problems });
+        // The same objects, in the same order, as the game's `Scene` (one conversion of a level's statics),
+        // and its movers, which the world moves by its own clock from 0.
+        let parts = super::scene::level_parts(level);
+        if !parts.problems.is_empty() {
+            return Err(LevelError::Invalid {
+                problems: parts.problems,
+            });
         }
-        for (id, s) in statics {
+        for (id, s) in parts.statics {
             world.add_static_object(id, s);
+        }
+        if !parts.movers.is_empty() {
+            world.install_movers(parts.movers);
         }
         for b in &level.balls {
             let ball = Ball::new(b.center, b.velocity, b.radius, b.mass, b.restitution);

@@ -10,6 +10,7 @@ use std::collections::BinaryHeap;
 use glam::Vec3;
 
 use super::grid::BallGrid;
+use super::movers::sweep_in_frame;
 use super::near::{NearStatics, margin};
 use super::policy::{ContactPolicy, WEDGE_HITS, along_crease, apply_ball_impulse, static_response};
 use super::{Ball, BallId, Contact, ContactEvent, Static, StepReport, World};
@@ -336,18 +337,27 @@ impl Run {
         i: usize,
     ) -> (Vec3, Vec3, f32, f32) {
         let b = world.balls[i];
-        let vn = b.velocity.dot(ev.normal);
+        // The response is the policy's on the velocity relative to the static (a mover's, zero otherwise),
+        // with the static's velocity added back (`movers.rs`).
+        let u = match ev.other {
+            Contact::Static(s) if world.movers.is_moving(s) => Some(world.movers.velocity(s)),
+            _ => None,
+        };
+        // Exactly the static rule when nothing moves (no `+ 0` that would turn a `-0.0` into `0.0`).
+        let add = |v: Vec3| u.map_or(v, |u| u + v);
+        let rel = u.map_or(b.velocity, |u| b.velocity - u);
+        let vn = rel.dot(ev.normal);
         let approach = -vn;
         let e = self.restitution(i, ev.time, b.restitution, approach, ev.normal);
-        world.balls[i].velocity = static_response(b.velocity, ev.normal, vn, e);
+        world.balls[i].velocity = add(static_response(rel, ev.normal, vn, e));
         if self.hits_now[i] > WEDGE_HITS {
-            // Wedged between two surfaces: keep only the motion along their crease.
+            // Wedged between two surfaces: keep only the motion along their crease (relative to this one).
             let prev = self.last_normal[i];
-            let v = world.balls[i].velocity;
+            let v = u.map_or(world.balls[i].velocity, |u| world.balls[i].velocity - u);
             if v.dot(prev) < 0.0
                 && let Some(along) = along_crease(v, prev, ev.normal)
             {
-                world.balls[i].velocity = along;
+                world.balls[i].velocity = add(along);
             }
         }
         self.last_normal[i] = ev.normal;
@@ -509,18 +519,59 @@ impl Run {
                     .filter(|toi| approaching(toi)),
             };
             if let Some(toi) = found {
-                self.heap.push(Event {
-                    time: path.t0 + f64::from(toi.t) * path.rest,
-                    ball: i as u32,
-                    other: Contact::Static(s),
-                    ver_ball: self.version[i],
-                    ver_other: 0,
-                    point: toi.point,
-                    normal: toi.normal,
-                });
+                self.queue_static(i, s, path, &toi);
             }
         }
         self.statics_scratch = statics;
+        if world.movers.any() {
+            self.predict_movers(world, i, path, report);
+        }
+    }
+
+    /// Queue ball `i`'s first approaching contact with each moved static its swept box may touch, swept in
+    /// the mover's frame (`movers.rs`).
+    fn predict_movers(&mut self, world: &World, i: usize, path: &Path, report: &mut StepReport) {
+        let policy = self.policy();
+        let movers = &world.movers;
+        let shapes = world.scene.shapes();
+        let mut found = Vec::new();
+        movers.touching(path.lo, path.hi, |m| {
+            let s = m.index as usize;
+            let Some(shape) = shapes.get(s) else { return };
+            report.counters.pairs_tested += 1;
+            report.counters.sweeps += 1;
+            let rel = path.ball.velocity - movers.velocity(s);
+            let scale = rel.length();
+            let approaching = |toi: &Toi| policy.approaching(rel.dot(toi.normal), scale);
+            let toi = sweep_in_frame(
+                movers,
+                m,
+                shape,
+                &path.sphere,
+                path.motion,
+                (path.t0, path.rest),
+                approaching,
+            );
+            if let Some(toi) = toi {
+                found.push((s, toi));
+            }
+        });
+        for (s, toi) in found {
+            self.queue_static(i, s, path, &toi);
+        }
+    }
+
+    /// Queue ball `i`'s contact `toi` (a fraction of `path`'s rest) with static `s`.
+    fn queue_static(&mut self, i: usize, s: usize, path: &Path, toi: &Toi) {
+        self.heap.push(Event {
+            time: path.t0 + f64::from(toi.t) * path.rest,
+            ball: i as u32,
+            other: Contact::Static(s),
+            ver_ball: self.version[i],
+            ver_other: 0,
+            point: toi.point,
+            normal: toi.normal,
+        });
     }
 
     /// Queue ball `i`'s first approaching contact with each ball whose swept box may touch its own (`initial`:

@@ -56,6 +56,7 @@ mod body;
 mod events;
 mod grid;
 mod hash;
+mod movers;
 mod near;
 mod policy;
 mod pushout;
@@ -87,6 +88,9 @@ pub struct WorldState {
     /// (trigger index, ball index) pairs overlapping at the end of the last step.
     #[serde(default)]
     inside: Vec<(u32, u32)>,
+    /// Each mover's id and start time (scene time; `None`: not started), in level order.
+    #[serde(default)]
+    movers: Vec<(ObjectId, Option<f32>)>,
 }
 
 impl WorldState {
@@ -126,6 +130,11 @@ pub struct World {
     run: Run,
     /// The push-out's buffers, kept between steps as well.
     push: pushout::PushBuffers,
+    /// The moved statics and their motion in the current step (`movers.rs`).
+    movers: movers::Movers,
+    /// Bumped whenever statics are added or movers installed: the nearby-statics caches are kept while it
+    /// stays (the scene's own generation also counts every mover's motion).
+    structure: u64,
 }
 
 impl World {
@@ -144,6 +153,8 @@ impl World {
             inside: BTreeSet::new(),
             run: Run::default(),
             push: pushout::PushBuffers::default(),
+            movers: movers::Movers::default(),
+            structure: 0,
         }
     }
 
@@ -179,6 +190,7 @@ impl World {
     pub fn add_static(&mut self, shape: Static) {
         self.scene.push(ObjectId(u32::MAX), shape);
         self.static_ids.push(None);
+        self.structure += 1;
     }
 
     /// Add static geometry that stands for the level object `id` ([`World::static_object_ids`]); it is
@@ -186,6 +198,32 @@ impl World {
     pub fn add_static_object(&mut self, id: ObjectId, shape: Static) {
         self.scene.push(id, shape);
         self.static_ids.push(Some(id));
+        self.structure += 1;
+    }
+
+    /// Install movers on the statics added so far (the level adapter, after adding a level's statics): they
+    /// move by the world's clock, the `Always` ones started at 0 (see `movers.rs` for how a step meets them).
+    pub(crate) fn install_movers(&mut self, setups: Vec<crate::scene::MoverSetup>) {
+        self.scene.install_movers(setups);
+        self.scene.set_time(self.time as f32);
+        self.movers.install(&self.scene);
+        self.structure += 1;
+    }
+
+    /// The scene the world steps in: its statics where the world's clock has its movers
+    /// ([`Scene::time`], [`Scene::movers`]).
+    #[must_use]
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// Start every mover that starts on trigger `trigger` at world time `at` (seconds; as
+    /// [`Scene::start_triggered`]); the movers move from the next step. A ball entering a trigger starts its
+    /// movers itself, at the end of that step. Returns the movers started now, ids ascending.
+    pub fn start_triggered(&mut self, trigger: ObjectId, at: f32) -> Vec<ObjectId> {
+        let started = self.scene.start_triggered(trigger, at);
+        self.scene.set_time(self.time as f32);
+        started
     }
 
     /// The balls, in the order they were added.
@@ -265,6 +303,12 @@ impl World {
             time: self.time,
             steps: self.steps,
             inside: self.inside.iter().copied().collect(),
+            movers: self
+                .scene
+                .movers()
+                .iter()
+                .map(|m| (m.mover, m.started))
+                .collect(),
         }
     }
 
@@ -275,6 +319,14 @@ impl World {
         self.time = state.time;
         self.steps = state.steps;
         self.inside = state.inside.iter().copied().collect();
+        if self.movers.any() {
+            // Movers not in the snapshot (taken before they were installed) go back to their start rule.
+            self.scene.reset_movers();
+            for &(id, started) in &state.movers {
+                self.scene.set_mover_start(id, started);
+            }
+            self.scene.set_time(self.time as f32);
+        }
     }
 
     /// Advance the world by `dt` seconds (see the module docs for the event loop and contact policy).
@@ -291,6 +343,13 @@ impl World {
             return report;
         }
         self.scene.refresh();
+        let (t0, t1) = (self.time as f32, (self.time + f64::from(dt)) as f32);
+        if self.movers.any() {
+            if self.scene.time().to_bits() != t0.to_bits() {
+                self.scene.set_time(t0);
+            }
+            self.movers.begin(&self.scene, t0, t1, f64::from(dt));
+        }
         let g = self.settings.gravity;
         let gravity_ok = g.is_finite();
         for b in &mut self.balls {
@@ -299,7 +358,7 @@ impl World {
             }
         }
         let mut run = std::mem::take(&mut self.run);
-        run.near.begin(&self.scene, self.balls.len());
+        run.near.begin(self.balls.len(), self.structure);
         run.begin(self, dt);
         self.push_out(dt, &mut run, &mut report);
         run.simulate(self, &mut report);
@@ -316,6 +375,15 @@ impl World {
         self.run = run;
         self.time += f64::from(dt);
         self.steps += 1;
+        if self.movers.any() {
+            // A ball entering a trigger starts its movers at the end of the step (see `movers.rs`).
+            for ev in &report.triggers {
+                if ev.entered {
+                    self.scene.start_triggered(ev.trigger, t1);
+                }
+            }
+            self.scene.set_time(t1);
+        }
         report.counters.elapsed = started.elapsed();
         report
     }

@@ -39,19 +39,21 @@ pub(super) struct NearStatics {
     pool: Vec<u32>,
     /// Entries of the pool in live runs.
     live: usize,
-    /// The scene generation the regions were filled under.
+    /// The world's structure count the regions were filled under.
     generation: u64,
 }
 
 impl NearStatics {
-    /// Make ready for a step of `n` balls in `scene`: regions of a rebuilt scene are dropped, and the pool is
-    /// rebuilt in ball order when most of it is left behind.
-    pub(super) fn begin(&mut self, scene: &Scene, n: usize) {
-        if self.generation != scene.generation() {
+    /// Make ready for a step of `n` balls among statics at `structure` (the world's count of
+    /// changes to them): regions of changed statics are dropped, and the pool is rebuilt in ball order when
+    /// most of it is left behind. Moved entries are never cached (the world meets them in `movers.rs`), so
+    /// the motion of movers keeps the regions.
+    pub(super) fn begin(&mut self, n: usize, structure: u64) {
+        if self.generation != structure {
             self.regions.clear();
             self.pool.clear();
             self.live = 0;
-            self.generation = scene.generation();
+            self.generation = structure;
         }
         self.regions.resize_with(n, Region::default);
         self.live = self.regions.iter().map(|r| r.len as usize).sum();
@@ -66,8 +68,8 @@ impl NearStatics {
         }
     }
 
-    /// Every static that may touch the box `lo..=hi` of ball `i` (the answer of [`Scene::candidates`]): the
-    /// planes first, then the bounded statics ascending. When the box leaves the ball's region, the region is
+    /// Every static that may touch the box `lo..=hi` of ball `i` (the answer of [`Scene::candidates`] less
+    /// the moved entries): the planes first, then the bounded statics ascending. When the box leaves the ball's region, the region is
     /// asked of the tree again, grown by `margin` on every side.
     pub(super) fn candidates(
         &mut self,
@@ -79,7 +81,11 @@ impl NearStatics {
         mut f: impl FnMut(usize),
     ) {
         let Some(region) = self.regions.get_mut(i) else {
-            scene.candidates(lo, hi, f);
+            scene.candidates(lo, hi, |k| {
+                if !scene.is_moving_entry(k) {
+                    f(k);
+                }
+            });
             return;
         };
         if !(lo.cmpge(region.lo).all() && hi.cmple(region.hi).all()) {
@@ -89,11 +95,19 @@ impl NearStatics {
             if !(rlo.is_finite() && rhi.is_finite()) {
                 // Not cacheable: ask the tree for this box alone.
                 *region = Region::default();
-                scene.candidates(lo, hi, f);
+                scene.candidates(lo, hi, |k| {
+                    if !scene.is_moving_entry(k) {
+                        f(k);
+                    }
+                });
                 return;
             }
             let start = self.pool.len();
-            scene.bounded_candidates(rlo, rhi, |k| self.pool.push(k as u32));
+            scene.bounded_candidates(rlo, rhi, |k| {
+                if !scene.is_moving_entry(k) {
+                    self.pool.push(k as u32);
+                }
+            });
             self.pool[start..].sort_unstable();
             *region = Region {
                 lo: rlo,
@@ -148,7 +162,7 @@ mod tests {
         }
         let scene = Scene::from_objects(objects);
         let mut near = NearStatics::default();
-        near.begin(&scene, 4);
+        near.begin(4, 1);
         let mut pos = [Vec3::ZERO; 4];
         for step in 0..3000 {
             let i = step % 4;

@@ -23,6 +23,8 @@ type Touch = (usize, usize, Vec3);
 #[derive(Clone, Default)]
 pub(super) struct PushBuffers {
     static_contacts: Vec<Touch>,
+    /// The velocity of each static contact's mover (`None`: it does not move), as `static_contacts`.
+    static_velocity: Vec<Option<Vec3>>,
     ball_contacts: Vec<Touch>,
     candidates: Vec<usize>,
     order: Vec<u64>,
@@ -94,10 +96,11 @@ impl World {
         buf: &mut PushBuffers,
         report: &mut StepReport,
     ) {
-        let contacts = &mut buf.static_contacts;
-        let candidates = &mut buf.candidates;
-        contacts.clear();
+        buf.static_contacts.clear();
+        buf.static_velocity.clear();
         for i in 0..self.balls.len() {
+            let contacts = &mut buf.static_contacts;
+            let candidates = &mut buf.candidates;
             let ball = self.balls[i];
             if !ball.is_valid() {
                 continue;
@@ -133,7 +136,59 @@ impl World {
                     });
                 }
                 contacts.push((i, s, toi.normal));
+                buf.static_velocity.push(None);
             }
+            if self.movers.any() {
+                self.push_out_of_movers(i, slop, buf, report);
+            }
+        }
+    }
+
+    /// Move ball `i` out of the moved statics it overlaps by more than `slop` (at their start-of-step
+    /// places), along the contact normal, with at least the mover's velocity along it so it does not sink
+    /// again; gathers its contacts within the slop with their movers' velocities.
+    fn push_out_of_movers(
+        &mut self,
+        i: usize,
+        slop: f32,
+        buf: &mut PushBuffers,
+        report: &mut StepReport,
+    ) {
+        let candidates = &mut buf.candidates;
+        candidates.clear();
+        let ball = self.balls[i];
+        let reach = Vec3::splat(ball.radius + slop);
+        let (lo, hi) = (ball.center - reach, ball.center + reach);
+        for m in &self.movers.step {
+            let (min, max) = self.scene.padded_box(m.index as usize);
+            if min.cmple(hi).all() && max.cmpge(lo).all() {
+                candidates.push(m.index as usize);
+            }
+        }
+        for &s in candidates.iter() {
+            let ball = self.balls[i];
+            let probe = Sphere::new(ball.center, ball.radius + slop);
+            let Some(toi) = self.scene.shapes()[s].sweep_sphere(&probe, Vec3::ZERO) else {
+                continue;
+            };
+            let u = self.movers.velocity(s);
+            let depth = ball.radius - (ball.center - toi.point).dot(toi.normal);
+            if depth > slop {
+                let b = &mut self.balls[i];
+                b.center = toi.point + toi.normal * ball.radius;
+                let (vn, un) = (b.velocity.dot(toi.normal), u.dot(toi.normal));
+                if vn < un {
+                    b.velocity += toi.normal * (un - vn);
+                }
+                report.pushed_out.push(PushOut {
+                    ball: BallId(i),
+                    other: Contact::Static(s),
+                    depth,
+                    normal: toi.normal,
+                });
+            }
+            buf.static_contacts.push((i, s, toi.normal));
+            buf.static_velocity.push(Some(u));
         }
     }
 
@@ -259,9 +314,13 @@ impl World {
             let mut changed = false;
             for (k, &(i, _, n)) in static_contacts.iter().enumerate() {
                 let v = self.balls[i].velocity;
-                let vn = v.dot(n);
+                // Relative to a mover (its velocity added back), exactly the static rule otherwise.
+                let u = buf.static_velocity.get(k).copied().flatten();
+                let rel = u.map_or(v, |u| v - u);
+                let vn = rel.dot(n);
                 if policy.settles(-vn, n) {
-                    self.balls[i].velocity = static_response(v, n, vn, 0.0);
+                    let r = static_response(rel, n, vn, 0.0);
+                    self.balls[i].velocity = u.map_or(r, |u| u + r);
                     settled[k] = true;
                     changed = true;
                 }
@@ -288,7 +347,14 @@ impl World {
     fn slide_along_creases(&mut self, policy: &ContactPolicy, buf: &mut PushBuffers) {
         let by_ball = &mut buf.by_ball;
         by_ball.clear();
-        by_ball.extend(buf.static_contacts.iter().map(|&(i, _, n)| (i, n)));
+        // The crease rule is for still surfaces: contacts with movers are settled on their own.
+        by_ball.extend(
+            buf.static_contacts
+                .iter()
+                .zip(&buf.static_velocity)
+                .filter(|(_, u)| u.is_none())
+                .map(|(&(i, _, n), _)| (i, n)),
+        );
         // Stable: each ball's normals stay in the order they were found.
         by_ball.sort_by_key(|&(i, _)| i);
         for group in by_ball.chunk_by(|a, b| a.0 == b.0) {
