@@ -11,7 +11,7 @@ use bevy::reflect::TypePath;
 use collidoscope::level::{
     Level, LevelError, MAX_FILE_BYTES, ObjectId, Problem, Severity, obj_path_problem,
 };
-use collidoscope::mesh::TriMesh;
+use collidoscope::mesh::{TriMesh, gltf_external_uris, is_gltf_path, parse_gltf};
 use collidoscope::scene::Scene;
 
 /// Every level value ever built gets the next number, so "has this root spawned this very value?" is one
@@ -262,8 +262,8 @@ fn utf8(bytes: Vec<u8>, path: &str) -> Result<String, LevelLoadError> {
     })
 }
 
-/// Fill in the geometry of meshes that reference an OBJ file, read through the asset server (which makes the
-/// OBJ a dependency of the level: saving it reloads the level).
+/// Fill in the geometry of meshes that reference an OBJ or glTF (`.gltf`, `.glb`) file, read through the asset
+/// server (which makes the file a dependency of the level: saving it reloads the level).
 async fn read_obj_meshes(
     level: &mut Level,
     asset_path: &AssetPath<'static>,
@@ -287,11 +287,37 @@ async fn read_obj_meshes(
         }
         let obj_path = asset_path.resolve_embed(&AssetPath::from(PathBuf::from(&rel)));
         let bytes = load_context
-            .read_asset_bytes(obj_path)
+            .read_asset_bytes(obj_path.clone())
             .await
             .map_err(|e| fail(e.to_string()))?;
-        let text = String::from_utf8(bytes).map_err(|_| fail("the OBJ file is not text".into()))?;
-        let mesh = TriMesh::from_obj_str(&text).map_err(|e| fail(e.to_string()))?;
+        let mesh = if is_gltf_path(&rel) {
+            // The glTF's external buffers are read through the asset server too (dependencies of the level),
+            // before the synchronous parse asks for them.
+            let mut files = std::collections::HashMap::new();
+            for uri in gltf_external_uris(&bytes).map_err(|e| fail(e.to_string()))? {
+                if let Some(why) = obj_path_problem(&uri) {
+                    return Err(fail(format!("buffer {uri}: {why}")));
+                }
+                let buffer = obj_path.resolve_embed(&AssetPath::from(PathBuf::from(&uri)));
+                let data = load_context
+                    .read_asset_bytes(buffer)
+                    .await
+                    .map_err(|e| fail(e.to_string()))?;
+                files.insert(uri, data);
+            }
+            let scene = parse_gltf(&bytes, |uri| {
+                files
+                    .remove(uri)
+                    .ok_or_else(|| format!("{uri} was not read"))
+            })
+            .map_err(|e| fail(e.to_string()))?;
+            let (vertices, indices) = scene.merged();
+            TriMesh::new(vertices, indices).map_err(|e| fail(e.to_string()))?
+        } else {
+            let text =
+                String::from_utf8(bytes).map_err(|_| fail("the OBJ file is not text".into()))?;
+            TriMesh::from_obj_str(&text).map_err(|e| fail(e.to_string()))?
+        };
         m.vertices = mesh.vertices().to_vec();
         m.indices = mesh.indices().to_vec();
     }

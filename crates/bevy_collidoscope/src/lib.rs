@@ -43,6 +43,7 @@
 mod asset;
 mod character;
 pub mod convert;
+pub mod greybox;
 mod recorder;
 mod scene;
 mod spawn;
@@ -60,6 +61,9 @@ pub use collidoscope::level::ObjectId;
 pub use collidoscope::scene::{SceneHit, SceneToi};
 #[allow(deprecated)]
 pub use convert::{ToBevy, ToCollidoscope};
+#[cfg(feature = "greybox")]
+pub use greybox::{Greybox, GreyboxPlugin};
+pub use greybox::{GreyboxKind, GreyboxMeshData, greybox_meshes, height_color};
 pub use recorder::{FlightRecorder, FlightRecorderSettings};
 pub use scene::LevelScene;
 pub use spawn::{

@@ -8,6 +8,7 @@
 mod characters;
 mod common;
 mod example;
+mod greybox;
 mod loading;
 mod queries;
 mod recorder;
