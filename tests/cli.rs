@@ -397,6 +397,47 @@ fn info_counts_and_problems() {
     );
 }
 
+#[test]
+fn info_counts_sectors_and_their_cooked_triangles() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rooms.ron");
+    // Two rooms side by side, the second a step up: floors, ceilings, walls and one riser.
+    std::fs::write(
+        &path,
+        "(version: 3, name: \"rooms\", sectors: [\n\
+         (id: 1, outline: [(0, 0), (2, 0), (2, 2), (0, 2)], floor: (height: 0), ceiling: (height: 3)),\n\
+         (id: 2, outline: [(2, 0), (4, 0), (4, 2), (2, 2)], floor: (height: 0.2), ceiling: (height: 3)),\n\
+         ])\n",
+    )
+    .unwrap();
+    let level = collidoscope::level::Level::load(&path).unwrap();
+    let cooked: usize = collidoscope::sector::cook(level.sectors.iter().map(|s| s.geom()))
+        .iter()
+        .map(|c| c.indices.len())
+        .sum();
+    // Each room: 2 floor, 2 ceiling and 3 × 2 wall triangles; the step between them: a riser.
+    assert!(cooked >= 22, "{cooked}");
+    let r = go(["info".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("          sectors: 2\n"), "{r:?}");
+    assert!(
+        r.stdout
+            .contains(&format!("  sector triangles: {cooked}\n")),
+        "{r:?}"
+    );
+    let r = go([
+        "info".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(json["counts"]["sectors"], 2);
+    assert_eq!(json["counts"]["sector triangles"], cooked);
+    assert_eq!(json["counts"]["movers"], 0);
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // info and replay of recordings with character moves
 

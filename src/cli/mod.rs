@@ -438,8 +438,9 @@ fn info(args: &InfoArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The level's objects by kind, for `info`.
-fn object_counts(level: &Level) -> [(&'static str, usize); 10] {
+/// The level's objects by kind, for `info` (sectors with the triangles they cook to, and movers).
+fn object_counts(level: &Level) -> [(&'static str, usize); 13] {
+    let cooked = collidoscope::sector::cook(level.sectors.iter().map(|s| s.geom()));
     [
         ("walls", level.walls.len()),
         ("triangles", level.triangles.len()),
@@ -453,6 +454,12 @@ fn object_counts(level: &Level) -> [(&'static str, usize); 10] {
             "mesh triangles",
             level.meshes.iter().map(|m| m.indices.len()).sum(),
         ),
+        ("sectors", level.sectors.len()),
+        (
+            "sector triangles",
+            cooked.iter().map(|c| c.indices.len()).sum(),
+        ),
+        ("movers", level.movers.len()),
         ("probes", level.probes.len()),
     ]
 }
