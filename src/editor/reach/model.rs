@@ -1,12 +1,14 @@
 //! The reachability overlay's state (no egui): the map shown, built on a thread of its own from a snapshot of
 //! the document at one revision, and the spot clicked with its path or blocker.
 //!
-//! One build runs at a time. Each is keyed by the [`DocKey`] it was taken at; when it ends, its result is
-//! shown only if the document is still at that key, otherwise it is dropped (counted in
-//! [`ReachOverlay::dropped`]) and the next refresh starts a build of the document as it is now. The map's
-//! build has no way to stop early, so a superseded build is left to finish and discarded: starting the newer
-//! one beside it would only share the same cores. Until a newer map is shown, the last one stays (the views
-//! draw it faint while it is not the document's).
+//! Each build is keyed by the [`DocKey`] it was taken at; when it ends, its result is shown only if the
+//! document is still at that key, otherwise it is dropped (counted in [`ReachOverlay::dropped`]). An edit
+//! while a build runs starts the build of the edited document at once, beside the old one: the map's build
+//! has no way to stop early, so the superseded build is left to finish on its thread and its result is
+//! thrown away (it is counted dropped when superseded). At most two run: an edit while two run waits for
+//! the older to end, so a burst of edits (a wheel turned, a number dragged) never piles up threads, and the
+//! last edit's map starts at most one build's time after it. Until a newer map is shown, the last one stays
+//! (the views draw it faint while it is not the document's).
 
 use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -23,6 +25,11 @@ use crate::scene::Scene;
 /// Why there is no map of a level without a walker start.
 pub const NO_WALKER: &str =
     "no walker start: reachability is measured from it (place one with the Walker tool, K)";
+
+/// How long a revision that came in a burst of edits (less than this after the one before: a wheel turned,
+/// a number dragged) must stand before its map is started, so a burst makes one build, not one per edit.
+/// An edit after a quiet spell starts its build at once.
+pub const SETTLE: Duration = Duration::from_millis(60);
 
 /// What a build is made from: the document's level at one revision.
 pub struct ReachRequest {
@@ -165,6 +172,11 @@ pub struct ReachOverlay {
     pub floor: FloorView,
     shown: Option<Arc<ReachBuilt>>,
     job: Option<Job>,
+    /// A build overtaken by an edit, left to finish; its result is thrown away.
+    superseded: Option<Job>,
+    /// The revision last seen, when it was first seen, and whether it came in a burst (less than
+    /// [`SETTLE`] after the one before).
+    seen: Option<(DocKey, Instant, bool)>,
     generation: u64,
     dropped: usize,
     started: usize,
@@ -208,14 +220,41 @@ impl ReachOverlay {
         self.started
     }
 
-    /// Whether a build of `key` should start now: none is running and the shown map is not of `key`.
+    /// Whether a build of `key` should start now: the shown map is not of `key`, and no build runs, or the
+    /// one running maps an older revision and none was superseded yet.
     #[must_use]
     pub fn wants_build(&self, key: DocKey) -> bool {
-        self.job.is_none() && !self.is_current(key)
+        !self.is_current(key)
+            && match &self.job {
+                None => true,
+                Some(j) => j.key != key && self.superseded.is_none(),
+            }
     }
 
-    /// Start building on a thread of its own: `build` makes the map of `key`.
+    /// Whether revision `key`, seen now at `now`, has settled: it came after a quiet spell, or has stood
+    /// for [`SETTLE`] (see there). Called each frame with the document's key.
+    pub fn settled(&mut self, key: DocKey, now: Instant) -> bool {
+        match self.seen {
+            Some((k, at, burst)) if k == key => !burst || now.duration_since(at) >= SETTLE,
+            Some((_, at, _)) => {
+                let burst = now.duration_since(at) < SETTLE;
+                self.seen = Some((key, now, burst));
+                !burst
+            }
+            None => {
+                self.seen = Some((key, now, false));
+                true
+            }
+        }
+    }
+
+    /// Start building on a thread of its own: `build` makes the map of `key`. A build still running is
+    /// superseded: left to finish, its result thrown away, counted dropped now.
     pub fn start(&mut self, key: DocKey, build: impl FnOnce() -> ReachBuilt + Send + 'static) {
+        if let Some(old) = self.job.take() {
+            self.dropped += 1;
+            self.superseded = Some(old);
+        }
         let (tx, rx) = mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("reach map".into())
@@ -244,6 +283,11 @@ impl ReachOverlay {
     /// Take the build's result when it has ended: shown when it maps `latest` (the document now), else
     /// dropped.
     pub fn poll(&mut self, latest: DocKey) -> Polled {
+        if let Some(old) = &self.superseded
+            && !matches!(old.rx.try_recv(), Err(TryRecvError::Empty))
+        {
+            self.superseded = None;
+        }
         let Some(job) = &self.job else {
             return Polled::Nothing;
         };
@@ -396,19 +440,46 @@ mod tests {
             let _ = gate.recv();
             failed(a)
         });
-        assert!(!o.wants_build(b), "one build at a time");
+        assert!(!o.wants_build(a), "the build of this revision runs");
         assert_eq!(o.poll(b), Polled::Nothing);
         assert!(o.building().is_some_and(|(k, _)| k == a));
-        let _ = go.send(());
-        assert_eq!(wait(&mut o, b), Polled::Dropped);
-        assert!(o.shown().is_none() && o.dropped() == 1);
-        // The next build maps the document as it is.
+        // The edit's build starts at once beside it; the old one is dropped.
         assert!(o.wants_build(b));
         o.start(b, move || failed(b));
+        assert_eq!(o.dropped(), 1);
+        assert!(o.building().is_some_and(|(k, _)| k == b));
         assert_eq!(wait(&mut o, b), Polled::Shown);
         assert!(o.is_current(b) && !o.is_current(a) && !o.wants_build(b));
         assert_eq!(o.shown().map(|s| s.generation), Some(1));
-        assert_eq!(o.started(), 2);
+        // A third revision waits while two builds run, then starts when the old one has ended.
+        let c = key(&doc, 3);
+        let (go_c, gate_c) = mpsc::channel::<()>();
+        o.start(c, move || {
+            let _ = gate_c.recv();
+            failed(c)
+        });
+        let d = key(&doc, 4);
+        assert!(!o.wants_build(d), "two builds run: the next waits");
+        let _ = go.send(());
+        for _ in 0..500 {
+            let _ = o.poll(d);
+            if o.superseded.is_none() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(
+            o.superseded.is_none(),
+            "the first build ended and was thrown away"
+        );
+        assert!(o.wants_build(d));
+        let _ = go_c.send(());
+        assert_eq!(o.started(), 3);
+        assert_eq!(
+            o.shown().map(|s| s.key),
+            Some(b),
+            "never an older map over a newer"
+        );
     }
 
     #[test]
