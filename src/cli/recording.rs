@@ -47,7 +47,7 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let scene = match replay_scene(args, &recording) {
+    let mut scene = match replay_scene(args, &recording) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -56,6 +56,9 @@ pub(super) fn replay(args: &ReplayArgs) -> ExitCode {
     for frame in &recording.frames {
         for (i, q) in frame.queries.iter().enumerate() {
             total += 1;
+            // The level's movers where the game had them (its scene time and their starts), so a move is
+            // asked again against the (edited) level's movers at its recorded time.
+            frame.pose_scene(&mut scene, i);
             let again = q.rerun(&scene);
             if !q.same_answer(&again) {
                 changed.push((frame.index, i, q, again));

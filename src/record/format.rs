@@ -225,7 +225,7 @@ impl Decoder {
                 "its contents are damaged (checksum mismatch)".into(),
             ));
         }
-        let decoded: Frame = postcard::from_bytes(payload)
+        let decoded = Frame::decode(payload)
             .map_err(|e| damaged(format!("its contents do not decode ({e})")))?;
         self.pos += end;
         self.frames += 1;

@@ -41,6 +41,7 @@
 
 pub mod format;
 mod live;
+mod movers;
 mod query;
 
 #[cfg(test)]
@@ -134,6 +135,16 @@ pub struct Frame {
     pub marks: Vec<String>,
     /// Records left out because this one frame outgrew the whole memory budget.
     pub dropped: u64,
+    /// The scene time the queries were asked at: (the index of the first query asked at that time, the
+    /// time), ascending ([`Frame::scene_time_of`]); empty when the scene had no movers (and in recordings
+    /// made before movers). Left out of the encoding when empty (with `mover_starts`, which is empty exactly
+    /// when this is): a frame without movers encodes as before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scene_times: Vec<(u32, f32)>,
+    /// The movers' starts as of the frame's last query: (mover id, the scene time it started; `None`: not
+    /// started), in level order; empty without movers. [`Frame::pose_scene`] puts a scene's movers back there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mover_starts: Vec<(ObjectId, Option<f32>)>,
 }
 
 /// Recorder settings.
@@ -175,6 +186,10 @@ struct Current {
     step_count: u64,
     marks: Vec<String>,
     dropped: u64,
+    /// The frame's scene times and movers' starts (`movers.rs`), and their encoding (empty without movers).
+    scene_times: Vec<(u32, f32)>,
+    mover_starts: Vec<(ObjectId, Option<f32>)>,
+    ext: Vec<u8>,
 }
 
 impl Current {
@@ -198,6 +213,7 @@ impl Current {
             + self.steps.len()
             + self.marks_len()
             + 10
+            + self.ext.len()
     }
 
     /// The frame record's exact length (header and payload).
@@ -217,6 +233,7 @@ impl Current {
         out.extend_from_slice(&self.steps);
         put(&mut out, &self.marks);
         put(&mut out, &self.dropped);
+        out.extend_from_slice(&self.ext);
         out
     }
 }
@@ -360,6 +377,7 @@ impl Recorder {
     /// [`Scene::cast_ray`], recorded.
     pub fn cast_ray(&mut self, scene: &Scene, ray: &Ray, max_t: f32) -> Option<SceneHit> {
         let hit = scene.cast_ray(ray, max_t);
+        self.current().note_scene(scene);
         self.push(
             &QueryRef::Ray {
                 ray,
@@ -379,6 +397,7 @@ impl Recorder {
         motion: Vec3,
     ) -> Option<SceneToi> {
         let toi = scene.sweep_sphere(sphere, motion);
+        self.current().note_scene(scene);
         self.push(
             &QueryRef::Sweep {
                 sphere,
@@ -393,6 +412,7 @@ impl Recorder {
     /// [`Scene::overlap_sphere`], recorded.
     pub fn overlap_sphere(&mut self, scene: &Scene, sphere: &Sphere) -> Vec<ObjectId> {
         let objects = scene.overlap_sphere(sphere);
+        self.current().note_scene(scene);
         self.push(
             &QueryRef::Overlap {
                 sphere,
@@ -406,6 +426,7 @@ impl Recorder {
     /// [`Scene::move_and_slide`], recorded.
     pub fn move_and_slide(&mut self, scene: &Scene, from: Vec2, radius: f32, motion: Vec2) -> Vec2 {
         let end = scene.move_and_slide(from, radius, motion);
+        self.current().note_scene(scene);
         self.push(
             &QueryRef::Slide {
                 from,
@@ -431,6 +452,7 @@ impl Recorder {
         motion: Vec3,
     ) -> CharacterMove {
         let result = controller.move_character(scene, feet, motion);
+        self.current().note_scene(scene);
         self.push(
             &QueryRef::Character {
                 controller,

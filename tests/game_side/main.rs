@@ -5,5 +5,6 @@
 mod game;
 mod game_data;
 mod record;
+mod ride;
 mod scene;
 mod vcs;
