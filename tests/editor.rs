@@ -24,6 +24,9 @@ mod characters;
 #[path = "editor/walk.rs"]
 mod walk;
 
+#[path = "editor/gltf_import.rs"]
+mod gltf_import;
+
 #[path = "editor/reach.rs"]
 mod reach;
 
@@ -457,7 +460,11 @@ fn import_an_obj_mesh_inlined_or_referenced() {
     let bunny = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bunny.obj");
     let mut h = house();
     key(&mut h, Modifiers::COMMAND, Key::I);
-    type_into(&mut h, "File path (.obj):", &bunny.display().to_string());
+    type_into(
+        &mut h,
+        "File path (.obj, .gltf, .glb):",
+        &bunny.display().to_string(),
+    );
     click_label(&mut h, "OK");
     let mesh = h.state().doc.level().meshes[0].clone();
     assert!(mesh.indices.len() > 1000);

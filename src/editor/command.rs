@@ -43,7 +43,7 @@ pub enum Command {
     SaveAs,
     /// File → Export….
     Export,
-    /// File → Import OBJ mesh….
+    /// File → Import mesh (OBJ, glTF)….
     ImportObj,
     /// File → Open Recording… (a game's flight recording).
     OpenRecording,
@@ -325,9 +325,9 @@ impl Command {
                 "Export the game-ready level (refused while it has errors)",
             ),
             Command::ImportObj => spec(
-                "Import OBJ mesh…",
+                "Import mesh (OBJ, glTF)…",
                 I,
-                "Import a Wavefront OBJ file as a mesh",
+                "Import a Wavefront OBJ or glTF 2.0 (.gltf, .glb) file as meshes",
             ),
             Command::OpenRecording => spec(
                 "Open Recording…",

@@ -195,14 +195,14 @@ fn path_dialog(
         PathPurpose::Open => "Open level",
         PathPurpose::SaveAs => "Save level as",
         PathPurpose::Export => "Export game-ready level",
-        PathPurpose::ImportObj => "Import an OBJ mesh",
+        PathPurpose::ImportObj => "Import a mesh (OBJ, glTF)",
         PathPurpose::OpenRecording => "Open a game's recording",
     };
     let mut keep = true;
     egui::Modal::new(egui::Id::unique("path dialog")).show(ctx, |ui| {
         ui.heading(title);
         let l = ui.label(match purpose {
-            PathPurpose::ImportObj => "File path (.obj):",
+            PathPurpose::ImportObj => "File path (.obj, .gltf, .glb):",
             PathPurpose::OpenRecording => "File path (.crec):",
             PathPurpose::Open | PathPurpose::SaveAs | PathPurpose::Export => "File path (.ron):",
         });

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::editor::app::*;
-use crate::editor::document::{Document, Object};
+use crate::editor::document::{Document, Edit, LabelledEdit, Object};
 use crate::editor::inspector::InspectorState;
 use crate::level::{Level, MeshObject, ObjectId, Problem, Severity};
 
@@ -234,8 +234,10 @@ impl EditorApp {
                     .set_file_name(self.suggested_name())
                     .save_file(),
                 PathPurpose::ImportObj => rfd::FileDialog::new()
+                    .add_filter("Meshes (OBJ, glTF)", &["obj", "gltf", "glb"])
                     .add_filter("Wavefront OBJ", &["obj"])
-                    .set_title("Import an OBJ mesh")
+                    .add_filter("glTF 2.0", &["gltf", "glb"])
+                    .set_title("Import a mesh")
                     .pick_file(),
                 PathPurpose::OpenRecording => rfd::FileDialog::new()
                     .add_filter("Collidoscope recording", &["crec"])
@@ -312,32 +314,19 @@ impl EditorApp {
         }
     }
 
-    /// Add the triangles of a Wavefront OBJ file as a mesh object (one undo step). A file inside the level's
-    /// folder is referenced by its relative path, as levels store it; any other file is inlined, since a
-    /// level may only reference files in its own folder.
+    /// Add the triangles of a mesh file as mesh objects (one undo step): a Wavefront OBJ file, or a glTF 2.0
+    /// file (`.gltf`, `.glb`: see [`EditorApp::import_gltf`]). A file inside the level's folder is referenced
+    /// by its relative path, as levels store it; any other file is inlined, since a level may only reference
+    /// files in its own folder.
     pub fn import_obj(&mut self, path: &Path) -> bool {
+        if crate::mesh::is_gltf_path(&path.to_string_lossy()) {
+            return self.import_gltf(path);
+        }
         let mesh = match crate::mesh::TriMesh::from_obj(path) {
             Ok(m) => m,
-            Err(e) => {
-                self.session.dialog = Some(Dialog::Message {
-                    title: "Cannot import the OBJ file".into(),
-                    text: format!("{}: {e}", path.display()),
-                });
-                return false;
-            }
+            Err(e) => return self.import_failed("OBJ", path, &e.to_string()),
         };
-        let relative = self
-            .doc
-            .path
-            .as_ref()
-            .and_then(|level| level.parent())
-            .and_then(|dir| Some((dir.canonicalize().ok()?, path.canonicalize().ok()?)))
-            .and_then(|(dir, file)| {
-                let rel = file.strip_prefix(&dir).ok()?.to_string_lossy().into_owned();
-                crate::level::obj_path_problem(&rel)
-                    .is_none()
-                    .then_some(rel)
-            });
+        let relative = self.relative_mesh_path(path);
         let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
         let how = if relative.is_some() {
             "referenced"
@@ -345,21 +334,111 @@ impl EditorApp {
             "inlined: outside the level's folder"
         };
         let n = mesh.triangle_count();
-        self.add_object(
-            "Import OBJ mesh",
-            Object::Mesh(MeshObject {
-                id: ObjectId(0),
-                name,
-                obj: relative,
-                vertices: mesh.vertices().to_vec(),
-                indices: mesh.indices().to_vec(),
-                properties: Default::default(),
-                one_way: false,
-            }),
+        let object = mesh_object(
+            name,
+            relative,
+            mesh.vertices().to_vec(),
+            mesh.indices().to_vec(),
         );
+        self.add_object("Import OBJ mesh", Object::Mesh(object));
         self.status = format!("imported {} ({n} triangles, {how})", path.display());
         self.view2d.frame_selection = true;
         true
+    }
+
+    /// Add the triangles of a glTF 2.0 file (one undo step): every triangle primitive its scene places, node
+    /// transforms applied. A file inside the level's folder becomes one mesh object referencing it (all its
+    /// primitives merged, re-read whenever the level loads); any other file gives one inlined mesh object per
+    /// placed primitive, named after its node.
+    pub fn import_gltf(&mut self, path: &Path) -> bool {
+        let scene = match crate::mesh::read_gltf(path) {
+            Ok(s) => s,
+            Err(e) => return self.import_failed("glTF", path, &e.to_string()),
+        };
+        let stem = path
+            .file_stem()
+            .map_or_else(|| "gltf".into(), |s| s.to_string_lossy().into_owned());
+        let n = scene.triangle_count();
+        let (objects, how) = match self.relative_mesh_path(path) {
+            Some(rel) => {
+                let (vertices, indices) = scene.merged();
+                let mesh = mesh_object(Some(stem), Some(rel), vertices, indices);
+                (vec![Object::Mesh(mesh)], "referenced".to_owned())
+            }
+            None => {
+                let meshes: Vec<Object> = scene
+                    .primitives
+                    .into_iter()
+                    .map(|p| {
+                        let name = Some(format!("{stem}/{}", p.name));
+                        Object::Mesh(mesh_object(name, None, p.vertices, p.indices))
+                    })
+                    .collect();
+                let how = format!(
+                    "{} meshes inlined: outside the level's folder",
+                    meshes.len()
+                );
+                (meshes, how)
+            }
+        };
+        self.apply_edit(LabelledEdit::new(
+            "Import glTF meshes",
+            Edit {
+                add: objects,
+                ..Edit::default()
+            },
+            None,
+        ));
+        let notes = if scene.notes.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", scene.notes.join("; "))
+        };
+        self.status = format!("imported {} ({n} triangles, {how}{notes})", path.display());
+        self.view2d.frame_selection = true;
+        true
+    }
+
+    /// Show why a mesh file cannot be imported; always `false` (nothing was added).
+    fn import_failed(&mut self, format: &str, path: &Path, why: &str) -> bool {
+        self.session.dialog = Some(Dialog::Message {
+            title: format!("Cannot import the {format} file"),
+            text: format!("{}: {why}", path.display()),
+        });
+        false
+    }
+
+    /// The path of `file` relative to the level's folder, when the level has a folder and the file is inside it.
+    fn relative_mesh_path(&self, file: &Path) -> Option<String> {
+        self.doc
+            .path
+            .as_ref()
+            .and_then(|level| level.parent())
+            .and_then(|dir| Some((dir.canonicalize().ok()?, file.canonicalize().ok()?)))
+            .and_then(|(dir, file)| {
+                let rel = file.strip_prefix(&dir).ok()?.to_string_lossy().into_owned();
+                crate::level::obj_path_problem(&rel)
+                    .is_none()
+                    .then_some(rel)
+            })
+    }
+}
+
+/// A mesh object to add (its id is given when it is added).
+fn mesh_object(
+    name: Option<String>,
+    obj: Option<String>,
+    vertices: Vec<glam::Vec3>,
+    indices: Vec<[u32; 3]>,
+) -> MeshObject {
+    MeshObject {
+        id: ObjectId(0),
+        name,
+        obj,
+        vertices,
+        indices,
+        one_way: false,
+        properties: Default::default(),
     }
 }
 
