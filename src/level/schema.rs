@@ -235,7 +235,7 @@ impl ObbObject {
     }
 }
 
-/// A triangle mesh: inline vertices and triangles, or a Wavefront OBJ file next to the level.
+/// A triangle mesh: inline vertices and triangles, or a Wavefront OBJ or glTF file next to the level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MeshObject {
@@ -244,9 +244,10 @@ pub struct MeshObject {
     /// Optional name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// An OBJ file, relative to the level file's folder and inside it (no `..`, not absolute). When set, the
-    /// geometry comes from the file ([`super::Level::load`] reads it into `vertices` and `indices`) and is not
-    /// written back into the level.
+    /// A mesh file, relative to the level file's folder and inside it (no `..`, not absolute): Wavefront OBJ,
+    /// or glTF 2.0 when it ends in `.gltf` or `.glb` (every triangle primitive of the file's scene, placed by
+    /// its node transforms, merged into this one mesh). When set, the geometry comes from the file
+    /// ([`super::Level::load`] reads it into `vertices` and `indices`) and is not written back into the level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub obj: Option<String>,
     /// Vertex positions.

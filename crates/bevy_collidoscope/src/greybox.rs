@@ -2,7 +2,7 @@
 //! blockout with no art.
 //!
 //! [`greybox_meshes`] turns a level into plain vectors (positions, normals, colours, indices) and needs no
-//! renderer; with the `greybox` feature, [`GreyboxPlugin`] spawns them as Bevy meshes under each
+//! renderer; with the `greybox` feature, `GreyboxPlugin` spawns them as Bevy meshes under each
 //! [`crate::LevelRoot`] and replaces them whenever the level (re)loads.
 
 use collidoscope::glam::{Mat3, Vec3};
