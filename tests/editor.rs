@@ -33,6 +33,12 @@ mod reach;
 #[path = "editor/greybox_draw.rs"]
 mod greybox_draw;
 
+#[path = "editor/greybox_build.rs"]
+mod greybox_build;
+
+#[path = "editor/greybox_3d.rs"]
+mod greybox_3d;
+
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
         recovery_dir: recovery.map(Path::to_path_buf),
