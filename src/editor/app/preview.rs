@@ -214,6 +214,7 @@ impl Preview3 {
     /// Select the move after the selected one; at the newest, a paused character makes one more step.
     pub fn character_step_forward(&mut self, doc: &Document, scene: &Scene) {
         let physics = walk::physics(doc, scene);
+        self.character.follow_scene(doc.key(), scene);
         self.character.step_forward(&physics, scene);
         self.sync_character_camera(&physics.controller);
     }
@@ -222,6 +223,8 @@ impl Preview3 {
     fn walk_character(&mut self, ui: &Ui, doc: &Document, scene: &Scene) {
         let physics = walk::physics(doc, scene);
         let keys = walk::keys(ui, self.view.keys_captured, self.view.cam.walker.facing_deg);
+        // Movers ride along: the walk keeps its own copy of a scene with movers at its time.
+        self.character.follow_scene(doc.key(), scene);
         if let Some(facing) = self.character.walk_frame(ui, &physics, scene, keys) {
             // Walking a path: the camera faces the way it goes.
             self.view.cam.walker.facing_deg = facing;

@@ -8,6 +8,7 @@ pub mod marks;
 pub mod model;
 pub mod panel;
 pub mod path;
+pub mod ride;
 pub mod walk;
 pub mod workings;
 

@@ -220,6 +220,8 @@ pub struct CharacterWalk {
     next_tick: u64,
     accumulator: f64,
     jump_queued: bool,
+    /// The walk's own scene with movers at its time (see `ride.rs`); `None` on a level without movers.
+    pub(super) timed: Option<super::ride::TimedScene>,
 }
 
 impl Default for CharacterWalk {
@@ -242,6 +244,7 @@ impl CharacterWalk {
             next_tick: 0,
             accumulator: 0.0,
             jump_queued: false,
+            timed: None,
         }
     }
 
@@ -281,9 +284,13 @@ impl CharacterWalk {
         // let go in its last step is settled as it is.
         let posture_settled = input.crouch == self.body.crouching
             || (!input.crouch && self.last().is_some_and(|m| !m.input.crouch));
+        // Movers move on while the character stands: its time (and its ride) goes on.
         self.fell_out
             || invalid
-            || (self.body.grounded && self.body.velocity == Vec3::ZERO && posture_settled)
+            || (self.timed.is_none()
+                && self.body.grounded
+                && self.body.velocity == Vec3::ZERO
+                && posture_settled)
     }
 
     /// Run the fixed steps that `dt_secs` of frame time makes (at most [`MAX_TICKS_PER_FRAME`]), each with
@@ -337,7 +344,10 @@ impl CharacterWalk {
     /// One fixed step with `input`, kept in the ring.
     pub fn tick(&mut self, physics: &Physics, scene: &Scene, input: TickInput) {
         let before = self.body;
-        let (after, result) = step(physics, scene, before, &input, (1.0 / TICK_HZ) as f32);
+        let dt = (1.0 / TICK_HZ) as f32;
+        let (after, result, _started) = self.on_timed_scene(self.next_tick, scene, physics, |s| {
+            step(physics, s, before, &input, dt)
+        });
         self.record(physics, before, after, input, result, None);
     }
 
