@@ -29,8 +29,9 @@
 //! ## Schedules
 //! - [`PreUpdate`] ([`CollidoscopeSystems::SpawnLevels`]): roots (re)spawn their children from freshly loaded
 //!   levels, and the current level of [`LevelScene`] is chosen.
-//! - [`FixedUpdate`] ([`CollidoscopeSystems::Characters`]): character bodies move, then their triggers are
-//!   checked. Set velocities before it (in `Update`, or in `FixedUpdate` ordered `.before(..)`).
+//! - [`FixedUpdate`] ([`CollidoscopeSystems::Characters`]): the level's movers move ([`LevelMover`]),
+//!   character bodies move (riding them), then their triggers are checked and start their movers. Set
+//!   velocities before it (in `Update`, or in `FixedUpdate` ordered `.before(..)`).
 //! - [`First`] / [`Last`] ([`CollidoscopeSystems::Recording`]): a recorded frame per Bevy frame; the recording
 //!   saved on [`AppExit`].
 //!
@@ -44,6 +45,7 @@ mod asset;
 mod character;
 pub mod convert;
 pub mod greybox;
+mod movers;
 mod recorder;
 mod scene;
 mod spawn;
@@ -64,6 +66,7 @@ pub use convert::{ToBevy, ToCollidoscope};
 #[cfg(feature = "greybox")]
 pub use greybox::{Greybox, GreyboxPlugin};
 pub use greybox::{GreyboxKind, GreyboxMeshData, greybox_meshes, height_color};
+pub use movers::LevelMover;
 pub use recorder::{FlightRecorder, FlightRecorderSettings};
 pub use scene::LevelScene;
 pub use spawn::{
@@ -102,7 +105,8 @@ impl CollidoscopePlugin {
 pub enum CollidoscopeSystems {
     /// [`PreUpdate`]: level roots spawn and respawn their children; the current level is chosen.
     SpawnLevels,
-    /// [`FixedUpdate`]: character bodies move, then their trigger messages are written.
+    /// [`FixedUpdate`]: the level's movers move, character bodies move, then their trigger messages are
+    /// written and the movers those triggers start are started.
     Characters,
     /// [`First`] and [`Last`]: the flight recorder's frames, and its save on exit.
     Recording,
@@ -118,7 +122,12 @@ impl Plugin for CollidoscopePlugin {
             .add_message::<LevelEntityError>()
             .add_systems(
                 FixedUpdate,
-                (character::move_characters, character::character_triggers)
+                (
+                    movers::advance_movers,
+                    character::move_characters,
+                    character::character_triggers,
+                    movers::start_triggered_movers,
+                )
                     .chain()
                     .in_set(CollidoscopeSystems::Characters),
             )

@@ -21,9 +21,16 @@ pub(crate) struct CurrentLevel {
     pub(crate) level: Option<LevelAsset>,
     /// What queries answer before any level is spawned: nothing is there.
     empty: Scene,
+    /// The current level's scene with its movers at the plugin's time (`movers.rs`), when it has movers:
+    /// (the level's revision, the scene).
+    pub(crate) live: Option<(u64, Scene)>,
 }
 
 /// The current level's [`Scene`] for a game's queries: `fn aim(scene: LevelScene) { scene.cast_ray(..) }`.
+///
+/// A level's movers move by the plugin's clock ([`FixedUpdate`], before the bodies step): the scene's
+/// [`Scene::time`] is the fixed time since the level became current, and every query meets the moved objects
+/// where they are then (see [`LevelMover`](crate::LevelMover)).
 ///
 /// "Current" is the level spawned by the newest [`LevelRoot`](crate::LevelRoot) (the one spawned last, of
 /// those that still exist), as of its latest good load: a broken save changes nothing here. Before any level
@@ -48,10 +55,14 @@ impl LevelScene<'_> {
     /// The current level's scene (an empty one before any level is spawned).
     #[must_use]
     pub fn scene(&self) -> &Scene {
-        self.current
-            .level
-            .as_ref()
-            .map_or(&self.current.empty, LevelAsset::scene)
+        let level = self.current.level.as_ref();
+        // A level with movers answers from its live copy, moved by the plugin's time ([`Scene::time`]).
+        if let (Some(level), Some((revision, live))) = (level, &self.current.live)
+            && level.revision() == *revision
+        {
+            return live;
+        }
+        level.map_or(&self.current.empty, LevelAsset::scene)
     }
 
     /// The current level, once one is spawned.

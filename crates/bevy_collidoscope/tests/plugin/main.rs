@@ -10,6 +10,7 @@ mod common;
 mod example;
 mod greybox;
 mod loading;
+mod movers;
 mod queries;
 mod recorder;
 mod reload;
