@@ -20,7 +20,9 @@
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::{CharacterController, CharacterMove, Ground, Limit};
+use super::result::MoverEvent;
+use super::{CharacterController, CharacterMove, Ground, Limit, movers};
+use crate::id::ObjectId;
 use crate::scene::Scene;
 
 /// What a game (or the editor's keys) asks of a body for one step. Build it as a literal.
@@ -47,6 +49,10 @@ pub struct Body {
     pub crouching: bool,
     /// The supporting surface the last step ended on.
     pub ground: Option<Ground>,
+    /// The scene time ([`Scene::time`]) of the last step: a body standing on a mover is carried by the mover's
+    /// displacement from then to the next step's scene time. `None` before the first step.
+    #[serde(default)]
+    pub scene_time: Option<f32>,
 }
 
 impl Body {
@@ -59,6 +65,7 @@ impl Body {
             grounded: false,
             crouching: false,
             ground: None,
+            scene_time: None,
         }
     }
 
@@ -132,13 +139,32 @@ impl Body {
         if let Some(reason) = step_problem(controller, input, gravity, dt) {
             return refused(self.feet, reason);
         }
-        self.crouching = if input.crouch {
+        let mut events = Vec::new();
+        let riding = self.ground.filter(|g| scene.mover_of(g.object).is_some());
+        let before = movers::before_move(
+            &self.moving_controller(controller),
+            (!self.crouching).then_some(controller),
+            scene,
+            self.feet,
+            riding,
+            self.scene_time,
+            dt,
+            &mut events,
+        );
+        self.scene_time = Some(scene.time());
+        if let Some((movers, against)) = before.crushed {
+            return self.crushed(before.feet, movers, against, events);
+        }
+        let start = self.feet;
+        self.feet = before.feet;
+        self.crouching = if input.crouch || before.crouch {
             true
         } else {
             self.crouching && !fits_standing(controller, scene, self.feet)
         };
         let mut v = self.velocity;
         let wish = input.wish;
+        let jumped = self.grounded && input.jump;
         if self.grounded {
             v.x = wish.x;
             v.z = wish.y;
@@ -158,16 +184,66 @@ impl Body {
             // `snap_distance` down onto the ground as it nears it (a short jump would lose most of its fall).
             mover.snap_distance = 0.0;
         }
-        let m = make_move(&mover, self.feet, motion);
+        let mut m = make_move(&mover, self.feet, motion);
         if matches!(m.limit, Some(Limit::Invalid { .. })) {
+            self.feet = start;
             return m;
         }
         v += gravity * dt;
         self.velocity = kept_velocity(v, &m);
+        if let Some(g) = riding
+            && !m.grounded
+        {
+            // Leaving a moving platform keeps its motion, as most games do: its horizontal velocity always, its
+            // upward velocity when jumping off it (walking off a rising lift does not fling the body up).
+            let pv = scene.mover_velocity(g.object);
+            let add = Vec3::new(pv.x, if jumped { pv.y.max(0.0) } else { 0.0 }, pv.z);
+            if add != Vec3::ZERO && add.is_finite() {
+                self.velocity += add;
+                events.push(MoverEvent::Left {
+                    object: g.object,
+                    velocity: add,
+                });
+            }
+        }
+        movers::passed_one_way(
+            &mover,
+            scene,
+            m.start,
+            m.feet,
+            m.ground.map(|g| g.object),
+            &mut events,
+        );
         self.feet = m.feet;
         self.grounded = m.grounded;
         self.ground = m.ground;
+        m.movers = events;
         m
+    }
+
+    /// A step that found no free place: the body stays where the pushes left it, off the ground and at rest.
+    fn crushed(
+        &mut self,
+        feet: Vec3,
+        movers: Vec<ObjectId>,
+        against: Vec<ObjectId>,
+        events: Vec<MoverEvent>,
+    ) -> CharacterMove {
+        let start = self.feet;
+        self.feet = feet;
+        self.velocity = Vec3::ZERO;
+        self.grounded = false;
+        self.ground = None;
+        let mut objects: Vec<ObjectId> = movers.into_iter().chain(against).collect();
+        objects.sort_unstable();
+        CharacterMove {
+            feet,
+            start,
+            limit: Some(Limit::Inside { objects }),
+            crushed: true,
+            movers: events,
+            ..CharacterMove::default()
+        }
     }
 }
 

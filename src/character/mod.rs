@@ -46,6 +46,7 @@ use crate::shape::Capsule;
 mod bodies;
 mod body;
 mod movement;
+mod movers;
 mod pushout;
 mod reach;
 mod result;
@@ -58,8 +59,8 @@ pub use reach::{
     UnreachablePlace,
 };
 pub use result::{
-    CharacterHit, CharacterMove, Constraint, Ground, Limit, MoveTrace, PushOut, StepAttempt,
-    StepRefusal, SweepHit, SweepPhase, SweepRecord,
+    CharacterHit, CharacterMove, Constraint, Ground, Limit, MoveTrace, MoverEvent, PushOut,
+    StepAttempt, StepRefusal, SweepHit, SweepPhase, SweepRecord,
 };
 
 /// The most slide iterations a controller may ask for: a motion of any length costs at most this many sweeps

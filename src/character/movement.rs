@@ -219,10 +219,25 @@ impl<'a> Mover<'a> {
         let standing = self.ground_at_start(pos);
         let (walk, fall, planes) = self.split(motion, standing);
         let (end, left, used) = self.slide(pos, walk, planes, 0);
-        let (mut end, ground, snapped, left) = self.settle(end, motion, fall, used, left);
-        // Never inside by construction; checked all the same (one overlap test), falling back to the start.
+        let (mut end, mut ground, snapped, left) = self.settle(end, motion, fall, used, left);
+        // Never inside by construction; checked all the same (one overlap test). A body that rose through a
+        // one-way floor and ended within its tolerance of resting on it counts as on it, and overlapping: it
+        // is lifted onto it a skin above. Anything else falls back to the start, with the start's ground.
         if self.scene.overlaps_capsule_any(&self.body(end)) {
-            end = pos;
+            let onto = ground.map_or(end.y, |g| g.point.y) + self.ctl.skin;
+            let lifted = Vec3::new(end.x, onto.max(end.y), end.z);
+            if onto > end.y
+                && onto - end.y <= self.ctl.skin
+                && !self.scene.overlaps_capsule_any(&self.body(lifted))
+            {
+                end = lifted;
+            } else {
+                end = pos;
+                ground = self
+                    .probe_ground(pos, 2.5 * self.ctl.skin, SweepPhase::Ground)
+                    .filter(|(_, drop)| *drop <= self.ctl.skin + 1e-5)
+                    .map(|(g, _)| g);
+            }
         }
         let limit = self.shortfall(motion, end - feet, left);
         self.finish(feet, motion, end, ground, snapped, limit)
@@ -360,6 +375,8 @@ impl<'a> Mover<'a> {
             motion,
             limit,
             trace: self.trace,
+            crushed: false,
+            movers: Vec::new(),
         }
     }
 

@@ -237,6 +237,109 @@ pub struct CharacterMove {
     pub limit: Option<Limit>,
     /// The workings.
     pub trace: MoveTrace,
+    /// Whether a mover left the body no free place ([`super::Body::step`]: pushed by a mover against something
+    /// else, or a ceiling coming down lower than the body can crouch): the body stayed where the push left it,
+    /// the only case a body may end inside something. Always false for [`super::CharacterController::move_character`].
+    #[serde(default)]
+    pub crushed: bool,
+    /// What movers did to the body this step, in order ([`super::Body::step`]: carried, pushed, crushed, made to
+    /// crouch, passed through a one-way surface, the platform's velocity taken on leaving it); empty for a move
+    /// among static objects. [`MoverEvent::describe`] words each.
+    #[serde(default)]
+    pub movers: Vec<MoverEvent>,
+}
+
+/// What a mover (or a one-way surface) did to a body in one [`super::Body::step`]. Objects are the moved
+/// objects' ids (a box's, a sector's), as the scene's queries name them; `mover` is the mover's own id.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum MoverEvent {
+    /// The body stood on a moved object and was carried by its displacement since the body's previous step.
+    Carried {
+        /// The moved object stood on.
+        object: ObjectId,
+        /// Its mover.
+        mover: ObjectId,
+        /// The displacement the body was carried by, metres.
+        by: Vec3,
+    },
+    /// A moved object moved into the body, which was pushed out along that object's motion.
+    Pushed {
+        /// The moved object.
+        object: ObjectId,
+        /// Its mover.
+        mover: ObjectId,
+        /// How far the body was pushed, metres.
+        by: Vec3,
+    },
+    /// A moved object coming down on the standing body made it crouch (its crouched height fits).
+    Crouched {
+        /// The moved object.
+        object: ObjectId,
+    },
+    /// No free place within the push: the body is inside something ([`CharacterMove::crushed`]).
+    Crushed {
+        /// The moved objects overlapping the body, ids ascending.
+        movers: Vec<ObjectId>,
+        /// The other objects overlapping it (what it was crushed against), ids ascending.
+        against: Vec<ObjectId>,
+    },
+    /// The body moved through a one-way surface (from below or from the side), which let it pass.
+    PassedThrough {
+        /// The one-way object.
+        object: ObjectId,
+        /// Whether the body was going up (jumped up through it).
+        up: bool,
+    },
+    /// The body left a moving platform (jumped or walked off) and took on its velocity: the horizontal part
+    /// always, the upward part when it jumped.
+    Left {
+        /// The moved object left.
+        object: ObjectId,
+        /// The velocity added to the body's, metres per second.
+        velocity: Vec3,
+    },
+}
+
+impl MoverEvent {
+    /// The event in words, naming objects with `name` (e.g. "mover #12" or "box #12"): "carried 0.083 m by
+    /// box #12", "pushed 0.040 m by box #14", "crushed between box #14 and wall #3", "passed up through
+    /// one-way box #20".
+    #[must_use]
+    pub fn describe(&self, name: impl Fn(ObjectId) -> String) -> String {
+        let list = |ids: &[ObjectId]| {
+            let names: Vec<String> = ids.iter().map(|o| name(*o)).collect();
+            names.join(" and ")
+        };
+        match self {
+            MoverEvent::Carried { object, by, .. } => {
+                format!("carried {:.3} m by {}", by.length(), name(*object))
+            }
+            MoverEvent::Pushed { object, by, .. } => {
+                format!("pushed {:.3} m by {}", by.length(), name(*object))
+            }
+            MoverEvent::Crouched { object } => {
+                format!("made to crouch by {} coming down", name(*object))
+            }
+            MoverEvent::Crushed { movers, against } if against.is_empty() => {
+                format!("crushed by {}", list(movers))
+            }
+            MoverEvent::Crushed { movers, against } => {
+                format!("crushed between {} and {}", list(movers), list(against))
+            }
+            MoverEvent::PassedThrough { object, up } => format!(
+                "passed {}through one-way {}",
+                if *up { "up " } else { "" },
+                name(*object)
+            ),
+            MoverEvent::Left { object, velocity } => format!(
+                "left {} taking its velocity ({:.2}, {:.2}, {:.2}) m/s",
+                name(*object),
+                velocity.x,
+                velocity.y,
+                velocity.z
+            ),
+        }
+    }
 }
 
 /// A move of nothing at the origin: the buffers [`super::CharacterController::move_character_into`] and
@@ -255,6 +358,8 @@ impl Default for CharacterMove {
             motion: Vec3::ZERO,
             limit: None,
             trace: MoveTrace::default(),
+            crushed: false,
+            movers: Vec::new(),
         }
     }
 }

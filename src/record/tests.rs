@@ -13,6 +13,8 @@ fn a_move(feet: Vec3) -> CharacterMove {
         motion: feet,
         limit: None,
         trace: MoveTrace::default(),
+        crushed: false,
+        movers: Vec::new(),
     }
 }
 
