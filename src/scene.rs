@@ -565,39 +565,43 @@ impl Scene {
                 start = start.min(t);
             }
         }
-        let start = self.moving_cast(ray.origin, ray.dir, Vec3::ZERO, start, &mut consider);
-        let Some(rw) = &self.ray_walls else {
+        // The moved objects last, below the static structures' nearest hit (`low` follows every answer).
+        let low = std::cell::Cell::new(start);
+        let mut consider = moving::lowest(&low, consider);
+        if let Some(rw) = &self.ray_walls {
+            // The walls along the grid's cells (each wall's box first), then the other objects' tree.
+            let mut bound = start;
+            if let Some((t0, t1)) = y_interval(ray, rw.top, bound) {
+                let slab = Slab::new(ray.origin, ray.dir, 0.0);
+                let (mut recent, mut next) = ([u32::MAX; 8], 0usize);
+                let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+                let (o, d) = (DVec2::new(o.x, o.z), DVec2::new(d.x, d.z));
+                self.walls.walk_ray(o, d, t0, t1, |run| {
+                    for &w in run {
+                        // A wall spanning the cells just walked was asked already.
+                        if recent.contains(&w) {
+                            continue;
+                        }
+                        recent[next % recent.len()] = w;
+                        next += 1;
+                        let (min, max) = rw.boxes[w as usize];
+                        if slab.entry(min, max, bound).is_some()
+                            && let Some(t) = consider(rw.objects[w as usize] as usize)
+                        {
+                            bound = bound.min(t);
+                        }
+                    }
+                    f64::from(bound)
+                });
+            }
+            rw.others
+                .cast(ray.origin, ray.dir, 0.0, bound, &mut consider);
+        } else {
             self.tree
                 .cast(ray.origin, ray.dir, 0.0, start, &mut consider);
-            return best;
-        };
-        // The walls along the grid's cells (each wall's box first), then the other objects' tree.
-        let mut bound = start;
-        if let Some((t0, t1)) = y_interval(ray, rw.top, bound) {
-            let slab = Slab::new(ray.origin, ray.dir, 0.0);
-            let (mut recent, mut next) = ([u32::MAX; 8], 0usize);
-            let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
-            let (o, d) = (DVec2::new(o.x, o.z), DVec2::new(d.x, d.z));
-            self.walls.walk_ray(o, d, t0, t1, |run| {
-                for &w in run {
-                    // A wall spanning the cells just walked was asked already.
-                    if recent.contains(&w) {
-                        continue;
-                    }
-                    recent[next % recent.len()] = w;
-                    next += 1;
-                    let (min, max) = rw.boxes[w as usize];
-                    if slab.entry(min, max, bound).is_some()
-                        && let Some(t) = consider(rw.objects[w as usize] as usize)
-                    {
-                        bound = bound.min(t);
-                    }
-                }
-                f64::from(bound)
-            });
         }
-        rw.others
-            .cast(ray.origin, ray.dir, 0.0, bound, &mut consider);
+        self.moving_cast(ray.origin, ray.dir, Vec3::ZERO, low.get(), &mut consider);
+        drop(consider);
         best
     }
 
@@ -669,10 +673,14 @@ impl Scene {
         }
         // The centre's path against every box grown by the radius: the swept sphere can only touch objects
         // whose grown box the path enters.
-        let r = Vec3::splat(sphere.radius);
-        let start = self.moving_cast(sphere.center, motion, r, start, &mut consider);
+        // The moved objects last, below the static tree's earliest contact (`low` follows every answer).
+        let low = std::cell::Cell::new(start);
+        let mut consider = moving::lowest(&low, consider);
         self.tree
             .cast(sphere.center, motion, sphere.radius, start, &mut consider);
+        let r = Vec3::splat(sphere.radius);
+        self.moving_cast(sphere.center, motion, r, low.get(), &mut consider);
+        drop(consider);
         best
     }
 
@@ -723,13 +731,9 @@ impl Scene {
         }
         // The capsule's box moving along the motion: it can only touch objects whose box it enters.
         let bounds = capsule.bounds();
-        let start = self.moving_cast(
-            bounds.center(),
-            motion,
-            bounds.half_extents(),
-            start,
-            &mut consider,
-        );
+        // The moved objects last, below the static tree's earliest contact (`low` follows every answer).
+        let low = std::cell::Cell::new(start);
+        let mut consider = moving::lowest(&low, consider);
         self.tree.cast_box(
             bounds.center(),
             motion,
@@ -737,6 +741,14 @@ impl Scene {
             start,
             &mut consider,
         );
+        self.moving_cast(
+            bounds.center(),
+            motion,
+            bounds.half_extents(),
+            low.get(),
+            &mut consider,
+        );
+        drop(consider);
         best
     }
 

@@ -178,7 +178,7 @@ impl MoverPath {
         };
         let e = t - start;
         let travel = self.travel_time();
-        if !(e.is_finite() && e > 0.0) || !(travel > 0.0) || !travel.is_finite() {
+        if !(e.is_finite() && e > 0.0 && travel > 0.0 && travel.is_finite()) {
             return rest(first);
         }
         let last = *self.points.last().unwrap_or(&first);
@@ -192,7 +192,7 @@ impl MoverPath {
             }
             Repeat::Loop => {
                 let period = travel + self.wait;
-                let u = e.rem_euclid(period);
+                let u = wrap(e, period);
                 if u < travel {
                     self.along(u * self.speed, 1.0)
                 } else {
@@ -201,7 +201,7 @@ impl MoverPath {
             }
             Repeat::PingPong => {
                 let period = 2.0 * (travel + self.wait);
-                let u = e.rem_euclid(period);
+                let u = wrap(e, period);
                 if u < travel {
                     self.along(u * self.speed, 1.0)
                 } else if u < travel + self.wait {
@@ -240,6 +240,15 @@ impl MoverPath {
             velocity: (dir * (self.speed * sign)).as_vec3(),
         }
     }
+}
+
+/// `e` modulo `period` (both positive), in `0..period`: a floor and a multiply, which is several times faster
+/// than `rem_euclid`'s `fmod` (a scene puts every mover at each time) and as exact here (the `f64` product's
+/// error is far below the offsets' `f32` rounding for any game's length).
+#[inline]
+fn wrap(e: f64, period: f64) -> f64 {
+    let u = e - period * (e / period).floor();
+    if u >= period || u < 0.0 { 0.0 } else { u }
 }
 
 /// `shape` moved by `offset` (translation only): what a mover makes of its object's unmoved shape at each

@@ -147,6 +147,23 @@ impl MovingSet {
     }
 }
 
+/// `consider` (a cast's answer for each item) that also keeps the lowest `t` it answered in `low`: the static
+/// structures are cast first, and the moved objects' tree only below their nearest answer.
+pub(super) fn lowest<'a>(
+    low: &'a std::cell::Cell<f32>,
+    mut consider: impl FnMut(usize) -> Option<f32> + 'a,
+) -> impl FnMut(usize) -> Option<f32> + 'a {
+    move |i| {
+        let t = consider(i);
+        if let Some(t) = t
+            && t < low.get()
+        {
+            low.set(t);
+        }
+        t
+    }
+}
+
 impl Scene {
     /// A scene of the given objects (unmoved), trigger volumes, front-end notes, one-way flags (by entry) and
     /// movers: the `Always` movers started at 0, everything at time 0. The structures are built once.
@@ -374,15 +391,19 @@ impl Scene {
                 continue;
             }
             e.offset = offset;
-            let shape = translated(&e.base, offset);
-            let b = shape
-                .bounds()
-                .map_or(Aabb::new(Vec3::NAN, Vec3::NAN), padded);
             let i = e.index as usize;
-            if let (Some(s), Some(sb)) = (self.shapes.get_mut(i), self.boxes.get_mut(i)) {
-                *s = shape;
-                *sb = b;
+            let (Some(s), Some(sb)) = (self.shapes.get_mut(i), self.boxes.get_mut(i)) else {
+                continue;
+            };
+            // Boxes (most movers) in place; other shapes rebuilt from their base.
+            match (&mut *s, &e.base) {
+                (Static::Aabb(now), Static::Aabb(base)) => {
+                    *now = Aabb::new(base.min + offset, base.max + offset);
+                }
+                (now, base) => *now = translated(base, offset),
             }
+            let b = s.bounds().map_or(Aabb::new(Vec3::NAN, Vec3::NAN), padded);
+            *sb = b;
             set.boxes[k] = b;
             changed = true;
         }

@@ -460,12 +460,12 @@ proptest! {
     }
 }
 
+/// A mover of the property test: `(id, object, path, speed, wait, repeat)`.
+type TestMover = (ObjectId, ObjectId, Vec<Vec3>, f32, f32, Repeat);
+
 /// A level of the given shapes (boxes, oriented boxes, triangles, cylinders) with their one-way flags, and
-/// movers `(id, object, path, speed, wait, repeat)`.
-fn level_of(
-    statics: &[(ObjectId, Static, bool)],
-    movers: &[(ObjectId, ObjectId, Vec<Vec3>, f32, f32, Repeat)],
-) -> Level {
+/// movers.
+fn level_of(statics: &[(ObjectId, Static, bool)], movers: &[TestMover]) -> Level {
     let mut l = Level::default();
     for (id, s, one_way) in statics {
         let (id, one_way) = (*id, *one_way);
