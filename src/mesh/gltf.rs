@@ -30,6 +30,11 @@ const MAX_DEPTH: usize = 256;
 /// Most node visits while walking the scene graph (nodes shared by many parents multiply).
 const MAX_NODE_VISITS: usize = 1 << 20;
 
+/// Most vertices, and most indices, decoded or placed in all: three per triangle of the cap, so a file
+/// whose primitives share one big accessor, or place a vertex-heavy primitive many times, stops at the cap
+/// instead of exhausting memory.
+const MAX_ELEMENTS: usize = 3 * MAX_TRIANGLES;
+
 /// Why a glTF file cannot be imported.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum GltfError {
@@ -215,18 +220,24 @@ pub fn parse_gltf(
     used.dedup();
     let buffers = load_buffers(&root, &used, bin, &mut external)?;
     let mut local = Vec::with_capacity(used.len());
+    let mut budget = Budget {
+        vertices: MAX_ELEMENTS,
+        indices: MAX_ELEMENTS,
+    };
     for &m in &used {
-        local.push(decode_mesh(&root, &buffers, m, &mut notes)?);
+        local.push(decode_mesh(&root, &buffers, m, &mut notes, &mut budget)?);
     }
     let mut primitives = Vec::new();
     let mut total = 0usize;
+    let mut placed_vertices = 0usize;
     for p in &placed {
         let Ok(k) = used.binary_search(&p.mesh) else {
             continue;
         };
         for (index, (vertices, indices)) in &local[k] {
             total = total.saturating_add(indices.len());
-            if total > MAX_TRIANGLES {
+            placed_vertices = placed_vertices.saturating_add(vertices.len());
+            if total > MAX_TRIANGLES || placed_vertices > MAX_ELEMENTS {
                 return Err(GltfError::TooManyTriangles);
             }
             let vertices: Vec<Vec3> = vertices
@@ -455,7 +466,9 @@ fn walk_scene(root: &json::Root, notes: &mut Vec<String>) -> Result<Vec<Placed>,
             message: message.to_owned(),
         };
         visits += 1;
-        if visits > MAX_NODE_VISITS {
+        // Every node on the stack will be visited: a stack past the cap is a graph past it (and a node
+        // listing a shared child many times must not fill memory before the visits count up).
+        if visits + stack.len() > MAX_NODE_VISITS {
             return Err(broken(
                 "the node graph is too big (nodes shared by many parents?)",
             ));
@@ -485,7 +498,13 @@ fn walk_scene(root: &json::Root, notes: &mut Vec<String>) -> Result<Vec<Placed>,
                 matrix,
             });
         }
-        for c in node.children.iter().flatten().rev() {
+        let children = node.children.as_deref().unwrap_or_default();
+        if visits + stack.len() + children.len() > MAX_NODE_VISITS {
+            return Err(broken(
+                "the node graph is too big (nodes shared by many parents?)",
+            ));
+        }
+        for c in children.iter().rev() {
             stack.push((c.value(), matrix, depth + 1));
         }
     }
@@ -548,11 +567,18 @@ fn load_buffers<'a>(
 /// The local-space triangles of each triangle-mode primitive of mesh `m`, by primitive index.
 type LocalPrimitives = Vec<(usize, (Vec<Vec3>, Vec<[u32; 3]>))>;
 
+/// How many more vertices and indices may be decoded ([`MAX_ELEMENTS`] each in all).
+struct Budget {
+    vertices: usize,
+    indices: usize,
+}
+
 fn decode_mesh(
     root: &json::Root,
     buffers: &[std::borrow::Cow<'_, [u8]>],
     m: usize,
     notes: &mut Vec<String>,
+    budget: &mut Budget,
 ) -> Result<LocalPrimitives, GltfError> {
     let mut out = Vec::new();
     let Some(mesh) = root.meshes.get(m) else {
@@ -579,11 +605,14 @@ fn decode_mesh(
             notes.push(format!("mesh {m} primitive {k} skipped: no POSITION"));
             continue;
         };
-        let vertices = read_positions(root, buffers, pos.value())?;
+        let vertices = read_positions(root, buffers, pos.value(), budget.vertices)?;
+        budget.vertices -= vertices.len();
         let flat = match p.indices {
-            Some(a) => read_indices(root, buffers, a.value())?,
-            None => (0..vertices.len() as u32).collect(),
+            Some(a) => read_indices(root, buffers, a.value(), budget.indices)?,
+            None if vertices.len() <= budget.indices => (0..vertices.len() as u32).collect(),
+            None => return Err(GltfError::TooManyTriangles),
         };
+        budget.indices -= flat.len();
         if let Some(&index) = flat.iter().find(|&&i| i as usize >= vertices.len()) {
             return Err(GltfError::IndexOutOfRange {
                 mesh: m,

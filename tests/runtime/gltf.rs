@@ -281,6 +281,26 @@ fn other_modes_are_skipped_with_a_note_and_cycles_are_refused() {
 }
 
 #[test]
+fn node_graphs_that_fan_out_are_refused_before_they_fill_memory() {
+    // Each of 40 nodes lists the next twice: 2^40 paths through a valid-looking tree.
+    let doubling: Vec<String> = (0..40)
+        .map(|i| format!(r#"{{"mesh": 0, "children": [{0}, {0}]}}"#, i + 1))
+        .chain([r#"{"mesh": 0}"#.to_owned(), r#"{"mesh": 0}"#.to_owned()])
+        .collect();
+    // One node listing the same child a million times.
+    let wide = format!(
+        r#"[{{"children": [{}]}}, {{"mesh": 0}}, {{"mesh": 0}}]"#,
+        vec!["1"; (1 << 20) + 1].join(",")
+    );
+    for nodes in [format!("[{}]", doubling.join(",")), wide] {
+        let json = document(r#"{"byteLength": 44}"#, &nodes, None, None);
+        let err = parse_gltf(&glb(&json, &bin()), no_files).unwrap_err();
+        assert!(matches!(err, GltfError::Node { .. }), "{err}");
+        assert!(err.to_string().contains("too big"), "{err}");
+    }
+}
+
+#[test]
 fn a_level_referencing_gltf_and_glb_files_loads_into_the_scene() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("art.gltf"), data_uri_gltf(NODES)).unwrap();

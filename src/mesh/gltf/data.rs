@@ -123,8 +123,12 @@ pub(super) fn read_positions(
     root: &json::Root,
     buffers: &[Cow<'_, [u8]>],
     a: usize,
+    max: usize,
 ) -> Result<Vec<Vec3>, GltfError> {
     let e = elements(root, buffers, a, json::accessor::Type::Vec3)?;
+    if e.count > max {
+        return Err(GltfError::TooManyTriangles);
+    }
     let out: Vec<Vec3> = (0..e.count)
         .map(|k| {
             let at = k * e.stride;
@@ -148,8 +152,12 @@ pub(super) fn read_indices(
     root: &json::Root,
     buffers: &[Cow<'_, [u8]>],
     a: usize,
+    max: usize,
 ) -> Result<Vec<u32>, GltfError> {
     let e = elements(root, buffers, a, json::accessor::Type::Scalar)?;
+    if e.count > max {
+        return Err(GltfError::TooManyTriangles);
+    }
     use json::accessor::ComponentType as C;
     if !matches!(e.component, C::U8 | C::U16 | C::U32) {
         return Err(GltfError::Accessor {
