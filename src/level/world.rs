@@ -34,6 +34,9 @@ impl World {
         for (id, s) in parts.statics {
             world.add_static_object(id, s);
         }
+        if parts.one_way.iter().any(|&f| f) {
+            world.set_one_way(parts.one_way);
+        }
         if !parts.movers.is_empty() {
             world.install_movers(parts.movers);
         }

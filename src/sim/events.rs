@@ -12,8 +12,10 @@ use glam::Vec3;
 use super::grid::BallGrid;
 use super::movers::sweep_in_frame;
 use super::near::{NearStatics, margin};
+use super::one_way;
 use super::policy::{ContactPolicy, WEDGE_HITS, along_crease, apply_ball_impulse, static_response};
 use super::{Ball, BallId, Contact, ContactEvent, Static, StepReport, World};
+use crate::mover::translated as shape_at;
 use crate::query::{Toi, sweep};
 use crate::shape::{Plane, Sphere};
 
@@ -509,7 +511,11 @@ impl Run {
             report.counters.sweeps += 1;
             // A contact at t = 0 that is not approaching (resting, sliding) is no event; for a mesh, whose
             // other triangles may still be ahead, the sweep skips such contacts itself.
-            let approaching = |toi: &Toi| policy.approaching(v.dot(toi.normal), scale);
+            let one_way = world.scene.is_one_way_entry(s);
+            let approaching = |toi: &Toi| {
+                policy.approaching(v.dot(toi.normal), scale)
+                    && (!one_way || one_way::sweep_counts(shape, &path.sphere, path.motion, toi))
+            };
             let found = match shape {
                 Static::Mesh(m) => m
                     .sweep_sphere_where(&path.sphere, path.motion, approaching)
@@ -542,7 +548,18 @@ impl Run {
             report.counters.sweeps += 1;
             let rel = path.ball.velocity - movers.velocity(s);
             let scale = rel.length();
-            let approaching = |toi: &Toi| policy.approaching(rel.dot(toi.normal), scale);
+            let one_way = world.scene.is_one_way_entry(s);
+            // In the mover's frame: the ball where it is against the entry where it is now, moving
+            // relative to it (what the one-way rules look at).
+            let here = movers.shift(m, path.t0);
+            let start = one_way.then(|| shape_at(shape, here));
+            let relm = path.motion - movers.shift(m, path.t0 + path.rest) + here;
+            let approaching = |toi: &Toi| {
+                policy.approaching(rel.dot(toi.normal), scale)
+                    && start
+                        .as_ref()
+                        .is_none_or(|st| one_way::sweep_counts(st, &path.sphere, relm, toi))
+            };
             let toi = sweep_in_frame(
                 movers,
                 m,

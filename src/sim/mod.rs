@@ -58,6 +58,7 @@ mod grid;
 mod hash;
 mod movers;
 mod near;
+mod one_way;
 mod policy;
 mod pushout;
 mod report;
@@ -208,6 +209,12 @@ impl World {
         self.scene.set_time(self.time as f32);
         self.movers.install(&self.scene);
         self.structure += 1;
+    }
+
+    /// Mark the statics one-way by the order they were added (`flags[i]` for static `i`; the level adapter
+    /// passes a level's `one_way` flags): a ball passes up through them and rests on them (`one_way.rs`).
+    pub(crate) fn set_one_way(&mut self, flags: Vec<bool>) {
+        self.scene.set_one_way_flags(flags);
     }
 
     /// The scene the world steps in: its statics where the world's clock has its movers

@@ -8,6 +8,7 @@ use glam::Vec3;
 
 use super::events::Run;
 use super::near::{NearStatics, margin};
+use super::one_way;
 use super::policy::{ContactPolicy, along_crease, apply_ball_impulse, static_response};
 use super::{BallId, Contact, PushOut, StepReport, World};
 use crate::shape::Sphere;
@@ -122,9 +123,16 @@ impl World {
                 // A zero-motion sweep of the sphere grown by the slop reports every contact within the slop,
                 // with its normal and surface point.
                 let probe = Sphere::new(ball.center, ball.radius + slop);
-                let Some(toi) = self.scene.shapes()[s].sweep_sphere(&probe, Vec3::ZERO) else {
+                let shape = &self.scene.shapes()[s];
+                let Some(toi) = shape.sweep_sphere(&probe, Vec3::ZERO) else {
                     continue;
                 };
+                if self.scene.is_one_way_entry(s)
+                    && !(toi.normal.y > 0.0 && one_way::on_top(shape, &ball.sphere()))
+                {
+                    // Passing through a one-way surface (from below or the side): no contact.
+                    continue;
+                }
                 let depth = ball.radius - (ball.center - toi.point).dot(toi.normal);
                 if depth > slop {
                     self.balls[i].center = toi.point + toi.normal * ball.radius;
@@ -168,9 +176,15 @@ impl World {
         for &s in candidates.iter() {
             let ball = self.balls[i];
             let probe = Sphere::new(ball.center, ball.radius + slop);
-            let Some(toi) = self.scene.shapes()[s].sweep_sphere(&probe, Vec3::ZERO) else {
+            let shape = &self.scene.shapes()[s];
+            let Some(toi) = shape.sweep_sphere(&probe, Vec3::ZERO) else {
                 continue;
             };
+            if self.scene.is_one_way_entry(s)
+                && !(toi.normal.y > 0.0 && one_way::on_top(shape, &ball.sphere()))
+            {
+                continue;
+            }
             let u = self.movers.velocity(s);
             let depth = ball.radius - (ball.center - toi.point).dot(toi.normal);
             if depth > slop {

@@ -241,3 +241,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_ball_passes_up_through_a_one_way_floor_and_lands_on_it() {
+    // Thrown up at 8 m/s from under a one-way slab (y from 1.4 to 1.5): it rises through it (3.26 m high),
+    // falls back onto its top and rests there.
+    let level = Level::from_ron_str(&format!(
+        "(version: 3,
+        planes: [(id: 9, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 1, min: (-2.0, 1.4, -2.0), max: (2.0, 1.5, 2.0), one_way: true)],
+        balls: [(id: 3, center: (0.0, 0.3, 0.0), velocity: (0.0, 8.0, 0.0), radius: 0.25, mass: 1.0,
+                 restitution: 0.3)],
+        simulation: (gravity: (0.0, -9.81, 0.0), dt: {DT:?}))"
+    ))
+    .unwrap();
+    let mut world = World::from_level(&level).unwrap();
+    let mut highest = 0.0f32;
+    for _ in 0..240 {
+        let r = world.step(DT);
+        assert!(r.pushed_out.is_empty(), "{r:?}");
+        highest = highest.max(world.balls()[0].center.y);
+    }
+    assert!(highest > 3.0, "{highest}");
+    let b = world.balls()[0];
+    assert!((b.center.y - 1.75).abs() < 1e-3, "{b:?}");
+    assert!(b.velocity.length() < 0.05, "{b:?}");
+}
