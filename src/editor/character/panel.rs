@@ -54,6 +54,10 @@ fn row_text(m: &MoveEntry, doc: &Document) -> RichText {
         text.push_str("  ");
         text.push_str(&l);
     }
+    if let Some(t) = workings::mover_text(&m.result, doc) {
+        text.push_str("  ");
+        text.push_str(&t);
+    }
     let rich = RichText::new(text).monospace();
     match &m.result.limit {
         Some(l) if is_designed_limit(l) => rich.color(theme::ERROR_TEXT),

@@ -158,6 +158,9 @@ impl CharacterWalk {
             if let Some(l) = limit_text(&m.controller, &m.result, doc) {
                 text.push_str(&format!("\nlast move: {l}"));
             }
+            if let Some(t) = super::workings::mover_text(&m.result, doc) {
+                text.push_str(&format!("\nmovers: {t}"));
+            }
         }
         if self.fell_out {
             text.push_str("\nfell out of the level: Back to start");

@@ -37,6 +37,24 @@ pub fn limit_text(c: &CharacterController, m: &CharacterMove, doc: &Document) ->
         .map(|l| l.describe(c.max_step, c.max_slope_deg, |id| long_name(doc, id)))
 }
 
+/// What movers did to the body in the move, in words ("carried 0.083 m by mover #12; crushed between mover
+/// #14 and wall #3"; a moved object is named "mover #id", the others by kind), or `None` when nothing did.
+#[must_use]
+pub fn mover_text(m: &CharacterMove, doc: &Document) -> Option<String> {
+    if m.movers.is_empty() {
+        return None;
+    }
+    let name = |id: ObjectId| {
+        if doc.level().movers.iter().any(|mv| mv.object == id) {
+            format!("mover {id}")
+        } else {
+            short_name(doc, id)
+        }
+    };
+    let words: Vec<String> = m.movers.iter().map(|e| e.describe(name)).collect();
+    Some(words.join("; "))
+}
+
 /// A point or vector with two decimals: `(1.00, 0.01, -4.33)`.
 #[must_use]
 pub fn v3(v: Vec3) -> String {
@@ -144,6 +162,17 @@ fn summary(ui: &mut Ui, salt: &str, c: &CharacterController, m: &CharacterMove, 
                 None => ui.label("it did not"),
             };
             ui.end_row();
+            if let Some(t) = mover_text(m, doc) {
+                let text = RichText::new(t).strong();
+                let text = if m.crushed {
+                    text.color(theme::ERROR_TEXT)
+                } else {
+                    text
+                };
+                ui.label("movers");
+                ui.add(egui::Label::new(text).wrap());
+                ui.end_row();
+            }
             support(ui, c, m, doc);
         });
 }
@@ -313,4 +342,40 @@ fn steps(ui: &mut Ui, salt: &str, m: &CharacterMove, doc: &Document) {
                 ui.end_row();
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::character::MoverEvent;
+    use crate::level::Level;
+
+    #[test]
+    fn mover_events_name_moved_objects_as_movers() {
+        let level = Level::from_ron_str(
+            r#"(version: 3,
+            aabbs: [(id: 12, min: (0.0, 0.0, 0.0), max: (1.0, 0.2, 1.0))],
+            walls: [(id: 3, a: (0.0, 0.0), b: (5.0, 0.0), radius: 0.1, height: 2.0)],
+            movers: [(id: 30, object: 12, path: [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0)], speed: 1.0)])"#,
+        )
+        .unwrap();
+        let doc = Document::new(level, None);
+        let mut m = CharacterMove::default();
+        assert_eq!(mover_text(&m, &doc), None);
+        m.movers = vec![
+            MoverEvent::Carried {
+                object: ObjectId(12),
+                mover: ObjectId(30),
+                by: Vec3::new(0.0, 0.083, 0.0),
+            },
+            MoverEvent::Crushed {
+                movers: vec![ObjectId(12)],
+                against: vec![ObjectId(3)],
+            },
+        ];
+        assert_eq!(
+            mover_text(&m, &doc).unwrap(),
+            "carried 0.083 m by mover #12; crushed between mover #12 and wall #3"
+        );
+    }
 }
