@@ -102,6 +102,8 @@ use rapier3d::prelude::{
 // The runtime's glam is Bevy's, rapier3d's another: vectors are copied across where they meet rapier.
 #[path = "../tests/runtime/parry_glam.rs"]
 mod parry_glam;
+#[path = "common/riding.rs"]
+mod riding;
 #[path = "common/terrain.rs"]
 mod terrain;
 
@@ -1257,6 +1259,7 @@ fn report(benches: &[Bench], singles: &[Single], ch: &Characters, since: SystemT
             end(run_rapier(&s.rapier, ch, &s.motions, |_, _, _| {})),
         ));
     }
+    out.push_str(&riding::report(600));
     println!("{out}");
 }
 
@@ -1264,6 +1267,11 @@ fn main() {
     let since = SystemTime::now();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = std::env::var("CHARACTER_REPORT").unwrap_or_default();
+    if mode == "riding" {
+        // The riding scene alone (10 s of riding); the full report includes it.
+        println!("{}", riding::report(600));
+        return;
+    }
     let in_cargo_bench = args.iter().any(|a| a == "--bench");
     let quick = !in_cargo_bench && mode != "only";
     let (characters, frames) = if quick { (8, 20) } else { (CHARACTERS, FRAMES) };
