@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The sample levels shipped in `levels/`.
-const SAMPLES: [&str; 7] = [
+const SAMPLES: [&str; 8] = [
     "house",
     "triangle_walk",
     "magic_room",
@@ -20,6 +20,7 @@ const SAMPLES: [&str; 7] = [
     "maze_large",
     "courtyard",
     "playground",
+    "movers",
 ];
 
 fn root() -> PathBuf {
@@ -1773,5 +1774,173 @@ fn reach_refuses_bad_input_with_a_clear_message() {
             "tests/bad_levels/40_nan_radius.ron".as_ref(),
         ],
         &["error(s), so its map would not be the game's"],
+    );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// movers: bad input located at file:line:col with its field, info's count, replay against an edited lift
+
+/// Each bad mover with the field its error names. The lines hold the mover so the error's line is its own.
+const BAD_MOVERS: [(&str, &str, &str); 7] = [
+    (
+        "nan_path",
+        "aabbs: [(id: 1, min: (0.0, 0.0, 0.0), max: (1.0, 1.0, 1.0))],\n\
+         movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (0.0, NaN, 0.0)], speed: 1.0)]",
+        "movers[0].path[1]",
+    ),
+    (
+        "zero_speed",
+        "aabbs: [(id: 1, min: (0.0, 0.0, 0.0), max: (1.0, 1.0, 1.0))],\n\
+         movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0)], speed: 0.0)]",
+        "movers[0].speed",
+    ),
+    (
+        "negative_speed",
+        "aabbs: [(id: 1, min: (0.0, 0.0, 0.0), max: (1.0, 1.0, 1.0))],\n\
+         movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0)], speed: -2.0)]",
+        "movers[0].speed",
+    ),
+    (
+        "wall",
+        "walls: [(id: 1, a: (0.0, 0.0), b: (4.0, 0.0), radius: 0.1)],\n\
+         movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0)], speed: 1.0)]",
+        "movers[0].object",
+    ),
+    (
+        "sideways_floor",
+        "sectors: [(id: 1, outline: [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)], floor: (height: 0.0),\n\
+         ceiling: (height: 3.0))],\n\
+         movers: [(id: 2, object: 1, part: Floor, path: [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)], speed: 1.0)]",
+        "movers[0].path[1]",
+    ),
+    (
+        "mover_of_a_mover",
+        "aabbs: [(id: 1, min: (0.0, 0.0, 0.0), max: (1.0, 1.0, 1.0))],\n\
+         movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0)], speed: 1.0),\n\
+         (id: 3, object: 2, path: [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)], speed: 1.0)]",
+        "movers[1].object",
+    ),
+    (
+        "unknown_trigger",
+        "aabbs: [(id: 1, min: (0.0, 0.0, 0.0), max: (1.0, 1.0, 1.0))],\n\
+         movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (0.0, 1.0, 0.0)], speed: 1.0, start: OnTrigger(77))]",
+        "movers[0].start",
+    ),
+];
+
+#[test]
+fn check_locates_every_bad_mover_at_its_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body, field) in BAD_MOVERS {
+        let path = dir.path().join(format!("{name}.ron"));
+        std::fs::write(&path, format!("(version: 3,\n{body},\n)\n")).unwrap();
+        // Where the library puts the error: on the mover's own line, with a column.
+        let level = collidoscope::level::Level::load(&path).unwrap();
+        let problems = level.validate();
+        let p = problems
+            .iter()
+            .find(|p| p.field == field)
+            .unwrap_or_else(|| panic!("{name}: no problem at {field}: {problems:?}"));
+        let (Some(line), Some(col)) = (p.line, p.col) else {
+            panic!("{name}: {p:?} has no position");
+        };
+        let mover_line = body
+            .lines()
+            .position(|l| l.contains(&format!("id: {}", p.object.unwrap().0)))
+            .unwrap() as u32
+            + 2;
+        assert_eq!(line, mover_line, "{name}: {p:?}");
+        let r = go(["check".as_ref(), path.as_os_str()]);
+        assert_eq!(r.code, 1, "{name}: {r:?}");
+        assert!(r.stderr.is_empty(), "{name}: {r:?}");
+        let at = format!("{}:{line}:{col}: ", path.display());
+        assert!(
+            r.stdout
+                .lines()
+                .any(|l| l.starts_with(&at) && l.contains("error") && l.contains(field)),
+            "{name}: expected a line starting {at:?} naming {field}\n{}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn info_counts_the_movers_of_the_sample() {
+    let r = go(["info", "levels/movers.ron"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("movers: 5\n"), "{r:?}");
+    let r = go(["info", "--format", "json", "levels/movers.ron"]);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(json["counts"]["movers"], 5);
+}
+
+/// A lift (object 1, mover 2) rising 4 m at `speed` m/s.
+fn lift_level(speed: f32) -> collidoscope::level::Level {
+    collidoscope::level::Level::from_ron_str(&format!(
+        "(version: 3, name: \"lift\",
+        aabbs: [(id: 1, min: (-1.0, 0.0, -1.0), max: (1.0, 0.5, 1.0))],
+        movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (0.0, 4.0, 0.0)], speed: {speed:?}, wait: 1.0)])"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn replay_asks_a_ride_again_at_its_recorded_times_against_an_edited_lift() {
+    use collidoscope::character::CharacterController;
+    use collidoscope::glam::Vec3;
+    use collidoscope::record::{Recorder, RecorderConfig};
+    use collidoscope::scene::Scene;
+    use collidoscope::shape::Ray;
+
+    let dir = tempfile::tempdir().unwrap();
+    let level = lift_level(2.0);
+    let mut scene = Scene::from_level(&level).unwrap();
+    let mut rec = Recorder::new(RecorderConfig::default(), &level);
+    let c = CharacterController::default();
+    // One move a frame onto the lift's top as it rises, 20 frames at 10 Hz.
+    for k in 0..20 {
+        let t = k as f32 / 10.0;
+        rec.begin_frame(f64::from(t));
+        scene.set_time(t);
+        let top = scene
+            .cast_ray(&Ray::new(Vec3::new(0.0, 20.0, 0.0), -Vec3::Y), 40.0)
+            .unwrap()
+            .point
+            .y;
+        rec.move_character(
+            &scene,
+            &c,
+            Vec3::new(0.0, top + 0.05, 0.0),
+            Vec3::new(0.0, -0.1, 0.0),
+        );
+    }
+    let path = dir.path().join("ride.crec");
+    rec.save(&path).unwrap();
+    // Against its own level, at the recorded times: nothing changed.
+    let r = go(["replay".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout
+            .ends_with("0 of 20 queries in 20 frames answer differently\n"),
+        "{r:?}"
+    );
+    // The lift made slower: every move after the start lands lower (or not at all).
+    let slower = dir.path().join("slower.ron");
+    lift_level(1.0).save(&slower).unwrap();
+    let r = go([
+        "replay".as_ref(),
+        path.as_os_str(),
+        "--level".as_ref(),
+        slower.as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout
+            .ends_with("19 of 20 queries in 20 frames answer differently\n"),
+        "{r:?}"
+    );
+    assert!(
+        r.stdout.starts_with("frame 1 query 0 (character): "),
+        "{r:?}"
     );
 }

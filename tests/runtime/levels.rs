@@ -21,7 +21,7 @@ use collidoscope::query::overlap;
 use glam::{Quat, Vec2, Vec3};
 
 /// Every committed sample level.
-const SAMPLES: [&str; 7] = [
+const SAMPLES: [&str; 8] = [
     "house",
     "triangle_walk",
     "magic_room",
@@ -29,6 +29,7 @@ const SAMPLES: [&str; 7] = [
     "maze_large",
     "courtyard",
     "playground",
+    "movers",
 ];
 
 fn root() -> PathBuf {

@@ -267,3 +267,28 @@ fn a_ball_passes_up_through_a_one_way_floor_and_lands_on_it() {
     assert!((b.center.y - 1.75).abs() < 1e-3, "{b:?}");
     assert!(b.velocity.length() < 0.05, "{b:?}");
 }
+
+#[test]
+fn the_sample_ball_keeps_bouncing_on_its_paddle() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/movers.ron");
+    let level = Level::load(&path).unwrap();
+    let mut world = World::from_level(&level).unwrap();
+    let paddle = |w: &World| w.scene().object(ObjectId(47)).unwrap().bounds().unwrap();
+    let mut hits = 0;
+    for k in 0..600 {
+        let r = world.step(level.simulation.dt);
+        hits += r
+            .events
+            .iter()
+            .filter(|e| matches!(e.other, Contact::Static(_)))
+            .count();
+        let b = world.balls()[0];
+        let p = paddle(&world);
+        assert!(
+            b.center.y - b.radius > p.max.y - 1e-3,
+            "step {k}: {b:?} {p:?}"
+        );
+        assert!((b.center.x + 29.0).abs() < 1e-3 && (b.center.z - 11.0).abs() < 1e-3);
+    }
+    assert!(hits >= 3, "{hits}");
+}
