@@ -256,6 +256,7 @@ impl Command {
         Command::SetTool(Tool::Reach),
         Command::SetTool(Tool::Sector),
         Command::SetTool(Tool::Build),
+        Command::SetTool(Tool::Mover),
         Command::Shortcuts,
     ];
 
@@ -504,6 +505,7 @@ impl Tool {
         const H: &[KeyboardShortcut] = &[plain(Key::H)];
         const O: &[KeyboardShortcut] = &[plain(Key::O)];
         const U: &[KeyboardShortcut] = &[plain(Key::U)];
+        const L: &[KeyboardShortcut] = &[plain(Key::L)];
         match self {
             Tool::Select => spec(
                 "Select",
@@ -574,6 +576,11 @@ impl Tool {
                 "Build",
                 U,
                 "Greybox builders (U again: the next; 1-4: stairs, ramp, room, doorway): drag a run, or select sectors and press Enter",
+            ),
+            Tool::Mover => spec(
+                "Mover",
+                L,
+                "Click an object to move (a sector's floor; Alt+click its ceiling), then its path's points; Enter adds the mover, Backspace removes the last point, Esc cancels; heights, speed and start in the inspector",
             ),
         }
     }
@@ -730,6 +737,8 @@ pub enum Tool {
     Sector,
     /// Greybox builders: stairs, a ramp, a room, a doorway over a dragged run or the selection.
     Build,
+    /// Pick an object (a sector's floor or ceiling) and click its path's points: a mover.
+    Mover,
 }
 
 /// The builders of the Build tool, in the order its key cycles them.
@@ -821,6 +830,7 @@ impl Tool {
         Tool::Reach,
         Tool::Sector,
         Tool::Build,
+        Tool::Mover,
     ];
 
     /// The palette's name.

@@ -26,6 +26,7 @@ pub mod entity_types;
 pub mod greybox;
 pub mod heights;
 pub mod inspector;
+pub mod movers;
 pub mod reach;
 pub mod recording;
 pub mod theme;

@@ -230,7 +230,8 @@ impl EditorApp {
 
     /// Backspace: the wall chain's last vertex, or with no chain the selection.
     fn delete_back(&mut self) {
-        if self.tools.chain.pop().is_none() {
+        // The Mover tool's pick without points yet is not a selection to delete.
+        if self.tools.chain.pop().is_none() && self.tools.mover.is_none() {
             self.delete();
         }
     }
@@ -492,8 +493,12 @@ impl EditorApp {
     pub(crate) fn cancel(&mut self) {
         if self.inspector.pick.take().is_some() {
             self.status = "picking cancelled".into();
-        } else if !self.tools.chain.is_empty() || self.tools.gesture.is_some() {
+        } else if !self.tools.chain.is_empty()
+            || self.tools.gesture.is_some()
+            || self.tools.mover.is_some()
+        {
             self.tools.chain.clear();
+            self.tools.mover = None;
             self.cancel_gesture();
         } else {
             self.doc.clear_selection();

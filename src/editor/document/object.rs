@@ -270,6 +270,8 @@ pub struct Header {
     pub simulation: SimulationConfig,
     /// The game's entity types (what the Entity types panel edits).
     pub entity_types: Vec<EntityType>,
+    /// The level's movers (what the Mover tool and the inspector's mover section edit).
+    pub movers: Vec<crate::level::MoverObject>,
 }
 
 impl Header {
@@ -284,6 +286,7 @@ impl Header {
             character: level.character,
             simulation: level.simulation.clone(),
             entity_types: level.entity_types.clone(),
+            movers: level.movers.clone(),
         }
     }
 
@@ -295,5 +298,6 @@ impl Header {
         level.character = self.character;
         level.simulation = self.simulation.clone();
         level.entity_types.clone_from(&self.entity_types);
+        level.movers.clone_from(&self.movers);
     }
 }

@@ -45,6 +45,8 @@ pub struct Tools {
     pub(crate) chain: Vec<Vec2>,
     /// The pointer gesture in progress.
     pub(crate) gesture: Option<Gesture>,
+    /// The Mover tool's picked object (its path's points are in `chain`).
+    pub(crate) mover: Option<crate::editor::movers::MoverPick>,
 }
 
 impl Default for Tools {
@@ -58,6 +60,7 @@ impl Default for Tools {
             trigger_kind: TriggerKind::default(),
             chain: Vec::new(),
             gesture: None,
+            mover: None,
         }
     }
 }
@@ -203,6 +206,7 @@ impl Tools {
             Tool::Reach => reach::reach_pointer(cx, resp, pt),
             Tool::Sector => self.sector_pointer(cx, ui, resp, pt),
             Tool::Build => self.build_pointer(cx, ui, resp, pt),
+            Tool::Mover => self.mover_pointer(cx, ui, resp, pt),
             Tool::Entity | Tool::Ball | Tool::Plane | Tool::Cylinder | Tool::Box | Tool::Walker => {
                 self.place_pointer(cx, ui, resp, pt);
             }
@@ -213,6 +217,7 @@ impl Tools {
     pub(crate) fn set_tool(&mut self, doc: &mut Document, tool: Tool) {
         if self.tool != tool {
             self.chain.clear();
+            self.mover = None;
             self.cancel_gesture(doc);
             self.tool = tool;
         }

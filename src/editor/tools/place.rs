@@ -26,7 +26,8 @@ impl Tools {
             | Tool::Trigger
             | Tool::Reach
             | Tool::Sector
-            | Tool::Build => {}
+            | Tool::Build
+            | Tool::Mover => {}
         }
     }
 

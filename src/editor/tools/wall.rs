@@ -26,6 +26,10 @@ impl Tools {
             self.finish_sector(cx);
             return;
         }
+        if self.tool == Tool::Mover {
+            self.finish_mover(cx);
+            return;
+        }
         if self.tool == Tool::Build {
             cx.out
                 .commands
