@@ -469,3 +469,37 @@ fn a_rise_ending_just_into_a_one_way_floor_lands_on_top() {
         "{body:?}"
     );
 }
+
+/// A sector's floor as a lift (a piston mesh with the sector's id) at `speed` up and down 3 m: grounded every
+/// step in the skin band above the moving floor.
+fn ride_sector_lift(speed: f32, steps: u32) {
+    let c = CharacterController::default();
+    let mut s = scene(&format!(
+        r#"(version: 3,
+        sectors: [
+            (id: 1, outline: [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)], floor: (height: 0.0), ceiling: (height: 6.0)),
+            (id: 2, outline: [(4.0, 0.0), (8.0, 0.0), (8.0, 4.0), (4.0, 4.0)], floor: (height: 0.0), ceiling: (height: 6.0)),
+        ],
+        movers: [(id: 3, object: 1, part: Floor, path: [(0.0, 0.0, 0.0), (0.0, 3.0, 0.0)], speed: {speed:?}, repeat: PingPong)])"#
+    ));
+    s.set_time(0.0);
+    let mut body = Body::new(Vec3::new(2.0, c.skin, 2.0));
+    body.step(&c, &s, &still(), G, DT);
+    assert!(body.grounded, "{body:?}");
+    for i in 1..=steps {
+        let m = step_at(&mut s, &mut body, &c, &still(), i as f32 * DT);
+        let floor = s.mover_offset_at(ObjectId(1), s.time()).y;
+        let gap = body.feet.y - floor;
+        assert!(m.grounded && !m.crushed, "step {i}: {m:?}");
+        assert!(
+            gap >= c.skin * 0.5 && gap <= 2.0 * c.skin,
+            "step {i}: gap {gap}"
+        );
+    }
+}
+
+#[test]
+fn a_sector_floor_lift_carries_the_body_up_and_down() {
+    ride_sector_lift(5.0, 150);
+    ride_sector_lift(1.5, 150);
+}
