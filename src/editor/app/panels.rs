@@ -126,11 +126,14 @@ impl EditorApp {
             HeightsOut::Nothing => {}
             HeightsOut::Preview(o) => self.doc.preview(vec![*o], None),
             HeightsOut::Finish { original, edit } => {
+                let id = original.id();
                 self.doc.preview(vec![*original], None);
                 match edit {
                     Some(e) => {
                         self.status = e.label.to_lowercase();
                         self.run_command(ctx, Command::Apply(e));
+                        // Selected, its limits stay labelled and listed.
+                        self.doc.select_only([id]);
                     }
                     None => self.status = "3D: height not changed".into(),
                 }

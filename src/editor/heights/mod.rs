@@ -272,7 +272,19 @@ impl Heights {
     pub fn label(&self, level: &Level) -> Option<String> {
         if let Some(g) = &self.gesture {
             let d = g.steps as f32 * g.step;
-            let mut s = format!("{} ({d:+.2})", describe(level, g.target, g.aim.point)?);
+            // Of the sector as the gesture has it (the document takes the preview after this frame).
+            let one;
+            let lv = match &g.shown {
+                Object::Sector(s) => {
+                    one = Level {
+                        sectors: vec![s.clone()],
+                        ..Level::default()
+                    };
+                    &one
+                }
+                _ => level,
+            };
+            let mut s = format!("{} ({d:+.2})", describe(lv, g.target, g.aim.point)?);
             if let Some(why) = &g.refused {
                 s.push_str(&format!(" — not lower or higher: {why}"));
             }

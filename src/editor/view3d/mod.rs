@@ -298,7 +298,7 @@ impl View3d {
         }
         self.keys_captured = self.walking_keys(ui);
         let pointer = self.pointer(ui, &response, ball);
-        let walked = self.camera_input(ui, &response, rect, scene);
+        let walked = self.camera_input(ui, &response, rect, scene, pointer.wheel != 0.0);
         if self.cam.mode == CameraMode::Follow
             && let Some((_, v, _)) = ball
         {
@@ -333,22 +333,25 @@ impl View3d {
         });
         let wheel = if pos.is_some() {
             ui.input(|i| {
-                i.events
-                    .iter()
-                    .filter_map(|e| match e {
-                        egui::Event::MouseWheel {
-                            unit,
-                            delta,
-                            modifiers,
-                            ..
-                        } if modifiers.command || modifiers.ctrl => Some(match unit {
-                            egui::MouseWheelUnit::Line => delta.y,
-                            egui::MouseWheelUnit::Point => delta.y / 40.0,
-                            egui::MouseWheelUnit::Page => delta.y * 3.0,
-                        }),
-                        _ => None,
-                    })
-                    .sum()
+                // Lines (a wheel's clicks, which may arrive as more than one event on X11) count one notch
+                // a frame, their way; points (a trackpad) add up, 40 a notch.
+                let (mut lines, mut points) = (0.0f32, 0.0f32);
+                for e in &i.events {
+                    if let egui::Event::MouseWheel {
+                        unit,
+                        delta,
+                        modifiers,
+                        ..
+                    } = e
+                        && (modifiers.command || modifiers.ctrl)
+                    {
+                        match unit {
+                            egui::MouseWheelUnit::Point => points += delta.y / 40.0,
+                            _ => lines += delta.y.signum(),
+                        }
+                    }
+                }
+                lines.clamp(-1.0, 1.0) + points
             })
         } else {
             0.0
@@ -372,6 +375,7 @@ impl View3d {
         resp: &egui::Response,
         rect: Rect,
         scene: &crate::scene::Scene,
+        ctrl_wheel: bool,
     ) -> Option<(Vec3, Vec2, WalkOutcome)> {
         let hover = resp.hovered();
         let drag = resp.drag_delta();
@@ -389,7 +393,7 @@ impl View3d {
                 } else if pan && self.cam.mode == CameraMode::Orbit {
                     self.cam.pan_by(drag, rect.height());
                 }
-                if hover && !(self.edits_with_pointer && ctrl) {
+                if hover && !(self.edits_with_pointer && (ctrl || ctrl_wheel)) {
                     let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
                     let f = zoom * (scroll * 0.002).exp();
                     if f != 1.0 {
