@@ -47,8 +47,10 @@
 //! [`World`] and its public API live here; `body` holds [`Ball`], [`BallId`] and [`Static`]; `policy` holds
 //! [`SimSettings`] and the contact policy (the rest threshold, the approach test, the crease rule, the
 //! responses), each rule written once; `pushout` the start of a step; `events` the event loop; `grid` its ball
-//! broad phase; `near` each ball's cached nearby statics; `report` what a step reports; `hash` the FNV-1a state
-//! and trace hashes. The step's buffers (and the statics cache) stay in the world between steps, so a step
+//! broad phase; `near` each ball's cached nearby statics (never the moved ones); `movers` the level's movers,
+//! obstacles that move during a step (times of impact in the mover's frame, responses on the relative
+//! velocity, the bound at a path's corners); `one_way` one-way surfaces; `report` what a step reports; `hash`
+//! the FNV-1a state and trace hashes. The step's buffers (and the statics cache) stay in the world between steps, so a step
 //! allocates only what it returns. The simulation knows nothing of levels: [`World::from_level`] is an adapter
 //! in `level`.
 

@@ -261,6 +261,11 @@ impl RecordingSession {
                 r.next = (f + 1, 0);
                 continue;
             };
+            if !(frame.scene_times.is_empty() && frame.mover_starts.is_empty()) {
+                // The edited level's movers where the game had them for this query (its scene time, their
+                // starts): the scene is copied once, the first time.
+                frame.pose_scene(std::sync::Arc::make_mut(&mut r.scene), q);
+            }
             let again = query.rerun(&r.scene);
             let changed = !query.same_answer(&again);
             r.changed_count += usize::from(changed);
