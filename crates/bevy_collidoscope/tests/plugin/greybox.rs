@@ -170,3 +170,41 @@ fn a_gltf_mesh_and_its_buffer_load_through_the_asset_server() {
     assert_eq!(hit.object, ObjectId(5));
     assert!((hit.point.y - 0.5).abs() < 1e-5, "{hit:?}");
 }
+
+/// With the `greybox` feature (not built by CI: `cargo test -p bevy_collidoscope --features greybox`), the
+/// plugin spawns one mesh entity per object under the root and replaces them when the level file changes;
+/// meshes and materials are plain assets, so no GPU is needed.
+#[cfg(feature = "greybox")]
+#[test]
+fn the_greybox_plugin_spawns_meshes_and_replaces_them_on_reload() {
+    use std::collections::BTreeSet;
+
+    let assets = AssetDir::new();
+    std::fs::write(assets.path("levels/grey.ron"), LEVEL).unwrap();
+    let mut app = app(assets.root());
+    app.init_asset::<Mesh>()
+        .init_asset::<StandardMaterial>()
+        .add_plugins(GreyboxPlugin);
+    collect::<LevelSpawned>(&mut app);
+    let root = spawn_root(&mut app, "levels/grey.ron");
+    let greybox = |app: &mut App| -> BTreeSet<u32> {
+        let mut q = app.world_mut().query::<(&Greybox, &ChildOf, &Mesh3d)>();
+        q.iter(app.world())
+            .filter(|(_, c, _)| c.parent() == root)
+            .map(|(g, _, _)| g.object.0)
+            .collect()
+    };
+    update_until(&mut app, "the greybox", |app| !greybox(app).is_empty());
+    let want: BTreeSet<u32> = greybox_meshes(&Level::from_ron_str(LEVEL).unwrap())
+        .iter()
+        .map(|m| m.object.0)
+        .collect();
+    assert_eq!(greybox(&mut app), want);
+    // A saved edit (only the room left) replaces them: none of the old ones stays.
+    let room = r#"(version: 3, sectors: [
+        (id: 8, outline: [(0, 0), (4, 0), (4, 4), (0, 4)], floor: (height: 0), ceiling: (height: 3))])"#;
+    write_atomically(&assets.path("levels/grey.ron"), room);
+    update_until(&mut app, "the reload", |app| {
+        collected::<LevelSpawned>(app).len() == 2 && greybox(app) == BTreeSet::from([8])
+    });
+}
