@@ -3,6 +3,8 @@
 //! level gives the same answers and of an edited level (a slower lift) the changed ones. Levels without
 //! movers record as before, and recordings made before movers load.
 
+#![allow(clippy::unwrap_used)]
+
 use collidoscope::character::CharacterController;
 use collidoscope::glam::Vec3;
 use collidoscope::level::{Level, ObjectId};
