@@ -65,16 +65,18 @@ struct Mover {
     state: MoverState,
 }
 
-#[derive(Clone, Debug)]
+/// A moved scene entry (small, so the movers' pass at each time walks few cache lines; the unmoved shapes
+/// are in `MovingSet::bases`, read only for entries that are not boxes).
+#[derive(Clone, Copy, Debug)]
 struct Entry {
     /// The scene index it moves.
     index: u32,
-    /// Its mover (index into `movers`).
+    /// Its mover (index into `movers`; entries are in mover order).
     mover: u32,
-    /// Its unmoved shape.
-    base: Static,
     /// The offset its scene shape has now.
     offset: Vec3,
+    /// Its unmoved box when it is a box (NaN otherwise).
+    base_box: Aabb,
 }
 
 /// The movers of a scene and their moved objects (see the module's notes).
@@ -83,6 +85,8 @@ pub(crate) struct MovingSet {
     time: f32,
     movers: Vec<Mover>,
     entries: Vec<Entry>,
+    /// Entry `k`'s unmoved shape.
+    bases: Vec<Static>,
     /// Entry `k`'s padded box at `boxes[k]`, in `tree` as item `k`.
     boxes: Vec<Aabb>,
     tree: AabbTree,
@@ -130,7 +134,10 @@ impl MovingSet {
 
     /// Scene index `i` was removed: forget its entry and renumber the ones after it.
     pub(super) fn removed(&mut self, i: usize) {
-        self.entries.retain(|e| e.index as usize != i);
+        if let Some(k) = self.entries.iter().position(|e| e.index as usize == i) {
+            self.entries.remove(k);
+            self.bases.remove(k);
+        }
         for e in &mut self.entries {
             if e.index as usize > i {
                 e.index -= 1;
@@ -196,6 +203,7 @@ impl Scene {
         let set = &mut self.moving;
         set.movers.clear();
         set.entries.clear();
+        set.bases.clear();
         set.by_object.clear();
         set.by_id.clear();
         for (m, setup) in movers.into_iter().enumerate() {
@@ -204,9 +212,13 @@ impl Scene {
                     set.entries.push(Entry {
                         index,
                         mover: m as u32,
-                        base: base.clone(),
                         offset: Vec3::ZERO,
+                        base_box: match base {
+                            Static::Aabb(b) => *b,
+                            _ => Aabb::new(Vec3::NAN, Vec3::NAN),
+                        },
                     });
+                    set.bases.push(base.clone());
                 }
             }
             set.by_object.entry(setup.object).or_insert(m as u32);
@@ -226,9 +238,9 @@ impl Scene {
     /// structures (the simulation installs a level's movers once, after adding its objects).
     #[allow(dead_code)] // For the simulation's world, which builds its scene object by object.
     pub(crate) fn install_movers(&mut self, movers: Vec<MoverSetup>) {
-        for e in &self.moving.entries {
+        for (e, base) in self.moving.entries.iter().zip(&self.moving.bases) {
             if let Some(s) = self.shapes.get_mut(e.index as usize) {
-                *s = e.base.clone();
+                *s = base.clone();
             }
         }
         self.take_movers(movers);
@@ -381,31 +393,36 @@ impl Scene {
     fn apply_movers(&mut self) {
         let set = &mut self.moving;
         let t = f64::from(set.time);
-        for m in &mut set.movers {
-            m.state = m.setup.path.at(t, m.started.map(f64::from));
-        }
         let mut changed = false;
-        for (k, e) in set.entries.iter_mut().enumerate() {
-            let offset = set.movers[e.mover as usize].state.offset;
-            if offset.to_array().map(f32::to_bits) == e.offset.to_array().map(f32::to_bits) {
-                continue;
-            }
-            e.offset = offset;
-            let i = e.index as usize;
-            let (Some(s), Some(sb)) = (self.shapes.get_mut(i), self.boxes.get_mut(i)) else {
-                continue;
-            };
-            // Boxes (most movers) in place; other shapes rebuilt from their base.
-            match (&mut *s, &e.base) {
-                (Static::Aabb(now), Static::Aabb(base)) => {
-                    *now = Aabb::new(base.min + offset, base.max + offset);
+        // One pass: each mover's state, then its entries (they follow in mover order).
+        let mut k = 0;
+        for (m, mover) in set.movers.iter_mut().enumerate() {
+            mover.state = mover.setup.path.at(t, mover.started.map(f64::from));
+            let offset = mover.state.offset;
+            while let Some(e) = set.entries.get_mut(k)
+                && e.mover as usize == m
+            {
+                let same =
+                    offset.to_array().map(f32::to_bits) == e.offset.to_array().map(f32::to_bits);
+                let i = e.index as usize;
+                if let (false, Some(s), Some(sb)) =
+                    (same, self.shapes.get_mut(i), self.boxes.get_mut(i))
+                {
+                    e.offset = offset;
+                    // Boxes (most movers) in place; other shapes rebuilt from their base.
+                    match &mut *s {
+                        Static::Aabb(now) if e.base_box.is_valid() => {
+                            *now = Aabb::new(e.base_box.min + offset, e.base_box.max + offset);
+                        }
+                        now => *now = translated(&set.bases[k], offset),
+                    }
+                    let b = s.bounds().map_or(Aabb::new(Vec3::NAN, Vec3::NAN), padded);
+                    *sb = b;
+                    set.boxes[k] = b;
+                    changed = true;
                 }
-                (now, base) => *now = translated(base, offset),
+                k += 1;
             }
-            let b = s.bounds().map_or(Aabb::new(Vec3::NAN, Vec3::NAN), padded);
-            *sb = b;
-            set.boxes[k] = b;
-            changed = true;
         }
         if changed {
             if !set.tree.refit_all(&set.boxes) {
@@ -422,9 +439,13 @@ impl Scene {
             return false;
         };
         let e = &mut self.moving.entries[k];
-        e.base = shape.clone();
+        e.base_box = match shape {
+            Static::Aabb(b) => *b,
+            _ => Aabb::new(Vec3::NAN, Vec3::NAN),
+        };
         // Forces the entry to be put at its offset again.
         e.offset = Vec3::NAN;
+        self.moving.bases[k] = shape.clone();
         self.apply_movers();
         true
     }
