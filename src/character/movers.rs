@@ -242,7 +242,7 @@ pub(super) fn passed_one_way(
     events: &mut Vec<MoverEvent>,
 ) {
     let motion = to - from;
-    if motion.length_squared() <= STILL * STILL {
+    if !scene.has_one_way() || motion.length_squared() <= STILL * STILL {
         return;
     }
     let (a, b) = (grown(ctl, from), grown(ctl, to));

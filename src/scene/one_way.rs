@@ -112,6 +112,12 @@ impl Scene {
         self.generation += 1;
     }
 
+    /// Whether any object of the scene is a one-way surface (a character's step looks for the ones it passed
+    /// through only then).
+    pub(crate) fn has_one_way(&self) -> bool {
+        !self.one_way.flags.is_empty()
+    }
+
     /// Whether object `id` (its first entry) is a one-way surface.
     #[must_use]
     pub fn is_one_way(&self, id: ObjectId) -> bool {
