@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The sample levels shipped in `levels/`.
-const SAMPLES: [&str; 8] = [
+const SAMPLES: [&str; 9] = [
     "house",
     "triangle_walk",
     "magic_room",
@@ -21,6 +21,7 @@ const SAMPLES: [&str; 8] = [
     "courtyard",
     "playground",
     "movers",
+    "greybox",
 ];
 
 fn root() -> PathBuf {
@@ -1445,6 +1446,33 @@ fn check_reach_on_the_playground_names_its_three_limits_and_plain_check_stays_cl
     }
     // The goal on the 0.3 m stairs' landing is reached.
     assert!(!r.stdout.contains("#161"), "{r:?}");
+}
+
+#[test]
+fn check_reach_on_the_greybox_sample_names_its_two_limits() {
+    let r = go(["check", "levels/greybox.ron"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = go(["check", "--reach", "levels/greybox.ron"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let errors: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": error: "))
+        .collect();
+    assert_eq!(errors.len(), 2, "{r:?}");
+    // The 0.45 m riser of the high stair, and the 1.5 m passage to the closet.
+    for (line, (id, kind)) in errors
+        .iter()
+        .zip([("#104", "(StepTooHigh)"), ("#105", "(TooLow)")])
+    {
+        assert!(line.starts_with("levels/greybox.ron:"), "{line}");
+        assert!(line.contains(id) && line.ends_with(kind), "{line}");
+    }
+    assert!(errors[0].contains("riser 0.45 m"), "{}", errors[0]);
+    // Up the 10-step stair to the balcony, through the doorway, up the 30° ramp: reached.
+    for id in ["#101", "#102", "#103"] {
+        assert!(!r.stdout.contains(id), "{r:?}");
+    }
 }
 
 #[test]

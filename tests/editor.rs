@@ -33,6 +33,9 @@ mod reach;
 #[path = "editor/greybox_draw.rs"]
 mod greybox_draw;
 
+#[path = "editor/greybox_build.rs"]
+mod greybox_build;
+
 #[path = "editor/greybox_3d.rs"]
 mod greybox_3d;
 

@@ -21,7 +21,7 @@ use collidoscope::query::overlap;
 use glam::{Quat, Vec2, Vec3};
 
 /// Every committed sample level.
-const SAMPLES: [&str; 8] = [
+const SAMPLES: [&str; 9] = [
     "house",
     "triangle_walk",
     "magic_room",
@@ -30,6 +30,7 @@ const SAMPLES: [&str; 8] = [
     "courtyard",
     "playground",
     "movers",
+    "greybox",
 ];
 
 fn root() -> PathBuf {

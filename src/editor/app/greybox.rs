@@ -213,3 +213,30 @@ pub(super) fn paint_build_preview(
         colour,
     );
 }
+
+/// The Build tool's preview of what Enter builds on the selected sectors (nothing when none is selected).
+pub(super) fn paint_selected_preview(
+    painter: &egui::Painter,
+    cam: &Camera,
+    rect: egui::Rect,
+    doc: &Document,
+    greybox: &Greybox,
+) {
+    let ids = selected_sectors(doc);
+    if ids.is_empty() {
+        return;
+    }
+    let plan = greybox.build.plan_selected(doc.level(), &ids);
+    let at = plan
+        .outlines
+        .iter()
+        .flatten()
+        .copied()
+        .reduce(|a, b| a.max(b))
+        .or_else(|| {
+            let s = doc.level().sectors.iter().find(|s| s.id == ids[0])?;
+            s.outline.first().copied()
+        })
+        .unwrap_or_default();
+    paint_build_preview(painter, cam, rect, &plan, at);
+}

@@ -681,8 +681,20 @@ impl EditorApp {
             let scale = self.view2d.cam.scale;
             let end = self.tools.build_end(&self.doc, scale, c, shift);
             let storey = self.greybox.storey.range();
-            let plan = self.greybox.build.plan_drag(self.doc.level(), *start, end, storey);
+            let plan = self
+                .greybox
+                .build
+                .plan_drag(self.doc.level(), *start, end, storey);
             super::greybox::paint_build_preview(painter, &self.view2d.cam, rect, &plan, end);
+        } else if self.tools.tool == Tool::Build && self.tools.gesture.is_none() {
+            // What Enter would build on the selection.
+            super::greybox::paint_selected_preview(
+                painter,
+                &self.view2d.cam,
+                rect,
+                &self.doc,
+                &self.greybox,
+            );
         } else if let (Some(Gesture::Place { start }), Some(c)) = (&self.tools.gesture, cursor)
             && self.tools.tool != Tool::Probe
         {

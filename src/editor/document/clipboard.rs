@@ -77,3 +77,66 @@ impl Document {
         n
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::editor::document::sector::new_sector;
+
+    /// Two rooms sharing the edge x = 2, the second a step up.
+    fn rooms() -> Document {
+        let square = |x: f32| {
+            vec![
+                Vec2::new(x, 0.0),
+                Vec2::new(x + 2.0, 0.0),
+                Vec2::new(x + 2.0, 2.0),
+                Vec2::new(x, 2.0),
+            ]
+        };
+        let mut a = new_sector(square(0.0), 0.0, 3.0);
+        a.id = ObjectId(1);
+        let mut b = new_sector(square(2.0), 0.3, 3.0);
+        b.id = ObjectId(2);
+        Document::new(
+            Level {
+                sectors: vec![a, b],
+                ..Level::default()
+            },
+            None,
+        )
+    }
+
+    #[test]
+    fn sectors_delete_copy_and_paste_each_as_one_step() {
+        let mut doc = rooms();
+        let before = doc.level().clone();
+        doc.select_only([ObjectId(2)]);
+        let clip = doc.copy_selection().unwrap();
+        assert!(clip.contains("sectors"), "{clip}");
+        // Delete: one step, undone whole.
+        assert_eq!(doc.delete_selection(), 1);
+        assert_eq!(doc.level().sectors.len(), 1);
+        assert_eq!(doc.history().0.len(), 1);
+        doc.undo();
+        assert_eq!(doc.level(), &before);
+        // Paste beside the rooms: a fresh id, the outline moved whole (its centre on the cursor), heights
+        // kept, one step, the pasted sector selected.
+        assert_eq!(doc.paste(&clip, Some(Vec2::new(10.0, 1.0))).unwrap(), 1);
+        let pasted = doc.level().sectors[2].clone();
+        assert!(pasted.id != ObjectId(1) && pasted.id != ObjectId(2));
+        assert_eq!(pasted.outline[0], Vec2::new(9.0, 0.0));
+        assert_eq!(pasted.outline[2], Vec2::new(11.0, 2.0));
+        assert_eq!((pasted.floor.height, pasted.ceiling.height), (0.3, 3.0));
+        assert!(doc.selection().len() == 1 && doc.selection().contains(&pasted.id));
+        assert!(doc.level().is_valid());
+        assert_eq!(
+            doc.history().0.len(),
+            1,
+            "the delete's redo is dropped, the paste is the step"
+        );
+        doc.undo();
+        assert_eq!(doc.level(), &before);
+        doc.redo();
+        assert_eq!(doc.level().sectors[2], pasted);
+    }
+}

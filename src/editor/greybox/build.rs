@@ -68,7 +68,7 @@ impl Default for BuildParams {
 pub struct Plan {
     /// The outlines of the sectors made or changed.
     pub outlines: Vec<Vec<Vec2>>,
-    /// For the status line and beside the preview: "10 steps of 0.20 m, 0.00 → 2.00 m".
+    /// For the status line and beside the preview: "10 steps of 0.20 m, 0.00 m up to 2.00 m".
     pub summary: String,
     /// The checked step, or the runtime's (or the builder's) reason.
     pub edit: Result<LabelledEdit, String>,
@@ -181,7 +181,10 @@ impl BuildParams {
                 }
                 vec![r]
             });
-            (made, format!("ramp {degrees:.1}°, {base:.2} → {top:.2} m"))
+            (
+                made,
+                format!("ramp {degrees:.1}°, {base:.2} m up to {top:.2} m"),
+            )
         } else {
             let rise = match (beyond, self.by_riser) {
                 (Some(top), _) => top - base,
@@ -191,7 +194,7 @@ impl BuildParams {
             let each = rise / self.steps.max(1) as f32;
             let made = builders::stairs(run, self.steps, base, rise, self.headroom);
             let summary = format!(
-                "{} steps of {each:.2} m, {base:.2} → {:.2} m",
+                "{} steps of {each:.2} m, {base:.2} m up to {:.2} m",
                 self.steps,
                 base + rise
             );
@@ -331,7 +334,7 @@ mod tests {
         let plan = p.plan_drag(&level, Vec2::new(0.0, 0.0), Vec2::new(3.0, 2.0), None);
         let e = plan.edit.unwrap();
         assert_eq!(e.edit.add.len(), 10);
-        assert_eq!(plan.summary, "10 steps of 0.20 m, 0.50 → 2.50 m");
+        assert_eq!(plan.summary, "10 steps of 0.20 m, 0.50 m up to 2.50 m");
         // Typed instead: 5 risers of 0.3 m.
         let p = BuildParams {
             steps: 5,
@@ -341,7 +344,7 @@ mod tests {
             ..p
         };
         let plan = p.plan_drag(&level, Vec2::new(0.0, 0.0), Vec2::new(3.0, 2.0), None);
-        assert_eq!(plan.summary, "5 steps of 0.30 m, 0.50 → 2.00 m");
+        assert_eq!(plan.summary, "5 steps of 0.30 m, 0.50 m up to 2.00 m");
     }
 
     #[test]
@@ -374,7 +377,7 @@ mod tests {
         let e = plan.edit.unwrap();
         assert_eq!((e.edit.remove.len(), e.edit.add.len()), (1, 4));
         // From x = 3 (the floor at 0) toward x = 0.
-        assert_eq!(plan.summary, "4 steps of 0.25 m, 0.00 → 1.00 m");
+        assert_eq!(plan.summary, "4 steps of 0.25 m, 0.00 m up to 1.00 m");
         assert_eq!(plan.outlines[0][0].x, 3.0);
         let ramp = BuildParams {
             builder: Builder::Ramp,
