@@ -1501,3 +1501,6 @@ fn open_recording_asks_for_a_recording_in_the_levels_folder() {
     );
     assert_eq!(h.state().recording.as_ref().unwrap().frames.len(), 3);
 }
+
+#[path = "editor/movers.rs"]
+mod movers;

@@ -207,6 +207,7 @@ impl EditorApp {
         self.paint_walker(&mut lines, rect, hovered);
         let character_label = self.paint_character(&mut lines, rect);
         self.paint_probe(&mut lines, rect);
+        self.paint_movers(&mut lines, rect);
         super::recording::paint_recording_query(
             &self.view2d.cam,
             rect,
@@ -478,6 +479,34 @@ impl EditorApp {
             live.radius,
             Look::Hovered,
         );
+    }
+
+    /// The movers' paths and places (at Walk mode's shown time; at time 0 otherwise), and the Mover tool's
+    /// path in progress.
+    fn paint_movers(&self, lines: &mut Batch, rect: Rect) {
+        use crate::editor::movers::{marks, paint};
+        let level = self.doc.level();
+        let walk = &self.view3d.character;
+        let timed = walk
+            .timed_scene()
+            .filter(|_| self.view3d.walking_character());
+        let t = walk.shown_time();
+        let offset = |mover: crate::level::ObjectId| {
+            let object = level
+                .movers
+                .iter()
+                .find(|m| m.id == mover)
+                .map(|m| m.object);
+            match (timed, object) {
+                (Some(scene), Some(o)) => scene.mover_offset_at(o, t),
+                _ => glam::Vec3::ZERO,
+            }
+        };
+        let cam = &self.view2d.cam;
+        paint::paint(lines, rect, cam, &marks::marks(level, offset));
+        if let Some(pick) = self.tools.mover.filter(|_| self.tools.tool == Tool::Mover) {
+            paint::paint_chain(lines, rect, cam, pick.at, &self.tools.chain);
+        }
     }
 
     /// The probe ray and its hits.

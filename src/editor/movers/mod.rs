@@ -3,6 +3,8 @@
 //! the level's header ([`Header::movers`]), so adding or editing one is one header edit, one undo step;
 //! the level's validation reports a bad path or speed like any other problem.
 
+pub mod marks;
+pub mod paint;
 pub mod tool;
 
 use glam::{Vec2, Vec3};

@@ -25,8 +25,7 @@ impl Tools {
         let w = pt.world(p);
         let Some(picked) = self.mover else {
             let Some(Some(id)) = cx.pick(w, pt.cam.scale) else {
-                *cx.status =
-                    "Mover: click a box, triangle, cylinder, mesh or sector to move".into();
+                *cx.status = "Mover: click an object to move".into();
                 return;
             };
             let ceiling = ui.input(|i| i.modifiers.alt);
@@ -34,11 +33,7 @@ impl Tools {
                 Ok(m) => {
                     self.mover = Some(m);
                     self.chain.clear();
-                    cx.doc.select_only([id]);
-                    *cx.status = format!(
-                        "Mover: moving {:?} of {}; click its path's points, Enter adds it, Backspace removes the last, Esc cancels",
-                        m.part, id
-                    );
+                    *cx.status = format!("Mover: {:?} of {id}; click its path", m.part);
                 }
                 Err(why) => *cx.status = format!("Mover: {why}"),
             }
@@ -69,6 +64,6 @@ impl Tools {
         cx.apply_edit(add_edit(cx.doc.level(), mover));
         self.mover = None;
         self.chain.clear();
-        *cx.status = format!("added mover {id}: its speed, wait and heights are in the inspector");
+        *cx.status = format!("added mover {id}");
     }
 }
