@@ -50,6 +50,7 @@ mod id;
 pub mod level;
 pub mod mesh;
 pub mod mover;
+pub mod nav;
 mod pages;
 pub mod query;
 pub mod record;

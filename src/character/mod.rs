@@ -49,6 +49,9 @@ mod movement;
 mod movers;
 mod pushout;
 mod reach;
+/// The whole move graph, for navigation (`crate::nav`).
+pub(crate) use reach::graph::MoveGraph;
+pub(crate) use reach::walk::walks;
 mod result;
 mod support;
 

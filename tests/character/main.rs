@@ -9,6 +9,7 @@ mod crate_corner_bounce;
 mod guarantees;
 mod hand_worked;
 mod movers;
+mod nav;
 mod playground;
 mod reach;
 mod reach_maps;

@@ -50,7 +50,7 @@ pub(super) struct Node {
 
 /// Which node a landing is: its scan place, or its column and height in quarter-skin steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Key {
+pub(super) enum Key {
     Spot(u32),
     Loose(u32, i32),
 }
@@ -80,7 +80,7 @@ impl Places<'_> {
 
     /// The key of a landing: the scan place in its column within half a step of its height, else its column
     /// and height.
-    fn key_of(&self, feet: Vec3) -> Option<(Key, u32, u32)> {
+    pub(super) fn key_of(&self, feet: Vec3) -> Option<(Key, u32, u32)> {
         let c = self.grid.column_at(glam::Vec2::new(feet.x, feet.z))?;
         let tol = (self.ctl.max_step * 0.5).max(2.0 * self.ctl.skin);
         let spot = self
@@ -106,6 +106,38 @@ impl Places<'_> {
     /// One move from `from` aimed at `target`, kept when it lands on ground where the same move aimed at the
     /// landing lands again: the landing.
     fn try_move(&self, from: &Node, target: &Spot, work: &mut EdgeWork) -> Option<(Vec3, bool)> {
+        let (feet, level) = self.one_move(from, target, work)?;
+        let flat = glam::Vec2::new(feet.x - from.feet.x, feet.z - from.feet.z).length();
+        let drop = feet.y < from.feet.y - self.ctl.max_step - 2.0 * self.ctl.skin;
+        // One move of several cells sweeps straight over a pit the body is narrower than; a body walking it
+        // step by step falls in: such a move stands only when the walk makes it too, by a body a little
+        // narrower (a body arriving a little aside, or one a little narrower than the pit's edges hold, falls
+        // in where this one would).
+        if flat > 1.5 * self.grid.cell && !drop {
+            work.moves += 1;
+            let margin = (0.25 * self.ctl.radius).min(0.05);
+            let thin = CharacterController {
+                radius: self.ctl.radius - margin,
+                skin: self.ctl.skin.min(0.5 * (self.ctl.radius - margin)),
+                ..*self.ctl
+            };
+            let end = super::walk::walks(
+                self.scene,
+                &thin,
+                super::walk::GRAVITY,
+                from.feet,
+                feet,
+                false,
+            )?;
+            if (end.y - feet.y).abs() > self.ctl.max_step + 2.0 * self.ctl.skin {
+                return None;
+            }
+        }
+        Some((feet, level))
+    }
+
+    /// The move itself (see [`Places::try_move`]).
+    fn one_move(&self, from: &Node, target: &Spot, work: &mut EdgeWork) -> Option<(Vec3, bool)> {
         let ctl = self.ctl;
         let level =
             from.level && target.normal == Vec3::Y && (from.feet.y - target.feet.y).abs() <= 1e-5;
@@ -155,12 +187,16 @@ impl Places<'_> {
         Some((landing, ground.normal == Vec3::Y))
     }
 
-    /// The moves out of node `n`: for each direction, the first landing on a place not yet reached.
-    fn expand(
+    /// The moves out of node `n`: for each direction, the first landing on a place not yet reached. With
+    /// `every` (the whole move graph, `graph.rs`, with `reached` empty), every landing of every target the
+    /// search tries, and the search goes on past a landing, so the graph holds each move the search from any
+    /// start could make from there.
+    pub(super) fn expand(
         &self,
         n: u32,
         node: &Node,
         reached: &HashMap<Key, u32>,
+        every: bool,
         out: &mut Vec<(u32, Node, Key)>,
         work: &mut EdgeWork,
     ) {
@@ -230,9 +266,11 @@ impl Places<'_> {
                         key,
                     ));
                     landed = true;
-                    break;
+                    if !every {
+                        break;
+                    }
                 }
-                if landed || near {
+                if (landed && !every) || near {
                     break;
                 }
             }
@@ -292,7 +330,7 @@ fn expand_all(
     if threads == 1 {
         let mut out = Vec::new();
         for &n in frontier {
-            places.expand(n, &nodes[n as usize], reached, &mut out, work);
+            places.expand(n, &nodes[n as usize], reached, false, &mut out, work);
         }
         return out;
     }
@@ -304,7 +342,7 @@ fn expand_all(
         while b * BLOCK < frontier.len() {
             let mut out = Vec::new();
             for &n in &frontier[b * BLOCK..((b + 1) * BLOCK).min(frontier.len())] {
-                places.expand(n, &nodes[n as usize], reached, &mut out, &mut w);
+                places.expand(n, &nodes[n as usize], reached, false, &mut out, &mut w);
             }
             blocks.push((b, out));
             b += threads;

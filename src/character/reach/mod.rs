@@ -18,10 +18,12 @@ use crate::shape::Aabb;
 
 mod edges;
 mod explain;
+pub(crate) mod graph;
 mod par;
 mod regions;
 mod spots;
 mod view;
+pub(crate) mod walk;
 pub(super) mod words;
 
 pub use explain::Blocker3;

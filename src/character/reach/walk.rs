@@ -1,0 +1,67 @@
+//! A walk as a game makes it: a body stepped at 60 Hz ([`Body::step`]) with its wish held toward a point. The
+//! reach map's moves of more than a cell are checked by it (one move of several cells sweeps straight over a
+//! pit the body is narrower than, where a body walking it falls in), and navigation straightens its paths
+//! with it (`crate::nav`).
+
+use glam::{Vec2, Vec3};
+
+use super::super::{Body, BodyInput, CharacterController};
+use crate::scene::Scene;
+
+/// The frames per second of the walk.
+pub(crate) const WALK_HZ: f32 = 60.0;
+
+/// The speed of the walk, metres per second (the speed navigation steers at).
+pub(crate) const WALK_SPEED: f32 = 4.0;
+
+/// Standard gravity, for the reach map's walks (it has no level to ask).
+pub(crate) const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
+
+/// Where a body stepped at 60 Hz from `a` (on the ground) with its wish toward `b` at [`WALK_SPEED`] is when it
+/// gets within a frame's walk of `b` horizontally: `None` when it strays from the line `a`–`b` by more than half
+/// its radius, falls more than a step below both ends, is off the ground for more than half a second, or
+/// takes more than half as long again as the straight walk. With `grounded`, also `None` when it leaves the
+/// ground at all (a shortcut that walks off a step, which a body arriving a little aside may fall off).
+pub(crate) fn walks(
+    scene: &Scene,
+    ctl: &CharacterController,
+    gravity: Vec3,
+    a: Vec3,
+    b: Vec3,
+    grounded: bool,
+) -> Option<Vec3> {
+    let dt = 1.0 / WALK_HZ;
+    let frame = WALK_SPEED * dt;
+    let length = Vec2::new(b.x - a.x, b.z - a.z).length();
+    let axis = Vec2::new(b.x - a.x, b.z - a.z).normalize_or_zero();
+    let floor = a.y.min(b.y) - ctl.max_step - 2.0 * ctl.skin;
+    let mut body = Body::new(a);
+    body.grounded = true;
+    let mut airborne = 0;
+    let frames = (length / frame * 1.5) as usize + 10;
+    for _ in 0..frames {
+        let left = Vec2::new(b.x - body.feet.x, b.z - body.feet.z);
+        if left.length() <= frame {
+            return Some(body.feet);
+        }
+        let input = BodyInput {
+            wish: left.normalize_or_zero() * WALK_SPEED,
+            jump: false,
+            crouch: false,
+        };
+        body.step(ctl, scene, &input, gravity, dt);
+        if !(body.feet.y >= floor) {
+            return None;
+        }
+        airborne = if body.grounded { 0 } else { airborne + 1 };
+        if airborne as f32 > 0.5 * WALK_HZ || (grounded && airborne > 0) {
+            return None;
+        }
+        let off = Vec2::new(body.feet.x - a.x, body.feet.z - a.z);
+        let side = (off - axis * off.dot(axis)).length();
+        if side > 0.5 * ctl.radius {
+            return None;
+        }
+    }
+    None
+}

@@ -1,0 +1,295 @@
+//! The bake: one move graph per distinct agent size (identical controllers share one), then the jump links of
+//! each, found by simulating the jump.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use glam::{Vec2, Vec3};
+
+use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
+use crate::character::{Body, BodyInput, CharacterController, MoveGraph, ReachSettings};
+use crate::scene::Scene;
+use crate::shape::Aabb;
+
+/// One agent size's map.
+#[derive(Clone, Debug)]
+pub(super) struct AgentMap {
+    /// Its places and moves.
+    pub(super) graph: MoveGraph,
+    /// Its jump links, by take-off node.
+    pub(super) jumps: Vec<JumpLink>,
+}
+
+/// A jump found by simulation: from a node's feet, the wish held along `dir`, lands at `landing`, within a cell
+/// and a step of node `to`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct JumpLink {
+    /// Take-off node.
+    pub(super) from: u32,
+    /// Landing node.
+    pub(super) to: u32,
+    /// Where the simulated jump landed.
+    pub(super) landing: Vec3,
+}
+
+impl AgentMap {
+    /// The jump links out of node `n`.
+    pub(super) fn jumps_from(&self, n: u32) -> &[JumpLink] {
+        let lo = self.jumps.partition_point(|j| j.from < n);
+        let hi = self.jumps.partition_point(|j| j.from <= n);
+        &self.jumps[lo..hi]
+    }
+}
+
+/// Simulated frames per second (the property the contract states is at 60 Hz).
+pub(super) const HZ: f32 = 60.0;
+
+/// Check the settings and find the bounds, or say why not.
+pub(super) fn bounds_of(scene: &Scene, settings: &NavSettings) -> Result<Aabb, String> {
+    if settings.agents.is_empty() {
+        return Err("no agents: give at least one character controller".into());
+    }
+    for (i, a) in settings.agents.iter().enumerate() {
+        if let Some((field, message)) = a.problems().into_iter().next() {
+            return Err(format!("agent {i}: character {field} {message}"));
+        }
+    }
+    let cell = settings.cell;
+    if !(cell.is_finite() && cell >= 0.01) {
+        return Err(format!("the cell must be at least 0.01 m (is {cell})"));
+    }
+    if !settings.gravity.is_finite() {
+        return Err("the gravity must be finite".into());
+    }
+    let b = match settings.bounds {
+        Some(b) => b,
+        None => scene.bounds().ok_or_else(|| {
+            "the scene has no bounded objects (planes alone): give NavSettings::bounds".to_owned()
+        })?,
+    };
+    if !(b.is_valid() && b.min.x < b.max.x && b.min.z < b.max.z) {
+        return Err(format!(
+            "the bounds must be finite with some width and depth (are {:?} to {:?})",
+            b.min, b.max
+        ));
+    }
+    Ok(b)
+}
+
+/// The distinct agent sizes (first appearance first) and, for each agent, its slot.
+fn distinct(agents: &[CharacterController]) -> (Vec<CharacterController>, Vec<usize>) {
+    let mut sizes: Vec<CharacterController> = Vec::new();
+    let slots = agents
+        .iter()
+        .map(|a| {
+            sizes.iter().position(|s| s == a).unwrap_or_else(|| {
+                sizes.push(*a);
+                sizes.len() - 1
+            })
+        })
+        .collect();
+    (sizes, slots)
+}
+
+/// Bake every agent size, or say why not.
+pub(super) fn build(scene: &Scene, settings: &NavSettings) -> Result<NavMap, String> {
+    let began = Instant::now();
+    let bounds = bounds_of(scene, settings)?;
+    let (sizes, slots) = distinct(&settings.agents);
+    if sizes.len() > MAX_AGENT_SIZES {
+        return Err(format!(
+            "{} distinct agent sizes, more than the {MAX_AGENT_SIZES} one map holds: bake several maps",
+            sizes.len()
+        ));
+    }
+    let columns = ((bounds.max.x - bounds.min.x) / settings.cell).ceil() as f64
+        * ((bounds.max.z - bounds.min.z) / settings.cell).ceil() as f64;
+    let total = columns * sizes.len() as f64;
+    if total > settings.max_columns as f64 {
+        return Err(format!(
+            "the map would have {total:.0} columns ({} agent sizes, {:.0} m by {:.0} m at {} m cells), more \
+             than the limit of {}: give smaller bounds or a larger cell",
+            sizes.len(),
+            bounds.max.x - bounds.min.x,
+            bounds.max.z - bounds.min.z,
+            settings.cell,
+            settings.max_columns
+        ));
+    }
+    let mut maps = Vec::with_capacity(sizes.len());
+    for ctl in &sizes {
+        maps.push(bake_agent(scene, ctl, bounds, settings)?);
+    }
+    let mut map = NavMap {
+        settings: settings.clone(),
+        slots,
+        maps,
+        scene: Some(Arc::new(scene.clone())),
+        stats: NavStats::default(),
+        error: None,
+    };
+    map.stats = stats_of(&map.maps, began);
+    Ok(map)
+}
+
+/// The counts of a bake.
+pub(super) fn stats_of(maps: &[AgentMap], began: Instant) -> NavStats {
+    NavStats {
+        agent_sizes: maps.len(),
+        nodes: maps.iter().map(|m| m.graph.len() as u64).sum(),
+        moves: maps.iter().map(|m| m.graph.edge_count() as u64).sum(),
+        jumps: maps.iter().map(|m| m.jumps.len() as u64).sum(),
+        seconds: began.elapsed().as_secs_f64(),
+    }
+}
+
+/// The reach settings one agent's graph is built with.
+pub(super) fn reach_settings(settings: &NavSettings, bounds: Aabb) -> ReachSettings {
+    ReachSettings {
+        cell: settings.cell,
+        bounds: Some(bounds),
+        max_columns: settings.max_columns,
+        threads: settings.threads,
+    }
+}
+
+/// One agent size's graph and jumps.
+pub(super) fn bake_agent(
+    scene: &Scene,
+    ctl: &CharacterController,
+    bounds: Aabb,
+    settings: &NavSettings,
+) -> Result<AgentMap, String> {
+    let graph = MoveGraph::build(scene, ctl, bounds, &reach_settings(settings, bounds))
+        .map_err(|e| e.to_string())?;
+    let mut map = AgentMap {
+        graph,
+        jumps: Vec::new(),
+    };
+    if settings.jump && ctl.jump_height > 0.0 {
+        let all: Vec<u32> = (0..map.graph.len() as u32).collect();
+        map.jumps = find_jumps(scene, &map.graph, settings, &all);
+    }
+    Ok(map)
+}
+
+/// The jump links out of `nodes` (sorted by take-off).
+pub(super) fn find_jumps(
+    scene: &Scene,
+    graph: &MoveGraph,
+    settings: &NavSettings,
+    nodes: &[u32],
+) -> Vec<JumpLink> {
+    let threads = if settings.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        settings.threads
+    }
+    .clamp(1, 64)
+    .min(nodes.len().div_ceil(512).max(1));
+    let chunk = nodes.len().div_ceil(threads).max(1);
+    let rise = graph.controller().jump_height + graph.controller().max_step;
+    let work = |t: usize| {
+        let mut out = Vec::new();
+        let end = ((t + 1) * chunk).min(nodes.len());
+        for &n in &nodes[(t * chunk).min(end)..end] {
+            for dir in graph.rims(n, rise) {
+                if let Some(j) = try_jump(scene, graph, settings.gravity, n, dir) {
+                    out.push(j);
+                }
+            }
+        }
+        out
+    };
+    let mut jumps: Vec<JumpLink> = if threads <= 1 {
+        work(0)
+    } else {
+        std::thread::scope(|s| {
+            let work = &work;
+            let handles: Vec<_> = (0..threads).map(|t| s.spawn(move || work(t))).collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    };
+    jumps.sort_by_key(|j| (j.from, j.to));
+    jumps.dedup_by_key(|j| (j.from, j.to));
+    jumps
+}
+
+/// Where a jump from `feet` with the wish held along `dir` lands, stepped as [`Body::step`] steps it at 60 Hz
+/// (the first step jumps): `None` when it never leaves the ground or does not land within 3 s.
+pub(super) fn simulate_jump(
+    scene: &Scene,
+    ctl: &CharacterController,
+    gravity: Vec3,
+    feet: Vec3,
+    dir: Vec2,
+) -> Option<Vec3> {
+    let mut body = Body::new(feet);
+    body.grounded = true;
+    let wish = dir * STEER_SPEED;
+    let mut left = false;
+    for frame in 0..(3.0 * HZ) as usize {
+        let input = BodyInput {
+            wish,
+            jump: frame == 0,
+            crouch: false,
+        };
+        let m = body.step(ctl, scene, &input, gravity, 1.0 / HZ);
+        if !m.feet.is_finite() || !body.feet.is_finite() {
+            return None;
+        }
+        if !body.grounded {
+            left = true;
+        } else if left {
+            return Some(body.feet);
+        } else {
+            return None;
+        }
+    }
+    None
+}
+
+/// A jump link from node `n` along `dir`, when the simulated jump lands on a place of the graph more than two
+/// cells away, and lands there again taken off a frame's walk short of the take-off (where a steered body
+/// arriving at it may jump: `steer` jumps within a frame's walk of it).
+fn try_jump(
+    scene: &Scene,
+    graph: &MoveGraph,
+    gravity: Vec3,
+    n: u32,
+    dir: Vec2,
+) -> Option<JumpLink> {
+    let ctl = graph.controller();
+    let (cell, step) = (graph.cell(), ctl.max_step);
+    let feet = graph.feet(n);
+    let landing = simulate_jump(scene, ctl, gravity, feet, dir)?;
+    let flat = |a: Vec3, b: Vec3| Vec2::new(a.x - b.x, a.z - b.z).length();
+    if flat(landing, feet) < 2.0 * cell {
+        return None;
+    }
+    let to = graph.node_near(landing, cell, step)?;
+    // The steering jumps along the link (take-off to landing): the flight must have gone straight (nothing
+    // turned it aside), and the jump along the link, and from a frame's walk short of the take-off, must land
+    // there too.
+    let along = Vec2::new(landing.x - feet.x, landing.z - feet.z);
+    let side = (along - dir * along.dot(dir)).length();
+    if side > 0.02 * along.length() {
+        return None;
+    }
+    let dir = along.normalize_or_zero();
+    let early = feet - Vec3::new(dir.x, 0.0, dir.y) * (STEER_SPEED / HZ);
+    for start in [feet, early] {
+        let again = simulate_jump(scene, ctl, gravity, start, dir)?;
+        if flat(again, landing) > cell || (again.y - landing.y).abs() > step {
+            return None;
+        }
+    }
+    Some(JumpLink {
+        from: n,
+        to,
+        landing,
+    })
+}

@@ -1,0 +1,255 @@
+//! Navigation for every character of a game: paths from anywhere to anywhere that the character controller
+//! itself walks, for several agent sizes from one bake.
+//!
+//! The map is the reachability map's machinery turned global: every place to stand (the same column scan as
+//! [`ReachMap`](crate::character::ReachMap)) and every move the map's search could make out of each place, from
+//! any start (`character::reach::graph`). So [`NavMap::path`] is `None` exactly where a `ReachMap` built from
+//! `from` says `to` is unreachable (with jumps off: the map walks, steps, slides and drops off ledges, as the
+//! reach map does). On top of the moves, jump links are found by running [`Body::step`] with `jump` from the
+//! places at a rim (a link only where the simulated jump lands on a place).
+//!
+//! - [`NavSettings`]: the agents (controllers), the grid's cell, the bounds, jumps and drops on or off.
+//! - [`NavMap::build`]: one graph per distinct agent size; [`NavMap::update`] after an edit.
+//! - [`NavMap::path`]: A* over the graph, then straightened (intermediate points dropped while a body walking
+//!   the shortcut, stepped as [`Body::step`] steps it, still gets there on the ground).
+//! - [`NavPath::steer`]: the [`BodyInput`] that follows a path from wherever the body is.
+//!
+//! Ride links ([`NavLink::Ride`]) are part of the contract but not produced yet: the maps are baked from the
+//! scene's objects where they stand.
+//!
+//! Bad input never panics: invalid settings give an empty map whose [`NavMap::error`] says why; a path query
+//! with an agent out of range, a point that is not finite, in the air or inside something (no place to stand
+//! within 1.5 cells), or an unreachable goal answers `None`.
+
+use std::sync::Arc;
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::character::{Body, BodyInput, CharacterController};
+use crate::id::ObjectId;
+use crate::scene::Scene;
+use crate::shape::Aabb;
+
+mod bake;
+mod path;
+mod steer;
+mod update;
+
+use bake::AgentMap;
+
+/// The most distinct agent sizes one map holds (identical controllers share one graph). More is refused with
+/// a clear error, so memory stays bounded (bake several maps instead).
+pub const MAX_AGENT_SIZES: usize = 16;
+
+/// The speed [`NavPath::steer`] asks for, metres per second.
+pub const STEER_SPEED: f32 = 4.0;
+
+/// How a navigation map is baked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NavSettings {
+    /// The agent sizes (each a controller: radius, height, step, slope, jump); `path`'s `agent` indexes it.
+    pub agents: Vec<CharacterController>,
+    /// The grid's cell, metres (0.25).
+    pub cell: f32,
+    /// The part of the level mapped (`None`: the scene's bounds).
+    pub bounds: Option<Aabb>,
+    /// Jump links, found by simulating [`Body::step`] with `jump` (true).
+    pub jump: bool,
+    /// Drop links: falling off a ledge to a place more than `max_step` lower (true).
+    pub drops: bool,
+    /// The gravity jumps and the straightening simulate with (the level's; `(0, -9.81, 0)`).
+    pub gravity: Vec3,
+    /// The most grid columns over all agent sizes together (4,000,000), so memory stays bounded.
+    pub max_columns: usize,
+    /// Threads for the bake (0: every core).
+    pub threads: usize,
+}
+
+impl Default for NavSettings {
+    fn default() -> Self {
+        Self {
+            agents: vec![CharacterController::default()],
+            cell: 0.25,
+            bounds: None,
+            jump: true,
+            drops: true,
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            max_columns: 4_000_000,
+            threads: 0,
+        }
+    }
+}
+
+/// How one step of a path is made.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum NavLink {
+    /// Walking (steps up and down within `max_step` and slopes included).
+    Walk,
+    /// Walking off a ledge and falling: `height` is the descent, metres (> 0).
+    Drop {
+        /// How far down the landing is, metres.
+        height: f32,
+    },
+    /// A jump: `height` is the landing's rise over the take-off (negative: lower), `length` the horizontal
+    /// distance, metres.
+    Jump {
+        /// The landing's rise over the take-off, metres.
+        height: f32,
+        /// The horizontal distance from take-off to landing, metres.
+        length: f32,
+    },
+    /// Riding a mover (a lift or platform) between the ends of its path. Not produced yet: maps are baked
+    /// from the scene where its objects stand.
+    Ride {
+        /// The moved object.
+        mover: ObjectId,
+    },
+}
+
+/// A path: the points to pass through and how each step between two is made (`links[i]` joins `points[i]`
+/// to `points[i + 1]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NavPath {
+    /// Feet positions, from near the start to near the goal.
+    pub points: Vec<Vec3>,
+    /// One link per step: `links.len() == points.len() - 1`.
+    pub links: Vec<NavLink>,
+}
+
+impl NavPath {
+    /// The polyline's length through the points, metres (3D).
+    #[must_use]
+    pub fn length(&self) -> f32 {
+        self.points.windows(2).map(|w| w[0].distance(w[1])).sum()
+    }
+
+    /// The input that follows the path from wherever `body` is (see [`STEER_SPEED`]): toward the end of the
+    /// nearest segment, or back to the path first when pushed more than a radius off it; `jump` at a jump
+    /// link's take-off when grounded; slower near the goal, so the body stops there. A pure function of the
+    /// path, the body and the controller.
+    #[must_use]
+    pub fn steer(&self, body: &Body, controller: &CharacterController) -> BodyInput {
+        steer::steer(self, body, controller)
+    }
+}
+
+/// What a bake made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NavStats {
+    /// Distinct agent sizes baked.
+    pub agent_sizes: usize,
+    /// Nodes (places to stand and landings) over all agent sizes.
+    pub nodes: u64,
+    /// Moves between them (walks and drops).
+    pub moves: u64,
+    /// Jump links.
+    pub jumps: u64,
+    /// Seconds the bake took.
+    pub seconds: f64,
+}
+
+/// A navigation map: for each agent size, every place to stand and the moves between them (see the module).
+#[derive(Clone, Debug, Default)]
+pub struct NavMap {
+    settings: NavSettings,
+    /// For each agent of the settings, its graph in `maps`.
+    slots: Vec<usize>,
+    maps: Vec<AgentMap>,
+    /// The scene the map was baked from (paths are straightened against it).
+    scene: Option<Arc<Scene>>,
+    stats: NavStats,
+    error: Option<String>,
+}
+
+impl NavMap {
+    /// Bake the map of every agent size of `settings` over `scene`. Never fails: invalid settings (no agents,
+    /// a cell not finite or under 0.01 m, an invalid controller, more than [`MAX_AGENT_SIZES`] distinct
+    /// sizes, more than `max_columns` columns, a scene of planes alone without bounds) give an empty map whose
+    /// [`NavMap::error`] says why.
+    #[must_use]
+    pub fn build(scene: &Scene, settings: &NavSettings) -> NavMap {
+        bake::build(scene, settings).unwrap_or_else(|error| NavMap {
+            settings: settings.clone(),
+            error: Some(error),
+            ..NavMap::default()
+        })
+    }
+
+    /// Rebuild what an edit touched: `changed` bounds what moved in the level (its old and new places; the map
+    /// grows it by the agents' sizes itself). Answers as [`NavMap::build`] on the edited scene would.
+    pub fn update(&mut self, scene: &Scene, changed: Aabb) {
+        update::update(self, scene, changed);
+    }
+
+    /// A path for agent `agent` from `from` to `to`, or `None`: the agent index is out of range, the map is
+    /// empty, `from` or `to` is not finite, `from` has no place to stand within 1.5 cells (in the air, inside
+    /// something), or `to` is not reachable from there (as [`ReachMap::reachable`](crate::character::ReachMap)
+    /// decides: no place reached within a cell and `max_step` of it).
+    #[must_use]
+    pub fn path(&self, agent: usize, from: Vec3, to: Vec3) -> Option<NavPath> {
+        let map = &self.maps[*self.slots.get(agent)?];
+        let scene = self.scene.as_deref()?;
+        if !(from.is_finite() && to.is_finite()) {
+            return None;
+        }
+        path::find(map, scene, &self.settings, from, to)
+    }
+
+    /// Why the map is empty, when it could not be built.
+    #[must_use]
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// The settings the map was baked with.
+    #[must_use]
+    pub fn settings(&self) -> &NavSettings {
+        &self.settings
+    }
+
+    /// What the bake made and how long it took.
+    #[must_use]
+    pub fn stats(&self) -> &NavStats {
+        &self.stats
+    }
+
+    /// Whether agent `agent` can stand within a cell of `feet` and `max_step` (a place of its graph there).
+    #[must_use]
+    pub fn can_stand(&self, agent: usize, feet: Vec3) -> bool {
+        let Some(map) = self.slots.get(agent).map(|&s| &self.maps[s]) else {
+            return false;
+        };
+        let g = &map.graph;
+        g.spot_near(feet, g.cell(), g.controller().max_step)
+            .is_some()
+    }
+
+    /// Every place of agent `agent` to stand (its feet), for drawing and tests; empty out of range.
+    #[must_use]
+    pub fn places(&self, agent: usize) -> Vec<Vec3> {
+        self.slots
+            .get(agent)
+            .map(|&s| {
+                let g = &self.maps[s].graph;
+                (0..g.len() as u32).map(|n| g.feet(n)).collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Agent `agent`'s jump links: take-off, landing, for drawing and tests; empty out of range.
+    #[must_use]
+    pub fn jumps(&self, agent: usize) -> Vec<(Vec3, Vec3)> {
+        self.slots
+            .get(agent)
+            .map(|&s| {
+                let m = &self.maps[s];
+                m.jumps
+                    .iter()
+                    .map(|j| (m.graph.feet(j.from), j.landing))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}

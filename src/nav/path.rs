@@ -1,0 +1,243 @@
+//! Paths: A* over an agent's graph (its moves and jump links) from the place the reach map would start on to
+//! the first node that answers for the goal, then straightened: along runs of walking, intermediate points are
+//! dropped while a body stepped at 60 Hz toward the farther point, as [`NavPath::steer`](super::NavPath::steer)
+//! steers it, still gets there without leaving the shortcut or falling (`character::reach::walk`).
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use glam::{Vec2, Vec3};
+
+use super::bake::AgentMap;
+use super::{NavLink, NavPath, NavSettings};
+use crate::character::{CharacterController, walks};
+use crate::scene::Scene;
+
+/// How a node was reached in the search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Via {
+    Start,
+    /// A move (walk or drop) from a node.
+    Move(u32),
+    /// Jump link `i` of the map.
+    Jump(u32),
+}
+
+/// The horizontal distance between two points.
+fn flat(a: Vec3, b: Vec3) -> f32 {
+    Vec2::new(a.x - b.x, a.z - b.z).length()
+}
+
+/// A key for the heap: a non-negative `f32`'s bits order as the number does.
+fn key(cost: f32) -> u32 {
+    cost.max(0.0).to_bits()
+}
+
+/// The link a move from `a` to `b` is: a drop when it ends more than `max_step` lower.
+fn move_link(ctl: &CharacterController, a: Vec3, b: Vec3) -> NavLink {
+    let down = a.y - b.y;
+    if down > ctl.max_step {
+        NavLink::Drop { height: down }
+    } else {
+        NavLink::Walk
+    }
+}
+
+/// The path for `map`'s agent from `from` to `to` (see [`NavMap::path`](super::NavMap::path)).
+pub(super) fn find(
+    map: &AgentMap,
+    scene: &Scene,
+    settings: &NavSettings,
+    from: Vec3,
+    to: Vec3,
+) -> Option<NavPath> {
+    let g = &map.graph;
+    let ctl = *g.controller();
+    let start = g.start_node(from)?;
+    let goals = g.goal_nodes(to);
+    if goals.is_empty() {
+        return None;
+    }
+    let slack = 2.0 * g.cell();
+    let h = |n: u32| (flat(g.feet(n), to) - slack).max(0.0);
+    let mut best: HashMap<u32, (f32, Via)> = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    best.insert(start, (0.0, Via::Start));
+    heap.push(Reverse((key(h(start)), start)));
+    let mut goal = None;
+    while let Some(Reverse((_, n))) = heap.pop() {
+        if goals.binary_search(&n).is_ok() {
+            goal = Some(n);
+            break;
+        }
+        let (cost, _) = best[&n];
+        let at = g.feet(n);
+        let mut relax = |m: u32, step: f32, via: Via| {
+            let c = cost + step;
+            if best.get(&m).is_none_or(|&(b, _)| c < b) {
+                best.insert(m, (c, via));
+                heap.push(Reverse((key(c + h(m)), m)));
+            }
+        };
+        for &m in g.moves(n) {
+            let to_feet = g.feet(m);
+            let down = at.y - to_feet.y;
+            if !settings.drops && down > ctl.max_step {
+                continue;
+            }
+            relax(
+                m,
+                flat(at, to_feet) + 0.25 * (at.y - to_feet.y).abs(),
+                Via::Move(n),
+            );
+        }
+        let first = map.jumps.partition_point(|j| j.from < n);
+        for (i, j) in map.jumps_from(n).iter().enumerate() {
+            relax(
+                j.to,
+                flat(at, j.landing) + 1.0,
+                Via::Jump((first + i) as u32),
+            );
+        }
+    }
+    let goal = goal?;
+    let mut path = unwind(map, &best, goal)?;
+    finish(&mut path, scene, &ctl, settings.gravity, to);
+    straighten(&mut path, scene, &ctl, settings.gravity);
+    Some(path)
+}
+
+/// The path from the search's parents: node feet, with each jump's landing point after its take-off.
+fn unwind(map: &AgentMap, best: &HashMap<u32, (f32, Via)>, goal: u32) -> Option<NavPath> {
+    let g = &map.graph;
+    let ctl = g.controller();
+    let mut chain = vec![(goal, Via::Start)];
+    let mut n = goal;
+    loop {
+        let (_, via) = *best.get(&n)?;
+        let last = chain.len() - 1;
+        chain[last].1 = via;
+        n = match via {
+            Via::Start => break,
+            Via::Move(p) => p,
+            Via::Jump(i) => map.jumps[i as usize].from,
+        };
+        chain.push((n, Via::Start));
+        if chain.len() > g.len() + 1 {
+            return None;
+        }
+    }
+    chain.reverse();
+    let mut path = NavPath {
+        points: vec![g.feet(chain[0].0)],
+        links: Vec::new(),
+    };
+    for &(node, via) in &chain[1..] {
+        let prev = *path.points.last()?;
+        let feet = g.feet(node);
+        if let Via::Jump(i) = via {
+            let landing = map.jumps[i as usize].landing;
+            path.links.push(NavLink::Jump {
+                height: landing.y - prev.y,
+                length: flat(landing, prev),
+            });
+            path.points.push(landing);
+            if landing.distance(feet) > 0.01 {
+                path.links.push(move_link(ctl, landing, feet));
+                path.points.push(feet);
+            }
+        } else {
+            path.links.push(move_link(ctl, prev, feet));
+            path.points.push(feet);
+        }
+    }
+    Some(path)
+}
+
+/// Walk on from the goal node toward `to` itself when a body gets closer to it that way.
+fn finish(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity: Vec3, to: Vec3) {
+    let Some(&last) = path.points.last() else {
+        return;
+    };
+    let target = Vec3::new(to.x, last.y, to.z);
+    if flat(last, to) < 0.02 {
+        return;
+    }
+    if let Some(end) = walks(scene, ctl, gravity, last, target, true)
+        && flat(end, to) + 0.01 < flat(last, to)
+        && (end.y - to.y).abs() <= ctl.max_step
+    {
+        path.points.push(end);
+        path.links.push(NavLink::Walk);
+    }
+}
+
+/// Drop intermediate points along each run of walking while the shortcut walks on the ground (see [`walks`],
+/// by the agent's body and ones a little wider and narrower): from each kept point, the farthest point of the run found by doubling the reach and then halving back.
+fn straighten(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity: Vec3) {
+    // The shortcut is walked by the agent's body, by one a little wider (and as tall as that needs), and by one
+    // a little narrower: a steered body arrives at a point up to a frame's walk aside, and must still get past
+    // walls (the wide one) and over pits (the narrow one falls in first) where the test did.
+    let margin = (0.25 * ctl.radius).min(0.05);
+    let fat = CharacterController {
+        radius: ctl.radius + margin,
+        height: ctl.height.max(2.0 * (ctl.radius + margin)),
+        ..*ctl
+    };
+    let thin = CharacterController {
+        radius: ctl.radius - margin,
+        skin: ctl.skin.min(0.5 * (ctl.radius - margin)),
+        ..*ctl
+    };
+    let (points, links) = (&path.points, &path.links);
+    let mut out_points = vec![points[0]];
+    let mut out_links = Vec::new();
+    let mut i = 0;
+    while i + 1 < points.len() {
+        if links[i] != NavLink::Walk {
+            out_links.push(links[i]);
+            out_points.push(points[i + 1]);
+            i += 1;
+            continue;
+        }
+        // The run of walking from `i`: points i..=end.
+        let mut end = i + 1;
+        while end < links.len() && links[end] == NavLink::Walk {
+            end += 1;
+        }
+        let ok = |j: usize| {
+            [ctl, &fat, &thin].into_iter().all(|c| {
+                walks(scene, c, gravity, points[i], points[j], true)
+                    .is_some_and(|f| (f.y - points[j].y).abs() <= c.max_step + 2.0 * c.skin)
+            })
+        };
+        let (mut good, mut reach) = (i + 1, 2);
+        let mut bad = None;
+        while i + reach <= end {
+            if ok(i + reach) {
+                good = i + reach;
+                reach *= 2;
+            } else {
+                bad = Some(i + reach);
+                break;
+            }
+        }
+        let mut hi = bad.unwrap_or(end + 1).min(end + 1);
+        if bad.is_none() && good < end && ok(end) {
+            good = end;
+        }
+        while hi > good + 1 {
+            let mid = (good + hi) / 2;
+            if ok(mid) {
+                good = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        out_links.push(NavLink::Walk);
+        out_points.push(points[good]);
+        i = good;
+    }
+    path.points = out_points;
+    path.links = out_links;
+}

@@ -1,0 +1,150 @@
+//! Following a path: the input for the body where it is, a pure function of the path, the body and the
+//! controller (a game calls it every step; nothing is remembered between calls).
+//!
+//! The segment followed is the nearest to the feet (horizontally, with heights beyond a step counted half, and
+//! beyond a jump's or drop's arc for those links), or a later one within half a radius of it, so a body where
+//! the path passes close to itself goes on rather than back. Within
+//! a radius of it the body heads for the segment's end (on the ground reaching it exactly, at 60 Hz, rather than
+//! a frame's walk past it: the next segment was checked walking from that point); pushed farther off, back to the nearest point on it
+//! first. A jump link's take-off jumps when the body is grounded within a frame's walk of it, with the wish
+//! along the link (as the bake simulated it); on the ground short of the link's middle the body heads for the
+//! take-off (never walks off toward the landing); in the air the wish stays along the link. On the last segment
+//! the speed falls off within a quarter metre of the end, so the body stops there. Off a ledge deeper than the
+//! snap catches, the body walks slowly (the fall carries it about a quarter metre past the rim) and arrives at
+//! the segment's end in the air.
+
+use glam::{Vec2, Vec3};
+
+use super::bake::HZ;
+use super::{NavLink, NavPath, STEER_SPEED};
+use crate::character::{Body, BodyInput, CharacterController};
+
+/// The horizontal offset from `a` to `b`.
+fn flat(a: Vec3, b: Vec3) -> Vec2 {
+    Vec2::new(b.x - a.x, b.z - a.z)
+}
+
+/// The input that follows `path` from `body` (see the module).
+pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> BodyInput {
+    let pts = &path.points;
+    let feet = body.feet;
+    let mut input = BodyInput::default();
+    if !feet.is_finite() || pts.is_empty() || pts.iter().any(|p| !p.is_finite()) {
+        return input;
+    }
+    if pts.len() == 1 {
+        input.wish = arrive(feet, pts[0]);
+        return input;
+    }
+    let frame = STEER_SPEED / HZ;
+    let (i, q, t) = nearest_segment(path, body, ctl);
+    let (a, b) = (pts[i], pts[i + 1]);
+    let link = path.links.get(i).copied().unwrap_or(NavLink::Walk);
+    let along = flat(a, b).normalize_or_zero() * STEER_SPEED;
+    let last = i + 2 == pts.len();
+    // The next link a jump, its take-off within a frame's walk: jump now, along it.
+    if body.grounded
+        && let Some(NavLink::Jump { .. }) = path.links.get(i + 1)
+        && flat(feet, b).length() <= frame + 0.02
+        && let Some(&c) = pts.get(i + 2)
+    {
+        input.wish = flat(b, c).normalize_or_zero() * STEER_SPEED;
+        input.jump = true;
+        return input;
+    }
+    if let NavLink::Jump { .. } = link {
+        if !body.grounded {
+            input.wish = along;
+            return input;
+        }
+        // On the ground on the take-off's side: to the take-off, and jump there.
+        if t < 0.5 {
+            if flat(feet, a).length() <= frame + 0.02 {
+                input.jump = true;
+                input.wish = along;
+            } else {
+                input.wish = flat(feet, a).normalize_or_zero() * STEER_SPEED;
+            }
+            return input;
+        }
+    }
+    let off = flat(feet, q).length();
+    input.wish = if off > ctl.radius && t < 1.0 {
+        // Pushed off: back to the path first.
+        flat(feet, q).normalize_or_zero() * STEER_SPEED
+    } else if last {
+        arrive(feet, b)
+    } else {
+        // At most the rest of the way in one frame: the body turns the corner from the point itself, where the
+        // bake's walk along the next segment began.
+        let to = flat(feet, b);
+        to.normalize_or_zero() * (to.length() * HZ).min(STEER_SPEED)
+    };
+    // Off a ledge more than the snap catches: slowly, so the fall lands about a cell past the rim (where the
+    // drop's move lands) rather than flying on over whatever lies beyond; in the air, arriving at its end.
+    let fall = a.y - b.y;
+    if fall > ctl.snap_distance && body.grounded {
+        let seconds = (2.0 * fall / 9.81).sqrt();
+        let slow = (path_cell(ctl) / seconds).clamp(0.5, STEER_SPEED);
+        input.wish = input.wish.clamp_length_max(slow);
+    } else if fall > ctl.snap_distance {
+        input.wish = arrive(feet, b);
+    }
+    input
+}
+
+/// The distance a drop may carry the body past its rim: a quarter metre (the default cell), or its radius
+/// when larger.
+fn path_cell(ctl: &CharacterController) -> f32 {
+    ctl.radius.max(0.25)
+}
+
+/// The wish that brings the feet to `end` and stops there: full speed, falling off within a quarter metre.
+fn arrive(feet: Vec3, end: Vec3) -> Vec2 {
+    let to = flat(feet, end);
+    let d = to.length();
+    if d < 0.01 {
+        return Vec2::ZERO;
+    }
+    to / d * (d * 8.0).min(STEER_SPEED)
+}
+
+/// The segment followed from the body's feet: the latest whose distance is within half a radius of the nearest
+/// one's (a point where the path passes close to itself, at a jump's landing say, goes on rather than back;
+/// in the air, segments against the flight count a metre farther), with the nearest point on it and where that
+/// lies along it (0 to 1).
+fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (usize, Vec3, f32) {
+    let pts = &path.points;
+    let feet = body.feet;
+    // In the air, a segment against the flight (a path back over a jump's landing) is not the one flown.
+    let flight = Vec2::new(body.velocity.x, body.velocity.z);
+    let flying = !body.grounded && flight.length() > 0.5;
+    let mut near: Vec<(f32, Vec3, f32)> = Vec::with_capacity(pts.len() - 1);
+    for i in 0..pts.len() - 1 {
+        let (a, b) = (pts[i], pts[i + 1]);
+        let ab = flat(a, b);
+        let len2 = ab.length_squared();
+        let t = if len2 > 1e-12 {
+            (flat(a, feet).dot(ab) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let q = a + (b - a) * t;
+        let band = match path.links.get(i) {
+            Some(NavLink::Jump { height, .. }) => ctl.max_step + ctl.jump_height + height.abs(),
+            Some(NavLink::Drop { height }) => ctl.max_step + height,
+            _ => ctl.max_step,
+        };
+        let mut d = flat(feet, q).length() + 0.5 * ((feet.y - q.y).abs() - band).max(0.0);
+        if flying && ab.dot(flight) < 0.0 {
+            d += 1.0;
+        }
+        near.push((d, q, t));
+    }
+    let least = near.iter().map(|n| n.0).fold(f32::INFINITY, f32::min);
+    let i = near
+        .iter()
+        .rposition(|n| n.0 <= least + 0.5 * ctl.radius)
+        .unwrap_or(0);
+    (i, near[i].1, near[i].2)
+}
