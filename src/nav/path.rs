@@ -103,8 +103,38 @@ pub(super) fn find(
     let goal = goal?;
     let mut path = unwind(map, &best, goal)?;
     finish(&mut path, scene, &ctl, settings.gravity, to);
+    let raw = path.clone();
     straighten(&mut path, scene, &ctl, settings.gravity);
+    // The straightened path as a steered body follows it: where it does not get to the end (a step up that
+    // carried the body past a point, say, so a shortcut began elsewhere than it was checked from), the path
+    // of the moves themselves.
+    if path.points.len() < raw.points.len() && !followed(&path, scene, &ctl, settings.gravity) {
+        return Some(raw);
+    }
     Some(path)
+}
+
+/// Whether a body stepped at 60 Hz with [`NavPath::steer`](super::NavPath::steer) from the path's first point
+/// gets within a quarter metre across and a step up or down of its last, in the contract's time.
+fn followed(path: &NavPath, scene: &Scene, ctl: &CharacterController, gravity: Vec3) -> bool {
+    let (Some(&first), Some(&last)) = (path.points.first(), path.points.last()) else {
+        return true;
+    };
+    let bound = 1.5 * path.length() / super::STEER_SPEED + 2.0;
+    let mut body = crate::character::Body::new(first);
+    body.grounded = true;
+    let dt = 1.0 / super::bake::HZ;
+    for _ in 0..(bound / dt) as usize {
+        let input = path.steer(&body, ctl);
+        body.step(ctl, scene, &input, gravity, dt);
+        if flat(body.feet, last) <= 0.25
+            && (body.feet.y - last.y).abs() <= ctl.max_step
+            && body.grounded
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// The path from the search's parents: node feet, with each jump's landing point after its take-off.
