@@ -65,7 +65,9 @@ pub enum QueryRecord {
         feet: Vec3,
         /// The motion asked for (gravity included).
         motion: Vec3,
-        /// The answer, whole: the move's workings ([`CharacterMove::trace`]) included.
+        /// The answer, whole: the move's workings ([`CharacterMove::trace`]) included; the fields a body's
+        /// step adds among movers (`crushed`, `movers`) are not kept (see `move_wire`).
+        #[serde(with = "move_wire")]
         result: CharacterMove,
     },
 }
@@ -98,6 +100,7 @@ pub(super) enum QueryRef<'a> {
         controller: &'a CharacterController,
         feet: Vec3,
         motion: Vec3,
+        #[serde(serialize_with = "move_wire::serialize")]
         result: &'a CharacterMove,
     },
 }
@@ -150,6 +153,82 @@ mod controller_wire {
             snap_distance: w.snap_distance,
             max_iterations: w.max_iterations,
             ..CharacterController::default()
+        })
+    }
+}
+
+/// A recorded move's answer: the fields `move_character` answers, in the order recordings have always kept
+/// them, so recordings made before `Body::step` learnt movers still load (postcard is not self-describing:
+/// a field added at the end would be read from the next frame's bytes). `crushed` and `movers` are what a
+/// body's step adds around the move; `move_character`, which is what is recorded, never sets them, so they
+/// read back as their defaults with nothing lost.
+mod move_wire {
+    use glam::Vec3;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::character::{CharacterHit, CharacterMove, Ground, Limit, MoveTrace};
+
+    #[derive(Serialize)]
+    struct WireRef<'a> {
+        feet: Vec3,
+        grounded: bool,
+        ground: &'a Option<Ground>,
+        hits: &'a [CharacterHit],
+        stepped_up: f32,
+        snapped_down: f32,
+        start: Vec3,
+        motion: Vec3,
+        limit: &'a Option<Limit>,
+        trace: &'a MoveTrace,
+    }
+
+    #[derive(Deserialize)]
+    struct Wire {
+        feet: Vec3,
+        grounded: bool,
+        ground: Option<Ground>,
+        hits: Vec<CharacterHit>,
+        stepped_up: f32,
+        snapped_down: f32,
+        start: Vec3,
+        motion: Vec3,
+        limit: Option<Limit>,
+        trace: MoveTrace,
+    }
+
+    pub(super) fn serialize<S: Serializer>(m: &CharacterMove, out: S) -> Result<S::Ok, S::Error> {
+        WireRef {
+            feet: m.feet,
+            grounded: m.grounded,
+            ground: &m.ground,
+            hits: &m.hits,
+            stepped_up: m.stepped_up,
+            snapped_down: m.snapped_down,
+            start: m.start,
+            motion: m.motion,
+            limit: &m.limit,
+            trace: &m.trace,
+        }
+        .serialize(out)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        input: D,
+    ) -> Result<CharacterMove, D::Error> {
+        let w = Wire::deserialize(input)?;
+        Ok(CharacterMove {
+            feet: w.feet,
+            grounded: w.grounded,
+            ground: w.ground,
+            hits: w.hits,
+            stepped_up: w.stepped_up,
+            snapped_down: w.snapped_down,
+            start: w.start,
+            motion: w.motion,
+            limit: w.limit,
+            trace: w.trace,
+            crushed: false,
+            movers: Vec::new(),
         })
     }
 }

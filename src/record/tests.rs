@@ -139,3 +139,74 @@ fn a_character_record_encodes_as_its_borrowed_twin() {
     let cur = rec.current.as_ref().map(|c| c.queries.clone());
     assert_eq!(cur, Some(owned));
 }
+
+/// A recorded move is written in the layout recordings had before `Body::step` learnt movers (the move's
+/// fields up to `trace`, nothing after), so those recordings still load and new ones read the same way;
+/// what a body's step adds (`crushed`, `movers`) reads back as its default.
+#[test]
+fn a_recorded_move_keeps_the_layout_before_movers() {
+    #[derive(serde::Serialize)]
+    struct Before {
+        feet: Vec3,
+        grounded: bool,
+        ground: Option<Ground>,
+        hits: Vec<CharacterHit>,
+        stepped_up: f32,
+        snapped_down: f32,
+        start: Vec3,
+        motion: Vec3,
+        limit: Option<Limit>,
+        trace: MoveTrace,
+    }
+    #[derive(serde::Serialize)]
+    enum Kinds {
+        _Ray,
+        _Sweep,
+        _Overlap,
+        _Slide,
+        Character {
+            controller: (f32, f32, f32, f32, f32, f32, u32),
+            feet: Vec3,
+            motion: Vec3,
+            result: Before,
+        },
+    }
+    let mut m = a_move(Vec3::new(1.0, 0.25, -2.0));
+    m.ground = Some(ground(7));
+    m.grounded = true;
+    m.stepped_up = 0.125;
+    let c = CharacterController::default();
+    let before = Kinds::Character {
+        controller: (
+            c.radius,
+            c.height,
+            c.skin,
+            c.max_step,
+            c.max_slope_deg,
+            c.snap_distance,
+            c.max_iterations,
+        ),
+        feet: m.start,
+        motion: m.motion,
+        result: Before {
+            feet: m.feet,
+            grounded: m.grounded,
+            ground: m.ground,
+            hits: m.hits.clone(),
+            stepped_up: m.stepped_up,
+            snapped_down: m.snapped_down,
+            start: m.start,
+            motion: m.motion,
+            limit: m.limit.clone(),
+            trace: m.trace.clone(),
+        },
+    };
+    let old_bytes = postcard::to_allocvec(&before).unwrap_or_default();
+    let mut with_events = m.clone();
+    with_events.crushed = true;
+    let new_bytes = postcard::to_allocvec(&record(with_events)).unwrap_or_default();
+    assert!(!old_bytes.is_empty());
+    assert_eq!(new_bytes, old_bytes);
+    let back: QueryRecord = postcard::from_bytes(&old_bytes).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back, record(m));
+}
