@@ -41,8 +41,8 @@
 
 mod cook;
 mod cooked;
-mod piston;
 pub mod grid;
+mod piston;
 mod plane;
 pub mod ring;
 mod triangulate;
