@@ -25,8 +25,9 @@ fn flat(a: Vec3, b: Vec3) -> f32 {
     Vec2::new(a.x - b.x, a.z - b.z).length()
 }
 
-/// How following a path went.
+/// How following a path went (`seconds` and `end` are read in failure messages).
 #[derive(Debug)]
+#[allow(dead_code)]
 struct Walked {
     arrived: bool,
     seconds: f32,

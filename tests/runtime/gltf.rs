@@ -65,7 +65,7 @@ fn base64(bytes: &[u8]) -> String {
             s.push(A[(n >> (18 - 6 * k) & 63) as usize] as char);
         }
     }
-    while s.len() % 4 != 0 {
+    while !s.len().is_multiple_of(4) {
         s.push('=');
     }
     s
@@ -84,11 +84,11 @@ fn data_uri_gltf(nodes: &str) -> String {
 /// A `.glb`: the 12-byte header, the JSON chunk (space-padded), the BIN chunk (zero-padded).
 fn glb(json: &str, bin: &[u8]) -> Vec<u8> {
     let mut j = json.as_bytes().to_vec();
-    while j.len() % 4 != 0 {
+    while !j.len().is_multiple_of(4) {
         j.push(b' ');
     }
     let mut b = bin.to_vec();
-    while b.len() % 4 != 0 {
+    while !b.len().is_multiple_of(4) {
         b.push(0);
     }
     let total = 12 + 8 + j.len() + 8 + b.len();
