@@ -1972,3 +1972,48 @@ fn replay_asks_a_ride_again_at_its_recorded_times_against_an_edited_lift() {
         "{r:?}"
     );
 }
+
+/// `nav`: a path down off a 1.5 m block is a walk then a drop (exit 0, the links in JSON); back up is no path
+/// (exit 1: the block is higher than a jump); a bad point or agent is an error (exit 2).
+#[test]
+fn nav_prints_a_path_and_its_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledge.ron");
+    std::fs::write(
+        &path,
+        "(version: 3, name: \"ledge\", aabbs: [\n\
+         (id: 1, min: (-4, -1, -4), max: (4, 0, 4)),\n\
+         (id: 2, min: (-1, 0, -1), max: (1, 1.5, 1)),\n\
+         ])\n",
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let down = go([
+        "nav", file, "--from", "0,1.5,0", "--to", "3,0,0", "--format", "json",
+    ]);
+    assert_eq!(down.code, 0, "{down:?}");
+    let j: serde_json::Value = serde_json::from_str(&down.stdout).unwrap();
+    assert_eq!(j["found"], true, "{down:?}");
+    let points = j["points"].as_array().unwrap();
+    let links = j["links"].as_array().unwrap();
+    assert_eq!(links.len() + 1, points.len(), "{down:?}");
+    let drop = links
+        .iter()
+        .find(|l| l["kind"] == "drop")
+        .unwrap_or_else(|| panic!("no drop: {down:?}"));
+    let h = drop["height"].as_f64().unwrap();
+    assert!((h - 1.5).abs() < 0.1, "{down:?}");
+    let text = go(["nav", file, "--from", "0,1.5,0", "--to", "3,0,0"]);
+    assert_eq!(text.code, 0, "{text:?}");
+    assert!(text.stdout.contains("then drop 1.5"), "{text:?}");
+    let up = go(["nav", file, "--from", "3,0,0", "--to", "0,1.5,0"]);
+    assert_eq!(up.code, 1, "{up:?}");
+    assert!(up.stdout.contains("no path"), "{up:?}");
+    let bad = go(["nav", file, "--from", "3,0", "--to", "0,1.5,0"]);
+    assert_eq!(bad.code, 2, "{bad:?}");
+    let agent = go([
+        "nav", file, "--from", "3,0,0", "--to", "0,0,3", "--agent", "4",
+    ]);
+    assert_eq!(agent.code, 2, "{agent:?}");
+    assert!(agent.stderr.contains("--agent 4"), "{agent:?}");
+}

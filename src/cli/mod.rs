@@ -22,6 +22,7 @@ macro_rules! errln {
     };
 }
 
+mod nav;
 mod out;
 mod reach;
 mod recording;
@@ -76,6 +77,9 @@ enum Command {
     /// areas per floor, each unreachable place with the limit in the way, optionally a top-down picture.
     /// Exit 0 when every place that can be stood on is reachable, 1 when some are not, 2 on errors.
     Reach(reach::ReachArgs),
+    /// A path between two points for the level's character (walks, drops off ledges, jumps), with the link
+    /// of each step, from the navigation map. Exit 0 with a path, 1 when there is none, 2 on errors.
+    Nav(nav::NavArgs),
 }
 
 #[derive(Debug, Args)]
@@ -184,6 +188,7 @@ pub fn run() -> ExitCode {
         Some(Command::Diff(args)) => vcs::diff(&args),
         Some(Command::Merge(args)) => vcs::merge(&args),
         Some(Command::Reach(args)) => reach::reach(&args),
+        Some(Command::Nav(args)) => nav::nav(&args),
     };
     out::finish(code)
 }
