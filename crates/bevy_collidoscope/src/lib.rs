@@ -31,7 +31,8 @@
 //!   levels, and the current level of [`LevelScene`] is chosen.
 //! - [`FixedUpdate`] ([`CollidoscopeSystems::Characters`]): the level's movers move ([`LevelMover`]),
 //!   character bodies move (riding them), then their triggers are checked and start their movers. Set
-//!   velocities before it (in `Update`, or in `FixedUpdate` ordered `.before(..)`).
+//!   velocities before it (in `Update`, or in `FixedUpdate` ordered `.before(..)`). Just before it,
+//!   [`NavAgent`]s steer their bodies (the [`NavAgents`] map rebuilt first when the level changed).
 //! - [`First`] / [`Last`] ([`CollidoscopeSystems::Recording`]): a recorded frame per Bevy frame; the recording
 //!   saved on [`AppExit`].
 //!
@@ -46,6 +47,7 @@ mod character;
 pub mod convert;
 pub mod greybox;
 mod movers;
+mod nav;
 mod recorder;
 mod scene;
 mod spawn;
@@ -67,6 +69,7 @@ pub use convert::{ToBevy, ToCollidoscope};
 pub use greybox::{Greybox, GreyboxPlugin};
 pub use greybox::{GreyboxKind, GreyboxMeshData, greybox_meshes, height_color};
 pub use movers::LevelMover;
+pub use nav::{NavAgent, NavAgentState, NavAgents, NavStatus};
 pub use recorder::{FlightRecorder, FlightRecorderSettings};
 pub use scene::LevelScene;
 pub use spawn::{
@@ -130,6 +133,12 @@ impl Plugin for CollidoscopePlugin {
                 )
                     .chain()
                     .in_set(CollidoscopeSystems::Characters),
+            )
+            .add_systems(
+                FixedUpdate,
+                (nav::rebuild_nav_map, nav::steer_nav_agents)
+                    .chain()
+                    .before(CollidoscopeSystems::Characters),
             )
             .add_systems(
                 First,

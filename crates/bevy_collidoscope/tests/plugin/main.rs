@@ -11,6 +11,7 @@ mod example;
 mod greybox;
 mod loading;
 mod movers;
+mod nav;
 mod queries;
 mod recorder;
 mod reload;
