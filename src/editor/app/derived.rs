@@ -32,11 +32,14 @@ impl Problems {
     /// the list). While `dragging`, the level changes every frame: validated when the gesture ends.
     pub(crate) fn refresh(&mut self, doc: &Document, reach: &ReachOverlay, dragging: bool) {
         let key = doc.key();
-        let map = reach
-            .shown()
-            .filter(|b| b.key == key)
-            .and_then(|b| Some((b.generation, &b.outcome.as_ref().ok()?.map)));
-        let reach = map.map(|(generation, _)| (key, generation));
+        let built = reach.shown().filter(|b| b.key == key);
+        let map = built.and_then(|b| Some((b.generation, &b.outcome.as_ref().ok()?.map)));
+        // A map that could not be built (the walker start in the air after an edit, say) leaves the
+        // `must_reach` entities unchecked: that is said as a problem rather than as a clean list.
+        let failed = built.and_then(|b| Some((b.generation, b.outcome.as_ref().err()?)));
+        let reach = map
+            .map(|(generation, _)| (key, generation))
+            .or(failed.map(|(generation, _)| (key, generation)));
         if (self.key == Some(key) && self.reach == reach) || (self.key.is_some() && dragging) {
             return;
         }
@@ -48,6 +51,18 @@ impl Problems {
                     .into_iter()
                     .map(|p| p.problem),
             );
+        }
+        if let Some((_, why)) = failed
+            && doc.level().must_reach_entities().next().is_some()
+        {
+            list.push(Problem {
+                severity: Severity::Error,
+                object: None,
+                field: "walker".into(),
+                message: format!("the must_reach entities cannot be checked: {why}"),
+                line: None,
+                col: None,
+            });
         }
         list.sort_by_key(|p| p.severity);
         self.faulty = list
