@@ -227,6 +227,11 @@ pub(super) fn paint_selected_preview(
         return;
     }
     let plan = greybox.build.plan_selected(doc.level(), &ids);
+    // More than two sectors selected (the steps a build just made, say) is no selection a builder takes:
+    // a refusal there would read as if the build had failed, so nothing is said until Enter asks.
+    if plan.edit.is_err() && ids.len() > 2 {
+        return;
+    }
     let at = plan
         .outlines
         .iter()
