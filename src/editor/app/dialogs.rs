@@ -227,9 +227,15 @@ fn path_dialog(
 /// the pointer as the list lays out).
 fn shortcuts_dialog(ui: &mut Ui) -> bool {
     ui.heading("Keyboard shortcuts");
-    let height = (ui.ctx().content_rect().height() - 160.0).max(120.0);
+    let screen = ui.ctx().content_rect();
+    let height = (screen.height() - 160.0).max(120.0);
+    // The longest help lines wrap inside the window, so it never grows past the screen (and its Close
+    // button with it).
+    let width = (screen.width() - 120.0).clamp(300.0, 900.0);
+    ui.set_max_width(width);
     egui::ScrollArea::vertical()
         .max_height(height)
+        .max_width(width)
         .auto_shrink([false, false])
         .show(ui, super::menus::shortcut_list);
     !ui.button("Close").clicked()

@@ -233,14 +233,16 @@ pub(super) fn shortcut_list(ui: &mut Ui) {
                 .collect();
             ui.monospace(keys.join(" / "));
             match c {
-                Command::SetTool(_) => ui.label(format!("{} tool: {}", spec.name, spec.help)),
-                _ => ui.label(spec.help),
+                Command::SetTool(_) => {
+                    ui.add(egui::Label::new(format!("{} tool: {}", spec.name, spec.help)).wrap())
+                }
+                _ => ui.add(egui::Label::new(spec.help).wrap()),
             };
             ui.end_row();
         }
         for (k, what) in POINTER_HELP {
             ui.monospace(*k);
-            ui.label(*what);
+            ui.add(egui::Label::new(*what).wrap());
             ui.end_row();
         }
     });

@@ -450,12 +450,14 @@ impl EditorApp {
     pub(crate) fn tool_panel(&mut self, ui: &mut Ui) {
         ui.strong("Tools");
         let mut run = None;
+        // Sixteen tools in a tight column, so the tool's options below stay in view in an 800-pixel window.
+        ui.spacing_mut().item_spacing.y = 2.0;
         for &tool in Tool::ALL {
             let spec = tool.spec();
             let key = spec.keys.first().map_or("", |k| k.logical_key.name());
             if ui
                 .add_sized(
-                    [130.0, 22.0],
+                    [130.0, 19.0],
                     egui::Button::selectable(
                         self.tools.tool == tool,
                         format!("{}  ({key})", spec.name),
@@ -467,6 +469,7 @@ impl EditorApp {
                 run = Some(Command::SetTool(tool));
             }
         }
+        ui.spacing_mut().item_spacing.y = ui.style().spacing.item_spacing.y;
         if let Some(c) = run {
             self.run_command(&ui.ctx().clone(), c);
         }
