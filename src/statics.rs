@@ -41,6 +41,14 @@ pub enum Static {
 }
 
 impl Static {
+    /// A cooked sector as a scene object: its triangles as one mesh (`None` when it cooked to nothing).
+    #[must_use]
+    pub fn from_sector(cooked: &crate::sector::CookedSector) -> Option<Static> {
+        TriMesh::new(cooked.vertices.clone(), cooked.indices.clone())
+            .ok()
+            .map(Static::Mesh)
+    }
+
     /// Bounds, or `None` for an unbounded plane or invalid geometry.
     #[must_use]
     pub fn bounds(&self) -> Option<Aabb> {

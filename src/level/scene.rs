@@ -104,9 +104,7 @@ pub(crate) fn level_parts(level: &Level) -> LevelParts {
 /// A cooked sector as a scene object: its triangles as one mesh (`None` when it cooked to nothing).
 #[must_use]
 pub fn sector_static(cooked: &CookedSector) -> Option<Static> {
-    TriMesh::new(cooked.vertices.clone(), cooked.indices.clone())
-        .ok()
-        .map(Static::Mesh)
+    Static::from_sector(cooked)
 }
 
 impl Level {

@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use super::scene::sector_static;
 use super::{Level, MoverObject, MoverPart, ObjectId, SectorObject};
 use crate::mover::MoverPath;
 use crate::scene::MoverSetup;
@@ -51,7 +50,7 @@ pub(super) fn sector_parts(
     let cook = SectorCook::new(geoms.iter().copied());
     let flags: HashMap<ObjectId, &SectorObject> = level.sectors.iter().map(|s| (s.id, s)).collect();
     for c in cook.sectors() {
-        if let Some(s) = sector_static(c) {
+        if let Some(s) = Static::from_sector(c) {
             out.push((c.id, s));
             one_way.push(flags.get(&c.id).is_some_and(|s| s.one_way));
         }
@@ -82,7 +81,7 @@ pub(super) fn sector_parts(
             PistonSide::Ceiling => own.ceiling.height -= shift,
         }
         let p = piston(&own, cooked, side, shift, hi - lo);
-        if let Some(s) = sector_static(&p) {
+        if let Some(s) = Static::from_sector(&p) {
             pistons.insert(g.id, out.len() as u32);
             out.push((g.id, s));
             one_way.push(flags.get(&g.id).is_some_and(|s| s.one_way));
