@@ -10,6 +10,7 @@ use collidoscope::level::{Level, LevelError};
 use collidoscope::nav::{NavLink, NavMap, NavPath, NavSettings};
 use collidoscope::scene::Scene;
 
+use super::reach::{num, v3};
 use super::{Format, print_json};
 
 #[derive(Debug, Args)]
@@ -145,18 +146,6 @@ fn print_human(file: &Path, args: &NavArgs, path: Option<&NavPath>) {
 
 fn point(v: Vec3) -> String {
     format!("({:.2}, {:.2}, {:.2})", v.x, v.y, v.z)
-}
-
-fn num(v: f32) -> serde_json::Value {
-    format!("{v}")
-        .parse::<f64>()
-        .ok()
-        .and_then(serde_json::Number::from_f64)
-        .map_or(serde_json::Value::Null, serde_json::Value::Number)
-}
-
-fn v3(v: Vec3) -> serde_json::Value {
-    serde_json::Value::Array(v.to_array().into_iter().map(num).collect())
 }
 
 fn json(file: &Path, args: &NavArgs, path: Option<&NavPath>) -> serde_json::Value {

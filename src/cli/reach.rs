@@ -102,7 +102,7 @@ fn explain(e: &ReachError, settings: &ReachSettings) -> String {
 
 /// A number for JSON as written in f32's shortest form (0.3, not the f64 0.30000001192092896); `null` when not
 /// finite.
-fn num(v: f32) -> serde_json::Value {
+pub(super) fn num(v: f32) -> serde_json::Value {
     format!("{v}")
         .parse::<f64>()
         .ok()
@@ -111,7 +111,7 @@ fn num(v: f32) -> serde_json::Value {
 }
 
 /// `[x, y, z]` for JSON.
-fn v3(v: Vec3) -> serde_json::Value {
+pub(super) fn v3(v: Vec3) -> serde_json::Value {
     serde_json::Value::Array(v.to_array().into_iter().map(num).collect())
 }
 
