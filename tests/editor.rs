@@ -1426,7 +1426,7 @@ fn a_game_streams_its_frames_to_the_listening_editor() {
         .local_addr()
         .unwrap()
         .port();
-    h.state_mut().listen_port = Some(port);
+    h.state_mut().live.port = Some(port);
     let ctx = h.ctx.clone();
     h.state_mut()
         .run_command(&ctx, collidoscope::editor::Command::ListenForGame);

@@ -17,7 +17,7 @@ impl EditorApp {
     /// Start listening for a game on loopback (port 47474), or stop.
     pub fn toggle_listen(&mut self) {
         self.status =
-            crate::editor::recording::live::toggle_listen(&mut self.live, self.listen_port);
+            crate::editor::recording::live::toggle_listen(&mut self.live.listener, self.live.port);
     }
 
     /// Run the commands whose shortcuts were pressed this frame, most specific first (Ctrl+Shift+S before

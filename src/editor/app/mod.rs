@@ -97,10 +97,8 @@ pub struct EditorApp {
     pub probe: ProbeState,
     /// A game's recording, opened from a file or received live.
     pub recording: Option<crate::editor::recording::RecordingSession>,
-    /// The live link's listener, while listening for a game.
-    pub(crate) live: Option<crate::record::Listener>,
-    /// The port to listen on (tests use a free one); `None` is the default, 47474.
-    pub listen_port: Option<u16>,
+    /// The live link: its listener while listening for a game, and the port it listens on.
+    pub live: crate::editor::recording::live::LiveLink,
     /// The level's runtime scene (what a game queries), shared by the probe, walking, picking in 3D and the
     /// recording's re-ask; built once per document revision.
     pub(crate) level_scene: Option<(DocKey, std::sync::Arc<crate::scene::Scene>)>,
@@ -191,7 +189,7 @@ impl EditorApp {
 
     /// Once a frame: take what the live link received, and ask more recorded queries of the current level.
     fn refresh_recording(&mut self, ctx: &egui::Context) {
-        if let Some(l) = &mut self.live {
+        if let Some(l) = &mut self.live.listener {
             let (status, connected) =
                 crate::editor::recording::live::poll_live(l, &mut self.recording);
             if connected {
@@ -277,8 +275,7 @@ impl EditorApp {
             debug: DebugPanel::default(),
             probe: ProbeState::default(),
             recording: None,
-            live: None,
-            listen_port: None,
+            live: Default::default(),
             level_scene: None,
             view3d: Preview3::new(),
             reach: Default::default(),

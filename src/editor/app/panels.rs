@@ -28,6 +28,7 @@ impl EditorApp {
     /// The live link in the status bar.
     pub(crate) fn live_status(&self) -> Option<String> {
         self.live
+            .listener
             .as_ref()
             .map(crate::editor::recording::live::live_status)
     }

@@ -10,6 +10,15 @@ use crate::editor::document::DocKey;
 use crate::record::{DEFAULT_PORT, Listener, LiveEvent, Recording};
 use crate::scene::Scene;
 
+/// The live link: the listener while listening for a game, and the port to listen on.
+#[derive(Default)]
+pub struct LiveLink {
+    /// The listener, while listening.
+    pub(crate) listener: Option<Listener>,
+    /// The port to listen on (tests use a free one); `None` is the default, 47474.
+    pub port: Option<u16>,
+}
+
 /// Queries asked again per UI frame (a long recording takes several frames; the tab shows the progress).
 pub const REASK_PER_FRAME: usize = 20_000;
 
