@@ -12,6 +12,7 @@ use glam::{Vec2, Vec3};
 
 pub use crate::character::Body;
 use crate::character::{BodyInput, CharacterController, CharacterMove, Limit};
+use crate::editor::document::DocKey;
 use crate::scene::Scene;
 use crate::shape::Ray;
 
@@ -221,7 +222,17 @@ pub struct CharacterWalk {
     accumulator: f64,
     jump_queued: bool,
     /// The walk's own scene with movers at its time (see `ride.rs`); `None` on a level without movers.
-    pub(super) timed: Option<super::ride::TimedScene>,
+    pub(super) timed: Option<TimedScene>,
+}
+
+/// The walk's scene with movers: the document revision it was made from, and the scene itself (kept here,
+/// beside the walk that owns it, so `ride.rs` builds on this file and this file imports nothing of it).
+#[derive(Clone, Debug)]
+pub struct TimedScene {
+    /// The revision the copy was made from (an edit makes a new copy, keeping the starts).
+    pub key: DocKey,
+    /// The copy, its movers at the walk's time.
+    pub scene: Box<Scene>,
 }
 
 impl Default for CharacterWalk {

@@ -8,16 +8,7 @@ use crate::editor::document::DocKey;
 use crate::level::ObjectId;
 use crate::scene::Scene;
 
-use super::model::{Body, CharacterWalk, Physics, TICK_HZ};
-
-/// The walk's scene with movers: the document revision it was made from, and the scene itself.
-#[derive(Clone, Debug)]
-pub struct TimedScene {
-    /// The revision the copy was made from (an edit makes a new copy, keeping the starts).
-    pub key: DocKey,
-    /// The copy, its movers at the walk's time.
-    pub scene: Box<Scene>,
-}
+use super::model::{Body, CharacterWalk, Physics, TICK_HZ, TimedScene};
 
 /// The scene time at the end of fixed step `tick` (0 first).
 #[must_use]
