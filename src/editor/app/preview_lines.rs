@@ -13,6 +13,7 @@ use crate::editor::character::{CharacterWalk, MarkKind, MoveMarks};
 use crate::editor::debugger::overlay::Marks;
 use crate::editor::debugger::panel::DebugPanel;
 use crate::editor::document::{DocKey, Document};
+use crate::editor::draw::translucent::Translucent;
 use crate::editor::heights::{Heights, Verdict};
 use crate::editor::reach::ReachOverlay;
 use crate::editor::reach::geometry::Label;
@@ -21,7 +22,6 @@ use crate::editor::reach::paint::place_label;
 use crate::editor::theme;
 use crate::editor::view3d::View3d;
 use crate::editor::view3d::scene::{CHARACTER_RGBA, Lines, Paint, Spheres};
-use crate::editor::view3d::translucent::Translucent;
 use crate::level::ObjectId;
 use crate::shape::Ray;
 

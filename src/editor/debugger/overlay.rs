@@ -9,9 +9,8 @@ use egui::{Color32, Pos2, Rect};
 use glam::{Vec2, Vec3};
 
 use super::model::{Debugger, Ghost};
-use crate::editor::draw::{Batch, Camera};
+use crate::editor::draw::{Batch, Camera, Lines};
 use crate::editor::theme::{self, palette};
-use crate::editor::view3d::scene::Lines;
 use crate::level::ObjectId;
 use crate::shape::Aabb;
 

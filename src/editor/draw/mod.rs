@@ -1,14 +1,21 @@
 //! The drawing layer under both the features and the views: the top-down camera, batched 2D shapes and
-//! plane geometry, plain data and helpers with no view state, so a feature can draw its marks without
-//! importing a view.
+//! plane geometry, the 3D preview's lines and translucent triangles, and what the tools ask of the drawn
+//! scene ([`Picking`]): plain data and helpers with no view state, so a feature can draw its marks (and a
+//! tool pick) without importing a view.
 
 pub mod batch;
+pub mod lines;
+pub mod pick;
 pub mod plane;
+pub mod translucent;
 
 use egui::{Pos2, Rect};
 use glam::Vec2;
 
 pub use batch::Batch;
+pub use lines::Lines;
+pub use pick::Picking;
+pub use translucent::Translucent;
 
 /// Pan and zoom of the top-down view.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 
 use crate::character::{Blocker3, CharacterController, ReachMap};
-use crate::editor::view3d::translucent::Translucent;
+use crate::editor::draw::translucent::Translucent;
 
 /// Reached ground, lowest and highest (the colours of `collidoscope reach --png`).
 pub const REACHED: ([u8; 3], [u8; 3]) = ([30, 130, 50], [130, 230, 120]);

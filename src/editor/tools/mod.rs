@@ -19,8 +19,7 @@ use glam::Vec2;
 use crate::editor::command::Command;
 use crate::editor::debugger::panel::Tab;
 use crate::editor::document::{Document, Edit, LabelledEdit, Object, Preview};
-use crate::editor::draw::Camera;
-use crate::editor::view2d::scene::Scene;
+use crate::editor::draw::{Camera, Picking};
 use crate::level::ObjectId;
 
 /// Distance in screen points within which a new wall vertex welds to an existing endpoint.
@@ -71,7 +70,7 @@ pub(crate) struct ToolCtx<'a> {
     /// The edited level.
     pub doc: &'a mut Document,
     /// The top-down view's drawn scene (picking and box selection).
-    pub scene: &'a Scene,
+    pub scene: &'a dyn Picking,
     /// The status bar's message.
     pub status: &'a mut String,
     /// The probe's height, metres (the Probe tool drags its ray there).

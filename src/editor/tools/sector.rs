@@ -66,7 +66,7 @@ impl Tools {
                     );
                     return;
                 }
-                let storey = cx.scene.storey;
+                let storey = cx.scene.storey();
                 let (floor, ceiling) = heights_for(cx.doc.level(), &self.chain, storey);
                 let s = new_sector(self.chain.clone(), floor, ceiling);
                 match add_sectors(cx.doc.level(), vec![s], "Draw sector") {
@@ -85,7 +85,7 @@ impl Tools {
     /// Split the shown sector the chain's line crosses.
     fn split_by_chain(&mut self, cx: &mut ToolCtx<'_>) {
         let (a, b) = (self.chain[0], self.chain[1]);
-        let storey = cx.scene.storey;
+        let storey = cx.scene.storey();
         let mut why = String::from("the line crosses no sector");
         let candidates: Vec<&SectorObject> = cx
             .doc
@@ -112,7 +112,7 @@ impl Tools {
 
 /// Fill the closed loop of shown sector edges around `p` with a new sector.
 fn fill(cx: &mut ToolCtx<'_>, p: Vec2) {
-    let storey = cx.scene.storey;
+    let storey = cx.scene.storey();
     let level = cx.doc.level();
     let Some(outline) = edits::loop_around(level, p, |s| in_storey(s.floor.height, storey)) else {
         *cx.status = "not filled: no closed loop of sector edges around that point".into();
@@ -134,7 +134,7 @@ fn fill(cx: &mut ToolCtx<'_>, p: Vec2) {
 
 /// Insert a vertex on the shown sector edge nearest `w` (within `tol` metres).
 fn insert_on_edge(cx: &mut ToolCtx<'_>, w: Vec2, tol: f32) {
-    let storey = cx.scene.storey;
+    let storey = cx.scene.storey();
     let level = cx.doc.level();
     let mut best: Option<(f32, Vec2, Vec2)> = None;
     for s in level
@@ -170,7 +170,7 @@ fn insert_on_edge(cx: &mut ToolCtx<'_>, w: Vec2, tol: f32) {
 pub(crate) fn vertex_at(cx: &ToolCtx<'_>, pt: Pointer, p: Pos2) -> Option<Vec2> {
     let w = pt.world(p);
     let tol = WELD_PX / pt.cam.scale;
-    let storey = cx.scene.storey;
+    let storey = cx.scene.storey();
     cx.doc
         .level()
         .sectors
@@ -191,7 +191,7 @@ pub(crate) fn points_at(cx: &ToolCtx<'_>, pt: Pointer, p: Pos2) -> Option<Vec<Ve
     }
     let w = pt.world(p);
     let tol = WELD_PX / pt.cam.scale;
-    let storey = cx.scene.storey;
+    let storey = cx.scene.storey();
     let mut best: Option<(f32, Vec2, Vec2)> = None;
     for s in cx
         .doc

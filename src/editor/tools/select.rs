@@ -17,18 +17,7 @@ impl Tools {
         remove: bool,
     ) {
         let (lo, hi) = (a.min(b), a.max(b));
-        let inside: Vec<ObjectId> = cx
-            .scene
-            .entries
-            .iter()
-            .filter(|e| {
-                // A sector of a storey the filter hides is not selected either.
-                cx.scene.shows(e)
-                    && e.bounds
-                        .is_some_and(|(l, h)| l.cmpge(lo).all() && h.cmple(hi).all())
-            })
-            .map(|e| e.id)
-            .collect();
+        let inside: Vec<ObjectId> = cx.scene.inside(lo, hi);
         let walker_inside = cx
             .doc
             .level()

@@ -7,6 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::editor::document::{DocKey, Document, Kind, Object};
+use crate::editor::draw::Picking;
 use crate::editor::view2d::Extras;
 use crate::editor::view2d::footprint::Footprint;
 use crate::editor::view2d::relief::{self, MeshPlan, Relief};
@@ -337,6 +338,29 @@ impl Scene {
             }
         }
         best
+    }
+}
+
+impl Picking for Scene {
+    fn pick(&self, p: Vec2, scale: f32, walker: Option<&WalkerStart>) -> Option<Option<ObjectId>> {
+        Scene::pick(self, p, scale, walker)
+    }
+
+    fn inside(&self, lo: Vec2, hi: Vec2) -> Vec<ObjectId> {
+        self.entries
+            .iter()
+            .filter(|e| {
+                // A sector of a storey the filter hides is not selected either.
+                self.shows(e)
+                    && e.bounds
+                        .is_some_and(|(l, h)| l.cmpge(lo).all() && h.cmple(hi).all())
+            })
+            .map(|e| e.id)
+            .collect()
+    }
+
+    fn storey(&self) -> Option<(f32, f32)> {
+        self.storey
     }
 }
 

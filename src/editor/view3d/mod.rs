@@ -9,7 +9,6 @@ pub mod camera;
 pub(crate) mod pipelines;
 pub mod render;
 pub mod scene;
-pub mod translucent;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -20,11 +19,11 @@ use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use crate::editor::command::Command;
 use crate::editor::document::{DocId, DocKey, Document};
+use crate::editor::draw::translucent::Translucent;
 use crate::editor::view3d::render::{Callback3d, Frame3};
 use crate::editor::view3d::scene::{
     Camera3, CameraMode, Lines, Paint, Spheres, StaticScene, build_static, walk_motion,
 };
-use crate::editor::view3d::translucent::Translucent;
 use crate::level::ObjectId;
 use crate::shape::Ray;
 use crate::walker::{WalkMode, WalkOutcome, Walker};

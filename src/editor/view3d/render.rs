@@ -20,10 +20,10 @@ use glam::{Mat4, Vec3};
 use wgpu::util::DeviceExt;
 
 use super::pipelines::{COLOR_FORMAT, DEPTH_FORMAT};
+use crate::editor::draw::translucent::Translucent;
 use crate::editor::view3d::scene::{
     LINE_FLOATS, Lines, SOLID_FLOATS, SPHERE_FLOATS, Spheres, StaticScene,
 };
-use crate::editor::view3d::translucent::Translucent;
 
 const SCENE_SHADER: &str = r"
 struct Globals {

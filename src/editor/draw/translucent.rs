@@ -1,11 +1,11 @@
-//! Translucent, unlit triangles for the 3D preview (no GPU here): overlays laid on surfaces, such as the
-//! reachability map's cells. Each vertex is a position and a packed sRGB colour with its alpha, the same
-//! layout as [`super::scene::Lines`] ([`LINE_FLOATS`] floats), drawn depth-tested without writing depth so
-//! what lies under them still shows.
+//! Translucent, unlit triangles for the 3D preview, as plain data (no GPU here): overlays laid on surfaces,
+//! such as the reachability map's cells. Each vertex is a position and a packed sRGB colour with its alpha,
+//! the same layout as [`super::lines::Lines`] ([`LINE_FLOATS`] floats); the view draws them depth-tested
+//! without writing depth so what lies under them still shows.
 
 use glam::Vec3;
 
-use super::scene::{LINE_FLOATS, pack};
+use super::lines::{LINE_FLOATS, pack};
 
 /// Unlit triangles with alpha.
 #[derive(Clone, Debug, Default, PartialEq)]
