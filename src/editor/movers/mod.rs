@@ -10,6 +10,7 @@ pub mod tool;
 use glam::{Vec2, Vec3};
 
 use crate::editor::document::{Document, Edit, Header, Kind, LabelledEdit};
+pub use crate::editor::tools::MoverPick;
 use crate::level::{Level, MoverObject, MoverPart, MoverStart, ObjectId, Repeat};
 
 /// A new mover's speed, metres per second.
@@ -18,18 +19,6 @@ pub const DEFAULT_SPEED: f32 = 2.0;
 pub const DEFAULT_WAIT: f32 = 1.0;
 /// How far a new floor or ceiling mover rises, metres (its path is vertical: heights in the inspector).
 pub const DEFAULT_RISE: f32 = 2.0;
-
-/// What the Mover tool has picked: the object, the part it moves and the point clicked on it (the path's
-/// points are offsets from there).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoverPick {
-    /// The moved object.
-    pub object: ObjectId,
-    /// Its part (a sector's floor or ceiling, or the whole).
-    pub part: MoverPart,
-    /// The click that picked it, `(x, z)`.
-    pub at: Vec2,
-}
 
 /// Whether `kind` can be moved (boxes, triangles, cylinders, meshes, sectors).
 #[must_use]

@@ -20,7 +20,7 @@ use crate::editor::command::Command;
 use crate::editor::debugger::panel::Tab;
 use crate::editor::document::{Document, Edit, LabelledEdit, Object, Preview};
 use crate::editor::draw::{Camera, Picking};
-use crate::level::ObjectId;
+use crate::level::{MoverPart, ObjectId};
 
 /// Distance in screen points within which a new wall vertex welds to an existing endpoint.
 pub(crate) const WELD_PX: f32 = 10.0;
@@ -45,7 +45,19 @@ pub struct Tools {
     /// The pointer gesture in progress.
     pub(crate) gesture: Option<Gesture>,
     /// The Mover tool's picked object (its path's points are in `chain`).
-    pub(crate) mover: Option<crate::editor::movers::MoverPick>,
+    pub(crate) mover: Option<MoverPick>,
+}
+
+/// What the Mover tool has picked: the object, the part it moves and the point clicked on it (the path's
+/// points are offsets from there). The tools hold it; `movers` builds on it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoverPick {
+    /// The moved object.
+    pub object: ObjectId,
+    /// Its part (a sector's floor or ceiling, or the whole).
+    pub part: MoverPart,
+    /// The click that picked it, `(x, z)`.
+    pub at: Vec2,
 }
 
 impl Default for Tools {
