@@ -1,10 +1,8 @@
 //! Derived state of the document, each a cache keyed by [`DocKey`] (plus what else it depends on) with its
-//! own refresh: the problems list, the level's runtime scene, the probe's hits and the Compare tab's rows,
-//! and the walker the top-down view draws.
+//! own refresh: the problems list, the probe's hits (cast into the level's scene, kept by
+//! `greybox::scene::LiveScene`) and the Compare tab's rows, and the walker the top-down view draws.
 
 use std::collections::HashSet;
-
-use std::sync::Arc;
 
 use glam::Vec2;
 
@@ -13,9 +11,9 @@ use crate::editor::analysis::ProbeState;
 use crate::editor::analysis::compare::{self, CompareKey};
 use crate::editor::debugger::panel::DebugPanel;
 use crate::editor::document::{DocKey, Document};
+use crate::editor::greybox::scene::LiveScene;
 use crate::editor::reach::ReachOverlay;
 use crate::level::{ObjectId, Problem, Severity};
-use crate::scene::Scene;
 
 #[derive(Default)]
 pub(crate) struct Problems {
@@ -25,12 +23,27 @@ pub(crate) struct Problems {
     pub(crate) walker_faulty: bool,
     /// The reachability map whose `must_reach` problems are in the list: its document key and generation.
     pub(crate) reach: Option<(DocKey, u64)>,
+    /// The level's own problems (`Level::validate`) at a revision, kept while only the reach map changes.
+    validated: Option<(DocKey, Vec<Problem>)>,
+    /// A large level's validation under way on a thread of its own: the revision and where its list comes.
+    job: Option<(DocKey, std::sync::mpsc::Receiver<Vec<Problem>>)>,
 }
+
+/// Levels with at least this many sectors are validated off the UI thread: the overlap test of 10,000
+/// sectors takes tens of milliseconds, a stalled frame after every edit. The list shown meanwhile is the
+/// previous revision's.
+const VALIDATE_ON_THREAD: usize = 2_000;
 
 impl Problems {
     /// Follow the document (and the reachability map of this revision, whose `must_reach` problems join
     /// the list). While `dragging`, the level changes every frame: validated when the gesture ends.
-    pub(crate) fn refresh(&mut self, doc: &Document, reach: &ReachOverlay, dragging: bool) {
+    pub(crate) fn refresh(
+        &mut self,
+        ctx: &egui::Context,
+        doc: &Document,
+        reach: &ReachOverlay,
+        dragging: bool,
+    ) {
         let key = doc.key();
         let built = reach.shown().filter(|b| b.key == key);
         let map = built.and_then(|b| Some((b.generation, &b.outcome.as_ref().ok()?.map)));
@@ -43,7 +56,10 @@ impl Problems {
         if (self.key == Some(key) && self.reach == reach) || (self.key.is_some() && dragging) {
             return;
         }
-        let mut list = doc.level().validate();
+        // Still validating a large level: the list stays the previous revision's for now.
+        let Some(mut list) = self.validation(ctx, doc) else {
+            return;
+        };
         if let Some((_, map)) = map {
             list.extend(
                 doc.level()
@@ -79,16 +95,47 @@ impl Problems {
     }
 }
 
-/// The level's runtime scene at `doc`'s revision, kept in `cache` (built once per revision, shared).
-pub(crate) fn scene_at(cache: &mut Option<(DocKey, Arc<Scene>)>, doc: &Document) -> Arc<Scene> {
-    let key = doc.key();
-    match cache {
-        Some((k, s)) if *k == key => s.clone(),
-        _ => {
-            let s = Arc::new(Scene::build(doc.level()));
-            *cache = Some((key, s.clone()));
-            s
+impl Problems {
+    /// `doc`'s own problems at this revision: kept, validated here (a small level), or `None` while a thread
+    /// validates it (started here; one at a time, so a burst of edits validates the latest when the one
+    /// running ends; it asks `ctx` for a frame when done).
+    fn validation(&mut self, ctx: &egui::Context, doc: &Document) -> Option<Vec<Problem>> {
+        use std::sync::mpsc::TryRecvError;
+        let key = doc.key();
+        if let Some((k, list)) = &self.validated
+            && *k == key
+        {
+            return Some(list.clone());
         }
+        if doc.level().sectors.len() < VALIDATE_ON_THREAD {
+            let list = doc.level().validate();
+            self.validated = Some((key, list.clone()));
+            return Some(list);
+        }
+        if let Some((k, rx)) = &self.job {
+            let k = *k;
+            match rx.try_recv() {
+                Ok(list) => {
+                    self.job = None;
+                    self.validated = Some((k, list));
+                    if k == key {
+                        return self.validated.as_ref().map(|(_, l)| l.clone());
+                    }
+                }
+                Err(TryRecvError::Empty) => return None,
+                Err(TryRecvError::Disconnected) => self.job = None,
+            }
+        }
+        let level = doc.level().clone();
+        let ctx = ctx.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            // The editor may have moved on (or closed): nobody listening is fine.
+            let _ = tx.send(level.validate());
+            ctx.request_repaint();
+        });
+        self.job = Some((key, rx));
+        None
     }
 }
 
@@ -118,7 +165,7 @@ impl ProbeState {
 
     /// The probe's hits (a ray dragged in the top-down view first follows the probe height), cast into the
     /// level's scene kept in `scene` when the ray or `doc` changed.
-    pub(crate) fn refresh(&mut self, doc: &Document, scene: &mut Option<(DocKey, Arc<Scene>)>) {
+    pub(crate) fn refresh(&mut self, doc: &Document, scene: &mut LiveScene) {
         if self.flat
             && let Some((ray, _)) = &mut self.ray
             && self.height.is_finite()
@@ -133,7 +180,7 @@ impl ProbeState {
         if self.result.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }
-        let scene = scene_at(scene, doc);
+        let scene = scene.at(doc);
         self.result = Some((
             key,
             crate::editor::analysis::probe::cast_in(doc.level(), &scene, &ray, max_t),

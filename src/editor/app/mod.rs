@@ -101,7 +101,7 @@ pub struct EditorApp {
     pub live: crate::editor::recording::live::LiveLink,
     /// The level's runtime scene (what a game queries), shared by the probe, walking, picking in 3D and the
     /// recording's re-ask; built once per document revision.
-    pub(crate) level_scene: Option<(DocKey, std::sync::Arc<crate::scene::Scene>)>,
+    pub(crate) level_scene: crate::editor::greybox::scene::LiveScene,
     /// The 3D preview: its view, the character walked in it and the walker's comparison.
     pub view3d: Preview3,
     /// The reachability overlay: the map (built off the UI thread), the Reach tool's spot.
@@ -213,7 +213,7 @@ impl EditorApp {
 
     /// The level's runtime scene at this revision (built once per revision, shared).
     pub(crate) fn level_scene(&mut self) -> std::sync::Arc<crate::scene::Scene> {
-        derived::scene_at(&mut self.level_scene, &self.doc)
+        self.level_scene.at(&self.doc)
     }
 
     /// The walker as it walks in the 3D preview's Walker mode (`None` in the other modes or with the
@@ -276,7 +276,7 @@ impl EditorApp {
             probe: ProbeState::default(),
             recording: None,
             live: Default::default(),
-            level_scene: None,
+            level_scene: Default::default(),
             view3d: Preview3::new(),
             reach: Default::default(),
             reach_paint: Default::default(),
@@ -416,7 +416,7 @@ impl EditorApp {
         self.view2d.scene.refresh(&self.doc);
         self.refresh_reach(&ctx);
         let dragging = self.tools.gesture.is_some();
-        self.problems.refresh(&self.doc, &self.reach, dragging);
+        self.problems.refresh(&ctx, &self.doc, &self.reach, dragging);
         self.probe.refresh(&self.doc, &mut self.level_scene);
         self.refresh_recording(&ctx);
         self.window_events(&ctx);

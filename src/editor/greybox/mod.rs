@@ -4,6 +4,7 @@
 
 pub mod build;
 pub mod builders;
+pub mod scene;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

@@ -315,29 +315,31 @@ fn sectors(s: &mut StaticScene, level: &Level, paint: Paint<'_>) {
     if level.sectors.is_empty() {
         return;
     }
-    let cook = level.cook_sectors();
     let shade = |rgba: [u8; 4], f: f32| {
         let c = |v: u8| (f32::from(v) * f).clamp(0.0, 255.0) as u8;
         [c(rgba[0]), c(rgba[1]), c(rgba[2]), rgba[3]]
     };
-    for sector in &level.sectors {
-        let Some(cooked) = cook.sector(sector.id) else {
-            continue;
-        };
-        let base = paint(sector.id, Kind::Sector);
-        for (tri, face) in cooked.indices.iter().zip(&cooked.faces) {
-            let col = match face {
-                FaceKind::Floor => base,
-                FaceKind::Ceiling => shade(base, 0.6),
-                FaceKind::Riser => shade(base, 1.25),
-                FaceKind::Lintel | FaceKind::Wall => shade(base, 0.85),
+    // The cook kept from the last revision: an edit re-cooks only the sectors it touched.
+    crate::editor::greybox::scene::with_cooked_sectors(level, |cook| {
+        for sector in &level.sectors {
+            let Some(cooked) = cook.sector(sector.id) else {
+                continue;
             };
-            let [a, b, c] = tri.map(|i| cooked.vertices.get(i as usize).copied());
-            if let (Some(a), Some(b), Some(c)) = (a, b, c) {
-                s.planes.tri_as_wound(a, b, c, col);
+            let base = paint(sector.id, Kind::Sector);
+            for (tri, face) in cooked.indices.iter().zip(&cooked.faces) {
+                let col = match face {
+                    FaceKind::Floor => base,
+                    FaceKind::Ceiling => shade(base, 0.6),
+                    FaceKind::Riser => shade(base, 1.25),
+                    FaceKind::Lintel | FaceKind::Wall => shade(base, 0.85),
+                };
+                let [a, b, c] = tri.map(|i| cooked.vertices.get(i as usize).copied());
+                if let (Some(a), Some(b), Some(c)) = (a, b, c) {
+                    s.planes.tri_as_wound(a, b, c, col);
+                }
             }
         }
-    }
+    });
 }
 
 /// Entities as posts in their type's colour with a facing arrow at the top; trigger volumes as wire
