@@ -12,7 +12,7 @@ use crate::query::sweep::{
     CapD, TriangleHit, capsule_triangle_hit, sphere_triangle, triangle_contact, triangle_reach,
 };
 use crate::query::{Toi, closest::point_triangle_d};
-use crate::shape::{Capsule, Sphere, Triangle};
+use crate::shape::{Aabb, Capsule, Sphere, Triangle};
 
 thread_local! {
     /// Each thread's list of the triangles a capsule sweep reaches, kept from sweep to sweep.
@@ -90,9 +90,16 @@ impl TriMesh {
         let bounds = capsule.bounds();
         let cap = CapD::of(capsule);
         let rr = cap.r * cap.r;
+        let (lo, hi) = reach_box(&cap, DVec3::ZERO, self.bounds);
         let mut found = false;
-        self.visit_box(bounds.min, bounds.max, |k| {
+        self.visit_triangles(bounds.min, bounds.max, lo, hi, |k| {
             let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
+            // A triangle whose box or plane stays beyond the radius (and the rounding slack) of the segment
+            // cannot come within it: the sweeps' own reach test, not moving. Most triangles near a body
+            // standing a skin above a terrain end here, a few operations in.
+            if triangle_reach(&cap, DVec3::ZERO, a, b, c).is_none() {
+                return true;
+            }
             let (on_segment, on_triangle) = segment_triangle(cap.p, cap.q, a, b, c);
             found = on_segment.distance_squared(on_triangle) <= rr;
             !found
@@ -129,7 +136,8 @@ impl TriMesh {
         reach.clear();
         // Room for the triangles of any sweep but a long one over a dense mesh, from the first.
         reach.reserve(256);
-        self.visit_box(from.min.min(to.min), from.max.max(to.max), |k| {
+        let (lo, hi) = reach_box(&cap, m, self.bounds);
+        self.visit_triangles(from.min.min(to.min), from.max.max(to.max), lo, hi, |k| {
             let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
             if let Some(t0) = triangle_reach(&cap, m, a, b, c) {
                 reach.push((t0, k));
@@ -169,6 +177,48 @@ impl TriMesh {
                 f(self.id(k), Triangle::new(a, b, c));
             }
             true
+        });
+    }
+
+    /// [`TriMesh::visit_box`] over the node boxes touching `lo..=hi`, calling `f` only for the triangles whose
+    /// own boxes touch `tri_lo..=tri_hi`, four at a time in f32 (a leaf's other triangles are skipped before
+    /// any f64 work).
+    fn visit_triangles(
+        &self,
+        lo: Vec3,
+        hi: Vec3,
+        tri_lo: Vec3,
+        tri_hi: Vec3,
+        mut f: impl FnMut(usize) -> bool,
+    ) {
+        let (lx, ly, lz) = (
+            Vec4::splat(tri_lo.x),
+            Vec4::splat(tri_lo.y),
+            Vec4::splat(tri_lo.z),
+        );
+        let (hx, hy, hz) = (
+            Vec4::splat(tri_hi.x),
+            Vec4::splat(tri_hi.y),
+            Vec4::splat(tri_hi.z),
+        );
+        let mut packet = usize::MAX;
+        let mut touching = 0u32;
+        self.visit_box(lo, hi, |k| {
+            // Slots come packet by packet, lanes ascending: one box test per packet, at its first slot.
+            if k / 4 != packet {
+                packet = k / 4;
+                let [a, b, c] = &self.packets[packet].v;
+                let axis = |i: usize| (a[i].min(b[i]).min(c[i]), a[i].max(b[i]).max(c[i]));
+                let ((x0, x1), (y0, y1), (z0, z1)) = (axis(0), axis(1), axis(2));
+                let touch = x0.cmple(hx)
+                    & y0.cmple(hy)
+                    & z0.cmple(hz)
+                    & x1.cmpge(lx)
+                    & y1.cmpge(ly)
+                    & z1.cmpge(lz);
+                touching = touch.bitmask();
+            }
+            touching & (1 << (k % 4)) == 0 || f(k)
         });
     }
 
@@ -225,4 +275,19 @@ impl TriMesh {
             }
         }
     }
+}
+
+/// An f32 box holding every point within the capsule's radius of its segment moving by `m` (over the whole
+/// motion), grown by far more than the rounding of the f64 work and of the conversion to f32: a triangle whose
+/// box misses it is one [`triangle_reach`] rejects (its moving box never meets the triangle's box), so skipping
+/// it changes no answer. Its margin, a millionth of the largest coordinate of the capsule, the motion and the
+/// mesh (`bounds`) and of a metre, is a million times the reach's own slack.
+fn reach_box(cap: &CapD, m: DVec3, bounds: Aabb) -> (Vec3, Vec3) {
+    let (p1, q1) = (cap.p + m, cap.q + m);
+    let lo = cap.p.min(cap.q).min(p1).min(q1) - DVec3::splat(cap.r);
+    let hi = cap.p.max(cap.q).max(p1).max(q1) + DVec3::splat(cap.r);
+    let mesh = f64::from(bounds.min.abs().max(bounds.max.abs()).max_element());
+    let scale = lo.abs().max(hi.abs()).max_element() + m.abs().max_element() + cap.r + mesh;
+    let margin = DVec3::splat(1e-6 * (1.0 + scale));
+    ((lo - margin).as_vec3(), (hi + margin).as_vec3())
 }
