@@ -5,7 +5,8 @@
 
 use glam::Vec3;
 
-use super::{Body, BodyInput, CharacterController};
+use super::body::Step;
+use super::{Body, BodyInput, CharacterController, CharacterMove};
 use crate::scene::Scene;
 
 /// Why [`step_bodies`] refused its arguments.
@@ -76,26 +77,40 @@ pub fn step_bodies(
             bodies: n,
         });
     }
-    let step = |i: usize, body: &mut Body| {
-        let c = &controllers[if controllers.len() == 1 { 0 } else { i }];
-        let input = &inputs[if inputs.len() == 1 { 0 } else { i }];
-        let _ = body.step(c, scene, input, gravity, dt);
+    // Each body's move is made untraced into one answer kept per run of bodies: nobody asks for the workings
+    // here, so none are recorded and, once warm, no step allocates.
+    let step = |i: usize, body: &mut Body, out: &mut CharacterMove| {
+        let step = Step {
+            controller: &controllers[if controllers.len() == 1 { 0 } else { i }],
+            scene,
+            input: &inputs[if inputs.len() == 1 { 0 } else { i }],
+            gravity,
+            dt,
+        };
+        body.step_into(
+            &step,
+            |c, feet, motion, clear, out| c.move_untraced_from(scene, feet, motion, clear, out),
+            out,
+        );
     };
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        bodies
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(k, chunk)| {
+        bodies.par_chunks_mut(CHUNK).enumerate().for_each_init(
+            CharacterMove::default,
+            |out, (k, chunk)| {
                 for (j, body) in chunk.iter_mut().enumerate() {
-                    step(k * CHUNK + j, body);
+                    step(k * CHUNK + j, body, out);
                 }
-            });
+            },
+        );
     }
     #[cfg(not(feature = "parallel"))]
-    for (i, body) in bodies.iter_mut().enumerate() {
-        step(i, body);
+    {
+        let mut out = CharacterMove::default();
+        for (i, body) in bodies.iter_mut().enumerate() {
+            step(i, body, &mut out);
+        }
     }
     Ok(())
 }

@@ -24,6 +24,7 @@ use super::result::MoverEvent;
 use super::{CharacterController, CharacterMove, Ground, Limit, movers};
 use crate::id::ObjectId;
 use crate::scene::Scene;
+use crate::shape::Capsule;
 
 /// What a game (or the editor's keys) asks of a body for one step. Build it as a literal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -119,9 +120,20 @@ impl Body {
         gravity: Vec3,
         dt: f32,
     ) -> CharacterMove {
-        self.step_with(controller, scene, input, gravity, dt, |c, feet, motion| {
-            c.move_character(scene, feet, motion)
-        })
+        let mut m = CharacterMove::default();
+        let step = Step {
+            controller,
+            scene,
+            input,
+            gravity,
+            dt,
+        };
+        self.step_into(
+            &step,
+            |c, feet, motion, clear, out| *out = c.move_character_from(scene, feet, motion, clear),
+            &mut m,
+        );
+        m
     }
 
     /// [`Body::step`] with the move made by `make_move(controller, feet, motion)` instead of
@@ -136,10 +148,46 @@ impl Body {
         dt: f32,
         make_move: impl FnOnce(&CharacterController, Vec3, Vec3) -> CharacterMove,
     ) -> CharacterMove {
+        let mut m = CharacterMove::default();
+        let step = Step {
+            controller,
+            scene,
+            input,
+            gravity,
+            dt,
+        };
+        self.step_into(
+            &step,
+            |c, feet, motion, _, out| *out = make_move(c, feet, motion),
+            &mut m,
+        );
+        m
+    }
+
+    /// [`Body::step_with`] writing its answer into `out`, with the move made by `make_move(controller, feet,
+    /// motion, start_clear, out)` into `out` itself, so that a caller that keeps one answer (as
+    /// [`super::step_bodies`] does, moving untraced) reuses its lists from step to step. `start_clear` says
+    /// the step has just found the move's grown body at `feet` overlapping nothing (the move may skip that test).
+    pub(super) fn step_into(
+        &mut self,
+        step: &Step<'_>,
+        make_move: impl FnOnce(&CharacterController, Vec3, Vec3, bool, &mut CharacterMove),
+        out: &mut CharacterMove,
+    ) {
+        let Step {
+            controller,
+            scene,
+            input,
+            gravity,
+            dt,
+        } = *step;
         if let Some(reason) = step_problem(controller, input, gravity, dt) {
-            return refused(self.feet, reason);
+            *out = refused(self.feet, reason);
+            return;
         }
-        let mut events = Vec::new();
+        // The answer's list of mover events, reused (the move below writes every other field).
+        let mut events = std::mem::take(&mut out.movers);
+        events.clear();
         let riding = self.ground.filter(|g| scene.mover_of(g.object).is_some());
         let before = movers::before_move(
             &self.moving_controller(controller),
@@ -153,7 +201,8 @@ impl Body {
         );
         self.scene_time = Some(scene.time());
         if let Some((movers, against)) = before.crushed {
-            return self.crushed(before.feet, movers, against, events);
+            *out = self.crushed(before.feet, movers, against, events);
+            return;
         }
         let start = self.feet;
         self.feet = before.feet;
@@ -184,13 +233,16 @@ impl Body {
             // `snap_distance` down onto the ground as it nears it (a short jump would lose most of its fall).
             mover.snap_distance = 0.0;
         }
-        let mut m = make_move(&mover, self.feet, motion);
+        // The body the movers' check found clear is the move's own when the crouch left its height as it was.
+        let clear = before.clear == Some(grown(&mover, self.feet));
+        make_move(&mover, self.feet, motion, clear, out);
+        let m = out;
         if matches!(m.limit, Some(Limit::Invalid { .. })) {
             self.feet = start;
-            return m;
+            return;
         }
         v += gravity * dt;
-        self.velocity = kept_velocity(v, &m);
+        self.velocity = kept_velocity(v, m);
         if let Some(g) = riding
             && !m.grounded
         {
@@ -218,7 +270,6 @@ impl Body {
         self.grounded = m.grounded;
         self.ground = m.ground;
         m.movers = events;
-        m
     }
 
     /// A step that found no free place: the body stays where the pushes left it, off the ground and at rest.
@@ -245,6 +296,16 @@ impl Body {
             ..CharacterMove::default()
         }
     }
+}
+
+/// The arguments of one step besides the body and its move: what [`Body::step`] takes.
+#[derive(Clone, Copy)]
+pub(super) struct Step<'a> {
+    pub(super) controller: &'a CharacterController,
+    pub(super) scene: &'a Scene,
+    pub(super) input: &'a BodyInput,
+    pub(super) gravity: Vec3,
+    pub(super) dt: f32,
 }
 
 /// Why a step cannot be taken with these arguments, if it cannot.
@@ -288,9 +349,14 @@ pub fn jump_speed(height: f32, gravity: Vec3) -> f32 {
 /// Whether the standing body fits at `feet`: its capsule, grown by half the skin as every move's start is,
 /// overlaps nothing.
 fn fits_standing(controller: &CharacterController, scene: &Scene, feet: Vec3) -> bool {
+    !scene.overlaps_capsule_any(&grown(controller, feet))
+}
+
+/// The body of `controller` at `feet` with its radius grown by half the skin, as every move's sweeps have it.
+fn grown(controller: &CharacterController, feet: Vec3) -> Capsule {
     let mut capsule = controller.capsule(feet);
     capsule.radius += controller.skin * 0.5;
-    !scene.overlaps_capsule_any(&capsule)
+    capsule
 }
 
 /// The velocity after a move: landing clears a downward speed; every surface met takes the speed into it,

@@ -243,6 +243,19 @@ impl CharacterController {
     /// ```
     #[must_use]
     pub fn move_character(&self, scene: &Scene, feet: Vec3, motion: Vec3) -> CharacterMove {
+        self.move_character_from(scene, feet, motion, false)
+    }
+
+    /// [`CharacterController::move_character`] from a start whose grown body (the capsule every sweep moves,
+    /// its radius grown by half the skin) the caller has just found overlapping nothing, when `start_clear`:
+    /// the same answer, without the start's overlap test.
+    pub(crate) fn move_character_from(
+        &self,
+        scene: &Scene,
+        feet: Vec3,
+        motion: Vec3,
+        start_clear: bool,
+    ) -> CharacterMove {
         let invalid = |reason: String| CharacterMove {
             feet,
             start: feet,
@@ -256,7 +269,9 @@ impl CharacterController {
         if !feet.is_finite() || !motion.is_finite() || !(feet + motion).is_finite() {
             return invalid("feet and motion must be finite".into());
         }
-        let answer = movement::Mover::new(self, scene).run(feet, motion);
+        let answer = movement::Mover::new(self, scene)
+            .start_clear(start_clear)
+            .run(feet, motion);
         if answer.feet.is_finite() {
             answer
         } else {

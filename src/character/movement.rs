@@ -45,6 +45,9 @@ pub(super) struct Mover<'a> {
     stepped_up: f32,
     /// The move's motion's horizontal direction (unit, or zero): no step-up ends back against it.
     heading: Vec3,
+    /// Whether the caller has just found the body at the start overlapping nothing (the start's overlap test
+    /// would answer the same, so it is skipped).
+    start_clear: bool,
 }
 
 /// What one sweep did.
@@ -94,7 +97,14 @@ impl<'a> Mover<'a> {
             on_ground: false,
             stepped_up: 0.0,
             heading: Vec3::ZERO,
+            start_clear: false,
         }
+    }
+
+    /// Skip the start's overlap test: the caller found [`Mover::body`] at the start overlapping nothing.
+    pub(super) fn start_clear(mut self, clear: bool) -> Self {
+        self.start_clear = clear;
+        self
     }
 
     /// The body used for every sweep and overlap: radius grown by half the skin.
@@ -245,7 +255,7 @@ impl<'a> Mover<'a> {
 
     /// Push a start that overlaps out; `Err` with what it overlaps when it cannot be.
     fn push_out_start(&mut self, feet: Vec3) -> Result<Vec3, Vec<ObjectId>> {
-        if !self.scene.overlaps_capsule_any(&self.body(feet)) {
+        if self.start_clear || !self.scene.overlaps_capsule_any(&self.body(feet)) {
             return Ok(feet);
         }
         let ctl = *self.ctl;

@@ -34,6 +34,9 @@ pub(super) struct Before {
     pub(super) crouch: bool,
     /// When no free place was found: the moved objects and the others the body overlaps.
     pub(super) crushed: Option<(Vec<ObjectId>, Vec<ObjectId>)>,
+    /// The grown body found to overlap nothing where the feet are now, if one was: the move that follows need
+    /// not ask again of the same body.
+    pub(super) clear: Option<Capsule>,
 }
 
 /// The body (of `ctl`'s height) with its radius grown by half the skin, as every sweep and overlap of a move.
@@ -72,9 +75,11 @@ pub(super) fn before_move(
         feet: carried,
         crouch: false,
         crushed: None,
+        clear: None,
     };
     let body = grown(ctl, carried);
     if !scene.overlaps_capsule_any(&body) {
+        out.clear = Some(body);
         return out;
     }
     let overlapped = scene.overlap_capsule(&body);

@@ -44,7 +44,7 @@ impl CharacterController {
         motion: Vec3,
         out: &mut CharacterMove,
     ) {
-        move_into(self, scene, feet, motion, true, out);
+        move_into(self, scene, feet, motion, true, false, out);
     }
 
     /// [`CharacterController::move_character_into`] without the workings: the same answer (feet, ground,
@@ -57,17 +57,32 @@ impl CharacterController {
         motion: Vec3,
         out: &mut CharacterMove,
     ) {
-        move_into(self, scene, feet, motion, false, out);
+        move_into(self, scene, feet, motion, false, false, out);
+    }
+
+    /// [`CharacterController::move_character_untraced`] from a start whose grown body (as every sweep's) the
+    /// caller has just found overlapping nothing, when `start_clear`: the same answer without asking again.
+    pub(in crate::character) fn move_untraced_from(
+        &self,
+        scene: &Scene,
+        feet: Vec3,
+        motion: Vec3,
+        start_clear: bool,
+        out: &mut CharacterMove,
+    ) {
+        move_into(self, scene, feet, motion, false, start_clear, out);
     }
 }
 
-/// One move into `out`'s buffers, its workings kept when `record`; bad input as `move_character` answers it.
+/// One move into `out`'s buffers, its workings kept when `record`, the start's overlap test skipped when
+/// `start_clear`; bad input as `move_character` answers it.
 fn move_into(
     ctl: &CharacterController,
     scene: &Scene,
     feet: Vec3,
     motion: Vec3,
     record: bool,
+    start_clear: bool,
     out: &mut CharacterMove,
 ) {
     let mut trace = std::mem::take(&mut out.trace);
@@ -98,7 +113,9 @@ fn move_into(
         trace.steps.reserve(iterations.min(1024));
     }
     hits.reserve((2 * iterations_of(ctl)).min(4096));
-    let answer = Mover::with_buffers(ctl, scene, record, trace, hits, spare).run(feet, motion);
+    let answer = Mover::with_buffers(ctl, scene, record, trace, hits, spare)
+        .start_clear(start_clear)
+        .run(feet, motion);
     if answer.feet.is_finite() {
         *out = answer;
     } else {
