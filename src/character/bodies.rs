@@ -38,8 +38,9 @@ const CHUNK: usize = 32;
 /// One [`Body::step`] of `dt` seconds for every body, each with its controller and its input (`controllers` and
 /// `inputs` each hold one for all the bodies, or one per body), under `gravity`. With the `parallel` feature
 /// the bodies are shared among all cores (rayon); the result is the same bits either way. Each body keeps what
-/// a step keeps (feet, velocity, grounded, crouching, ground); a game that wants a move's workings calls
-/// [`Body::step`] itself.
+/// a step keeps (feet, velocity, grounded, crouching, ground); the moves are made untraced
+/// ([`super::CharacterController::move_character_untraced`]: the same answers, no workings recorded), so a game
+/// that wants a move's workings calls [`Body::step`] itself.
 ///
 /// ```
 /// use collidoscope::character::{Body, BodyInput, CharacterController, step_bodies};
@@ -78,7 +79,7 @@ pub fn step_bodies(
         });
     }
     // Each body's move is made untraced into one answer kept per run of bodies: nobody asks for the workings
-    // here, so none are recorded and, once warm, no step allocates.
+    // here, so none are recorded, and only a run's first move allocates (its answer's lists).
     let step = |i: usize, body: &mut Body, out: &mut CharacterMove| {
         let step = Step {
             controller: &controllers[if controllers.len() == 1 { 0 } else { i }],
