@@ -1,17 +1,21 @@
 //! Running commands: the shortcut dispatcher and [`EditorApp::run_command`], the one place a
-//! [`Command`] runs, and the editing actions commands run (undo and redo, clipboard, delete, nudge, tool
-//! changes, `apply_edit`).
+//! [`Command`] runs, and the actions commands run: editing (undo and redo, clipboard, delete, nudge, tool
+//! changes, `apply_edit`) and files (open, save, export, import; the session does the file work).
+
+use std::path::Path;
 
 use egui::{Key, KeyboardShortcut};
 
 use glam::Vec2;
 
 use super::dialogs::DialogAnswer;
+use super::files::display_name;
 use super::{Dialog, EditorApp, PathPurpose, Pending, Source, Tool};
 use crate::editor::command::{Command, Dir};
-use crate::editor::document::{Edit, Header, LabelledEdit, Object, count_noun};
+use crate::editor::document::{Document, Edit, Header, LabelledEdit, Object, count_noun};
+use crate::editor::inspector::InspectorState;
 use crate::editor::tools::Gesture;
-use crate::level::ObjectId;
+use crate::level::{Level, ObjectId};
 
 impl EditorApp {
     /// Start listening for a game on loopback (port 47474), or stop.
@@ -364,11 +368,6 @@ impl EditorApp {
             self.tools.gesture,
             Some(Gesture::Move { .. } | Gesture::Rotate { .. })
         );
-        if needed && !dragging {
-            // The scene of this revision (followed from the last one after a sector edit), shared with the
-            // map's builder rather than built again on its thread.
-            let _ = self.level_scene();
-        }
         let scene = self.level_scene.as_ref();
         if let Some(s) = self
             .reach
@@ -569,5 +568,190 @@ impl EditorApp {
     /// drag aside). Returns whether it changed anything.
     pub(crate) fn apply_edit(&mut self, e: LabelledEdit) -> bool {
         self.doc.apply_merging(e.label, e.edit, e.merge_key)
+    }
+}
+
+/// File actions: the one way a document is opened, open, save, export, import and recordings. The
+/// session does the file work (`files.rs`); these put its answers into the document and the status line.
+impl EditorApp {
+    /// Open a recording file: its frames in the Recording tab, asked again of the current level.
+    pub fn open_recording(&mut self, path: &std::path::Path) {
+        match crate::editor::recording::live::open_file(path) {
+            Ok((session, status)) => {
+                self.recording = Some(session);
+                self.panels.tab = crate::editor::debugger::panel::Tab::Recording;
+                self.panels.lower_collapsed = false;
+                self.status = status;
+            }
+            Err(why) => self.status = why,
+        }
+    }
+
+    /// Ask before `action` when there are unsaved changes; otherwise do it now.
+    pub(crate) fn guard(&mut self, ctx: &egui::Context, action: Pending) {
+        if self.doc.is_dirty() {
+            self.session.dialog = Some(Dialog::ConfirmDiscard(action));
+        } else {
+            self.run_pending(ctx, action);
+        }
+    }
+
+    /// Do a file action the unsaved-changes question let through.
+    pub(crate) fn run_pending(&mut self, ctx: &egui::Context, action: Pending) {
+        match action {
+            Pending::New => {
+                self.open_document(Level::default(), Source::New);
+                self.status = "new level".into();
+            }
+            Pending::Open(Some(path)) => self.open_path(&path),
+            Pending::Open(None) => self.choose_path(PathPurpose::Open),
+            Pending::Quit => {
+                self.session.allow_close = true;
+                self.session.clear_recovery();
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// Make `level` the edited document: the one way a document is opened (file, new, recovery, the
+    /// built-in level). It gets a fresh [`crate::editor::document::DocKey`], so every derived cache (drawn
+    /// scene, problems, 3D scene, recording, probe and compare results) rebuilds by itself; only the editing
+    /// session's own state (a half-drawn chain, a gesture, the framing, the probe ray, typed field text) is
+    /// reset here.
+    pub(crate) fn open_document(&mut self, level: Level, source: Source) {
+        let recovered = matches!(source, Source::Recovered(_));
+        let left_previous = matches!(source, Source::New | Source::File(_));
+        let (path, name) = match source {
+            Source::New => (None, "untitled.ron".to_owned()),
+            Source::Embedded => (None, super::EMBEDDED_NAME.to_owned()),
+            Source::Start(path) => {
+                let name = display_name(path.as_deref());
+                (path, name)
+            }
+            Source::File(path) | Source::Recovered(Some(path)) => {
+                let name = display_name(Some(&path));
+                (Some(path), name)
+            }
+            Source::Recovered(None) => (None, display_name(None)),
+        };
+        self.session.display_name = name;
+        self.doc = Document::new(level, path);
+        self.tools.chain.clear();
+        self.tools.gesture = None;
+        self.view2d.framed = false;
+        self.view2d.frame_selection = false;
+        // The level's first saved probe shows in the Probe tab (and the views) at once.
+        self.probe.ray = self.doc.level().probes.first().and_then(|p| {
+            let dir = p.dir.normalize_or_zero();
+            (dir != glam::Vec3::ZERO && p.origin.is_finite() && p.max_t > 0.0)
+                .then(|| (crate::shape::Ray::new(p.origin, dir), p.max_t))
+        });
+        self.probe.flat = false;
+        self.probe.box_id = None;
+        self.inspector = InspectorState::default();
+        match (recovered, left_previous) {
+            // The recovered work exists only in the recovery file until it is saved: keep that file.
+            (true, _) => self.doc.mark_unsaved(),
+            // The previous document was saved or its changes discarded: its recovery copy goes.
+            (false, true) => self.session.clear_recovery(),
+            // The editor is starting: the previous session's recovery copy is still to be offered.
+            (false, false) => {}
+        }
+    }
+
+    /// Open a level file, keeping the current document when it cannot be read.
+    pub fn open_path(&mut self, path: &Path) {
+        let Some(level) = self.session.read_level(path) else {
+            self.status = format!("could not open {}", path.display());
+            return;
+        };
+        self.open_document(level, Source::File(path.to_path_buf()));
+        self.session.remember(path);
+        self.status = format!("opened {}", path.display());
+    }
+
+    /// Save to the document's file (Save As when it has none). Returns whether it saved.
+    pub fn save(&mut self) -> bool {
+        match self.doc.path.clone() {
+            Some(p) => self.save_to(&p),
+            None => {
+                self.choose_path(PathPurpose::SaveAs);
+                false
+            }
+        }
+    }
+
+    /// Save to `path` atomically. Returns whether it saved.
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        let status = self.session.save(&mut self.doc, path);
+        self.show_status(status)
+    }
+
+    /// Export the game-ready level to `path`: validated (refused with errors), OBJ meshes inlined so the file
+    /// stands alone, and the debugger's probes left out. Returns whether it exported.
+    pub fn export_to(&mut self, path: &Path) -> bool {
+        let status = self.session.export(self.doc.level(), path);
+        self.show_status(status)
+    }
+
+    /// The status line, when there is one; whether there was.
+    fn show_status(&mut self, status: Option<String>) -> bool {
+        status.map(|s| self.status = s).is_some()
+    }
+
+    /// Ask for a path for `purpose`, then use it (now, or when the editor's own dialog answers).
+    pub(crate) fn choose_path(&mut self, purpose: PathPurpose) {
+        match self.session.choose_path(purpose, self.doc.path.as_deref()) {
+            Ok(path) => self.use_path(purpose, &path),
+            Err(status) => {
+                self.show_status(status);
+            }
+        }
+    }
+
+    /// Do what a path was chosen for.
+    pub(crate) fn use_path(&mut self, purpose: PathPurpose, path: &Path) {
+        match purpose {
+            PathPurpose::Open => self.open_path(path),
+            PathPurpose::SaveAs => {
+                self.save_to(path);
+            }
+            PathPurpose::Export => {
+                self.export_to(path);
+            }
+            PathPurpose::ImportObj => {
+                self.import_obj(path);
+            }
+            PathPurpose::OpenRecording => self.open_recording(path),
+        }
+    }
+
+    /// Add the triangles of a mesh file as mesh objects (one undo step): a Wavefront OBJ file, or a glTF 2.0
+    /// file (`.gltf`, `.glb`: see [`EditorApp::import_gltf`]). A file inside the level's folder is referenced
+    /// by its relative path, as levels store it; any other file is inlined, since a level may only reference
+    /// files in its own folder. Returns whether it added anything.
+    pub fn import_obj(&mut self, path: &Path) -> bool {
+        let gltf = crate::mesh::is_gltf_path(&path.to_string_lossy());
+        self.import_mesh(path, gltf)
+    }
+
+    /// Add the triangles of a glTF 2.0 file (one undo step): every triangle primitive its scene places, node
+    /// transforms applied. A file inside the level's folder becomes one mesh object referencing it (all its
+    /// primitives merged, re-read whenever the level loads); any other file gives one inlined mesh object per
+    /// placed primitive, named after its node. Returns whether it added anything.
+    pub fn import_gltf(&mut self, path: &Path) -> bool {
+        self.import_mesh(path, true)
+    }
+
+    /// Add a mesh file's objects, read as glTF or as OBJ, as one undo step and frame them.
+    fn import_mesh(&mut self, path: &Path, gltf: bool) -> bool {
+        let level = self.doc.path.as_deref();
+        let Some((edit, status)) = self.session.import_mesh(path, level, gltf) else {
+            return false;
+        };
+        self.apply_edit(edit);
+        self.status = status;
+        self.view2d.frame_selection = true;
+        true
     }
 }

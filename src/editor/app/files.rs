@@ -1,11 +1,11 @@
-//! Files: the one way a document is opened ([`EditorApp::open_document`]), save, save as, export, import,
-//! recent files, and the path dialog used where the system has no file dialog.
+//! Files, as the session's work: reading a level, save, export, import, recent files, and the path dialog
+//! used where the system has no file dialog. The app's own file actions (`EditorApp::open_path`, `save`,
+//! `import_obj`, the one way a document is opened, `open_document`) live in `command.rs` and call these.
 
 use std::path::{Path, PathBuf};
 
 use crate::editor::app::*;
 use crate::editor::document::{Document, Edit, LabelledEdit, Object};
-use crate::editor::inspector::InspectorState;
 use crate::level::{Level, MeshObject, ObjectId, Problem, Severity};
 
 /// Where an opened document comes from (see `EditorApp::open_document`).
@@ -40,388 +40,282 @@ pub(crate) enum PathPurpose {
     OpenRecording,
 }
 
-impl EditorApp {
-    /// Open a recording file: its frames in the Recording tab, asked again of the current level.
-    pub fn open_recording(&mut self, path: &std::path::Path) {
-        match crate::editor::recording::live::open_file(path) {
-            Ok((session, status)) => {
-                self.recording = Some(session);
-                self.panels.tab = crate::editor::debugger::panel::Tab::Recording;
-                self.panels.lower_collapsed = false;
-                self.status = status;
-            }
-            Err(why) => self.status = why,
-        }
-    }
-
+impl Session {
+    /// Put `path` first among the recent files.
     pub(crate) fn remember(&mut self, path: &Path) {
         let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        self.session.recent.retain(|p| p != &path);
-        self.session.recent.insert(0, path);
-        self.session.recent.truncate(MAX_RECENT);
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(MAX_RECENT);
     }
 
-    /// Ask before `action` when there are unsaved changes; otherwise do it now.
-    pub(crate) fn guard(&mut self, ctx: &egui::Context, action: Pending) {
-        if self.doc.is_dirty() {
-            self.session.dialog = Some(Dialog::ConfirmDiscard(action));
-        } else {
-            self.run_pending(ctx, action);
-        }
-    }
-
-    pub(crate) fn run_pending(&mut self, ctx: &egui::Context, action: Pending) {
-        match action {
-            Pending::New => {
-                self.open_document(Level::default(), Source::New);
-                self.status = "new level".into();
-            }
-            Pending::Open(Some(path)) => self.open_path(&path),
-            Pending::Open(None) => self.choose_path(PathPurpose::Open),
-            Pending::Quit => {
-                self.session.allow_close = true;
-                self.session.clear_recovery();
-                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-            }
-        }
-    }
-
-    /// Make `level` the edited document: the one way a document is opened (file, new, recovery, the
-    /// built-in level). It gets a fresh [`DocKey`], so every derived cache (drawn scene, problems, 3D scene,
-    /// recording, probe and compare results) rebuilds by itself; only the editing session's own state (a
-    /// half-drawn chain, a gesture, the framing, the probe ray, typed field text) is reset here.
-    pub(crate) fn open_document(&mut self, level: Level, source: Source) {
-        let recovered = matches!(source, Source::Recovered(_));
-        let left_previous = matches!(source, Source::New | Source::File(_));
-        let (path, name) = match source {
-            Source::New => (None, "untitled.ron".to_owned()),
-            Source::Embedded => (None, EMBEDDED_NAME.to_owned()),
-            Source::Start(path) => {
-                let name = display_name(path.as_deref());
-                (path, name)
-            }
-            Source::File(path) | Source::Recovered(Some(path)) => {
-                let name = display_name(Some(&path));
-                (Some(path), name)
-            }
-            Source::Recovered(None) => (None, display_name(None)),
-        };
-        self.session.display_name = name;
-        self.doc = Document::new(level, path);
-        self.tools.chain.clear();
-        self.tools.gesture = None;
-        self.view2d.framed = false;
-        self.view2d.frame_selection = false;
-        // The level's first saved probe shows in the Probe tab (and the views) at once.
-        self.probe.ray = self.doc.level().probes.first().and_then(|p| {
-            let dir = p.dir.normalize_or_zero();
-            (dir != glam::Vec3::ZERO && p.origin.is_finite() && p.max_t > 0.0)
-                .then(|| (crate::shape::Ray::new(p.origin, dir), p.max_t))
+    /// Show a message dialog.
+    fn tell(&mut self, title: impl Into<String>, text: String) {
+        self.dialog = Some(Dialog::Message {
+            title: title.into(),
+            text,
         });
-        self.probe.flat = false;
-        self.probe.box_id = None;
-        self.inspector = InspectorState::default();
-        match (recovered, left_previous) {
-            // The recovered work exists only in the recovery file until it is saved: keep that file.
-            (true, _) => self.doc.mark_unsaved(),
-            // The previous document was saved or its changes discarded: its recovery copy goes.
-            (false, true) => self.session.clear_recovery(),
-            // The editor is starting: the previous session's recovery copy is still to be offered.
-            (false, false) => {}
-        }
     }
 
-    /// Open a level file, keeping the current document when it cannot be read.
-    pub fn open_path(&mut self, path: &Path) {
+    /// Read the level file at `path`; when it cannot be read the dialog says why (the edited level is kept).
+    pub(crate) fn read_level(&mut self, path: &Path) -> Option<Level> {
         match Level::load(path) {
-            Ok(level) => {
-                self.open_document(level, Source::File(path.to_path_buf()));
-                self.remember(path);
-                self.status = format!("opened {}", path.display());
-            }
+            Ok(level) => Some(level),
             Err(e) => {
-                self.status = format!("could not open {}", path.display());
-                self.session.dialog = Some(Dialog::Message {
-                    title: "Cannot open the level".into(),
-                    text: format!("{e}\n\nThe level you were editing is unchanged."),
-                });
+                self.tell(
+                    "Cannot open the level",
+                    format!("{e}\n\nThe level you were editing is unchanged."),
+                );
+                None
             }
         }
     }
 
-    /// Save to the document's file (Save As when it has none). Returns whether it saved.
-    pub fn save(&mut self) -> bool {
-        match self.doc.path.clone() {
-            Some(p) => self.save_to(&p),
-            None => {
-                self.choose_path(PathPurpose::SaveAs);
-                false
-            }
-        }
-    }
-
-    /// Save to `path` atomically.
-    pub fn save_to(&mut self, path: &Path) -> bool {
+    /// Save `doc` to `path` atomically: the status line, or `None` (the dialog says why).
+    pub(crate) fn save(&mut self, doc: &mut Document, path: &Path) -> Option<String> {
         let path = with_ron_extension(path);
-        match self.doc.level().save(&path) {
+        match doc.level().save(&path) {
             Ok(()) => {
-                self.doc.mark_saved(path.clone());
-                self.session.display_name = display_name(Some(&path));
+                doc.mark_saved(path.clone());
+                self.display_name = display_name(Some(&path));
                 self.remember(&path);
-                self.session.clear_recovery();
-                self.status = format!("saved {}", path.display());
-                true
+                self.clear_recovery();
+                Some(format!("saved {}", path.display()))
             }
             Err(e) => {
-                self.session.dialog = Some(Dialog::Message {
-                    title: "Cannot save".into(),
-                    text: format!("{e}\n\nNothing was overwritten; your changes are still here."),
-                });
-                false
+                self.tell(
+                    "Cannot save",
+                    format!("{e}\n\nNothing was overwritten; your changes are still here."),
+                );
+                None
             }
         }
     }
 
-    /// Export the game-ready level to `path`: validated (refused with errors), OBJ meshes inlined so the file
-    /// stands alone, and the debugger's probes left out.
-    pub fn export_to(&mut self, path: &Path) -> bool {
-        match export_level(self.doc.level()) {
+    /// Export the game-ready `level` to `path`: the status line, or `None` (the dialog says why).
+    pub(crate) fn export(&mut self, level: &Level, path: &Path) -> Option<String> {
+        let problems = match export_level(level) {
             Ok(level) => {
                 let path = with_ron_extension(path);
-                match level.save(&path) {
-                    Ok(()) => {
-                        self.status = format!("exported {}", path.display());
-                        true
-                    }
+                return match level.save(&path) {
+                    Ok(()) => Some(format!("exported {}", path.display())),
                     Err(e) => {
-                        self.session.dialog = Some(Dialog::Message {
-                            title: "Cannot export".into(),
-                            text: e.to_string(),
-                        });
-                        false
+                        self.tell("Cannot export", e.to_string());
+                        None
                     }
-                }
+                };
             }
-            Err(problems) => {
-                let list: Vec<String> = problems.iter().take(10).map(ToString::to_string).collect();
-                self.session.dialog = Some(Dialog::Message {
-                    title: "Export refused".into(),
-                    text: format!(
-                        "The level has {} error(s); a game could not load it. Fix them first (Problems panel):\n\n{}",
-                        problems.len(),
-                        list.join("\n")
-                    ),
-                });
-                false
-            }
-        }
-    }
-
-    pub(crate) fn choose_path(&mut self, purpose: PathPurpose) {
-        if self.session.opts.native_dialogs {
-            let mut dialog = rfd::FileDialog::new().add_filter("Collidoscope level", &["ron"]);
-            if let Some(dir) = self.doc.path.as_ref().and_then(|p| p.parent()) {
-                dialog = dialog.set_directory(dir);
-            }
-            let chosen = match purpose {
-                PathPurpose::Open => dialog.set_title("Open level").pick_file(),
-                PathPurpose::SaveAs => dialog
-                    .set_title("Save level as")
-                    .set_file_name(self.suggested_name())
-                    .save_file(),
-                PathPurpose::Export => dialog
-                    .set_title("Export game-ready level")
-                    .set_file_name(self.suggested_name())
-                    .save_file(),
-                PathPurpose::ImportObj => rfd::FileDialog::new()
-                    .add_filter("Meshes (OBJ, glTF)", &["obj", "gltf", "glb"])
-                    .add_filter("Wavefront OBJ", &["obj"])
-                    .add_filter("glTF 2.0", &["gltf", "glb"])
-                    .set_title("Import a mesh")
-                    .pick_file(),
-                PathPurpose::OpenRecording => rfd::FileDialog::new()
-                    .add_filter("Collidoscope recording", &["crec"])
-                    .add_filter("Any file", &["*"])
-                    .set_title("Open a game's recording")
-                    .pick_file(),
-            };
-            match chosen {
-                Some(path) => self.use_path(purpose, &path),
-                None if native_dialog_available() => self.status = "cancelled".into(),
-                None => {
-                    // No portal and no zenity: ask in our own dialog instead.
-                    self.status = "no system file dialog (install xdg-desktop-portal or zenity); type a path instead".into();
-                    self.session.opts.native_dialogs = false;
-                    self.session.dialog = Some(Dialog::Path {
-                        purpose,
-                        text: self.suggested_path_for(purpose),
-                    });
-                }
-            }
-        } else {
-            self.session.dialog = Some(Dialog::Path {
-                purpose,
-                text: self.suggested_path_for(purpose),
-            });
-        }
-    }
-
-    /// What the editor's own path dialog starts with: the level's path for the level's own files, its
-    /// folder (ending in a separator) for another kind of file, a mesh or a recording.
-    pub(crate) fn suggested_path_for(&self, purpose: PathPurpose) -> String {
-        match purpose {
-            PathPurpose::Open | PathPurpose::SaveAs | PathPurpose::Export => self.suggested_path(),
-            PathPurpose::ImportObj | PathPurpose::OpenRecording => self
-                .doc
-                .path
-                .as_ref()
-                .and_then(|p| p.parent())
-                .filter(|d| !d.as_os_str().is_empty())
-                .map_or_else(String::new, |d| {
-                    format!("{}{}", d.display(), std::path::MAIN_SEPARATOR)
-                }),
-        }
-    }
-
-    pub(crate) fn suggested_name(&self) -> String {
-        self.doc
-            .path
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map_or_else(|| "level.ron".into(), |n| n.to_string_lossy().into_owned())
-    }
-
-    pub(crate) fn suggested_path(&self) -> String {
-        self.doc
-            .path
-            .as_ref()
-            .map_or_else(String::new, |p| p.display().to_string())
-    }
-
-    pub(crate) fn use_path(&mut self, purpose: PathPurpose, path: &Path) {
-        match purpose {
-            PathPurpose::Open => self.open_path(path),
-            PathPurpose::SaveAs => {
-                self.save_to(path);
-            }
-            PathPurpose::Export => {
-                self.export_to(path);
-            }
-            PathPurpose::ImportObj => {
-                self.import_obj(path);
-            }
-            PathPurpose::OpenRecording => self.open_recording(path),
-        }
-    }
-
-    /// Add the triangles of a mesh file as mesh objects (one undo step): a Wavefront OBJ file, or a glTF 2.0
-    /// file (`.gltf`, `.glb`: see [`EditorApp::import_gltf`]). A file inside the level's folder is referenced
-    /// by its relative path, as levels store it; any other file is inlined, since a level may only reference
-    /// files in its own folder.
-    pub fn import_obj(&mut self, path: &Path) -> bool {
-        if crate::mesh::is_gltf_path(&path.to_string_lossy()) {
-            return self.import_gltf(path);
-        }
-        let mesh = match crate::mesh::TriMesh::from_obj(path) {
-            Ok(m) => m,
-            Err(e) => return self.import_failed("OBJ", path, &e.to_string()),
+            Err(problems) => problems,
         };
-        let relative = self.relative_mesh_path(path);
-        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
-        let how = if relative.is_some() {
-            "referenced"
-        } else {
-            "inlined: outside the level's folder"
-        };
-        let n = mesh.triangle_count();
-        let object = mesh_object(
-            name,
-            relative,
-            mesh.vertices().to_vec(),
-            mesh.indices().to_vec(),
+        let list: Vec<String> = problems.iter().take(10).map(ToString::to_string).collect();
+        self.tell(
+            "Export refused",
+            format!(
+                "The level has {} error(s); a game could not load it. Fix them first (Problems panel):\n\n{}",
+                problems.len(),
+                list.join("\n")
+            ),
         );
-        self.add_object("Import OBJ mesh", Object::Mesh(object));
-        self.status = format!("imported {} ({n} triangles, {how})", path.display());
-        self.view2d.frame_selection = true;
-        true
+        None
     }
 
-    /// Add the triangles of a glTF 2.0 file (one undo step): every triangle primitive its scene places, node
-    /// transforms applied. A file inside the level's folder becomes one mesh object referencing it (all its
-    /// primitives merged, re-read whenever the level loads); any other file gives one inlined mesh object per
-    /// placed primitive, named after its node.
-    pub fn import_gltf(&mut self, path: &Path) -> bool {
-        let scene = match crate::mesh::read_gltf(path) {
-            Ok(s) => s,
-            Err(e) => return self.import_failed("glTF", path, &e.to_string()),
+    /// Ask for a path for `purpose` (`level` the document's file): the system's dialog where there is one,
+    /// else the editor's own. `Ok` is a path chosen now; `Err` the status line to show, if any (the own
+    /// dialog answers later, through [`Dialog::Path`]).
+    pub(crate) fn choose_path(
+        &mut self,
+        purpose: PathPurpose,
+        level: Option<&Path>,
+    ) -> Result<PathBuf, Option<String>> {
+        if !self.opts.native_dialogs {
+            let text = suggested_path_for(purpose, level);
+            self.dialog = Some(Dialog::Path { purpose, text });
+            return Err(None);
+        }
+        let mut dialog = rfd::FileDialog::new().add_filter("Collidoscope level", &["ron"]);
+        if let Some(dir) = level.and_then(|p| p.parent()) {
+            dialog = dialog.set_directory(dir);
+        }
+        let chosen = match purpose {
+            PathPurpose::Open => dialog.set_title("Open level").pick_file(),
+            PathPurpose::SaveAs => dialog
+                .set_title("Save level as")
+                .set_file_name(suggested_name(level))
+                .save_file(),
+            PathPurpose::Export => dialog
+                .set_title("Export game-ready level")
+                .set_file_name(suggested_name(level))
+                .save_file(),
+            PathPurpose::ImportObj => rfd::FileDialog::new()
+                .add_filter("Meshes (OBJ, glTF)", &["obj", "gltf", "glb"])
+                .add_filter("Wavefront OBJ", &["obj"])
+                .add_filter("glTF 2.0", &["gltf", "glb"])
+                .set_title("Import a mesh")
+                .pick_file(),
+            PathPurpose::OpenRecording => rfd::FileDialog::new()
+                .add_filter("Collidoscope recording", &["crec"])
+                .add_filter("Any file", &["*"])
+                .set_title("Open a game's recording")
+                .pick_file(),
         };
-        let stem = path
-            .file_stem()
-            .map_or_else(|| "gltf".into(), |s| s.to_string_lossy().into_owned());
-        let n = scene.triangle_count();
-        let (objects, how) = match self.relative_mesh_path(path) {
-            Some(rel) => {
-                let (vertices, indices) = scene.merged();
-                let mesh = mesh_object(Some(stem), Some(rel), vertices, indices);
-                (vec![Object::Mesh(mesh)], "referenced".to_owned())
-            }
+        match chosen {
+            Some(path) => Ok(path),
+            None if native_dialog_available() => Err(Some("cancelled".into())),
             None => {
-                let meshes: Vec<Object> = scene
-                    .primitives
-                    .into_iter()
-                    .map(|p| {
-                        let name = Some(format!("{stem}/{}", p.name));
-                        Object::Mesh(mesh_object(name, None, p.vertices, p.indices))
-                    })
-                    .collect();
-                let how = format!(
-                    "{} meshes inlined: outside the level's folder",
-                    meshes.len()
-                );
-                (meshes, how)
+                // No portal and no zenity: ask in our own dialog instead.
+                self.opts.native_dialogs = false;
+                let text = suggested_path_for(purpose, level);
+                self.dialog = Some(Dialog::Path { purpose, text });
+                Err(Some("no system file dialog (install xdg-desktop-portal or zenity); type a path instead".into()))
             }
-        };
-        self.apply_edit(LabelledEdit::new(
-            "Import glTF meshes",
-            Edit {
-                add: objects,
-                ..Edit::default()
-            },
-            None,
-        ));
-        let notes = if scene.notes.is_empty() {
-            String::new()
+        }
+    }
+
+    /// The edit adding the triangles of a mesh file, read as glTF or as OBJ (`level` the document's file;
+    /// see [`EditorApp::import_obj`]), with the status line, or `None` (the dialog says why).
+    pub(crate) fn import_mesh(
+        &mut self,
+        path: &Path,
+        level: Option<&Path>,
+        gltf: bool,
+    ) -> Option<(LabelledEdit, String)> {
+        let read = if gltf {
+            gltf_edit(path, level).map_err(|e| ("glTF", e))
         } else {
-            format!("; {}", scene.notes.join("; "))
+            obj_edit(path, level).map_err(|e| ("OBJ", e))
         };
-        self.status = format!("imported {} ({n} triangles, {how}{notes})", path.display());
-        self.view2d.frame_selection = true;
-        true
+        match read {
+            Ok(done) => Some(done),
+            Err((format, why)) => {
+                self.tell(
+                    format!("Cannot import the {format} file"),
+                    format!("{}: {why}", path.display()),
+                );
+                None
+            }
+        }
     }
+}
 
-    /// Show why a mesh file cannot be imported; always `false` (nothing was added).
-    fn import_failed(&mut self, format: &str, path: &Path, why: &str) -> bool {
-        self.session.dialog = Some(Dialog::Message {
-            title: format!("Cannot import the {format} file"),
-            text: format!("{}: {why}", path.display()),
-        });
-        false
-    }
+/// A Wavefront OBJ file as one mesh object: referenced by its path relative to the level's folder when it
+/// lies inside it, as levels store it; inlined otherwise, since a level may only reference files in its own
+/// folder.
+fn obj_edit(path: &Path, level: Option<&Path>) -> Result<(LabelledEdit, String), String> {
+    let mesh = crate::mesh::TriMesh::from_obj(path).map_err(|e| e.to_string())?;
+    let relative = relative_mesh_path(level, path);
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let how = if relative.is_some() {
+        "referenced"
+    } else {
+        "inlined: outside the level's folder"
+    };
+    let n = mesh.triangle_count();
+    let object = mesh_object(
+        name,
+        relative,
+        mesh.vertices().to_vec(),
+        mesh.indices().to_vec(),
+    );
+    let label = "Import OBJ mesh";
+    let edit = LabelledEdit::new(
+        label,
+        Edit {
+            add: vec![Object::Mesh(object)],
+            ..Edit::default()
+        },
+        None,
+    );
+    Ok((
+        edit,
+        format!("imported {} ({n} triangles, {how})", path.display()),
+    ))
+}
 
-    /// The path of `file` relative to the level's folder, when the level has a folder and the file is inside it.
-    fn relative_mesh_path(&self, file: &Path) -> Option<String> {
-        self.doc
-            .path
-            .as_ref()
-            .and_then(|level| level.parent())
-            .and_then(|dir| Some((dir.canonicalize().ok()?, file.canonicalize().ok()?)))
-            .and_then(|(dir, file)| {
-                let rel = file.strip_prefix(&dir).ok()?.to_string_lossy().into_owned();
-                crate::level::obj_path_problem(&rel)
-                    .is_none()
-                    .then_some(rel)
-            })
+/// A glTF 2.0 file: one mesh object referencing it (all its primitives merged, re-read whenever the level
+/// loads) when it lies in the level's folder; else one inlined mesh object per placed primitive, named
+/// after its node.
+fn gltf_edit(path: &Path, level: Option<&Path>) -> Result<(LabelledEdit, String), String> {
+    let scene = crate::mesh::read_gltf(path).map_err(|e| e.to_string())?;
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "gltf".into(), |s| s.to_string_lossy().into_owned());
+    let n = scene.triangle_count();
+    let (objects, how) = match relative_mesh_path(level, path) {
+        Some(rel) => {
+            let (vertices, indices) = scene.merged();
+            let mesh = mesh_object(Some(stem), Some(rel), vertices, indices);
+            (vec![Object::Mesh(mesh)], "referenced".to_owned())
+        }
+        None => {
+            let meshes: Vec<Object> = scene
+                .primitives
+                .into_iter()
+                .map(|p| {
+                    let name = Some(format!("{stem}/{}", p.name));
+                    Object::Mesh(mesh_object(name, None, p.vertices, p.indices))
+                })
+                .collect();
+            let how = format!(
+                "{} meshes inlined: outside the level's folder",
+                meshes.len()
+            );
+            (meshes, how)
+        }
+    };
+    let edit = LabelledEdit::new(
+        "Import glTF meshes",
+        Edit {
+            add: objects,
+            ..Edit::default()
+        },
+        None,
+    );
+    let notes = if scene.notes.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", scene.notes.join("; "))
+    };
+    Ok((
+        edit,
+        format!("imported {} ({n} triangles, {how}{notes})", path.display()),
+    ))
+}
+
+/// What the editor's own path dialog starts with (`level` the document's file): the level's path for the
+/// level's own files, its folder (ending in a separator) for another kind of file, a mesh or a recording.
+pub(crate) fn suggested_path_for(purpose: PathPurpose, level: Option<&Path>) -> String {
+    match purpose {
+        PathPurpose::Open | PathPurpose::SaveAs | PathPurpose::Export => {
+            level.map_or_else(String::new, |p| p.display().to_string())
+        }
+        PathPurpose::ImportObj | PathPurpose::OpenRecording => level
+            .and_then(|p| p.parent())
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(String::new, |d| {
+                format!("{}{}", d.display(), std::path::MAIN_SEPARATOR)
+            }),
     }
+}
+
+/// The file name a save dialog offers: the level's, or `level.ron`.
+fn suggested_name(level: Option<&Path>) -> String {
+    level
+        .and_then(|p| p.file_name())
+        .map_or_else(|| "level.ron".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The path of `file` relative to the folder of `level` (the document's file), when there is one and the
+/// file is inside it.
+fn relative_mesh_path(level: Option<&Path>, file: &Path) -> Option<String> {
+    level
+        .and_then(|level| level.parent())
+        .and_then(|dir| Some((dir.canonicalize().ok()?, file.canonicalize().ok()?)))
+        .and_then(|(dir, file)| {
+            let rel = file.strip_prefix(&dir).ok()?.to_string_lossy().into_owned();
+            crate::level::obj_path_problem(&rel)
+                .is_none()
+                .then_some(rel)
+        })
 }
 
 /// A mesh object to add (its id is given when it is added).

@@ -313,7 +313,7 @@ impl EditorApp {
         if let Some(f) = file
             && app.doc.path.is_some()
         {
-            app.remember(f);
+            app.session.remember(f);
         }
         app
     }
