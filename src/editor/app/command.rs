@@ -368,6 +368,11 @@ impl EditorApp {
             self.tools.gesture,
             Some(Gesture::Move { .. } | Gesture::Rotate { .. })
         );
+        if needed && !dragging {
+            // The scene of this revision (followed from the last one after a sector edit), shared with the
+            // map's builder rather than built again on its thread.
+            let _ = self.level_scene();
+        }
         let scene = self.level_scene.as_ref();
         if let Some(s) = self
             .reach
