@@ -39,6 +39,9 @@ mod greybox_build;
 #[path = "editor/greybox_3d.rs"]
 mod greybox_3d;
 
+#[path = "editor/nav.rs"]
+mod nav;
+
 fn options(recovery: Option<&Path>) -> EditorOptions {
     EditorOptions {
         recovery_dir: recovery.map(Path::to_path_buf),

@@ -123,6 +123,18 @@ pub enum Command {
     /// Which places of a column the reachability overlay shows from above.
     /// `None`: the reached place on top of each column; `Some(k)`: floor `k`.
     ReachFloor(Option<usize>),
+    /// View → Navigation overlay.
+    ToggleNav,
+    /// A navigation end (feet): the start, or the goal when a start waits (Shift+click with the overlay on).
+    NavPoint(glam::Vec3),
+    /// The navigation agent drawn and asked for paths (0: the level's character).
+    NavAgent(usize),
+    /// Add a navigation agent size: radius and height, metres.
+    NavAddAgent(f32, f32),
+    /// The navigation agent walks the shown path again.
+    WalkNavPath,
+    /// Forget the navigation start, goal and path.
+    ClearNavPath,
     /// Pick a tool.
     SetTool(Tool),
     /// Play or pause the simulation.
@@ -233,6 +245,9 @@ impl Command {
         Command::ToggleReach,
         Command::WalkReachPath,
         Command::ClearReachPath,
+        Command::ToggleNav,
+        Command::WalkNavPath,
+        Command::ClearNavPath,
         Command::PlayPause,
         Command::Step,
         Command::StepBack,
@@ -289,6 +304,7 @@ impl Command {
                 .file_or_edit_spec()
                 .or_else(|| self.character_spec())
                 .or_else(|| self.reach_spec())
+                .or_else(|| self.nav_spec())
                 .unwrap_or_else(|| self.view_spec()),
         }
     }
@@ -606,6 +622,10 @@ pub const POINTER_HELP: &[(&str, &str)] = &[
         "The path from the walker start to the spot, or what keeps it out",
     ),
     (
+        "Navigation overlay on: Shift+click (top-down or 3D)",
+        "The path's start, then its goal: the agent walks it in the 3D preview",
+    ),
+    (
         "3D Walker: W A S D or arrows, drag",
         "Walk the seeds' walker (pointer over the preview; Shift runs) / look around",
     ),
@@ -642,6 +662,48 @@ impl Command {
                 "Reachability floor",
                 &[],
                 "Which places the top-down view shows in a column: the reached one on top, or one floor",
+            ),
+            _ => return None,
+        })
+    }
+}
+
+impl Command {
+    /// The navigation commands' names, keys and help.
+    fn nav_spec(&self) -> Option<Spec> {
+        const N: &[KeyboardShortcut] = &[plain(Key::N)];
+        const WALK: &[KeyboardShortcut] = &[shift(Key::N)];
+        const CLEAR: &[KeyboardShortcut] = &[alt(Key::N)];
+        Some(match self {
+            Command::ToggleNav => spec(
+                "Navigation overlay",
+                N,
+                "Where an agent can stand, its jump links, and paths: Shift+click a start and a goal in either view",
+            ),
+            Command::NavPoint(_) => spec(
+                "Navigation end",
+                &[],
+                "The path's start, or its goal when a start waits",
+            ),
+            Command::NavAgent(_) => spec(
+                "Navigation agent",
+                &[],
+                "The agent size drawn and asked for paths",
+            ),
+            Command::NavAddAgent(..) => spec(
+                "Add agent size",
+                &[],
+                "Another agent size (radius, height) in the same map",
+            ),
+            Command::WalkNavPath => spec(
+                "Walk the navigation path",
+                WALK,
+                "The agent walks the shown path again in the 3D preview (Body::step with steer, 60 Hz)",
+            ),
+            Command::ClearNavPath => spec(
+                "Clear the navigation path",
+                CLEAR,
+                "Forget the navigation start, goal and path",
             ),
             _ => return None,
         })

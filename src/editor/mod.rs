@@ -27,6 +27,7 @@ pub mod greybox;
 pub mod heights;
 pub mod inspector;
 pub mod movers;
+pub mod nav;
 pub mod reach;
 pub mod recording;
 pub mod theme;

@@ -120,6 +120,12 @@ impl EditorApp {
             | Command::WalkReachPath
             | Command::ClearReachPath
             | Command::ReachFloor(_) => self.run_reach_command(command),
+            Command::ToggleNav
+            | Command::NavPoint(_)
+            | Command::NavAgent(_)
+            | Command::NavAddAgent(..)
+            | Command::WalkNavPath
+            | Command::ClearNavPath => self.run_nav_command(command),
             Command::Shortcuts => self.session.dialog = Some(Dialog::Shortcuts),
             Command::SectorHeight(..)
             | Command::JoinSectors
@@ -260,6 +266,15 @@ impl EditorApp {
             Command::KeepProbe => self.probe.ray.is_some(),
             Command::WalkReachPath => self.reach.path_to_walk(self.doc.key()).is_ok(),
             Command::ClearReachPath => self.reach.target().is_some(),
+            Command::WalkNavPath => self
+                .nav
+                .overlay
+                .route
+                .as_ref()
+                .is_some_and(|r| r.path.is_some()),
+            Command::ClearNavPath => {
+                self.nav.overlay.route.is_some() || self.nav.overlay.start.is_some()
+            }
             _ => true,
         }
     }
@@ -274,6 +289,7 @@ impl EditorApp {
             Command::ToggleLowerPanel => self.panels.show_problems,
             Command::ToggleOverlay(o) => *self.debug.overlays.flag(*o),
             Command::ToggleReach => self.reach.on,
+            Command::ToggleNav => self.nav.overlay.on,
             Command::ReachFloor(f) => self.reach.floor == crate::editor::reach::floor_view(*f),
             Command::ThirdPerson => self.view3d.cam.character.third_person,
             _ => return None,

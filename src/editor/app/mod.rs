@@ -9,6 +9,7 @@ mod dialogs;
 mod files;
 mod greybox;
 mod menus;
+mod nav;
 mod panels;
 mod preview;
 mod preview_lines;
@@ -24,6 +25,7 @@ pub(crate) use dialogs::Dialog;
 pub use files::export_level;
 pub(crate) use files::{PathPurpose, Pending, Source};
 pub use preview::{Action3, Preview3};
+pub use nav::Nav3;
 pub use preview_lines::{Input3, Reach3, move_lines};
 
 use std::path::{Path, PathBuf};
@@ -110,6 +112,9 @@ pub struct EditorApp {
     pub(crate) reach_paint: crate::editor::reach::paint::ReachPaintCache,
     /// Greybox sectors: the storey filter and the sectors' edges as drawn.
     pub greybox: crate::editor::greybox::Greybox,
+    /// The navigation overlay: the map (built and updated off the UI thread), the agents, the path and the
+    /// agent walking it.
+    pub nav: crate::editor::nav::Nav,
 }
 
 /// The editing session around the document: what the window shows of it, the files around it, autosave
@@ -281,6 +286,7 @@ impl EditorApp {
             reach: Default::default(),
             reach_paint: Default::default(),
             greybox: Default::default(),
+            nav: Default::default(),
         }
     }
 
@@ -415,6 +421,7 @@ impl EditorApp {
         }
         self.view2d.scene.refresh(&self.doc);
         self.refresh_reach(&ctx);
+        self.refresh_nav(&ctx);
         let dragging = self.tools.gesture.is_some();
         self.problems.refresh(&ctx, &self.doc, &self.reach, dragging);
         self.probe.refresh(&self.doc, &mut self.level_scene);

@@ -87,6 +87,7 @@ impl EditorApp {
             recording_move: self.recording_move_marks(),
             reach: Reach3::of(&self.reach, self.doc.key()),
             reach_tool: self.tools.tool == Tool::Reach,
+            nav: Nav3::of(&self.nav.overlay, self.doc.key()),
             height_step: self.tools.snap_step,
         };
         match self.view3d.ui(ui, &input) {
@@ -96,7 +97,12 @@ impl EditorApp {
             Some(Action3::Reach(Some(to))) => {
                 self.run_command(&ui.ctx().clone(), Command::ReachTo(to));
             }
-            Some(Action3::Reach(None)) => self.status = "3D: no surface under the pointer".into(),
+            Some(Action3::Reach(None)) | Some(Action3::Nav(None)) => {
+                self.status = "3D: no surface under the pointer".into();
+            }
+            Some(Action3::Nav(Some(at))) => {
+                self.run_command(&ui.ctx().clone(), Command::NavPoint(at));
+            }
             Some(Action3::Probe(ray, max_t)) => {
                 self.probe.ray = Some((ray, max_t));
                 self.probe.flat = false;
@@ -192,6 +198,7 @@ impl EditorApp {
             }
             ui.separator();
             self.reach_status(ui);
+            self.nav_status(ui);
             let limits = self.view3d.heights.warnings(&self.doc);
             if let Some(line) = crate::editor::heights::warn::status_line(&limits, 2) {
                 let over = limits.iter().any(crate::editor::heights::Warning::over);
@@ -517,6 +524,7 @@ impl EditorApp {
     }
 
     pub(crate) fn right_panel(&mut self, ui: &mut Ui) {
+        self.nav_panel(ui);
         let history_height = if self.panels.show_history { 170.0 } else { 0.0 };
         let edits = egui::ScrollArea::vertical()
             .id_salt("inspector")

@@ -37,6 +37,8 @@ pub enum Action3 {
     Run(Command),
     /// A click with the Reach tool: the feet on the surface under it (`None`: nothing there).
     Reach(Option<Vec3>),
+    /// A Shift+click with the navigation overlay on: the feet on the surface under it (`None`: nothing).
+    Nav(Option<Vec3>),
     /// A height gesture's preview or end (see [`crate::editor::heights`]).
     Heights(HeightsOut),
 }
@@ -341,6 +343,10 @@ impl Preview3 {
         let (ray, reach) = (click.ray, click.reach);
         Some(if input.probe_tool {
             Action3::Probe(ray, reach)
+        } else if input.nav.is_some() && click.shift {
+            let skin = crate::editor::document::character::effective(input.doc.level()).skin;
+            let hit = input.scene.cast_ray(&ray, reach);
+            Action3::Nav(hit.map(|h| h.point + Vec3::Y * skin))
         } else if input.reach_tool {
             let skin = crate::editor::document::character::effective(input.doc.level()).skin;
             let hit = input.scene.cast_ray(&ray, reach);

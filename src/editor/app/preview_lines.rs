@@ -55,6 +55,8 @@ pub struct Input3<'a> {
     pub reach: Option<Reach3<'a>>,
     /// Clicks ask the reachability map (the Reach tool).
     pub reach_tool: bool,
+    /// The navigation overlay, when it is on (Shift+clicks set its ends).
+    pub nav: Option<super::nav::Nav3<'a>>,
     /// The step a height gesture moves by (the snap step), metres.
     pub height_step: f32,
 }
@@ -134,6 +136,9 @@ pub(super) fn scene_lines(
     }
     if let Some(r) = &input.reach {
         reach_lines(r, overlay);
+    }
+    if let Some(n) = &input.nav {
+        super::nav::nav_lines(n, lines, overlay);
     }
 }
 
@@ -459,6 +464,7 @@ mod tests {
             recording_move: None,
             reach: None,
             reach_tool: false,
+            nav: None,
             height_step: 0.5,
         };
         let (without, _, overlay_without) = dynamic(&input);

@@ -94,6 +94,17 @@ impl EditorApp {
             shift,
             ctrl: ui.input(|i| i.modifiers.command),
         };
+        if self.nav.overlay.on && shift {
+            // Shift+click with the navigation overlay on: the path's start, then its goal (the tools see
+            // none of it, so a Shift+click there never also selects or places).
+            if resp.clicked()
+                && let Some(p) = pt.press
+            {
+                let at = self.nav_spot(pt.world(p));
+                self.run_command(&resp.ctx, Command::NavPoint(at));
+            }
+            return;
+        }
         if self.inspector.pick.is_some() {
             self.pick_for_inspector(resp, pt);
             return;
@@ -203,6 +214,14 @@ impl EditorApp {
             // The reachability overlay's cells over the level, translucent: the outlines show through, muted.
             painter.with_clip_rect(rect.shrink(0.025)).add(cells);
         }
+        if let Some(places) =
+            self.nav
+                .paint
+                .places(&self.nav.overlay, self.doc.key(), &self.view2d.cam, rect)
+        {
+            // The navigation overlay's places, translucent, in a mesh of their own (see above).
+            painter.with_clip_rect(rect.shrink(0.027)).add(places);
+        }
         let (fills, mut lines) = self.paint_hovered(rect, hovered);
         self.paint_walker(&mut lines, rect, hovered);
         let character_label = self.paint_character(&mut lines, rect);
@@ -222,6 +241,13 @@ impl EditorApp {
             &self.view3d,
         );
         self.paint_compare(&mut lines, rect);
+        crate::editor::nav::paint::paint_marks(
+            &self.nav.overlay,
+            self.doc.key(),
+            &self.view2d.cam,
+            rect,
+            &mut lines,
+        );
         let marks = self.debug.marks();
         let selection = self.doc.selection();
         marks.paint_2d(&mut lines, rect, &self.view2d.cam, &|id| {

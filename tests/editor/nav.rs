@@ -1,0 +1,106 @@
+//! The navigation overlay driven as a person would: N turns it on, the map is made off the frame, a Shift+click
+//! sets a start on a ledge and another a goal below it, the path (with its drop) shows and the agent walks it
+//! in the 3D preview until it arrives; an edit updates the map from the box it touched.
+
+use super::*;
+use collidoscope::editor::nav::WalkState;
+use collidoscope::editor::nav::model::Made;
+use collidoscope::nav::NavLink;
+
+/// A 6 m room with a 0.8 m ledge along one side (down is a drop; up is too high to walk).
+fn ledge_room() -> Harness<'static, EditorApp> {
+    let level = Level::from_ron_str(
+        "(version: 2, aabbs: [
+            (id: 1, min: (-3.0, -0.2, -3.0), max: (3.0, 0.0, 3.0)),
+            (id: 2, min: (1.0, 0.0, -3.0), max: (3.0, 0.8, 3.0)),
+        ])",
+    )
+    .unwrap();
+    harness3d(EditorApp::new(level, None, options(None)))
+}
+
+/// Step frames until the overlay shows a map of the document as it is (made on its own thread).
+fn wait_for_nav(h: &mut Harness<'_, EditorApp>) {
+    for _ in 0..3000 {
+        let s = h.state();
+        if s.nav.overlay.is_current(s.doc.key()) && s.nav.overlay.building().is_none() {
+            h.run_steps(2);
+            return;
+        }
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    panic!("the navigation map was not made within 15 s");
+}
+
+fn shift_click(h: &mut Harness<'_, EditorApp>, x: f32, z: f32) {
+    let p = screen(h, x, z);
+    h.event(Event::ModifiersChanged(Modifiers::SHIFT));
+    press(h, p, true, Modifiers::SHIFT);
+    press(h, p, false, Modifiers::SHIFT);
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(8);
+}
+
+#[test]
+fn shift_clicks_give_a_path_the_agent_walks_and_an_edit_updates_the_map() {
+    let mut h = ledge_room();
+    assert!(!h.state().nav.overlay.on);
+    key(&mut h, Modifiers::NONE, Key::N);
+    assert!(h.state().nav.overlay.on);
+    assert!(h.state().status.starts_with("navigation overlay on"));
+    wait_for_nav(&mut h);
+    {
+        let d = h.state().nav.overlay.data().unwrap();
+        assert_eq!(d.made, Made::Baked);
+        assert!(d.geometry.agents[0].places.len() > 300);
+        assert!(d.geometry.agents[0].heights.1 > 0.7, "the ledge's top");
+    }
+    assert!(h.query_by_label_contains("places ·").is_some());
+    // The start on the ledge, the goal on the floor below: a path that drops.
+    shift_click(&mut h, 2.0, 0.0);
+    assert!(h.state().nav.overlay.start.is_some());
+    shift_click(&mut h, -2.0, 1.0);
+    let route = h.state().nav.overlay.route.clone().unwrap();
+    let path = route.path.clone().expect("a path down the ledge");
+    assert!(route.from.y > 0.7 && route.to.y < 0.1, "{route:?}");
+    assert!(
+        path.links.iter().any(|l| matches!(l, NavLink::Drop { .. })),
+        "{:?}",
+        path.links
+    );
+    // The agent walks it in the 3D preview and arrives.
+    for _ in 0..200 {
+        if h.state().nav.overlay.walker.as_ref().unwrap().state != WalkState::Walking {
+            break;
+        }
+        h.step();
+    }
+    let w = h.state().nav.overlay.walker.clone().unwrap();
+    assert!(
+        matches!(w.state, WalkState::Arrived(_)),
+        "{:?} at {}",
+        w.state,
+        w.body.feet
+    );
+    assert!(h.state().status.contains("arrived"), "{}", h.state().status);
+    // An edit (the ledge deleted): the map is updated from the box it touched, off the frame, and answers
+    // as a fresh bake of the edited level.
+    h.state_mut().doc.select_only([ObjectId(2)]);
+    key(&mut h, Modifiers::NONE, Key::Delete);
+    assert_eq!(h.state().doc.level().aabbs.len(), 1);
+    wait_for_nav(&mut h);
+    let s = h.state();
+    let d = s.nav.overlay.data().unwrap();
+    assert!(matches!(d.made, Made::Updated(_)), "{:?}", d.made);
+    let fresh = collidoscope::nav::NavMap::build(&d.scene, d.map.settings());
+    assert_eq!(d.map.places(0).len(), fresh.places(0).len());
+    // The ledge's top is gone: every place is on the floor now.
+    assert!(
+        d.geometry.agents[0].heights.1 < 0.1,
+        "{:?}",
+        d.geometry.agents[0].heights
+    );
+    // The path was asked again of the new map: the start is in the air now, so there is none.
+    assert!(s.nav.overlay.route.as_ref().unwrap().path.is_none());
+}
