@@ -89,6 +89,12 @@ impl EditorApp {
             reach_tool: self.tools.tool == Tool::Reach,
             nav: Nav3::of(&self.nav.overlay, self.doc.key()),
             height_step: self.tools.snap_step,
+            recorded_movers: self
+                .recording
+                .as_ref()
+                .and_then(|r| r.frame())
+                .filter(|f| !(f.scene_times.is_empty() && f.mover_starts.is_empty()))
+                .map(|f| (f.scene_time(), f.mover_starts.as_slice())),
         };
         match self.view3d.ui(ui, &input) {
             None => {}

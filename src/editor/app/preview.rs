@@ -15,7 +15,7 @@ use crate::editor::character::walk;
 use crate::editor::command::Command;
 use crate::editor::document::Document;
 use crate::editor::heights::{Heights, HeightsOut, PointerInput};
-use crate::editor::view3d::scene::{CameraMode, eye_height};
+use crate::editor::view3d::scene::{CameraMode, Lines, eye_height};
 use crate::editor::view3d::{Ball, Dynamic, StaticInput, View3d};
 use crate::level::ObjectId;
 use crate::scene::Scene;
@@ -234,6 +234,40 @@ impl Preview3 {
         self.sync_character_camera(&physics.controller);
     }
 
+    /// Walk mode's scene and the time it shows (the selected move's), while the character walks.
+    #[must_use]
+    pub fn walk_clock(&self) -> Option<(&Scene, f32)> {
+        self.character
+            .timed_scene()
+            .filter(|_| self.walking_character())
+            .map(|s| (s, self.character.shown_time()))
+    }
+
+    /// The movers' paths and places, and the one-way arrows, at the shown scene time (Walk mode's, else the
+    /// debugger's frame, else a recording's frame, else the level's: `movers::shown`).
+    fn mover_lines(&self, input: &Input3<'_>, overlay: &mut Lines) {
+        use crate::editor::movers::{marks3d, shown};
+        let level = input.doc.level();
+        if level.movers.is_empty()
+            && !level.aabbs.iter().any(|o| o.one_way)
+            && !level.obbs.iter().any(|o| o.one_way)
+            && !level.triangles.iter().any(|o| o.one_way)
+            && !level.meshes.iter().any(|o| o.one_way)
+            && !level.sectors.iter().any(|o| o.one_way)
+        {
+            return;
+        }
+        let debugger = input
+            .debug
+            .debugger
+            .as_ref()
+            .filter(|_| input.debug.active())
+            .map(|d| d.world().scene());
+        let clock = shown::clock(self.walk_clock(), debugger, input.recorded_movers);
+        marks3d::movers(overlay, level, &|m| clock.offset(level, m));
+        marks3d::one_way(overlay, level, &|o| clock.object_offset(level, o));
+    }
+
     /// The followed ball's centre, velocity and radius, from the debugger's frame (or the level when the
     /// debugger is idle).
     fn followed(&self, input: &Input3<'_>) -> Option<Ball> {
@@ -388,6 +422,7 @@ impl Preview3 {
             eye: self.view.cam.eye_forward(None).0,
         });
         scene_lines(input, eye, character, &mut lines, &mut overlay);
+        self.mover_lines(input, &mut overlay);
         super::preview_lines::height_lines(input.doc.level(), &self.heights, &mut overlay);
         Dynamic {
             spheres,

@@ -59,6 +59,9 @@ pub struct Input3<'a> {
     pub nav: Option<super::nav::Nav3<'a>>,
     /// The step a height gesture moves by (the snap step), metres.
     pub height_step: f32,
+    /// An open recording's frame that kept its scene time: the time and the movers' starts (the movers
+    /// are drawn there when neither Walk mode nor the debugger shows a time).
+    pub recorded_movers: Option<crate::editor::movers::shown::Recorded<'a>>,
 }
 
 /// The character walking in Walk mode, as the preview draws it.
@@ -466,6 +469,7 @@ mod tests {
             reach_tool: false,
             nav: None,
             height_step: 0.5,
+            recorded_movers: None,
         };
         let (without, _, overlay_without) = dynamic(&input);
         input.recording_step = Some(&step);

@@ -507,29 +507,41 @@ impl EditorApp {
         );
     }
 
-    /// The movers' paths and places (at Walk mode's shown time; at time 0 otherwise), and the Mover tool's
-    /// path in progress.
+    /// The scene time the views show the movers at: Walk mode's shown move, else the debugger's frame,
+    /// else an open recording's frame, else the level's time 0 (see `movers::shown`).
+    #[must_use]
+    pub fn movers_clock(&self) -> crate::editor::movers::shown::Clock<'_> {
+        let walking = self.view3d.walk_clock();
+        let debugger = self
+            .debug
+            .debugger
+            .as_ref()
+            .filter(|_| self.debug.active())
+            .map(|d| d.world().scene());
+        let recorded = self
+            .recording
+            .as_ref()
+            .and_then(|r| r.frame())
+            .filter(|f| !(f.scene_times.is_empty() && f.mover_starts.is_empty()))
+            .map(|f| (f.scene_time(), f.mover_starts.as_slice()));
+        crate::editor::movers::shown::clock(walking, debugger, recorded)
+    }
+
+    /// The movers' paths and places at [`EditorApp::movers_clock`]'s time, the one-way objects' marks, and
+    /// the Mover tool's path in progress.
     fn paint_movers(&self, lines: &mut Batch, rect: Rect) {
-        use crate::editor::movers::{marks, paint};
+        use crate::editor::movers::{marks, marks3d, paint};
         let level = self.doc.level();
-        let walk = &self.view3d.character;
-        let timed = walk
-            .timed_scene()
-            .filter(|_| self.view3d.walking_character());
-        let t = walk.shown_time();
-        let offset = |mover: crate::level::ObjectId| {
-            let object = level
-                .movers
-                .iter()
-                .find(|m| m.id == mover)
-                .map(|m| m.object);
-            match (timed, object) {
-                (Some(scene), Some(o)) => scene.mover_offset_at(o, t),
-                _ => glam::Vec3::ZERO,
-            }
-        };
+        let clock = self.movers_clock();
         let cam = &self.view2d.cam;
-        paint::paint(lines, rect, cam, &marks::marks(level, offset));
+        paint::paint(
+            lines,
+            rect,
+            cam,
+            &marks::marks(level, |m| clock.offset(level, m)),
+        );
+        let spots = marks3d::one_way_spots(level, &|o| clock.object_offset(level, o));
+        paint::paint_one_way(lines, rect, cam, &spots);
         if let Some(pick) = self.tools.mover.filter(|_| self.tools.tool == Tool::Mover) {
             paint::paint_chain(lines, rect, cam, pick.at, &self.tools.chain);
         }

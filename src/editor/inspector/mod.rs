@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 mod character;
 pub mod game;
+mod mover;
 mod sector;
 
 pub use game::{PickRequest, PickWhat, Slot};
@@ -475,6 +476,10 @@ fn fields(ui: &mut Ui, doc: &Document, state: &mut InspectorState, out: &mut Vec
         if kind == Kind::Sector {
             sector::section(ui, doc, state, &of_kind, out);
         }
+        mover::one_way_row(ui, &of_kind, out);
+    }
+    if let [one] = selected.as_slice() {
+        mover::section(ui, doc, state, one, out);
     }
     if let [one] = selected.as_slice() {
         ui.separator();

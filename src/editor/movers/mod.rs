@@ -3,8 +3,11 @@
 //! the level's header ([`Header::movers`]), so adding or editing one is one header edit, one undo step;
 //! the level's validation reports a bad path or speed like any other problem.
 
+pub mod edit;
 pub mod marks;
+pub mod marks3d;
 pub mod paint;
+pub mod shown;
 pub mod tool;
 
 use glam::{Vec2, Vec3};

@@ -43,3 +43,17 @@ pub fn paint_chain(lines: &mut Batch, rect: Rect, cam: &Camera, from: Vec2, chai
         lines.disc(*p, 3.5, MOVER);
     }
 }
+
+/// The colour of one-way marks (the 3D preview's [`super::marks3d::ONE_WAY_RGBA`]).
+pub const ONE_WAY: Color32 = Color32::from_rgb(120, 230, 255);
+
+/// Mark each one-way object at `spots` (`(x, z)`, its top's centre): a ring with a dot, the drawing
+/// convention for an arrow pointing out of the page, since things pass through it upwards, towards the
+/// viewer of the top-down view.
+pub fn paint_one_way(lines: &mut Batch, rect: Rect, cam: &Camera, spots: &[Vec2]) {
+    for p in spots {
+        let c = cam.screen_from_world(rect, *p);
+        lines.circle(c, 8.0, 1.5, ONE_WAY);
+        lines.disc(c, 2.5, ONE_WAY);
+    }
+}
