@@ -18,6 +18,45 @@ pub(super) struct AgentMap {
     pub(super) graph: MoveGraph,
     /// Its jump links, by take-off node.
     pub(super) jumps: Vec<JumpLink>,
+    /// For each node jumps were tried from (by node), where every simulated flight from it went across
+    /// (`update` tries again only the nodes whose flights came near an edit).
+    pub(super) flights: Vec<(u32, Flight)>,
+}
+
+/// Where the jumps simulated from one node went: what an update needs to tell whether an edit could change
+/// them.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Flight {
+    /// `(min x, min z, max x, max z)` of the feet over every simulated frame.
+    pub(super) across: [f32; 4],
+    /// Landings that found no node near them (a node made there since would make a link).
+    pub(super) missed: Vec<Vec3>,
+}
+
+impl Flight {
+    /// A flight that has not gone anywhere yet.
+    fn new() -> Self {
+        Self {
+            across: [
+                f32::INFINITY,
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NEG_INFINITY,
+            ],
+            missed: Vec::new(),
+        }
+    }
+
+    /// Grown to hold `feet`.
+    fn extend(&mut self, feet: Vec3) {
+        let a = &mut self.across;
+        *a = [
+            a[0].min(feet.x),
+            a[1].min(feet.z),
+            a[2].max(feet.x),
+            a[3].max(feet.z),
+        ];
+    }
 }
 
 /// A jump found by simulation: from a node's feet, the wish held along `dir`, lands at `landing`, within a cell
@@ -125,6 +164,7 @@ pub(super) fn build(scene: &Scene, settings: &NavSettings) -> Result<NavMap, Str
         slots,
         maps,
         scene: Some(Arc::new(scene.clone())),
+        bounds: Some(bounds),
         stats: NavStats::default(),
         error: None,
     };
@@ -165,21 +205,25 @@ pub(super) fn bake_agent(
     let mut map = AgentMap {
         graph,
         jumps: Vec::new(),
+        flights: Vec::new(),
     };
     if settings.jump && ctl.jump_height > 0.0 {
         let all: Vec<u32> = (0..map.graph.len() as u32).collect();
-        map.jumps = find_jumps(scene, &map.graph, settings, &all);
+        (map.jumps, map.flights) = find_jumps(scene, &map.graph, settings, &all);
     }
     Ok(map)
 }
 
-/// The jump links out of `nodes` (sorted by take-off).
+/// Jump links (sorted by take-off) and where the flights tried from each node went.
+pub(super) type Jumps = (Vec<JumpLink>, Vec<(u32, Flight)>);
+
+/// The jump links out of `nodes` (sorted by take-off), and where the flights tried from each went.
 pub(super) fn find_jumps(
     scene: &Scene,
     graph: &MoveGraph,
     settings: &NavSettings,
     nodes: &[u32],
-) -> Vec<JumpLink> {
+) -> Jumps {
     let threads = if settings.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -190,42 +234,54 @@ pub(super) fn find_jumps(
     let chunk = nodes.len().div_ceil(threads).max(1);
     let rise = graph.controller().jump_height + graph.controller().max_step;
     let work = |t: usize| {
-        let mut out = Vec::new();
+        let (mut out, mut flights) = (Vec::new(), Vec::new());
         let end = ((t + 1) * chunk).min(nodes.len());
         for &n in &nodes[(t * chunk).min(end)..end] {
+            let mut flight = Flight::new();
             for dir in graph.rims(n, rise) {
-                if let Some(j) = try_jump(scene, graph, settings.gravity, n, dir) {
+                if let Some(j) = try_jump(scene, graph, settings.gravity, n, dir, &mut flight) {
                     out.push(j);
                 }
             }
+            if flight.across[0] <= flight.across[2] {
+                flights.push((n, flight));
+            }
         }
-        out
+        (out, flights)
     };
-    let mut jumps: Vec<JumpLink> = if threads <= 1 {
-        work(0)
+    let parts: Vec<Jumps> = if threads <= 1 {
+        vec![work(0)]
     } else {
         std::thread::scope(|s| {
             let work = &work;
             let handles: Vec<_> = (0..threads).map(|t| s.spawn(move || work(t))).collect();
             handles
                 .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect()
         })
     };
+    let (mut jumps, mut flights) = (Vec::new(), Vec::new());
+    for (j, f) in parts {
+        jumps.extend(j);
+        flights.extend(f);
+    }
     jumps.sort_by_key(|j| (j.from, j.to));
     jumps.dedup_by_key(|j| (j.from, j.to));
-    jumps
+    flights.sort_by_key(|f| f.0);
+    (jumps, flights)
 }
 
 /// Where a jump from `feet` with the wish held along `dir` lands, stepped as [`Body::step`] steps it at 60 Hz
-/// (the first step jumps): `None` when it never leaves the ground or does not land within 3 s.
+/// (the first step jumps): `None` when it never leaves the ground or does not land within 3 s. `flight` grows to
+/// hold every place the feet were.
 pub(super) fn simulate_jump(
     scene: &Scene,
     ctl: &CharacterController,
     gravity: Vec3,
     feet: Vec3,
     dir: Vec2,
+    flight: &mut Flight,
 ) -> Option<Vec3> {
     let mut body = Body::new(feet);
     body.grounded = true;
@@ -241,6 +297,7 @@ pub(super) fn simulate_jump(
         if !m.feet.is_finite() || !body.feet.is_finite() {
             return None;
         }
+        flight.extend(body.feet);
         if !body.grounded {
             left = true;
         } else if left {
@@ -261,16 +318,21 @@ fn try_jump(
     gravity: Vec3,
     n: u32,
     dir: Vec2,
+    flight: &mut Flight,
 ) -> Option<JumpLink> {
     let ctl = graph.controller();
     let (cell, step) = (graph.cell(), ctl.max_step);
     let feet = graph.feet(n);
-    let landing = simulate_jump(scene, ctl, gravity, feet, dir)?;
+    flight.extend(feet);
+    let landing = simulate_jump(scene, ctl, gravity, feet, dir, flight)?;
     let flat = |a: Vec3, b: Vec3| Vec2::new(a.x - b.x, a.z - b.z).length();
     if flat(landing, feet) < 2.0 * cell {
         return None;
     }
-    let to = graph.node_near(landing, cell, step)?;
+    let Some(to) = graph.node_near(landing, cell, step) else {
+        flight.missed.push(landing);
+        return None;
+    };
     // The steering jumps along the link (take-off to landing): the flight must have gone straight (nothing
     // turned it aside), and the jump along the link, and from a frame's walk short of the take-off, must land
     // there too.
@@ -282,7 +344,7 @@ fn try_jump(
     let dir = along.normalize_or_zero();
     let early = feet - Vec3::new(dir.x, 0.0, dir.y) * (STEER_SPEED / HZ);
     for start in [feet, early] {
-        let again = simulate_jump(scene, ctl, gravity, start, dir)?;
+        let again = simulate_jump(scene, ctl, gravity, start, dir, flight)?;
         if flat(again, landing) > cell || (again.y - landing.y).abs() > step {
             return None;
         }

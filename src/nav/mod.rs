@@ -159,6 +159,8 @@ pub struct NavMap {
     maps: Vec<AgentMap>,
     /// The scene the map was baked from (paths are straightened against it).
     scene: Option<Arc<Scene>>,
+    /// The part of the level mapped (an update over other bounds is a fresh build).
+    bounds: Option<Aabb>,
     stats: NavStats,
     error: Option<String>,
 }

@@ -446,3 +446,141 @@ proptest::proptest! {
         }
     }
 }
+
+/// A box as a RON list item.
+fn block_ron(id: u32, (x, z, w, d, top): (f32, f32, f32, f32, f32)) -> String {
+    format!(
+        "(id: {id}, min: ({:.3}, -0.5, {:.3}), max: ({:.3}, {top:.3}, {:.3}))",
+        x - w,
+        z - d,
+        x + w,
+        z + d
+    )
+}
+
+/// The box of a block (its old or new place, for `update`'s `changed`).
+fn block_box((x, z, w, d, top): (f32, f32, f32, f32, f32)) -> Aabb {
+    Aabb::new(Vec3::new(x - w, -0.5, z - d), Vec3::new(x + w, top, z + d))
+}
+
+/// `updated` answers as `fresh`: the same places, jump links and counts for every agent, and the same `path`
+/// for each pair.
+fn same_maps(updated: &NavMap, fresh: &NavMap, agents: usize, pairs: &[(Vec3, Vec3)]) {
+    assert_eq!(updated.error(), fresh.error());
+    let (u, f) = (updated.stats(), fresh.stats());
+    assert_eq!(
+        (u.agent_sizes, u.nodes, u.moves, u.jumps),
+        (f.agent_sizes, f.nodes, f.moves, f.jumps)
+    );
+    for a in 0..agents {
+        assert_eq!(updated.places(a), fresh.places(a), "agent {a}'s places");
+        assert_eq!(updated.jumps(a), fresh.jumps(a), "agent {a}'s jumps");
+        for &(from, to) in pairs {
+            assert_eq!(
+                updated.path(a, from, to),
+                fresh.path(a, from, to),
+                "agent {a}: {from:?} -> {to:?}"
+            );
+        }
+    }
+}
+
+/// A 16 m maze of 4 m rooms (walls 2.5 m high on a floor plane); one room gets a crate it did not have: the map
+/// updated over that room answers as a fresh build of the edited level, for two agent sizes.
+#[test]
+fn an_update_over_a_4_m_room_answers_as_a_fresh_build() {
+    use collidoscope::generate::{MazeParams, maze};
+    use collidoscope::level::{AabbObject, ObjectId};
+    let level = maze(&MazeParams {
+        walls: 24,
+        balls: 0,
+        seed: 7,
+        cell: 4.0,
+    });
+    let mut edited = level.clone();
+    edited.aabbs.push(AabbObject {
+        id: ObjectId(1000),
+        name: None,
+        min: Vec3::new(-1.5, 0.0, -1.5),
+        max: Vec3::new(-0.5, 0.6, -0.5),
+        properties: Default::default(),
+        one_way: false,
+    });
+    let (before, after) = (
+        Scene::from_level(&level).unwrap(),
+        Scene::from_level(&edited).unwrap(),
+    );
+    let small = CharacterController {
+        radius: 0.2,
+        height: 1.2,
+        ..CharacterController::default()
+    };
+    let settings = settings(true, vec![CharacterController::default(), small]);
+    let mut map = NavMap::build(&before, &settings);
+    assert!(map.error().is_none(), "{:?}", map.error());
+    let room = Aabb::new(Vec3::new(-4.0, 0.0, -4.0), Vec3::ZERO);
+    map.update(&after, room);
+    let fresh = NavMap::build(&after, &settings);
+    let places = fresh.places(0);
+    let pairs: Vec<(Vec3, Vec3)> = (0..4)
+        .map(|i| {
+            (
+                places[i * 97 % places.len()],
+                places[(i * 389 + 50) % places.len()],
+            )
+        })
+        .chain([(Vec3::new(-3.0, 0.0, -3.0), Vec3::new(-1.0, 0.6, -1.0))])
+        .collect();
+    same_maps(&map, &fresh, 2, &pairs);
+    // Edited back, over the same room: the first map again.
+    map.update(&before, room);
+    same_maps(&map, &NavMap::build(&before, &settings), 2, &pairs[..2]);
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::guarantees::config(16))]
+
+    /// Random rooms (with a 3 m pillar in a corner, so the level's bounds stay) and a random edit (a block
+    /// added, moved or taken away): the map updated over the block's old and new places answers as a fresh
+    /// build of the edited room (places, jump links, counts, paths between random places).
+    #[test]
+    fn an_update_answers_as_a_fresh_build(
+        walls in proptest::collection::vec((-4.0f32..4.0, -4.0f32..4.0, 1.0f32..6.0, proptest::bool::ANY), 0..3),
+        blocks in proptest::collection::vec((-3.0f32..3.0, -3.0f32..3.0, 0.3f32..1.2, 0.3f32..1.2, 0.1f32..1.6), 1..4),
+        edit in (0u8..3, -3.0f32..3.0, -3.0f32..3.0, 0.3f32..1.2, 0.3f32..1.2, 0.1f32..1.6),
+        jump in proptest::bool::ANY,
+        picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 2),
+    ) {
+        let (kind, x, z, w, d, top) = edit;
+        let new = (x, z, w, d, top);
+        let mut after = blocks.clone();
+        let changed = match kind {
+            0 => { after.push(new); block_box(new) }
+            1 => { let (a, b) = (block_box(after[0]), block_box(new)); after[0] = new; Aabb::new(a.min.min(b.min), a.max.max(b.max)) }
+            _ => block_box(after.remove(0)),
+        };
+        let scene_of = |blocks: &[(f32, f32, f32, f32, f32)]| {
+            let mut extra: Vec<String> = blocks.iter().enumerate().map(|(i, &b)| block_ron(100 + i as u32, b)).collect();
+            extra.push("(id: 99, min: (4.5, 0.0, 4.5), max: (5.0, 3.0, 5.0))".into());
+            for (i, &(x, z, len, along_x)) in walls.iter().enumerate() {
+                let (hx, hz) = if along_x { (len * 0.5, 0.15) } else { (0.15, len * 0.5) };
+                let (x0, x1) = ((x - hx).max(-5.0), (x + hx).min(5.0));
+                let (z0, z1) = ((z - hz).max(-5.0), (z + hz).min(5.0));
+                extra.push(format!("(id: {}, min: ({x0:.3}, 0.0, {z0:.3}), max: ({x1:.3}, 2.5, {z1:.3}))", 200 + i));
+            }
+            scene(&format!(
+                "(version: 2, aabbs: [(id: 1, min: (-5.0, -1.0, -5.0), max: (5.0, 0.0, 5.0)), {}])",
+                extra.join(", ")
+            ))
+        };
+        let (s0, s1) = (scene_of(&blocks), scene_of(&after));
+        let settings = settings(jump, vec![CharacterController::default()]);
+        let mut map = NavMap::build(&s0, &settings);
+        map.update(&s1, changed);
+        let fresh = NavMap::build(&s1, &settings);
+        let places = fresh.places(0);
+        proptest::prop_assume!(!places.is_empty());
+        let pairs: Vec<(Vec3, Vec3)> = picks.iter().map(|&(a, b)| (places[a % places.len()], places[b % places.len()])).collect();
+        same_maps(&map, &fresh, 1, &pairs);
+    }
+}

@@ -21,12 +21,18 @@ use crate::shape::Aabb;
 /// Every place to stand for one controller, and the controller's moves between them.
 #[derive(Clone, Debug)]
 pub(crate) struct MoveGraph {
-    grid: Grid,
-    ctl: CharacterController,
-    spots: Vec<Spot>,
-    col_start: Vec<u32>,
+    pub(super) grid: Grid,
+    pub(super) ctl: CharacterController,
+    pub(super) spots: Vec<Spot>,
+    pub(super) col_start: Vec<u32>,
     /// Node `j < spots.len()` is place `j`; the rest are landings where the scan found no place.
-    nodes: Vec<Node>,
+    pub(super) nodes: Vec<Node>,
+    /// The key of each landing beyond the places (`loose_keys[i]` is node `spots.len() + i`'s).
+    pub(super) loose_keys: Vec<Key>,
+    /// Every move that landed where the scan found no place, `(from, landing, key)`, in the order the search
+    /// found them (by `from`): an update replays the unchanged nodes' ones in that order, so the landings are
+    /// numbered, and placed, as a fresh build numbers and places them.
+    pub(super) landings: Vec<(u32, Node, Key)>,
     /// The landings beyond the places, by column: `loose[loose_start[c]..loose_start[c + 1]]`.
     loose: Vec<u32>,
     loose_start: Vec<u32>,
@@ -39,6 +45,39 @@ pub(crate) struct MoveGraph {
 /// The moves found out of a run of nodes: `(from, landing, key)`.
 type Found = Vec<(u32, Node, Key)>;
 
+/// What an update keeps of the graph before the edit (`regraph.rs`): a node outside `fresh` whose place (or
+/// landing) is unchanged makes the moves it made before.
+pub(super) struct Reuse<'a> {
+    /// The graph before the edit.
+    pub(super) old: &'a MoveGraph,
+    /// For each new place, the old place it is (`NONE` for a place of a column scanned again).
+    pub(super) spot_old: Vec<u32>,
+    /// For each old place, the new place it is (`NONE` for a place of a column scanned again).
+    pub(super) spot_new: Vec<u32>,
+    /// Whether column `c`'s nodes are expanded again (their moves may have changed).
+    pub(super) fresh: Box<dyn Fn(usize) -> bool + 'a>,
+    /// The old landings beyond the places, by key.
+    pub(super) old_loose: HashMap<Key, u32>,
+}
+
+/// No node (an old place scanned again, a landing made anew).
+pub(super) const NONE: u32 = u32::MAX;
+
+impl Reuse<'_> {
+    /// The old node whose moves new node `n` (`node`, landing key `key` for a landing) makes, if any.
+    fn old_of(&self, n: u32, node: &Node, key: Option<Key>) -> Option<u32> {
+        if (self.fresh)(node.column as usize) {
+            return None;
+        }
+        let o = match key {
+            None => self.spot_old[n as usize],
+            Some(k) => *self.old_loose.get(&k)?,
+        };
+        let was = self.old.nodes.get(o as usize)?;
+        (was.feet == node.feet && was.level == node.level && was.column == node.column).then_some(o)
+    }
+}
+
 impl MoveGraph {
     /// The graph of `ctl`'s places and moves over `bounds` (the settings' cell, column limit and threads). The
     /// errors are [`ReachMap::try_build`]'s: an invalid controller or cell, bounds without area, too many
@@ -49,6 +88,21 @@ impl MoveGraph {
         bounds: Aabb,
         settings: &ReachSettings,
     ) -> Result<MoveGraph, ReachError> {
+        let grid = Self::grid_of(scene, ctl, bounds, settings)?;
+        let threads = threads_of(settings);
+        let found = find_spots(scene, ctl, &grid, threads);
+        let mut graph = Self::with_spots(grid, *ctl, found.spots, found.col_start);
+        graph.connect(scene, threads, None);
+        Ok(graph)
+    }
+
+    /// The grid of a graph over `bounds`, or why not (see [`MoveGraph::build`]).
+    pub(super) fn grid_of(
+        scene: &Scene,
+        ctl: &CharacterController,
+        bounds: Aabb,
+        settings: &ReachSettings,
+    ) -> Result<Grid, ReachError> {
         if let Some((field, message)) = ctl.problems().into_iter().next() {
             return Err(ReachError::Settings(format!("character {field} {message}")));
         }
@@ -62,16 +116,17 @@ impl MoveGraph {
             bounds: Some(bounds),
             ..*settings
         };
-        let grid = ReachMap::grid_for(scene, ctl, bounds.center(), &with_bounds)?;
-        let threads = if settings.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            settings.threads
-        }
-        .clamp(1, 64);
-        let found = find_spots(scene, ctl, &grid, threads);
-        let nodes: Vec<Node> = found
-            .spots
+        ReachMap::grid_for(scene, ctl, bounds.center(), &with_bounds)
+    }
+
+    /// A graph of these places, not yet connected.
+    pub(super) fn with_spots(
+        grid: Grid,
+        ctl: CharacterController,
+        spots: Vec<Spot>,
+        col_start: Vec<u32>,
+    ) -> MoveGraph {
+        let nodes: Vec<Node> = spots
             .iter()
             .enumerate()
             .map(|(j, s)| Node {
@@ -82,84 +137,148 @@ impl MoveGraph {
                 level: s.normal == Vec3::Y,
             })
             .collect();
-        let mut graph = MoveGraph {
+        MoveGraph {
             grid,
-            ctl: *ctl,
-            spots: found.spots,
-            col_start: found.col_start,
+            ctl,
+            spots,
+            col_start,
             nodes,
+            loose_keys: Vec::new(),
+            landings: Vec::new(),
             loose: Vec::new(),
             loose_start: Vec::new(),
             edge_start: Vec::new(),
             edges: Vec::new(),
             work: EdgeWork::default(),
-        };
-        graph.connect(scene, threads);
-        Ok(graph)
+        }
     }
 
-    /// Expand every node (the landings found on the way too, round by round) and keep the moves.
-    fn connect(&mut self, scene: &Scene, threads: usize) {
-        let mut loose_keys: HashMap<Key, u32> = HashMap::new();
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
+    /// Expand every node (the landings found on the way too, round by round) and keep the moves; with `reuse`,
+    /// a node that makes the moves an old node made takes them from there. Returns, for each node, the old
+    /// node whose moves it took (`NONE`: expanded here).
+    ///
+    /// Nodes are expanded in index order (the places, then each round's landings in the order they were
+    /// found), so each node's moves are appended to the edge lists in turn, sorted and without repeats.
+    pub(super) fn connect(
+        &mut self,
+        scene: &Scene,
+        threads: usize,
+        reuse: Option<&Reuse<'_>>,
+    ) -> Vec<u32> {
+        let first = self.spots.len() as u32;
+        let mut loose_index: HashMap<Key, u32> = HashMap::new();
         let mut todo: Vec<u32> = (0..self.nodes.len() as u32).collect();
-        let empty = HashMap::new();
+        let mut reused = Vec::with_capacity(self.nodes.len());
+        self.edge_start = vec![0];
+        let mut targets: Vec<u32> = Vec::new();
         while !todo.is_empty() {
-            let places = Places {
-                scene,
-                ctl: &self.ctl,
-                grid: &self.grid,
-                spots: &self.spots,
-                col_start: &self.col_start,
-            };
-            let nodes = &self.nodes;
-            let threads = threads.min(todo.len().div_ceil(256)).max(1);
-            let chunk = todo.len().div_ceil(threads);
-            let parts: Vec<(Found, EdgeWork)> = super::par::on_threads(threads, |t| {
-                let mut out = Vec::new();
-                let mut work = EdgeWork::default();
-                let end = ((t + 1) * chunk).min(todo.len());
-                for &n in &todo[(t * chunk).min(end)..end] {
-                    places.expand(n, &nodes[n as usize], &empty, true, &mut out, &mut work);
-                }
-                (out, work)
-            });
+            let olds: Vec<u32> = todo
+                .iter()
+                .map(|&n| {
+                    reuse
+                        .and_then(|r| {
+                            let key = (n >= first).then(|| self.loose_keys[(n - first) as usize]);
+                            r.old_of(n, &self.nodes[n as usize], key)
+                        })
+                        .unwrap_or(NONE)
+                })
+                .collect();
+            let fresh: Vec<u32> = todo
+                .iter()
+                .zip(&olds)
+                .filter(|(_, o)| **o == NONE)
+                .map(|(n, _)| *n)
+                .collect();
+            let found = self.expand_all(scene, threads, &fresh);
+            let mut at = 0;
             let mut next = Vec::new();
-            for (found, work) in parts {
-                self.work.sweeps += work.sweeps;
-                self.work.moves += work.moves;
-                for (from, node, key) in found {
-                    let to = match key {
-                        Key::Spot(j) => j,
-                        Key::Loose(..) => *loose_keys.entry(key).or_insert_with(|| {
-                            let index = self.nodes.len() as u32;
-                            self.nodes.push(Node {
-                                parent: index,
-                                ..node
-                            });
-                            next.push(index);
-                            index
-                        }),
+            for (&n, &o) in todo.iter().zip(&olds) {
+                reused.push(o);
+                targets.clear();
+                let mut land =
+                    |graph: &mut MoveGraph, node: &Node, key: Key, targets: &mut Vec<u32>| {
+                        let to = match key {
+                            Key::Spot(j) => j,
+                            Key::Loose(..) => {
+                                graph.landings.push((n, *node, key));
+                                *loose_index.entry(key).or_insert_with(|| {
+                                    let index = graph.nodes.len() as u32;
+                                    graph.nodes.push(Node {
+                                        parent: index,
+                                        ..*node
+                                    });
+                                    graph.loose_keys.push(key);
+                                    next.push(index);
+                                    index
+                                })
+                            }
+                        };
+                        if to != n {
+                            targets.push(to);
+                        }
                     };
-                    if to != from {
-                        pairs.push((from, to));
+                if o == NONE {
+                    while at < found.len() && found[at].0 == n {
+                        let (_, node, key) = found[at];
+                        land(self, &node, key, &mut targets);
+                        at += 1;
+                    }
+                } else if let Some(r) = reuse {
+                    let old = r.old;
+                    let old_first = old.spots.len() as u32;
+                    for &t in old.moves(o) {
+                        if t < old_first && r.spot_new[t as usize] != NONE {
+                            targets.push(r.spot_new[t as usize]);
+                        }
+                    }
+                    let lo = old.landings.partition_point(|l| l.0 < o);
+                    for (_, node, key) in old.landings[lo..].iter().take_while(|l| l.0 == o) {
+                        land(self, node, *key, &mut targets);
                     }
                 }
+                targets.sort_unstable();
+                targets.dedup();
+                self.edges.extend_from_slice(&targets);
+                self.edge_start.push(self.edges.len() as u32);
             }
             todo = next;
         }
-        pairs.sort_unstable();
-        pairs.dedup();
-        let n = self.nodes.len();
-        self.edge_start = vec![0; n + 1];
-        for &(from, _) in &pairs {
-            self.edge_start[from as usize + 1] += 1;
-        }
-        for i in 0..n {
-            self.edge_start[i + 1] += self.edge_start[i];
-        }
-        self.edges = pairs.into_iter().map(|(_, to)| to).collect();
         self.index_loose();
+        reused
+    }
+
+    /// The moves out of `nodes` (in their order), on up to `threads` threads.
+    fn expand_all(&mut self, scene: &Scene, threads: usize, nodes: &[u32]) -> Found {
+        if nodes.is_empty() {
+            return Vec::new();
+        }
+        let places = Places {
+            scene,
+            ctl: &self.ctl,
+            grid: &self.grid,
+            spots: &self.spots,
+            col_start: &self.col_start,
+        };
+        let all = &self.nodes;
+        let empty = HashMap::new();
+        let threads = threads.min(nodes.len().div_ceil(256)).max(1);
+        let chunk = nodes.len().div_ceil(threads);
+        let parts: Vec<(Found, EdgeWork)> = super::par::on_threads(threads, |t| {
+            let mut out = Vec::new();
+            let mut work = EdgeWork::default();
+            let end = ((t + 1) * chunk).min(nodes.len());
+            for &n in &nodes[(t * chunk).min(end)..end] {
+                places.expand(n, &all[n as usize], &empty, true, &mut out, &mut work);
+            }
+            (out, work)
+        });
+        let mut found = Vec::new();
+        for (part, work) in parts {
+            self.work.sweeps += work.sweeps;
+            self.work.moves += work.moves;
+            found.extend(part);
+        }
+        found
     }
 
     /// The landings beyond the places, by column.
@@ -319,4 +438,14 @@ impl MoveGraph {
         }
         out
     }
+}
+
+/// The threads a bake runs on (0 in the settings: every core).
+pub(super) fn threads_of(settings: &ReachSettings) -> usize {
+    if settings.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        settings.threads
+    }
+    .clamp(1, 64)
 }

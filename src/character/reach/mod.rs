@@ -21,6 +21,7 @@ mod explain;
 pub(crate) mod graph;
 mod par;
 mod regions;
+mod regraph;
 mod spots;
 mod view;
 pub(crate) mod walk;

@@ -1,0 +1,114 @@
+//! Navigation (issue 38): `NavMap::build` on the playground, the courtyard and a 100 m maze (the reach bench's:
+//! 4 m rooms, walls 2.5 m high, crates and platforms) for three agent sizes; `update` after an edit of one
+//! 4 m room of the maze; `path` across the maze.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use collidoscope::character::CharacterController;
+use collidoscope::generate::{MazeParams, maze};
+use collidoscope::glam::{Vec2, Vec3};
+use collidoscope::level::{AabbObject, Level, ObjectId};
+use collidoscope::nav::{NavMap, NavSettings};
+use collidoscope::scene::Scene;
+use collidoscope::shape::Aabb;
+use criterion::Criterion;
+
+/// A square level `size` metres across: a maze of 4 m rooms on a floor box, with a crate (0.3 m, climbed) or
+/// a platform (0.6 m, not climbed) in every third room (the reach bench's level).
+fn maze_level(size: f32) -> Level {
+    let rooms = (size / 4.0).round() as usize;
+    let mut l = maze(&MazeParams {
+        walls: rooms * rooms + 2 * rooms,
+        balls: 0,
+        seed: 7,
+        cell: 4.0,
+    });
+    let mut next = 1_000_000u32;
+    for i in 0..rooms {
+        for k in 0..rooms {
+            if (i * 7 + k * 3) % 3 != 0 {
+                continue;
+            }
+            let half = rooms as f32 * 2.0;
+            let c = Vec2::new(i as f32 * 4.0 + 2.0 - half, k as f32 * 4.0 + 2.0 - half);
+            let h = if (i + k) % 2 == 0 { 0.3 } else { 0.6 };
+            next += 1;
+            l.aabbs.push(AabbObject {
+                id: ObjectId(next),
+                name: None,
+                min: Vec3::new(c.x - 0.6, 0.0, c.y - 0.6),
+                max: Vec3::new(c.x + 0.6, h, c.y + 0.6),
+                properties: Default::default(),
+                one_way: false,
+            });
+        }
+    }
+    l
+}
+
+/// The three agent sizes: small, the default, large.
+fn agents() -> Vec<CharacterController> {
+    let d = CharacterController::default();
+    vec![
+        CharacterController {
+            radius: 0.2,
+            height: 1.2,
+            crouch_height: 0.8,
+            ..d
+        },
+        d,
+        CharacterController {
+            radius: 0.45,
+            height: 2.2,
+            ..d
+        },
+    ]
+}
+
+fn main() {
+    let quick = std::env::var_os("NAV_QUICK").is_some();
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5))
+        .configure_from_args();
+    let level = maze_level(100.0);
+    let scene = Scene::from_level(&level).expect("a valid level");
+    let settings = NavSettings {
+        agents: agents(),
+        ..NavSettings::default()
+    };
+    let began = Instant::now();
+    let map = NavMap::build(&scene, &settings);
+    println!("maze 100 m, 3 sizes: build {:.3} s {:?}", began.elapsed().as_secs_f64(), map.stats());
+    // The edit: a 4 m room of the maze gets a 1 m block in its middle.
+    let mut edited = level.clone();
+    edited.aabbs.push(AabbObject {
+        id: ObjectId(2_000_000),
+        name: None,
+        min: Vec3::new(-0.5, 0.0, -0.5),
+        max: Vec3::new(0.5, 1.0, 0.5),
+        properties: Default::default(),
+        one_way: false,
+    });
+    let edited_scene = Scene::from_level(&edited).expect("a valid level");
+    let room = Aabb::new(Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.5, 2.0));
+    let mut updated = map.clone();
+    let began = Instant::now();
+    updated.update(&edited_scene, room);
+    println!("update after a 4 m room edit: {:.2} ms", began.elapsed().as_secs_f64() * 1e3);
+    if quick {
+        return;
+    }
+    let mut group = c.benchmark_group("nav");
+    group.bench_function("maze_update_4m_room", |b| {
+        b.iter(|| {
+            let mut m = map.clone();
+            m.update(&edited_scene, room);
+            black_box(m)
+        });
+    });
+    group.finish();
+    c.final_summary();
+}
