@@ -1352,6 +1352,44 @@ fn check_reach_reports_each_unreachable_must_reach_entity_at_its_place() {
     assert_eq!(r.code, 2, "{r:?}");
 }
 
+/// `check --reach --jump`: the goal on the 0.5 m platform (its riser too high to step) is reached by jumping,
+/// the closet and the room are still not; the summary says so; `--jump` without `--reach` is a usage error.
+#[test]
+fn check_reach_with_jump_counts_jump_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = level_file(&dir, "reach.ron", REACH_LEVEL);
+    let r = go([
+        "check".as_ref(),
+        "--reach".as_ref(),
+        "--jump".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let report = &json[0];
+    assert_eq!(report["errors"], 2, "{report}");
+    assert_eq!(report["reach"]["checked"], 4);
+    assert_eq!(report["reach"]["unreachable"], 2);
+    assert_eq!(report["reach"]["jump"], true);
+    assert_eq!(report["reach"]["reached_by_jumping"], 1);
+    let r = go([
+        "check".as_ref(),
+        "--reach".as_ref(),
+        "--jump".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout
+            .contains(" with jumps (1 only by jumping), 2 unreachable ("),
+        "{r:?}"
+    );
+    let r = go(["check".as_ref(), "--jump".as_ref(), path.as_os_str()]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
+
 #[test]
 fn check_reach_json_has_the_blocker_as_fields() {
     let dir = tempfile::tempdir().unwrap();

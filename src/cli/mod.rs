@@ -120,6 +120,10 @@ struct CheckArgs {
     /// The reachability map's grid cell, metres (with --reach).
     #[arg(long, requires = "reach")]
     cell: Option<f32>,
+    /// With --reach: an entity the character gets to with jumps counts as reached (a navigation map with jump
+    /// links, found by simulating the jump, answers where the walking map does not).
+    #[arg(long, requires = "reach")]
+    jump: bool,
 }
 
 #[derive(Debug, Args)]
@@ -349,7 +353,7 @@ fn check_reach(
     problems: &mut Vec<Problem>,
     json_problems: &mut Vec<serde_json::Value>,
 ) -> ReachOutcome {
-    match reach::check_level(level, args.cell.unwrap_or(reach::DEFAULT_CELL)) {
+    match reach::check_level(level, args.cell.unwrap_or(reach::DEFAULT_CELL), args.jump) {
         Ok(Some(r)) => {
             for p in &r.problems {
                 problems.push(p.problem.clone());

@@ -11,6 +11,7 @@ use collidoscope::character::{
 };
 use collidoscope::glam::Vec3;
 use collidoscope::level::{Level, LevelError, ReachProblem};
+use collidoscope::nav::{NavMap, NavSettings};
 use collidoscope::scene::Scene;
 
 use super::{Format, print_json};
@@ -169,6 +170,8 @@ pub(super) struct ReachCheck {
     /// Entities of `must_reach` types.
     pub(super) checked: usize,
     map: ReachMap,
+    /// With `--jump`: how many entities only jumps get to.
+    jumped: Option<usize>,
 }
 
 impl ReachCheck {
@@ -197,6 +200,8 @@ impl ReachCheck {
             "character": controller_json(self.map.controller()),
             "checked": self.checked,
             "unreachable": self.problems.len(),
+            "jump": self.jumped.is_some(),
+            "reached_by_jumping": self.jumped,
             "seconds": self.map.stats().seconds,
         })
     }
@@ -207,8 +212,11 @@ impl ReachCheck {
             .map
             .start()
             .map_or_else(String::new, |s| format!(" {}", p3(s)));
+        let jumps = self.jumped.map_or_else(String::new, |n| {
+            format!(" with jumps ({n} only by jumping)")
+        });
         format!(
-            "reach: {} must_reach entit{} checked from the walker start{start}, {} unreachable ({:.2} s)",
+            "reach: {} must_reach entit{} checked from the walker start{start}{jumps}, {} unreachable ({:.2} s)",
             self.checked,
             if self.checked == 1 { "y" } else { "ies" },
             self.problems.len(),
@@ -218,8 +226,13 @@ impl ReachCheck {
 }
 
 /// `check --reach` for one level: the map, and each `must_reach` entity it does not reach. `Ok(None)` when
-/// the level has errors (no map is built; those errors are among the level's problems already).
-pub(super) fn check_level(level: &Level, cell: f32) -> Result<Option<ReachCheck>, MapError> {
+/// the level has errors (no map is built; those errors are among the level's problems already). With `jump`,
+/// an entity a navigation map with jump links has a path to from the walker start is reached too.
+pub(super) fn check_level(
+    level: &Level,
+    cell: f32,
+    jump: bool,
+) -> Result<Option<ReachCheck>, MapError> {
     let scene = match Scene::from_level(level) {
         Ok(s) => s,
         // Without a walker start there is nothing to check from, errors or not.
@@ -227,10 +240,34 @@ pub(super) fn check_level(level: &Level, cell: f32) -> Result<Option<ReachCheck>
         Err(_) => Scene::build(level),
     };
     let map = map_in(level, &scene, cell)?;
+    let mut problems = level.reach_problems(&map);
+    let jumped = match (jump, map.start()) {
+        (true, Some(start)) => {
+            let before = problems.len();
+            let nav = NavMap::build(
+                &scene,
+                &NavSettings {
+                    agents: vec![*map.controller()],
+                    cell,
+                    jump: true,
+                    gravity: level.simulation.gravity,
+                    ..NavSettings::default()
+                },
+            );
+            if let Some(why) = nav.error() {
+                return Err(MapError(format!("no navigation map for --jump: {why}")));
+            }
+            problems.retain(|p| !p.can_stand || nav.path(0, start, p.feet).is_none());
+            Some(before - problems.len())
+        }
+        (true, None) => Some(0),
+        (false, _) => None,
+    };
     Ok(Some(ReachCheck {
-        problems: level.reach_problems(&map),
+        problems,
         checked: level.must_reach_entities().count(),
         map,
+        jumped,
     }))
 }
 
