@@ -18,5 +18,6 @@ mod parry_differential;
 mod parry_glam;
 mod robustness;
 mod scalar_reference;
+mod sector_seams;
 mod sectors;
 mod seed_defects;
