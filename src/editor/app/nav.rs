@@ -172,7 +172,7 @@ pub(super) fn nav_lines(n: &Nav3<'_>, lines: &mut Lines, overlay: &mut Lines) {
             lines.line(*p + lift, *q + lift, grid);
         }
         let mut jump = LinkKind::Jump.rgba();
-        jump[3] = alpha;
+        jump[3] = alpha / 2;
         for arc in &a.jumps {
             let lifted: Vec<Vec3> = arc.iter().map(|p| *p + lift).collect();
             lines.strip(&lifted, jump);

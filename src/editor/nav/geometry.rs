@@ -12,6 +12,8 @@ use crate::nav::{NavLink, NavMap, NavPath, STEER_SPEED};
 
 /// Points along an arc.
 const ARC_POINTS: usize = 16;
+/// Jump links are drawn one per this many metres of take-off and landing (a rim has one a cell).
+const JUMP_SPACING: f32 = 3.0;
 /// Most grid segments kept per agent (beyond, every place still shows from above; the 3D grid thins).
 const MAX_SEGMENTS: usize = 300_000;
 
@@ -61,8 +63,11 @@ pub struct AgentGeometry {
     pub places: Vec<Vec3>,
     /// Segments between neighbouring places within a step of each other (the walkable grid).
     pub grid: Vec<(Vec3, Vec3)>,
-    /// Each jump link as an arc from take-off to landing.
+    /// Jump links as arcs from take-off to landing, one per [`JUMP_SPACING`] of take-off and landing (a
+    /// rim has a link every cell: drawn all, they hide the level).
     pub jumps: Vec<Vec<Vec3>>,
+    /// Jump links in all.
+    pub jump_count: usize,
     /// The lowest and highest place, metres.
     pub heights: (f32, f32),
 }
@@ -92,8 +97,9 @@ impl NavGeometry {
             .enumerate()
             .map(|(i, c)| {
                 let places = map.places(i);
-                let jumps = map
-                    .jumps(i)
+                let all = map.jumps(i);
+                let jump_count = all.len();
+                let jumps = thin(all)
                     .into_iter()
                     .map(|(a, b)| jump_arc(a, b, c.jump_height, g))
                     .collect();
@@ -107,6 +113,7 @@ impl NavGeometry {
                     grid: grid(&places, s.cell, c.max_step),
                     places,
                     jumps,
+                    jump_count,
                     heights,
                 }
             })
@@ -114,10 +121,26 @@ impl NavGeometry {
         Self {
             cell: s.cell,
             places: agents.iter().map(|a| a.places.len()).sum(),
-            jumps: agents.iter().map(|a| a.jumps.len()).sum(),
+            jumps: agents.iter().map(|a| a.jump_count).sum(),
             agents,
         }
     }
+}
+
+/// One link per bucket of [`JUMP_SPACING`] for its take-off and its landing (heights by half metres).
+fn thin(links: Vec<(Vec3, Vec3)>) -> Vec<(Vec3, Vec3)> {
+    let bucket = |p: Vec3| {
+        (
+            (p.x / JUMP_SPACING).floor() as i64,
+            (p.y / 0.5).floor() as i64,
+            (p.z / JUMP_SPACING).floor() as i64,
+        )
+    };
+    let mut seen = std::collections::HashSet::new();
+    links
+        .into_iter()
+        .filter(|(a, b)| seen.insert((bucket(*a), bucket(*b))))
+        .collect()
 }
 
 /// Segments joining each place to its neighbours in +x and +z within `max_step` of its height.

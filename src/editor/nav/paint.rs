@@ -102,10 +102,10 @@ impl NavPaintCache {
     }
 }
 
-/// A link from `a` to `b` seen from above, bowed to its left by a fifth of its length, with a head at `b`.
+/// A link from `a` to `b` seen from above, bowed to its left by an eighth of its length, with a head at `b`.
 fn bowed(lines: &mut Batch, a: Pos2, b: Pos2, color: Color32) {
     let d = b - a;
-    let bow = egui::vec2(d.y, -d.x) * 0.2;
+    let bow = egui::vec2(d.y, -d.x) * 0.12;
     let pts: Vec<Pos2> = (0..=12)
         .map(|k| {
             let s = k as f32 / 12.0;
@@ -133,7 +133,7 @@ pub fn paint_marks(o: &NavOverlay, doc_key: DocKey, cam: &Camera, rect: Rect, li
         && let Some(a) = data.geometry.agents.get(o.agent)
     {
         let (lo, hi) = cam.visible(rect);
-        let jump = rgb(LinkKind::Jump.rgba()).gamma_multiply(0.8 * alpha);
+        let jump = rgb(LinkKind::Jump.rgba()).gamma_multiply(0.45 * alpha);
         for arc in &a.jumps {
             let (Some(p), Some(q)) = (arc.first(), arc.last()) else {
                 continue;
