@@ -37,7 +37,14 @@ impl EditorApp {
                     height,
                     ..crate::editor::document::character::effective(self.doc.level())
                 };
+                let full = o.added.len() + 1 >= crate::nav::MAX_AGENT_SIZES;
                 match c.problems().first() {
+                    _ if full => {
+                        self.status = format!(
+                            "not added: a map holds at most {} agent sizes",
+                            crate::nav::MAX_AGENT_SIZES
+                        );
+                    }
                     None => {
                         o.added
                             .push(crate::editor::nav::AgentSize { radius, height });
