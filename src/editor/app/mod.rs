@@ -484,6 +484,11 @@ impl EditorApp {
         }
         egui::CentralPanel::no_frame().show(ui, |ui| self.view(ui));
         self.dialogs(&ctx);
+        // An edit refused this frame (a sector pasted or moved onto a room of its storey) says why.
+        if let Some(why) = self.doc.take_refused() {
+            self.status = why;
+            ctx.request_repaint();
+        }
 
         // Autosave needs a frame now and then even when nothing happens.
         if self.doc.is_dirty() && self.session.opts.recovery_dir.is_some() {

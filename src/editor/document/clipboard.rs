@@ -55,7 +55,8 @@ impl Document {
     }
 
     /// Add `objects` moved by `offset` as one step named "`verb` N objects"; [`Document::apply`] gives them
-    /// fresh ids (id 0 always gets one). Returns how many.
+    /// fresh ids (id 0 always gets one). Returns how many (none when refused: see
+    /// [`Document::take_refused`]).
     pub(crate) fn add_moved(
         &mut self,
         verb: &str,
@@ -67,14 +68,14 @@ impl Document {
             o.set_id(ObjectId(0));
         }
         let n = objects.len();
-        self.apply(
+        let applied = self.apply(
             format!("{verb} {}", count_noun(n, "object")),
             Edit {
                 add: objects,
                 ..Edit::default()
             },
         );
-        n
+        if applied { n } else { 0 }
     }
 }
 

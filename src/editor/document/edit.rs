@@ -130,6 +130,11 @@ impl Document {
         edit: Edit,
         merge_key: Option<String>,
     ) -> bool {
+        // A paste, a duplicate or a moved selection must not drop a sector onto a room of its storey.
+        if let Some(why) = super::sector::edit_refusal(&self.level, &edit) {
+            self.refused = Some(why);
+            return false;
+        }
         let Edit {
             remove,
             replace,

@@ -59,6 +59,8 @@ pub struct Document {
     saved_serial: Option<u64>,
     id: DocId,
     revision: u64,
+    /// Why the last refused edit was refused (see [`Document::take_refused`]).
+    refused: Option<String>,
 }
 
 impl Document {
@@ -77,9 +79,16 @@ impl Document {
             saved_serial: Some(0),
             id: DocId::fresh(),
             revision: 0,
+            refused: None,
         };
         doc.reindex();
         doc
+    }
+
+    /// Why an edit was refused since the last call (a pasted, duplicated or moved sector overlapping a
+    /// room of its storey), taken: the editor says it in the status bar.
+    pub fn take_refused(&mut self) -> Option<String> {
+        self.refused.take()
     }
 
     /// The level as it is now.

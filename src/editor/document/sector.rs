@@ -744,7 +744,9 @@ fn chain_rings(mut edges: Vec<(Vec2, Vec2)>) -> Result<Vec<Vec<Vec2>>, String> {
 }
 
 mod outline;
+mod refuse;
 pub use outline::{loop_around, self_crossing};
+pub use refuse::edit_refusal;
 
 #[cfg(test)]
 mod tests;

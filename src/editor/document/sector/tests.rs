@@ -236,6 +236,75 @@ fn copy_paste_brings_sectors_along() {
     assert!(other.level().sectors[0].outline[0].x > 90.0);
 }
 
+#[test]
+fn a_pasted_duplicated_or_moved_sector_onto_a_room_of_its_storey_is_refused() {
+    let mut doc = two_rooms();
+    let first = doc.level().sectors[0].id;
+    doc.select_only([first]);
+    let text = doc.copy_selection().unwrap();
+    // Pasted over the second room (centred at (6, 2)): refused, nothing added, the reason kept.
+    assert_eq!(doc.paste(&text, Some(Vec2::new(6.0, 2.0))).unwrap(), 0);
+    assert_eq!(doc.level().sectors.len(), 2);
+    let why = doc.take_refused().unwrap();
+    assert!(
+        why.starts_with("refused: ") && why.contains("overlaps"),
+        "{why}"
+    );
+    assert_eq!(doc.take_refused(), None);
+    // Half over it: refused too. Beside it, sharing the edge x = 8: accepted.
+    assert_eq!(doc.paste(&text, Some(Vec2::new(8.0, 2.0))).unwrap(), 0);
+    assert_eq!(doc.paste(&text, Some(Vec2::new(10.0, 2.0))).unwrap(), 1);
+    assert!(doc.level().is_valid());
+    // A duplicate 1 m along overlaps the original.
+    doc.select_only([first]);
+    assert_eq!(doc.duplicate_selection(Vec2::ONE), 0);
+    assert!(doc.take_refused().is_some());
+    // Moving the first room 1 m into the second: refused, the room where it was.
+    let before = doc.level().clone();
+    assert!(!doc.move_selection(Vec2::new(1.0, 0.0), "Move"));
+    assert_eq!(doc.level(), &before);
+    assert!(doc.take_refused().is_some());
+    // Moved away from everything: accepted.
+    assert!(doc.move_selection(Vec2::new(0.0, 20.0), "Move"));
+    // A storey above (its heights clear of the rooms'): pasted over them, accepted.
+    let mut upper = doc.level().sectors[1].clone();
+    upper.floor.height = 3.0;
+    upper.ceiling.height = 6.0;
+    let clip = Level {
+        sectors: vec![upper],
+        ..Level::default()
+    };
+    assert_eq!(
+        doc.paste(&clip.to_ron_string(), Some(Vec2::new(6.0, 2.0)))
+            .unwrap(),
+        1
+    );
+    assert!(doc.level().is_valid(), "{:?}", doc.level().validate());
+}
+
+#[test]
+fn a_level_read_with_an_overlap_can_still_be_edited() {
+    let mut a = new_sector(rect(0.0, 0.0, 4.0, 4.0), 0.0, 3.0);
+    a.id = ObjectId(1);
+    let mut b = new_sector(rect(2.0, 0.0, 6.0, 4.0), 0.0, 3.0);
+    b.id = ObjectId(2);
+    let mut doc = Document::new(
+        Level {
+            sectors: vec![a, b.clone()],
+            ..Level::default()
+        },
+        None,
+    );
+    b.name = Some("overlapping".into());
+    assert!(doc.apply(
+        "Rename",
+        Edit {
+            replace: vec![Object::Sector(b)],
+            ..Edit::default()
+        }
+    ));
+}
+
 mod random {
     use super::*;
     use proptest::prelude::*;
