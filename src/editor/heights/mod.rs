@@ -312,11 +312,15 @@ impl Heights {
     }
 }
 
-/// The object of `target` moved by `delta` metres up (a sector's floor or ceiling only), checked by the
-/// runtime's validation for sectors.
+/// The lowest top a wall is moved down to, metres.
+pub const MIN_WALL_HEIGHT: f32 = 0.01;
+
+/// The object of `target` moved by `delta` metres up (a sector's floor or ceiling only; a wall, standing on
+/// the ground, by its top), checked by the runtime's validation for sectors.
 ///
 /// # Errors
-/// The runtime's reason when the moved sector is invalid; an object that cannot move so.
+/// The runtime's reason when the moved sector is invalid; a wall below [`MIN_WALL_HEIGHT`]; an object that
+/// cannot move so.
 pub fn moved(
     level: &Level,
     original: &Object,
@@ -343,9 +347,21 @@ pub fn moved(
                 p.y += delta;
             }
         }
+        (Object::Mesh(m), _) => m.vertices.iter_mut().for_each(|v| v.y += delta),
+        (Object::Wall(w), _) => {
+            // A wall stands on y = 0: moving it up or down moves its top.
+            let h = w.height.unwrap_or(level.default_wall_height) + delta;
+            if !(h >= MIN_WALL_HEIGHT) || !h.is_finite() {
+                return Err(format!(
+                    "a wall is at least {MIN_WALL_HEIGHT} m high (it stands on the ground)"
+                ));
+            }
+            w.height = Some(h);
+        }
         _ => {
             return Err(
-                "only sectors, boxes, cylinders and triangles move up and down here".into(),
+                "only sectors, boxes, cylinders, triangles, meshes and walls move up and down here"
+                    .into(),
             );
         }
     }
@@ -371,6 +387,8 @@ fn kind_noun(kind: Kind) -> &'static str {
         Kind::Obb => "oriented box",
         Kind::Cylinder => "cylinder",
         Kind::Triangle => "triangle",
+        Kind::Mesh => "mesh",
+        Kind::Wall => "wall",
         _ => "object",
     }
 }
@@ -406,6 +424,12 @@ fn top_of(level: &Level, id: ObjectId) -> Option<f32> {
         let axis = (c.b - c.a).normalize_or_zero();
         let rim = c.radius * (1.0 - axis.y * axis.y).max(0.0).sqrt();
         return Some(c.a.y.max(c.b.y) + rim);
+    }
+    if let Some(m) = level.meshes.iter().find(|m| m.id == id) {
+        return m.vertices.iter().map(|v| v.y).reduce(f32::max);
+    }
+    if let Some(w) = level.walls.iter().find(|w| w.id == id) {
+        return Some(w.height.unwrap_or(level.default_wall_height));
     }
     let t = level.triangles.iter().find(|t| t.id == id)?;
     Some(t.a.y.max(t.b.y).max(t.c.y))
@@ -476,6 +500,26 @@ fn solid_edges(level: &Level, id: ObjectId, out: &mut Vec<[Vec3; 2]>) {
         }
     } else if let Some(t) = level.triangles.iter().find(|t| t.id == id) {
         out.extend([[t.a, t.b], [t.b, t.c], [t.c, t.a]]);
+    } else if let Some(m) = level.meshes.iter().find(|m| m.id == id) {
+        // Its bounding box: a big mesh's every edge would hide what it moves against.
+        if let Some((lo, hi)) = m
+            .vertices
+            .iter()
+            .map(|v| (*v, *v))
+            .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))
+        {
+            boxed(
+                (lo + hi) * 0.5,
+                [Vec3::X, Vec3::Y, Vec3::Z],
+                (hi - lo) * 0.5,
+                out,
+            );
+        }
+    } else if let Some(w) = level.walls.iter().find(|w| w.id == id) {
+        let h = w.height.unwrap_or(level.default_wall_height);
+        let (a, b) = (Vec3::new(w.a.x, 0.0, w.a.y), Vec3::new(w.b.x, 0.0, w.b.y));
+        let up = Vec3::Y * h;
+        out.extend([[a, b], [a + up, b + up], [a, a + up], [b, b + up]]);
     }
 }
 

@@ -64,7 +64,14 @@ pub struct Aim {
 }
 
 /// The object kinds a height gesture moves whole.
-pub const SOLIDS: [Kind; 4] = [Kind::Aabb, Kind::Obb, Kind::Cylinder, Kind::Triangle];
+pub const SOLIDS: [Kind; 6] = [
+    Kind::Aabb,
+    Kind::Obb,
+    Kind::Cylinder,
+    Kind::Triangle,
+    Kind::Mesh,
+    Kind::Wall,
+];
 
 /// The kind of the object `id` of `level` among sectors and [`SOLIDS`].
 fn kind_of(level: &Level, id: ObjectId) -> Option<Kind> {
@@ -78,6 +85,10 @@ fn kind_of(level: &Level, id: ObjectId) -> Option<Kind> {
         Some(Kind::Cylinder)
     } else if level.triangles.iter().any(|o| o.id == id) {
         Some(Kind::Triangle)
+    } else if level.meshes.iter().any(|o| o.id == id) {
+        Some(Kind::Mesh)
+    } else if level.walls.iter().any(|o| o.id == id) {
+        Some(Kind::Wall)
     } else {
         None
     }

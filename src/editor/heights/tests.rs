@@ -203,3 +203,98 @@ fn an_edit_under_the_gesture_ends_it_with_nothing_applied() {
     );
     assert!(h.gesture.is_none());
 }
+
+#[test]
+fn meshes_and_walls_move_up_and_down_like_boxes_one_step_a_gesture() {
+    let mut d = doc();
+    let mut level = d.level().clone();
+    level.meshes.push(crate::level::MeshObject {
+        id: ObjectId(6),
+        name: None,
+        obj: None,
+        vertices: vec![
+            Vec3::new(20.0, 0.5, 0.0),
+            Vec3::new(21.0, 0.5, 0.0),
+            Vec3::new(21.0, 0.5, 1.0),
+            Vec3::new(20.0, 0.5, 1.0),
+        ],
+        indices: vec![[0, 1, 2], [0, 2, 3]],
+        one_way: false,
+        properties: Default::default(),
+    });
+    level.walls.push(crate::level::WallObject {
+        id: ObjectId(7),
+        name: None,
+        a: Vec2::new(30.0, 0.0),
+        b: Vec2::new(30.0, 2.0),
+        radius: 0.1,
+        height: Some(2.0),
+        properties: Default::default(),
+    });
+    d = Document::new(level, None);
+    // The mesh: an Alt+drag of two steps up, one undo step.
+    let mut h = Heights::default();
+    run(&mut h, &mut d, down_at(20.5, 0.5, 0.0));
+    assert_eq!(
+        h.hover.map(|a| a.target),
+        Some(Target::Solid {
+            id: ObjectId(6),
+            kind: Kind::Mesh
+        })
+    );
+    assert_eq!(h.label(d.level()).as_deref(), Some("mesh top 0.50 m"));
+    let drag = |t: f64| PointerInput {
+        drag: Some(DRAG_POINTS_PER_STEP),
+        ..down_at(20.5, 0.5, t)
+    };
+    run(&mut h, &mut d, drag(0.05));
+    run(&mut h, &mut d, drag(0.1));
+    assert_eq!(h.highlight(d.level()).len(), 12, "the mesh's box");
+    let out = run(
+        &mut h,
+        &mut d,
+        PointerInput {
+            drag_ended: true,
+            ..down_at(20.5, 0.5, 0.2)
+        },
+    );
+    assert!(matches!(out, HeightsOut::Finish { edit: Some(_), .. }));
+    assert!(d.level().meshes[0].vertices.iter().all(|v| v.y == 1.0));
+    assert_eq!(
+        d.history().0.last().copied(),
+        Some("Raise mesh #6 by 0.50 m")
+    );
+    // The wall, aimed from its side: the wheel lowers its top; below the ground it is refused.
+    let side = |t: f64, wheel: f32| PointerInput {
+        ray: Some((Ray::new(Vec3::new(25.0, 1.0, 1.0), Vec3::X), 100.0)),
+        now: t,
+        step: 0.25,
+        wheel,
+        ..PointerInput::default()
+    };
+    let mut h = Heights::default();
+    run(&mut h, &mut d, side(1.0, 0.0));
+    assert_eq!(
+        h.hover.map(|a| a.target),
+        Some(Target::Solid {
+            id: ObjectId(7),
+            kind: Kind::Wall
+        })
+    );
+    run(&mut h, &mut d, side(1.1, -1.0));
+    run(&mut h, &mut d, side(1.2, -1.0));
+    let out = run(&mut h, &mut d, side(3.0, 0.0));
+    assert!(matches!(out, HeightsOut::Finish { edit: Some(_), .. }));
+    assert_eq!(d.level().walls[0].height, Some(1.5));
+    assert_eq!(
+        d.history().0.last().copied(),
+        Some("Lower wall #7 by 0.50 m")
+    );
+    let w = d.object(ObjectId(7)).unwrap();
+    let target = Target::Solid {
+        id: ObjectId(7),
+        kind: Kind::Wall,
+    };
+    assert!(moved(d.level(), &w, target, -1.5).is_err());
+    assert!(moved(d.level(), &w, target, -1.0).is_ok());
+}
