@@ -176,7 +176,10 @@ mod tests {
         // 12 box edges, 1 path segment, 2 crosses of 3 segments.
         assert_eq!(lines.vertices(), 2 * (12 + 1 + 6));
         let ys: Vec<f32> = lines.data.chunks(4).map(|v| v[1]).collect();
-        assert!(ys.contains(&1.7), "the box's top where the offset has it");
+        assert!(
+            ys.iter().any(|y| (y - 1.7).abs() < 1e-6),
+            "the box's top where the offset has it"
+        );
         let spots = one_way_spots(&level, &|id| {
             if id == ObjectId(1) {
                 Vec3::X
