@@ -1,6 +1,7 @@
 //! Navigation (issue 38): `NavMap::build` on the playground, the courtyard and a 100 m maze (the reach bench's:
 //! 4 m rooms, walls 2.5 m high, crates and platforms) for three agent sizes; `update` after an edit of one
-//! 4 m room of the maze; `path` across the maze.
+//! 4 m room of the maze; `path` across the maze. A table of one build of each level is printed first
+//! (`NAV_QUICK=1`: the table alone, no criterion groups).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -66,8 +67,36 @@ fn agents() -> Vec<CharacterController> {
     ]
 }
 
+/// A sample level's scene.
+fn sample(name: &str) -> Scene {
+    let path = format!("{}/levels/{name}.ron", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("the sample level");
+    Scene::from_level(&Level::from_ron_str(&text).expect("it parses")).expect("it builds")
+}
+
+/// One build of each sample level for the three agent sizes: its time and counts.
+fn table() {
+    println!("level       build (3 sizes)   nodes     moves     jumps");
+    for name in ["playground", "courtyard"] {
+        let scene = sample(name);
+        let map = NavMap::build(
+            &scene,
+            &NavSettings {
+                agents: agents(),
+                ..NavSettings::default()
+            },
+        );
+        let s = map.stats();
+        println!(
+            "{name:<11} {:>10.3} s {:>11} {:>9} {:>9}",
+            s.seconds, s.nodes, s.moves, s.jumps
+        );
+    }
+}
+
 fn main() {
     let quick = std::env::var_os("NAV_QUICK").is_some();
+    table();
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1))
@@ -81,7 +110,11 @@ fn main() {
     };
     let began = Instant::now();
     let map = NavMap::build(&scene, &settings);
-    println!("maze 100 m, 3 sizes: build {:.3} s {:?}", began.elapsed().as_secs_f64(), map.stats());
+    println!(
+        "maze 100 m, 3 sizes: build {:.3} s {:?}",
+        began.elapsed().as_secs_f64(),
+        map.stats()
+    );
     // The edit: a 4 m room of the maze gets a 1 m block in its middle.
     let mut edited = level.clone();
     edited.aabbs.push(AabbObject {
@@ -97,11 +130,38 @@ fn main() {
     let mut updated = map.clone();
     let began = Instant::now();
     updated.update(&edited_scene, room);
-    println!("update after a 4 m room edit: {:.2} ms", began.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "update after a 4 m room edit: {:.2} ms",
+        began.elapsed().as_secs_f64() * 1e3
+    );
+    // A path across the maze: from the place nearest one corner to the place nearest the other.
+    let places = map.places(1);
+    let nearest = |p: Vec3| {
+        places
+            .iter()
+            .copied()
+            .min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)))
+            .expect("the maze has places")
+    };
+    let (from, to) = (
+        nearest(Vec3::new(-48.0, 0.0, -48.0)),
+        nearest(Vec3::new(48.0, 0.0, 48.0)),
+    );
+    let began = Instant::now();
+    let path = map.path(1, from, to);
+    println!(
+        "path across the maze ({from:?} to {to:?}): {:.3} ms, {:?} points, {:.1} m",
+        began.elapsed().as_secs_f64() * 1e3,
+        path.as_ref().map(|p| p.points.len()),
+        path.as_ref().map_or(0.0, |p| p.length())
+    );
     if quick {
         return;
     }
     let mut group = c.benchmark_group("nav");
+    group.bench_function("maze_path_across_100m", |b| {
+        b.iter(|| black_box(map.path(1, from, to)));
+    });
     group.bench_function("maze_update_4m_room", |b| {
         b.iter(|| {
             let mut m = map.clone();
