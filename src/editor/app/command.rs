@@ -125,7 +125,13 @@ impl EditorApp {
             | Command::NavAgent(_)
             | Command::NavAddAgent(..)
             | Command::WalkNavPath
-            | Command::ClearNavPath => self.run_nav_command(command),
+            | Command::ClearNavPath => {
+                let answer = self.nav.run(&command, self.doc.level());
+                self.view3d.open |= answer.open_3d;
+                if let Some(status) = answer.status {
+                    self.status = status;
+                }
+            }
             Command::Shortcuts => self.session.dialog = Some(Dialog::Shortcuts),
             Command::SectorHeight(..)
             | Command::JoinSectors

@@ -24,8 +24,8 @@ pub(crate) use derived::Problems;
 pub(crate) use dialogs::Dialog;
 pub use files::export_level;
 pub(crate) use files::{PathPurpose, Pending, Source};
-pub use preview::{Action3, Preview3};
 pub use nav::Nav3;
+pub use preview::{Action3, Preview3};
 pub use preview_lines::{Input3, Reach3, move_lines};
 
 use std::path::{Path, PathBuf};
@@ -190,6 +190,42 @@ impl EditorApp {
             app.status = s;
         }
         app
+    }
+
+    /// Keep the navigation map in step with the document while the overlay is on (off, the last map is
+    /// kept), and step the walking agent.
+    fn refresh_nav(&mut self, ctx: &egui::Context) {
+        let build = self.nav.overlay.on && self.tools.gesture.is_none();
+        if let Some(s) = self
+            .nav
+            .overlay
+            .refresh(ctx, &self.doc, self.level_scene.as_ref(), build)
+        {
+            self.status = s;
+        }
+        if self.nav.overlay.walker.is_some() {
+            let scene = self.level_scene();
+            let gravity = self.doc.level().simulation.gravity;
+            if let Some(s) = self.nav.overlay.walk_frame(ctx, &scene, gravity) {
+                self.status = s;
+            }
+        }
+    }
+
+    /// The feet over floor point `w`: on the highest surface under it (`skin` over it; the floor at 0 when
+    /// there is none).
+    pub(crate) fn nav_spot(&mut self, w: glam::Vec2) -> glam::Vec3 {
+        let scene = self.level_scene();
+        let skin = crate::editor::document::character::effective(self.doc.level()).skin;
+        let top = scene.bounds().map_or(10.0, |b| b.max.y + 1.0);
+        scene
+            .cast_ray(
+                &crate::shape::Ray::new(glam::Vec3::new(w.x, top, w.y), glam::Vec3::NEG_Y),
+                1e5,
+            )
+            .map_or(glam::Vec3::new(w.x, 0.0, w.y), |h| {
+                h.point + glam::Vec3::Y * skin
+            })
     }
 
     /// Once a frame: take what the live link received, and ask more recorded queries of the current level.
@@ -423,7 +459,8 @@ impl EditorApp {
         self.refresh_reach(&ctx);
         self.refresh_nav(&ctx);
         let dragging = self.tools.gesture.is_some();
-        self.problems.refresh(&ctx, &self.doc, &self.reach, dragging);
+        self.problems
+            .refresh(&ctx, &self.doc, &self.reach, dragging);
         self.probe.refresh(&self.doc, &mut self.level_scene);
         self.refresh_recording(&ctx);
         self.window_events(&ctx);

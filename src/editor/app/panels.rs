@@ -204,7 +204,9 @@ impl EditorApp {
             }
             ui.separator();
             self.reach_status(ui);
-            self.nav_status(ui);
+            if self.nav.overlay.on {
+                self.nav.overlay.status_ui(ui);
+            }
             let limits = self.view3d.heights.warnings(&self.doc);
             if let Some(line) = crate::editor::heights::warn::status_line(&limits, 2) {
                 let over = limits.iter().any(crate::editor::heights::Warning::over);
@@ -530,7 +532,15 @@ impl EditorApp {
     }
 
     pub(crate) fn right_panel(&mut self, ui: &mut Ui) {
-        self.nav_panel(ui);
+        if self.nav.overlay.on {
+            // The navigation section above the inspector: the agent sizes and the path.
+            let run =
+                crate::editor::nav::panel::show(ui, &self.nav.overlay, &mut self.nav.new_size);
+            ui.separator();
+            if let Some(c) = run {
+                self.run_command(&ui.ctx().clone(), c);
+            }
+        }
         let history_height = if self.panels.show_history { 170.0 } else { 0.0 };
         let edits = egui::ScrollArea::vertical()
             .id_salt("inspector")

@@ -9,8 +9,10 @@
 //! - [`geometry`] (no egui): a map's drawing (places, the walkable grid, jump arcs) and a path's pieces.
 //! - [`walker`] (no egui): the agent walking the path.
 //! - [`live`]: the map kept in step with the document each frame, the walker stepped, the status line.
+//! - [`command`] (no egui): the navigation commands on the feature's state.
 //! - [`paint`]: the top-down view's overlay; [`panel`]: the agent sizes and the path, beside the inspector.
 
+pub mod command;
 pub mod geometry;
 pub mod live;
 pub mod model;
