@@ -63,7 +63,7 @@ pub struct AgentGeometry {
     pub places: Vec<Vec3>,
     /// Segments between neighbouring places within a step of each other (the walkable grid).
     pub grid: Vec<(Vec3, Vec3)>,
-    /// Jump links as arcs from take-off to landing, one per [`JUMP_SPACING`] of take-off and landing (a
+    /// Jump links as arcs from take-off to landing, one per `JUMP_SPACING` of take-off and landing (a
     /// rim has a link every cell: drawn all, they hide the level).
     pub jumps: Vec<Vec<Vec3>>,
     /// Jump links in all.

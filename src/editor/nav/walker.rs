@@ -67,7 +67,7 @@ impl NavWalker {
         }
     }
 
-    /// Walk `dt` seconds of real time (at most [`MAX_STEPS`] steps) in `scene` under `gravity`. Returns
+    /// Walk `dt` seconds of real time (at most `MAX_STEPS` steps) in `scene` under `gravity`. Returns
     /// whether the agent is still walking (the frame should be drawn again).
     pub fn advance(&mut self, dt: f32, scene: &Scene, gravity: Vec3, cell: f32) -> bool {
         if self.state != WalkState::Walking {
