@@ -26,6 +26,7 @@ pub mod entity_types;
 pub mod greybox;
 pub mod heights;
 pub mod inspector;
+pub mod job;
 pub mod movers;
 pub mod nav;
 pub mod reach;

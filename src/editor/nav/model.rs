@@ -12,7 +12,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
@@ -227,11 +226,7 @@ pub fn changed_box(a: &Level, sa: &Scene, b: &Level, sb: &Scene) -> Change {
 }
 
 /// The build under way.
-struct Job {
-    key: DocKey,
-    started: Instant,
-    rx: Receiver<NavBuilt>,
-}
+type Job = crate::editor::job::Job<NavBuilt>;
 
 /// The path asked for: the agent, the start and goal, and the map's answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -290,7 +285,7 @@ impl NavOverlay {
     /// How long the build under way has run.
     #[must_use]
     pub fn building(&self) -> Option<Duration> {
-        self.job.as_ref().map(|j| j.started.elapsed())
+        self.job.as_ref().map(Job::elapsed)
     }
 
     /// Builds started.
@@ -366,26 +361,13 @@ impl NavOverlay {
 
     /// Start building on a thread of its own.
     pub fn start(&mut self, key: DocKey, build: impl FnOnce() -> NavBuilt + Send + 'static) {
-        let (tx, rx) = mpsc::channel();
-        let spawned = std::thread::Builder::new()
-            .name("navigation map".into())
-            .spawn(move || {
-                // The receiver is gone when the editor closed meanwhile: nothing to tell.
-                let _ = tx.send(build());
-            });
         self.started += 1;
-        match spawned {
-            Ok(_) => {
-                self.job = Some(Job {
-                    key,
-                    started: Instant::now(),
-                    rx,
-                });
-            }
-            Err(e) => self.accept(NavBuilt {
+        match Job::spawn("navigation map", key, build) {
+            Ok(job) => self.job = Some(job),
+            Err(why) => self.accept(NavBuilt {
                 key,
                 generation: 0,
-                outcome: Err(format!("cannot start the map's thread: {e}")),
+                outcome: Err(why),
                 path: None,
                 seconds: 0.0,
             }),
@@ -397,16 +379,15 @@ impl NavOverlay {
         let Some(job) = &self.job else {
             return false;
         };
-        let built = match job.rx.try_recv() {
-            Ok(b) => b,
-            Err(TryRecvError::Empty) => return false,
-            // The thread ended without an answer: it panicked (its message went to the log).
-            Err(TryRecvError::Disconnected) => NavBuilt {
-                key: job.key,
+        let built = match job.try_take() {
+            None => return false,
+            Some(Ok(b)) => b,
+            Some(Err(why)) => NavBuilt {
+                key: job.key(),
                 generation: 0,
-                outcome: Err("the map's build failed (see the log)".into()),
+                outcome: Err(why),
                 path: None,
-                seconds: job.started.elapsed().as_secs_f64(),
+                seconds: job.elapsed().as_secs_f64(),
             },
         };
         self.job = None;

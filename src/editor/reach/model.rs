@@ -11,7 +11,6 @@
 //! (the views draw it faint while it is not the document's).
 
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
@@ -107,11 +106,7 @@ pub struct ReachBuilt {
 }
 
 /// The build under way.
-struct Job {
-    key: DocKey,
-    started: Instant,
-    rx: Receiver<ReachBuilt>,
-}
+type Job = crate::editor::job::Job<ReachBuilt>;
 
 /// What a poll found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,7 +200,7 @@ impl ReachOverlay {
     /// How long the build under way has run, and the revision it maps.
     #[must_use]
     pub fn building(&self) -> Option<(DocKey, Duration)> {
-        self.job.as_ref().map(|j| (j.key, j.started.elapsed()))
+        self.job.as_ref().map(|j| (j.key(), j.elapsed()))
     }
 
     /// Builds dropped because the document moved on before they ended.
@@ -227,7 +222,7 @@ impl ReachOverlay {
         !self.is_current(key)
             && match &self.job {
                 None => true,
-                Some(j) => j.key != key && self.superseded.is_none(),
+                Some(j) => j.key() != key && self.superseded.is_none(),
             }
     }
 
@@ -255,26 +250,13 @@ impl ReachOverlay {
             self.dropped += 1;
             self.superseded = Some(old);
         }
-        let (tx, rx) = mpsc::channel();
-        let spawned = std::thread::Builder::new()
-            .name("reach map".into())
-            .spawn(move || {
-                // The receiver is gone when the editor closed meanwhile: nothing to tell.
-                let _ = tx.send(build());
-            });
         self.started += 1;
-        match spawned {
-            Ok(_) => {
-                self.job = Some(Job {
-                    key,
-                    started: Instant::now(),
-                    rx,
-                });
-            }
-            Err(e) => self.accept(ReachBuilt {
+        match Job::spawn("reach map", key, build) {
+            Ok(job) => self.job = Some(job),
+            Err(why) => self.accept(ReachBuilt {
                 key,
                 generation: 0,
-                outcome: Err(format!("cannot start the map's thread: {e}")),
+                outcome: Err(why),
                 seconds: 0.0,
             }),
         }
@@ -284,22 +266,21 @@ impl ReachOverlay {
     /// dropped.
     pub fn poll(&mut self, latest: DocKey) -> Polled {
         if let Some(old) = &self.superseded
-            && !matches!(old.rx.try_recv(), Err(TryRecvError::Empty))
+            && old.ended()
         {
             self.superseded = None;
         }
         let Some(job) = &self.job else {
             return Polled::Nothing;
         };
-        let built = match job.rx.try_recv() {
-            Ok(b) => b,
-            Err(TryRecvError::Empty) => return Polled::Nothing,
-            // The thread ended without an answer: it panicked (its message went to the log).
-            Err(TryRecvError::Disconnected) => ReachBuilt {
-                key: job.key,
+        let built = match job.try_take() {
+            None => return Polled::Nothing,
+            Some(Ok(b)) => b,
+            Some(Err(why)) => ReachBuilt {
+                key: job.key(),
                 generation: 0,
-                outcome: Err("the map's build failed (see the log)".into()),
-                seconds: job.started.elapsed().as_secs_f64(),
+                outcome: Err(why),
+                seconds: job.elapsed().as_secs_f64(),
             },
         };
         self.job = None;
@@ -400,6 +381,7 @@ fn target_view(data: &ReachData, to: Vec3) -> TargetView {
 mod tests {
     use super::*;
     use crate::level::Level;
+    use std::sync::mpsc;
 
     fn key(doc: &Document, revision: u64) -> DocKey {
         DocKey {
