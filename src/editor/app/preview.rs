@@ -244,8 +244,9 @@ impl Preview3 {
     }
 
     /// The movers' paths and places, and the one-way arrows, at the shown scene time (Walk mode's, else the
-    /// debugger's frame, else a recording's frame, else the level's: `movers::shown`).
-    fn mover_lines(&self, input: &Input3<'_>, overlay: &mut Lines) {
+    /// debugger's frame, else a recording's frame, else the level's: `movers::shown`). Returns each mover's
+    /// offset then, where the view draws the moved objects.
+    fn mover_lines(&self, input: &Input3<'_>, overlay: &mut Lines) -> Vec<(ObjectId, Vec3)> {
         use crate::editor::movers::{marks3d, shown};
         let level = input.doc.level();
         if level.movers.is_empty()
@@ -255,7 +256,7 @@ impl Preview3 {
             && !level.meshes.iter().any(|o| o.one_way)
             && !level.sectors.iter().any(|o| o.one_way)
         {
-            return;
+            return Vec::new();
         }
         let debugger = input
             .debug
@@ -266,6 +267,11 @@ impl Preview3 {
         let clock = shown::clock(self.walk_clock(), debugger, input.recorded_movers);
         marks3d::movers(overlay, level, &|m| clock.offset(level, m));
         marks3d::one_way(overlay, level, &|o| clock.object_offset(level, o));
+        level
+            .movers
+            .iter()
+            .map(|m| (m.id, clock.offset(level, m.id)))
+            .collect()
     }
 
     /// The followed ball's centre, velocity and radius, from the debugger's frame (or the level when the
@@ -422,13 +428,14 @@ impl Preview3 {
             eye: self.view.cam.eye_forward(None).0,
         });
         scene_lines(input, eye, character, &mut lines, &mut overlay);
-        self.mover_lines(input, &mut overlay);
+        let movers = self.mover_lines(input, &mut overlay);
         super::preview_lines::height_lines(input.doc.level(), &self.heights, &mut overlay);
         Dynamic {
             spheres,
             lines,
             overlay,
             translucent: input.reach.as_ref().map(|r| r.surface.clone()),
+            movers,
         }
     }
 }

@@ -6,6 +6,7 @@
 //! selection or the relevant toggles change.
 
 pub mod camera;
+pub mod movers;
 pub(crate) mod pipelines;
 pub mod render;
 pub mod scene;
@@ -102,6 +103,9 @@ pub struct Dynamic {
     pub overlay: Lines,
     /// Translucent cells laid on surfaces, with the generation the renderer keeps them by.
     pub translucent: Option<(u64, Arc<Translucent>)>,
+    /// Each mover's offset at the shown time, `(mover id, offset)`: the static scene's moved objects are
+    /// drawn there (a mover not listed at its level place).
+    pub movers: Vec<(ObjectId, Vec3)>,
 }
 
 /// Key of the cached static scene: the document and its revision, the hash of the selection and of whether
@@ -135,6 +139,8 @@ pub struct View3d {
     shown_doc: Option<DocId>,
     /// The last frame's view-projection (labels over the view are placed with it).
     view_proj: Mat4,
+    /// The moved objects' triangles the last frame drew.
+    moved: Arc<movers::MovedSolids>,
 }
 
 impl Default for View3d {
@@ -161,6 +167,7 @@ impl View3d {
             generation: 0,
             shown_doc: None,
             view_proj: Mat4::IDENTITY,
+            moved: Arc::default(),
         }
     }
 
@@ -210,6 +217,19 @@ impl View3d {
         self.follow = None;
         self.cam.mode = CameraMode::Orbit;
         true
+    }
+
+    /// The generation of the static scene last built: it changes only when the level, the selection or
+    /// the toggles do, never with the movers' time (the renderer uploads the static scene only then).
+    #[must_use]
+    pub fn statics_generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The moved objects' triangles the last frame drew, where the shown time had them.
+    #[must_use]
+    pub fn moved_shown(&self) -> &movers::MovedSolids {
+        &self.moved
     }
 
     /// Bounds of the static scene the preview last drew (the level as the preview shows it).
@@ -486,7 +506,20 @@ impl View3d {
             mut lines,
             overlay,
             translucent,
+            movers,
         } = dynamic;
+        let moved = if statics.1.moved.is_empty() {
+            Arc::default()
+        } else {
+            let offset = |id: ObjectId| {
+                movers
+                    .iter()
+                    .find(|(m, _)| *m == id)
+                    .map_or(Vec3::ZERO, |(_, d)| *d)
+            };
+            Arc::new(statics.1.moved.at(&offset))
+        };
+        self.moved = Arc::clone(&moved);
         if self.cam.mode == CameraMode::Walker {
             // Where the walker stands, seen from its own eye: its collision circle on the floor.
             let w = &self.cam.walker;
@@ -505,6 +538,7 @@ impl View3d {
             eye,
             fog: (reach * 0.25, reach),
             statics,
+            moved,
             spheres,
             lines,
             overlay,

@@ -21,6 +21,7 @@ use wgpu::util::DeviceExt;
 
 use super::pipelines::{COLOR_FORMAT, DEPTH_FORMAT};
 use crate::editor::draw::translucent::Translucent;
+use crate::editor::view3d::movers::MovedSolids;
 use crate::editor::view3d::scene::{
     LINE_FLOATS, Lines, SOLID_FLOATS, SPHERE_FLOATS, Spheres, StaticScene,
 };
@@ -117,6 +118,8 @@ pub struct Frame3 {
     pub fog: (f32, f32),
     /// The level's static geometry and its generation (uploaded again only when that changes).
     pub statics: (u64, Arc<StaticScene>),
+    /// The moved objects where the shown time has them (a small buffer uploaded each frame).
+    pub moved: Arc<MovedSolids>,
     /// Balls.
     pub spheres: Spheres,
     /// Depth-tested lines.
@@ -173,6 +176,8 @@ struct Target {
 
 #[derive(Default)]
 struct Dynamic {
+    moved_solids: Option<Uploaded>,
+    moved_planes: Option<Uploaded>,
     spheres: Option<Uploaded>,
     lines: Option<Uploaded>,
     overlay: Option<Uploaded>,
@@ -276,6 +281,18 @@ impl Renderer3d {
             None => self.translucent_buffer = None,
         }
         self.dynamic = Dynamic {
+            moved_solids: Self::upload(
+                device,
+                &frame.moved.solids.data,
+                SOLID_FLOATS,
+                "collidoscope 3d moved solids",
+            ),
+            moved_planes: Self::upload(
+                device,
+                &frame.moved.planes.data,
+                SOLID_FLOATS,
+                "collidoscope 3d moved sectors",
+            ),
             spheres: Self::upload(
                 device,
                 &frame.spheres.data,
@@ -426,6 +443,12 @@ impl Renderer3d {
             &mut pass,
             &self.front_only,
             statics.and_then(|s| s.planes.as_ref()),
+        );
+        draw(&mut pass, &self.solid, self.dynamic.moved_solids.as_ref());
+        draw(
+            &mut pass,
+            &self.front_only,
+            self.dynamic.moved_planes.as_ref(),
         );
         if let Some((buf, n)) = &self.dynamic.spheres {
             pass.set_pipeline(&self.sphere);

@@ -166,6 +166,8 @@ pub struct StaticScene {
     pub lines: Lines,
     /// Bounds of everything, with the floor included.
     pub bounds: Option<Aabb>,
+    /// What the movers move, left out of the above and placed each frame at the shown time.
+    pub moved: super::movers::MovedScene,
 }
 
 /// Visual thickness of a wall panel (walls are segments; their collision radius is drawn as lines).
@@ -186,17 +188,20 @@ pub fn build_static(
     s.bounds = Some(bounds);
     let extent = (bounds.max - bounds.min).length().max(10.0);
     let center = bounds.center();
+    // Moved objects are drawn each frame where the shown time has them, not here.
+    let moving = super::movers::Moving::of(level);
+    let kept = |id: &crate::level::ObjectId| !moving.whole.contains(id);
     walls(&mut s, level, paint, wall_radii);
-    for t in &level.triangles {
+    for t in level.triangles.iter().filter(|o| kept(&o.id)) {
         s.solids
             .tri_as_wound(t.a, t.b, t.c, paint(t.id, Kind::Triangle));
     }
     planes(&mut s, level, paint, center, extent);
-    for c in &level.cylinders {
+    for c in level.cylinders.iter().filter(|o| kept(&o.id)) {
         s.solids
             .cylinder(c.a, c.b, c.radius, 32, paint(c.id, Kind::Cylinder));
     }
-    for b in &level.aabbs {
+    for b in level.aabbs.iter().filter(|o| kept(&o.id)) {
         s.solids.cuboid(
             (b.min + b.max) * 0.5,
             [Vec3::X, Vec3::Y, Vec3::Z],
@@ -204,7 +209,7 @@ pub fn build_static(
             paint(b.id, Kind::Aabb),
         );
     }
-    for b in &level.obbs {
+    for b in level.obbs.iter().filter(|o| kept(&o.id)) {
         let r = b.rotation();
         s.solids.cuboid(
             b.center,
@@ -213,8 +218,9 @@ pub fn build_static(
             paint(b.id, Kind::Obb),
         );
     }
-    meshes_and_probes(&mut s, level, paint, extent);
-    sectors(&mut s, level, paint);
+    meshes_and_probes(&mut s, level, paint, extent, &moving.whole);
+    sectors(&mut s, level, paint, &moving);
+    s.moved = moving.scene(level, paint);
     entities_and_triggers(&mut s, level, paint);
     if show_walker && let Some(w) = &level.walker {
         walker_body(&mut s, w);
@@ -277,9 +283,15 @@ fn planes(s: &mut StaticScene, level: &Level, paint: Paint<'_>, center: Vec3, ex
 }
 
 /// Mesh triangles, and probes as arrows.
-fn meshes_and_probes(s: &mut StaticScene, level: &Level, paint: Paint<'_>, extent: f32) {
+fn meshes_and_probes(
+    s: &mut StaticScene,
+    level: &Level,
+    paint: Paint<'_>,
+    extent: f32,
+    moved: &std::collections::HashSet<crate::level::ObjectId>,
+) {
     use crate::editor::document::Kind;
-    for m in &level.meshes {
+    for m in level.meshes.iter().filter(|o| !moved.contains(&o.id)) {
         let col = paint(m.id, Kind::Mesh);
         for [i, j, k] in &m.indices {
             if let (Some(a), Some(b), Some(c)) = (
@@ -308,38 +320,43 @@ fn meshes_and_probes(s: &mut StaticScene, level: &Level, paint: Paint<'_>, exten
 /// Greybox sectors as the runtime cooks them (the triangles the scene and the character meet), each face
 /// drawn from its front only, the side of the air it bounds: from above the rooms show their floors, not
 /// their ceilings, and from outside a room its inner walls, as the level's planes are drawn. Floors take the
-/// sector's colour, ceilings a darker one, risers, lintels and walls lighter ones.
-fn sectors(s: &mut StaticScene, level: &Level, paint: Paint<'_>) {
-    use crate::editor::document::Kind;
-    use crate::sector::FaceKind;
+/// sector's colour, ceilings a darker one, risers, lintels and walls lighter ones. With sector movers, the
+/// runtime's cook with movers (`moving.cook`) and no sector moved whole (those are drawn per frame).
+fn sectors(s: &mut StaticScene, level: &Level, paint: Paint<'_>, moving: &super::movers::Moving) {
     if level.sectors.is_empty() {
         return;
     }
-    let shade = |rgba: [u8; 4], f: f32| {
-        let c = |v: u8| (f32::from(v) * f).clamp(0.0, 255.0) as u8;
-        [c(rgba[0]), c(rgba[1]), c(rgba[2]), rgba[3]]
-    };
-    // The cook kept from the last revision: an edit re-cooks only the sectors it touched.
-    crate::editor::greybox::scene::with_cooked_sectors(level, |cook| {
-        for sector in &level.sectors {
-            let Some(cooked) = cook.sector(sector.id) else {
-                continue;
-            };
-            let base = paint(sector.id, Kind::Sector);
-            for (tri, face) in cooked.indices.iter().zip(&cooked.faces) {
-                let col = match face {
-                    FaceKind::Floor => base,
-                    FaceKind::Ceiling => shade(base, 0.6),
-                    FaceKind::Riser => shade(base, 1.25),
-                    FaceKind::Lintel | FaceKind::Wall => shade(base, 0.85),
-                };
-                let [a, b, c] = tri.map(|i| cooked.vertices.get(i as usize).copied());
-                if let (Some(a), Some(b), Some(c)) = (a, b, c) {
-                    s.planes.tri_as_wound(a, b, c, col);
-                }
+    match &moving.cook {
+        Some(cook) => sector_faces(s, level, paint, cook, &moving.whole),
+        // The cook kept from the last revision: an edit re-cooks only the sectors it touched.
+        None => crate::editor::greybox::scene::with_cooked_sectors(level, |cook| {
+            sector_faces(s, level, paint, cook, &moving.whole);
+        }),
+    }
+}
+
+/// The faces of `cook`'s sectors but those in `skip`.
+fn sector_faces(
+    s: &mut StaticScene,
+    level: &Level,
+    paint: Paint<'_>,
+    cook: &crate::sector::SectorCook,
+    skip: &std::collections::HashSet<crate::level::ObjectId>,
+) {
+    use crate::editor::document::Kind;
+    for sector in level.sectors.iter().filter(|o| !skip.contains(&o.id)) {
+        let Some(cooked) = cook.sector(sector.id) else {
+            continue;
+        };
+        let base = paint(sector.id, Kind::Sector);
+        for (tri, face) in cooked.indices.iter().zip(&cooked.faces) {
+            let col = super::movers::face_color(base, *face);
+            let [a, b, c] = tri.map(|i| cooked.vertices.get(i as usize).copied());
+            if let (Some(a), Some(b), Some(c)) = (a, b, c) {
+                s.planes.tri_as_wound(a, b, c, col);
             }
         }
-    });
+    }
 }
 
 /// Entities as posts in their type's colour with a facing arrow at the top; trigger volumes as wire
