@@ -320,10 +320,13 @@ impl Preview3 {
         if self.view.cam.mode == CameraMode::Walk {
             self.walk_character(ui, input.doc, &input.scene);
         }
+        // A path point's height gesture ended: its one step runs as a command.
+        let path_step = self.heights.path.take_finished().map(Command::Apply);
         let action = began
             .command
             .map(Action3::Run)
             .or(heights.map(Action3::Heights))
+            .or(path_step.map(Action3::Run))
             .or_else(|| self.click(ui, &began.response, input, ball));
         self.view
             .paint(ui, ball, began.statics, self.dynamic(input, ball));

@@ -11,6 +11,8 @@
 //! (undo, another tool) ends the gesture with nothing applied.
 //!
 //! Boxes (AABB, OBB), cylinders and level triangles move whole; sectors move the aimed floor or ceiling.
+//! A selected mover's path points are raised the same way ([`Heights::path`], `movers::points3d`): a point
+//! aimed takes the pointer before the surfaces behind it.
 
 pub mod pick;
 pub mod warn;
@@ -108,6 +110,8 @@ pub struct Heights {
     pub gesture: Option<Gesture>,
     /// The surface the last click in the 3D preview selected (its sector and floor or ceiling).
     pub chosen: Option<Target>,
+    /// The selected mover's path points, raised and lowered here too.
+    pub path: crate::editor::movers::points3d::PathPoints,
     cooked: Option<(DocKey, CookedNear)>,
     warnings: Option<(WarningsKey, Arc<Vec<Warning>>)>,
 }
@@ -117,13 +121,13 @@ impl Heights {
     /// or a gesture is under way): the view's camera leaves them alone.
     #[must_use]
     pub fn wants_pointer(&self) -> bool {
-        self.hover.is_some() || self.gesture.is_some()
+        self.hover.is_some() || self.gesture.is_some() || self.path.wants_pointer()
     }
 
     /// Whether a wheel gesture waits for the wheel to go quiet (the app asks for a frame soon).
     #[must_use]
     pub fn waiting(&self) -> bool {
-        self.gesture.as_ref().is_some_and(|g| g.by_wheel)
+        self.gesture.as_ref().is_some_and(|g| g.by_wheel) || self.path.waiting()
     }
 
     fn cooked(&mut self, level: &Level, key: DocKey, id: ObjectId) -> Option<Arc<CookedSector>> {
@@ -143,8 +147,16 @@ impl Heights {
         pick::pick(level, scene, ray, max_t, |id| self.cooked(level, key, id))
     }
 
-    /// One frame: follow the pointer, start, step or end a gesture. Returns what the app should write.
+    /// One frame: follow the pointer, start, step or end a gesture. Returns what the app should write (a
+    /// path point's step is [`Heights::path`]'s to take).
     pub fn frame(&mut self, doc: &Document, scene: &Scene, input: &PointerInput) -> HeightsOut {
+        if self.gesture.is_none() {
+            self.path.frame(doc, input);
+            if self.path.wants_pointer() {
+                self.hover = None;
+                return HeightsOut::Nothing;
+            }
+        }
         if let Some(g) = &self.gesture
             && doc.object(g.shown.id()).as_ref() != Some(&g.shown)
         {
@@ -270,6 +282,9 @@ impl Heights {
     /// was refused), else the aimed one's ("floor 2.00 m").
     #[must_use]
     pub fn label(&self, level: &Level) -> Option<String> {
+        if let Some(s) = self.path.label(level) {
+            return Some(s);
+        }
         if let Some(g) = &self.gesture {
             let d = g.steps as f32 * g.step;
             // Of the sector as the gesture has it (the document takes the preview after this frame).
@@ -297,6 +312,9 @@ impl Heights {
     /// The highlight: the edges of what the gesture moves (or the pointer aims), and of the face aimed.
     #[must_use]
     pub fn highlight(&self, level: &Level) -> Vec<[Vec3; 2]> {
+        if self.path.wants_pointer() {
+            return self.path.highlight(level);
+        }
         let (target, aim) = match (&self.gesture, &self.hover) {
             (Some(g), _) => (g.target, g.aim),
             (None, Some(a)) => (a.target, *a),

@@ -7,7 +7,7 @@
 use glam::{Vec2, Vec3};
 
 use crate::editor::draw::Lines;
-use crate::level::{Level, MoverPart, ObjectId, SectorObject};
+use crate::level::{Level, MoverObject, MoverPart, ObjectId, SectorObject};
 use crate::shape::Aabb;
 
 /// The movers' colour in the 3D preview (the top-down view's [`super::paint::MOVER`]).
@@ -65,15 +65,33 @@ fn outline_at(lines: &mut Lines, s: &SectorObject, y: f32, d: Vec3, rgba: [u8; 4
     lines.strip(&pts, rgba);
 }
 
+/// Where mover `m`'s path is drawn from: its object's centre (a sector's outline centre at the height of
+/// the surface it moves; its floor's when whole). A path point `p` is drawn at `anchor + p`.
+#[must_use]
+pub fn anchor(level: &Level, m: &MoverObject) -> Option<Vec3> {
+    if let Some(s) = level.sectors.iter().find(|s| s.id == m.object) {
+        let (c, floor, ceiling) = sector_centre(s)?;
+        let y = if m.part == MoverPart::Ceiling {
+            ceiling
+        } else {
+            floor
+        };
+        Some(Vec3::new(c.x, y, c.y))
+    } else {
+        bounds3(level, m.object).map(|b| b.center())
+    }
+}
+
 /// Every mover's path and its object where `offset_of(mover id)` has it (see [`super::shown`]).
 pub fn movers(lines: &mut Lines, level: &Level, offset_of: &dyn Fn(ObjectId) -> Vec3) {
     for m in &level.movers {
         let d = offset_of(m.id);
         let d = if d.is_finite() { d } else { Vec3::ZERO };
-        let anchor = if let Some(s) = level.sectors.iter().find(|s| s.id == m.object) {
-            let Some((c, floor, ceiling)) = sector_centre(s) else {
-                continue;
-            };
+        let Some(anchor) = anchor(level, m) else {
+            continue;
+        };
+        if let Some(s) = level.sectors.iter().find(|s| s.id == m.object) {
+            let (floor, ceiling) = (s.floor.height, s.ceiling.height);
             match m.part {
                 MoverPart::Floor => outline_at(lines, s, floor, d, MOVER_RGBA),
                 MoverPart::Ceiling => outline_at(lines, s, ceiling, d, MOVER_RGBA),
@@ -82,19 +100,9 @@ pub fn movers(lines: &mut Lines, level: &Level, offset_of: &dyn Fn(ObjectId) -> 
                     outline_at(lines, s, ceiling, d, MOVER_RGBA);
                 }
             }
-            let y = if m.part == MoverPart::Ceiling {
-                ceiling
-            } else {
-                floor
-            };
-            Vec3::new(c.x, y, c.y)
-        } else {
-            let Some(b) = bounds3(level, m.object) else {
-                continue;
-            };
+        } else if let Some(b) = bounds3(level, m.object) {
             lines.aabb(&Aabb::new(b.min + d, b.max + d), MOVER_RGBA);
-            b.center()
-        };
+        }
         let pts: Vec<Vec3> = m
             .path
             .iter()

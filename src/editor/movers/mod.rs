@@ -7,6 +7,7 @@ pub mod edit;
 pub mod marks;
 pub mod marks3d;
 pub mod paint;
+pub mod points3d;
 pub mod shown;
 pub mod tool;
 
