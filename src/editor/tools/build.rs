@@ -21,6 +21,9 @@ impl Tools {
         if resp.drag_started_by(egui::PointerButton::Primary)
             && let Some(p) = ui.input(|i| i.pointer.press_origin()).or(pt.press)
         {
+            // A parameter just typed in the palette keeps the keyboard through a drag (egui gives focus
+            // up on clicks only), which swallowed the next builder's key: the drag ends the typing.
+            ui.memory_mut(|m| m.stop_text_input());
             let (start, _) = self.snap_vertex(cx.doc, scale, pt.world(p), pt.shift);
             self.gesture = Some(Gesture::Place { start });
         }
