@@ -65,6 +65,9 @@ pub(super) struct Places<'a> {
     pub(super) spots: &'a [Spot],
     /// `spots[col_start[c]..col_start[c + 1]]` are column `c`'s places.
     pub(super) col_start: &'a [u32],
+    /// The moves an earlier map made, asked before a move is made, and where the moves made are kept
+    /// (`ReachMap::update`).
+    pub(super) memo: Option<&'a super::memo::Memo>,
 }
 
 impl Places<'_> {
@@ -105,7 +108,12 @@ impl Places<'_> {
 
     /// One move from `from` aimed at `target`, kept when it lands on ground where the same move aimed at the
     /// landing lands again: the landing.
-    fn try_move(&self, from: &Node, target: &Spot, work: &mut EdgeWork) -> Option<(Vec3, bool)> {
+    pub(super) fn try_move(
+        &self,
+        from: &Node,
+        target: &Spot,
+        work: &mut EdgeWork,
+    ) -> Option<(Vec3, bool)> {
         let (feet, level) = self.one_move(from, target, work)?;
         let flat = glam::Vec2::new(feet.x - from.feet.x, feet.z - from.feet.z).length();
         let drop = feet.y < from.feet.y - self.ctl.max_step - 2.0 * self.ctl.skin;
@@ -238,7 +246,8 @@ impl Places<'_> {
                     if reached.contains_key(&Key::Spot(j as u32)) {
                         continue;
                     }
-                    let Some((feet, level)) = self.try_move(node, &self.spots[j], work) else {
+                    let Some((feet, level)) = self.remembered_move(node, &self.spots[j], work)
+                    else {
                         continue;
                     };
                     // Landing on the place aimed at is that place (whatever column a nudged place lies in).

@@ -258,6 +258,7 @@ impl MoveGraph {
             grid: &self.grid,
             spots: &self.spots,
             col_start: &self.col_start,
+            memo: None,
         };
         let all = &self.nodes;
         let empty = HashMap::new();

@@ -19,6 +19,7 @@ use crate::shape::Aabb;
 mod edges;
 mod explain;
 pub(crate) mod graph;
+mod memo;
 mod par;
 mod regions;
 mod regraph;
@@ -153,6 +154,16 @@ pub struct ReachMap {
     places: Vec<UnreachablePlace>,
     stats: ReachStats,
     error: Option<ReachError>,
+    /// The moves made, kept for [`ReachMap::update`] (empty for a map from [`ReachMap::try_build`]).
+    moves: memo::Kept,
+}
+
+/// A map's places found, with what the rest of its build needs.
+struct Built {
+    grid: Grid,
+    found: spots::Found,
+    threads: usize,
+    began: Instant,
 }
 
 const NONE: u32 = u32::MAX;
@@ -217,6 +228,24 @@ impl ReachMap {
         settings: &ReachSettings,
     ) -> Result<ReachMap, ReachError> {
         let began = Instant::now();
+        let (grid, threads) = Self::prepare(scene, controller, start_feet, settings)?;
+        let found = spots::find_spots(scene, controller, &grid, threads);
+        let built = Built {
+            grid,
+            found,
+            threads,
+            began,
+        };
+        Self::finish(scene, *controller, start_feet, built, None)
+    }
+
+    /// The checks every build makes first (see [`ReachMap::try_build`]): the grid and the threads to use.
+    fn prepare(
+        scene: &Scene,
+        controller: &CharacterController,
+        start_feet: Vec3,
+        settings: &ReachSettings,
+    ) -> Result<(Grid, usize), ReachError> {
         let ctl = *controller;
         if let Some((field, message)) = ctl.problems().into_iter().next() {
             return Err(ReachError::Settings(format!("character {field} {message}")));
@@ -231,13 +260,30 @@ impl ReachMap {
             return Err(ReachError::Start("the start is not a finite point".into()));
         }
         let grid = Self::grid_for(scene, &ctl, start_feet, settings)?;
-        let columns = grid.nx as u64 * grid.nz as u64;
         let threads = if settings.threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {
             settings.threads
         };
-        let found = spots::find_spots(scene, &ctl, &grid, threads);
+        Ok((grid, threads))
+    }
+
+    /// The map over `built`'s places: the start's place, the exploration from it (its moves asked of `memo`
+    /// first, when there is one: see `memo.rs`), the unreached regions explained, the counts.
+    fn finish(
+        scene: &Scene,
+        ctl: CharacterController,
+        start_feet: Vec3,
+        built: Built,
+        memo: Option<&memo::Memo>,
+    ) -> Result<ReachMap, ReachError> {
+        let Built {
+            grid,
+            found,
+            threads,
+            began,
+        } = built;
+        let columns = grid.nx as u64 * grid.nz as u64;
         let mut map = ReachMap {
             grid: Some(grid),
             controller: ctl,
@@ -263,6 +309,7 @@ impl ReachMap {
             grid: &grid,
             spots: &map.spots,
             col_start: &map.col_start,
+            memo,
         };
         let s = &map.spots[start as usize];
         let first = edges::Node {
