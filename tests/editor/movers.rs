@@ -247,3 +247,98 @@ fn the_drawn_movers_follow_the_debuggers_step_step_back_and_scrub_exactly() {
         assert_eq!(drawn(&h), history[k - 1], "scrubbed to frame {k}");
     }
 }
+
+/// The highest point of the moved solids drawn over the lift's footprint (box 40: x -6..-4, z 0..2).
+fn lift_top(h: &Harness<'_, EditorApp>) -> f32 {
+    let s = &h.state().view3d.moved_shown().solids;
+    s.data
+        .chunks(collidoscope::editor::view3d::scene::SOLID_FLOATS)
+        .filter(|v| (-6.0..=-4.0).contains(&v[0]) && (0.0..=2.0).contains(&v[2]))
+        .map(|v| v[1])
+        .fold(f32::NEG_INFINITY, f32::max)
+}
+
+#[test]
+fn the_lift_rises_in_the_3d_preview_while_the_static_scene_stays_uploaded() {
+    let (level, path) = movers_level();
+    let mut h = harness3d(EditorApp::new(level.clone(), Some(path), options(None)));
+    click_label(&mut h, "Walk");
+    h.run_steps(2);
+    let statics = h.state().view3d.statics_generation();
+    let mut tops = Vec::new();
+    for _ in 0..40 {
+        h.run_steps(1);
+        // Drawn where the shown clock has the lift: its level top (0.2 m) plus the offset, to the bit.
+        let lift = h.state().movers_clock().offset(&level, ObjectId(41));
+        assert_eq!(lift_top(&h), 0.2 + lift.y);
+        tops.push(lift_top(&h));
+    }
+    assert!(tops[39] > tops[0] + 0.5, "the lift rose: {tops:?}");
+    assert_eq!(
+        h.state().view3d.statics_generation(),
+        statics,
+        "time going on rebuilt no static scene"
+    );
+}
+
+/// A box moved along a two-point path, selected, in the 3D preview (the lower panel folded).
+fn a_selected_mover_in_3d() -> Harness<'static, EditorApp> {
+    let level = Level::from_ron_str(
+        r#"(version: 3,
+        aabbs: [(id: 1, min: (0.0, 0.0, 0.0), max: (2.0, 0.2, 2.0))],
+        movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (3.0, 1.0, 0.0)], speed: 1.0)])"#,
+    )
+    .unwrap();
+    let mut h = harness3d(EditorApp::new(level, None, options(None)));
+    h.state_mut().panels.lower_collapsed = true;
+    h.state_mut().doc.select_only([ObjectId(1)]);
+    h.run_steps(3);
+    h
+}
+
+fn ctrl_wheel(h: &mut Harness<'_, EditorApp>, notches: f32) {
+    use egui::{MouseWheelSource, MouseWheelUnit, TouchPhase};
+    h.event(Event::ModifiersChanged(Modifiers::CTRL));
+    h.event(Event::MouseWheel {
+        unit: MouseWheelUnit::Line,
+        delta: egui::vec2(0.0, notches),
+        phase: TouchPhase::Move,
+        source: MouseWheelSource::Unknown,
+        modifiers: Modifiers::CTRL,
+    });
+    h.step();
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.step();
+}
+
+#[test]
+fn a_path_point_is_raised_in_3d_by_the_wheel_in_one_undo_step() {
+    let mut h = a_selected_mover_in_3d();
+    // The second point: the box's centre (1, 0.1, 1) plus (3, 1, 0).
+    let point = Vec3::new(4.0, 1.1, 1.0);
+    let at = h.state().view3d.project(point).unwrap();
+    h.event(Event::PointerMoved(at));
+    h.run_steps(2);
+    let hover = h.state().view3d.heights.path.hover.unwrap();
+    assert_eq!((hover.mover, hover.index), (ObjectId(2), 1));
+    let steps = h.state().doc.history().1;
+    let step = h.state().tools.snap_step;
+    ctrl_wheel(&mut h, 1.0);
+    ctrl_wheel(&mut h, 1.0);
+    let g = h.state().view3d.heights.path.gesture.clone().unwrap();
+    assert_eq!(g.height(), 1.0 + 2.0 * step);
+    assert_eq!(
+        h.state().doc.level().movers[0].path[1].y,
+        1.0,
+        "written once, at the end"
+    );
+    // The wheel goes quiet: one step.
+    h.run_steps(12);
+    assert!(h.state().view3d.heights.path.gesture.is_none());
+    let m = &h.state().doc.level().movers[0];
+    assert_eq!(m.path[1], Vec3::new(3.0, 1.0 + 2.0 * step, 0.0));
+    assert_eq!(h.state().doc.history().1, steps + 1);
+    assert_eq!(h.state().doc.selection().len(), 1, "still selected");
+    h.state_mut().undo();
+    assert_eq!(h.state().doc.level().movers[0].path[1].y, 1.0);
+}
