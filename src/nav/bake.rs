@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
+use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController, MoveGraph, ReachSettings};
 use crate::scene::Scene;
@@ -21,6 +22,8 @@ pub(super) struct AgentMap {
     /// For each node jumps were tried from (by node), where every simulated flight from it went across
     /// (`update` tries again only the nodes whose flights came near an edit).
     pub(super) flights: Vec<(u32, Flight)>,
+    /// Its ride links, by waiting node.
+    pub(super) rides: Vec<RideLink>,
 }
 
 /// Where the jumps simulated from one node went: what an update needs to tell whether an edit could change
@@ -77,6 +80,13 @@ impl AgentMap {
         let lo = self.jumps.partition_point(|j| j.from < n);
         let hi = self.jumps.partition_point(|j| j.from <= n);
         &self.jumps[lo..hi]
+    }
+
+    /// The ride links out of node `n`, with the index of the first.
+    pub(super) fn rides_from(&self, n: u32) -> (usize, &[RideLink]) {
+        let lo = self.rides.partition_point(|r| r.from < n);
+        let hi = self.rides.partition_point(|r| r.from <= n);
+        (lo, &self.rides[lo..hi])
     }
 }
 
@@ -155,15 +165,19 @@ pub(super) fn build(scene: &Scene, settings: &NavSettings) -> Result<NavMap, Str
             settings.max_columns
         ));
     }
+    // The scene the map keeps; its rides' timetables are registered against it.
+    let shared = Arc::new(scene.clone());
     let mut maps = Vec::with_capacity(sizes.len());
     for ctl in &sizes {
-        maps.push(bake_agent(scene, ctl, bounds, settings)?);
+        let mut m = bake_agent(scene, ctl, bounds, settings)?;
+        m.rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, settings);
+        maps.push(m);
     }
     let mut map = NavMap {
         settings: settings.clone(),
         slots,
         maps,
-        scene: Some(Arc::new(scene.clone())),
+        scene: Some(shared),
         bounds: Some(bounds),
         stats: NavStats::default(),
         error: None,
@@ -179,6 +193,7 @@ pub(super) fn stats_of(maps: &[AgentMap], began: Instant) -> NavStats {
         nodes: maps.iter().map(|m| m.graph.len() as u64).sum(),
         moves: maps.iter().map(|m| m.graph.edge_count() as u64).sum(),
         jumps: maps.iter().map(|m| m.jumps.len() as u64).sum(),
+        rides: maps.iter().map(|m| m.rides.len() as u64).sum(),
         seconds: began.elapsed().as_secs_f64(),
     }
 }
@@ -193,7 +208,8 @@ pub(super) fn reach_settings(settings: &NavSettings, bounds: Aabb) -> ReachSetti
     }
 }
 
-/// One agent size's graph and jumps.
+/// One agent size's graph and jumps (its rides are found against the scene the map keeps:
+/// `ride::find_rides`).
 pub(super) fn bake_agent(
     scene: &Scene,
     ctl: &CharacterController,
@@ -206,6 +222,7 @@ pub(super) fn bake_agent(
         graph,
         jumps: Vec::new(),
         flights: Vec::new(),
+        rides: Vec::new(),
     };
     if settings.jump && ctl.jump_height > 0.0 {
         let all: Vec<u32> = (0..map.graph.len() as u32).collect();

@@ -14,8 +14,13 @@
 //!   the shortcut, stepped as [`Body::step`] steps it, still gets there on the ground).
 //! - [`NavPath::steer`]: the [`BodyInput`] that follows a path from wherever the body is.
 //!
-//! Ride links ([`NavLink::Ride`]) are part of the contract but not produced yet: the maps are baked from the
-//! scene's objects where they stand.
+//! Ride links ([`NavLink::Ride`], `rides: true`): the movers that have started and come back (`PingPong`,
+//! `Loop`; an `OnTrigger` mover only once the scene says it started, a `Once` mover never) join a place
+//! beside one end of their path to a place beside the other, where a body steered by [`NavPath::steer`] and
+//! stepped with [`Body::step`], the scene time advancing, waits, boards, rides and steps off (simulated at
+//! the bake, as jumps are). A path's ride step is three points: the waiting place, the boarding point on the
+//! mover's top at the near end and the same point at the far end (two `Ride` links), then the landing. At
+//! most [`MAX_RIDE_MOVERS`] movers are considered.
 //!
 //! Bad input never panics: invalid settings give an empty map whose [`NavMap::error`] says why; a path query
 //! with an agent out of range, a point that is not finite, in the air or inside something (no place to stand
@@ -33,6 +38,7 @@ use crate::shape::Aabb;
 
 mod bake;
 mod path;
+mod ride;
 mod steer;
 mod update;
 
@@ -41,6 +47,10 @@ use bake::AgentMap;
 /// The most distinct agent sizes one map holds (identical controllers share one graph). More is refused with
 /// a clear error, so memory stays bounded (bake several maps instead).
 pub const MAX_AGENT_SIZES: usize = 16;
+
+/// The most movers one map considers for ride links (the first in the scene's order), so the bake's time and
+/// memory stay bounded.
+pub const MAX_RIDE_MOVERS: usize = 32;
 
 /// The speed [`NavPath::steer`] asks for, metres per second.
 pub const STEER_SPEED: f32 = 4.0;
@@ -59,6 +69,8 @@ pub struct NavSettings {
     pub jump: bool,
     /// Drop links: falling off a ledge to a place more than `max_step` lower (true).
     pub drops: bool,
+    /// Ride links across the movers that have started and come back, found by simulating the ride (true).
+    pub rides: bool,
     /// The gravity jumps and the straightening simulate with (the level's; `(0, -9.81, 0)`).
     pub gravity: Vec3,
     /// The most grid columns over all agent sizes together (4,000,000), so memory stays bounded.
@@ -75,6 +87,7 @@ impl Default for NavSettings {
             bounds: None,
             jump: true,
             drops: true,
+            rides: true,
             gravity: Vec3::new(0.0, -9.81, 0.0),
             max_columns: 4_000_000,
             threads: 0,
@@ -100,10 +113,11 @@ pub enum NavLink {
         /// The horizontal distance from take-off to landing, metres.
         length: f32,
     },
-    /// Riding a mover (a lift or platform) between the ends of its path. Not produced yet: maps are baked
-    /// from the scene where its objects stand.
+    /// Riding a mover (a lift or platform) between the ends of its path. A ride step is two such links:
+    /// from the waiting place beside the near end to the boarding point on the mover's top there, and from
+    /// that point to the same point at the far end (then a walk off to the landing).
     Ride {
-        /// The moved object.
+        /// The moved object (the box's or the sector's id: what a body standing on it has as its ground).
         mover: ObjectId,
     },
 }
@@ -127,8 +141,10 @@ impl NavPath {
 
     /// The input that follows the path from wherever `body` is (see [`STEER_SPEED`]): toward the end of the
     /// nearest segment, or back to the path first when pushed more than a radius off it; `jump` at a jump
-    /// link's take-off when grounded; slower near the goal, so the body stops there. A pure function of the
-    /// path, the body and the controller.
+    /// link's take-off when grounded; on a ride step, wait beside the mover until it is there, board, stand,
+    /// step off at the far end (reading the body's `scene_time` and the ride's timetable, which the map that
+    /// made the path registered); slower near the goal, so the body stops there. A function of the path, the
+    /// body and the controller (and, for rides, of the map the path came from while it lives).
     #[must_use]
     pub fn steer(&self, body: &Body, controller: &CharacterController) -> BodyInput {
         steer::steer(self, body, controller)
@@ -146,6 +162,8 @@ pub struct NavStats {
     pub moves: u64,
     /// Jump links.
     pub jumps: u64,
+    /// Ride links.
+    pub rides: u64,
     /// Seconds the bake took.
     pub seconds: f64,
 }
@@ -236,6 +254,22 @@ impl NavMap {
             .map(|&s| {
                 let g = &self.maps[s].graph;
                 (0..g.len() as u32).map(|n| g.feet(n)).collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Agent `agent`'s ride links: the waiting place, the landing and the moved object, for drawing and
+    /// tests; empty out of range.
+    #[must_use]
+    pub fn rides(&self, agent: usize) -> Vec<(Vec3, Vec3, ObjectId)> {
+        self.slots
+            .get(agent)
+            .map(|&s| {
+                let m = &self.maps[s];
+                m.rides
+                    .iter()
+                    .map(|r| (m.graph.feet(r.from), m.graph.feet(r.to), r.object))
+                    .collect()
             })
             .unwrap_or_default()
     }

@@ -2,6 +2,10 @@
 //! the first node that answers for the goal, then straightened: along runs of walking, intermediate points are
 //! dropped while a body stepped at 60 Hz toward the farther point, as [`NavPath::steer`](super::NavPath::steer)
 //! steers it, still gets there without leaving the shortcut or falling (`character::reach::walk`).
+//!
+//! Ride links are edges of the search too, costing the walk on and off plus the mover's travel and its worst
+//! wait (a whole period) at walking speed. A ride step is kept as found (waiting place, boarding point, the
+//! same point at the far end, landing): straightening works on the walking between rides, never across one.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -21,6 +25,8 @@ enum Via {
     Move(u32),
     /// Jump link `i` of the map.
     Jump(u32),
+    /// Ride link `i` of the map.
+    Ride(u32),
 }
 
 /// The horizontal distance between two points.
@@ -99,19 +105,84 @@ pub(super) fn find(
                 Via::Jump((first + i) as u32),
             );
         }
+        let (first, rides) = map.rides_from(n);
+        for (i, r) in rides.iter().enumerate() {
+            relax(r.to, r.cost, Via::Ride((first + i) as u32));
+        }
     }
     let goal = goal?;
     let mut path = unwind(map, &best, goal)?;
     finish(&mut path, scene, &ctl, settings.gravity, to);
-    let raw = path.clone();
-    straighten(&mut path, scene, &ctl, settings.gravity);
-    // The straightened path as a steered body follows it: where it does not get to the end (a step up that
-    // carried the body past a point, say, so a shortcut began elsewhere than it was checked from), the path
-    // of the moves themselves.
-    if path.points.len() < raw.points.len() && !followed(&path, scene, &ctl, settings.gravity) {
-        return Some(raw);
+    // Each walking piece between rides on its own (a ride step is kept as it is).
+    let mut out = NavPath::default();
+    for (piece, ride) in pieces(&path) {
+        let piece = straightened(piece, scene, &ctl, settings.gravity);
+        if out.points.is_empty() {
+            out.points = piece.points;
+        } else {
+            out.points
+                .extend_from_slice(piece.points.get(1..).unwrap_or(&[]));
+        }
+        out.links.extend(piece.links);
+        if let Some((points, links)) = ride {
+            out.points.extend_from_slice(points);
+            out.links.extend_from_slice(links);
+        }
     }
-    Some(path)
+    Some(out)
+}
+
+/// A walking piece of a path and the ride step after it (its boarding point, far point and landing, and
+/// their three links).
+type Piece<'a> = (NavPath, Option<(&'a [Vec3], &'a [NavLink])>);
+
+/// The path cut at its ride steps: each walking piece (from the start or a landing to a waiting place or the
+/// end) with the ride step that follows it.
+fn pieces(path: &NavPath) -> Vec<Piece<'_>> {
+    let (points, links) = (&path.points, &path.links);
+    let mut out = Vec::new();
+    let mut begin = 0;
+    let mut i = 0;
+    while i < links.len() {
+        if matches!(links[i], NavLink::Ride { .. }) && i + 3 <= links.len() && points.len() > i + 3
+        {
+            let piece = NavPath {
+                points: points[begin..=i].to_vec(),
+                links: links[begin..i].to_vec(),
+            };
+            out.push((piece, Some((&points[i + 1..=i + 3], &links[i..i + 3]))));
+            begin = i + 3;
+            i += 3;
+        } else {
+            i += 1;
+        }
+    }
+    let rest = NavPath {
+        points: points[begin.min(points.len())..].to_vec(),
+        links: links[begin.min(links.len())..].to_vec(),
+    };
+    out.push((rest, None));
+    out
+}
+
+/// A walking piece straightened, or as it was where a steered body does not follow the straightened one to
+/// its end (a step up that carried the body past a point, say, so a shortcut began elsewhere than it was
+/// checked from).
+fn straightened(
+    piece: NavPath,
+    scene: &Scene,
+    ctl: &CharacterController,
+    gravity: Vec3,
+) -> NavPath {
+    if piece.links.is_empty() {
+        return piece;
+    }
+    let mut path = piece.clone();
+    straighten(&mut path, scene, ctl, gravity);
+    if path.points.len() < piece.points.len() && !followed(&path, scene, ctl, gravity) {
+        return piece;
+    }
+    path
 }
 
 /// Whether a body stepped at 60 Hz with [`NavPath::steer`](super::NavPath::steer) from the path's first point
@@ -151,6 +222,7 @@ fn unwind(map: &AgentMap, best: &HashMap<u32, (f32, Via)>, goal: u32) -> Option<
             Via::Start => break,
             Via::Move(p) => p,
             Via::Jump(i) => map.jumps[i as usize].from,
+            Via::Ride(i) => map.rides[i as usize].from,
         };
         chain.push((n, Via::Start));
         if chain.len() > g.len() + 1 {
@@ -165,7 +237,13 @@ fn unwind(map: &AgentMap, best: &HashMap<u32, (f32, Via)>, goal: u32) -> Option<
     for &(node, via) in &chain[1..] {
         let prev = *path.points.last()?;
         let feet = g.feet(node);
-        if let Via::Jump(i) = via {
+        if let Via::Ride(i) = via {
+            let r = &map.rides[i as usize];
+            let ride = NavLink::Ride { mover: r.object };
+            path.links
+                .extend([ride, ride, move_link(ctl, r.land, feet)]);
+            path.points.extend([r.board, r.land, feet]);
+        } else if let Via::Jump(i) = via {
             let landing = map.jumps[i as usize].landing;
             path.links.push(NavLink::Jump {
                 height: landing.y - prev.y,

@@ -12,10 +12,23 @@
 //! the speed falls off within a quarter metre of the end, so the body stops there. Off a ledge deeper than the
 //! snap catches, the body walks slowly (the fall carries it about a quarter metre past the rim) and arrives at
 //! the segment's end in the air.
+//!
+//! A ride step (a waiting place, then two `Ride` links: to the boarding point on the mover's top at the near
+//! end and on to the same point at the far end, then the landing) is followed while the nearest segment is
+//! one of its two, or while the body stands on its mover. Off the mover: wait at the waiting place until the
+//! mover is within half a step (and 0.1 m across) of the near end now, half the walk on from now and when
+//! the walk on ends, then walk to the boarding point where it is now; on the mover: keep to the boarding
+//! point (it moves with the mover) until the mover is within half a step of the far end, then walk to the
+//! landing (and keep walking once off toward it, should the mover turn back under the body). Where the mover
+//! is comes from the ride's timetable, which the bake that made the path registered, at the body's
+//! `scene_time` plus a 60 Hz frame; without one (the map is gone), the body walks to the boarding point,
+//! stands once on the mover and steps off when at the far end's height and place. The bake made the link
+//! only where a body stepped this way arrives.
 
 use glam::{Vec2, Vec3};
 
 use super::bake::HZ;
+use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
 
@@ -38,6 +51,18 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     }
     let frame = STEER_SPEED / HZ;
     let (i, q, t) = nearest_segment(path, body, ctl);
+    if let Some(block) = ride_block(path, body, i) {
+        let found = ride::timetable(block.object, block.board, block.land);
+        let offset = |s: f32| {
+            found.as_ref().map_or(Vec3::ZERO, |(scene, _)| {
+                scene.mover_offset_at(block.object, s)
+            })
+        };
+        let timing = found
+            .as_ref()
+            .map(|(_, near)| (&offset as &dyn Fn(f32) -> Vec3, *near));
+        return ride::ride_input(&block, body, ctl, timing);
+    }
     let (a, b) = (pts[i], pts[i + 1]);
     let link = path.links.get(i).copied().unwrap_or(NavLink::Walk);
     let along = flat(a, b).normalize_or_zero() * STEER_SPEED;
@@ -93,6 +118,45 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     input
 }
 
+/// The ride step the body is on: the one whose mover the body stands on (nearest segment `i`'s, or the
+/// nearest such), else the one whose two `Ride` segments include segment `i`.
+fn ride_block(path: &NavPath, body: &Body, i: usize) -> Option<Block> {
+    let (pts, links) = (&path.points, &path.links);
+    let on = body.ground.filter(|_| body.grounded).map(|g| g.object);
+    let mut best: Option<(usize, usize)> = None;
+    for w in 0..links.len().saturating_sub(1) {
+        let (NavLink::Ride { mover }, NavLink::Ride { mover: m2 }) = (links[w], links[w + 1])
+        else {
+            continue;
+        };
+        if mover != m2 || (w > 0 && matches!(links[w - 1], NavLink::Ride { .. })) {
+            continue;
+        }
+        let rank = if on == Some(mover) {
+            (w + 1).abs_diff(i)
+        } else if i == w || i == w + 1 {
+            usize::MAX - 1
+        } else {
+            continue;
+        };
+        if best.is_none_or(|(r, _)| rank < r) {
+            best = Some((rank, w));
+        }
+    }
+    let (_, w) = best?;
+    let NavLink::Ride { mover } = links[w] else {
+        return None;
+    };
+    let land = *pts.get(w + 2)?;
+    Some(Block {
+        object: mover,
+        wait: pts[w],
+        board: pts[w + 1],
+        land,
+        off: pts.get(w + 3).copied().unwrap_or(land),
+    })
+}
+
 /// The distance a drop may carry the body past its rim: a quarter metre (the default cell), or its radius
 /// when larger.
 fn path_cell(ctl: &CharacterController) -> f32 {
@@ -133,6 +197,7 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         let band = match path.links.get(i) {
             Some(NavLink::Jump { height, .. }) => ctl.max_step + ctl.jump_height + height.abs(),
             Some(NavLink::Drop { height }) => ctl.max_step + height,
+            Some(NavLink::Ride { .. }) => ctl.max_step + (a.y - b.y).abs(),
             _ => ctl.max_step,
         };
         let mut d = flat(feet, q).length() + 0.5 * ((feet.y - q.y).abs() - band).max(0.0);

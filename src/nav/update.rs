@@ -1,12 +1,14 @@
 //! Updating a map after an edit: each agent size's graph keeps the moves of the nodes the edit cannot have
 //! changed (`MoveGraph::update`), and its jump links the take-offs whose every simulated flight stayed clear of
-//! the edit. What is done again is what a fresh build does there, so the map answers as a fresh build would.
+//! the edit; its ride links are found again whole. What is done again is what a fresh build does there, so
+//! the map answers as a fresh build would.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::NavMap;
 use super::bake::{self, AgentMap, Flight, JumpLink};
+use super::ride;
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
@@ -28,10 +30,16 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
     let Some(bounds) = bounds else {
         return;
     };
+    let shared = Arc::new(scene.clone());
     let mut maps = Vec::with_capacity(map.maps.len());
     for old in &map.maps {
         match update_agent(scene, old, bounds, &settings, changed) {
-            Ok(m) => maps.push(m),
+            Ok(mut m) => {
+                // Rides are found again whole: a handful of simulations per mover, and an edit anywhere along
+                // a mover's path may change them.
+                m.rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, &settings);
+                maps.push(m);
+            }
             Err(_) => {
                 *map = NavMap::build(scene, &settings);
                 return;
@@ -39,7 +47,7 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
         }
     }
     map.maps = maps;
-    map.scene = Some(Arc::new(scene.clone()));
+    map.scene = Some(shared);
     map.stats = bake::stats_of(&map.maps, began);
 }
 
@@ -61,6 +69,7 @@ fn update_agent(
         graph,
         jumps: Vec::new(),
         flights: Vec::new(),
+        rides: Vec::new(),
     };
     if !(settings.jump && ctl.jump_height > 0.0) {
         return Ok(map);

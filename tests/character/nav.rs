@@ -12,6 +12,9 @@ use proptest::prelude::Just;
 
 use crate::common::scene;
 
+#[path = "nav_ride.rs"]
+mod ride;
+
 const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
 
 /// A 12 m square floor (a box) with `extra` boxes as RON list items.

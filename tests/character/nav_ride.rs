@@ -1,0 +1,153 @@
+//! Navigation across movers (`NavLink::Ride`): a lift to a balcony reachable only by it, a platform over a gap
+//! too wide to jump; `path` gives a ride, a body stepped at 60 Hz with `steer` (the scene time advancing each
+//! step) arrives, whatever the scene time it sets off at; without the mover there is no path.
+
+use collidoscope::character::{Body, CharacterController};
+use collidoscope::glam::{Vec2, Vec3};
+use collidoscope::level::ObjectId;
+use collidoscope::nav::{NavLink, NavMap, NavPath, NavSettings};
+use collidoscope::scene::Scene;
+
+use crate::common::scene;
+
+const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
+
+/// A ground floor, a 3 m balcony (box 2) and a lift plate (box 3, 0.2 m thick on the ground beside the
+/// balcony) going up 2.8 m to the balcony's top and back, waiting 1 s at each end; `mover` false: no mover.
+fn lift(mover: bool) -> Scene {
+    let movers = if mover {
+        "movers: [(id: 10, object: 3, path: [(0.0, 0.0, 0.0), (0.0, 2.8, 0.0)], speed: 2.0, wait: 1.0)],"
+    } else {
+        ""
+    };
+    scene(&format!(
+        r#"(version: 3, aabbs: [
+            (id: 1, min: (-6.0, -1.0, -4.0), max: (6.0, 0.0, 4.0)),
+            (id: 2, min: (2.0, 0.0, -4.0), max: (6.0, 3.0, 4.0)),
+            (id: 3, min: (0.0, 0.0, -1.0), max: (2.0, 0.2, 1.0)),
+        ], {movers})"#
+    ))
+}
+
+/// Two ledges 8 m apart (boxes 1 and 2, tops at 0) and a 3 m platform (box 3) sliding 5 m between them,
+/// waiting 1 s at each; `mover` false: the platform stays at the near ledge (5 m short of the far one: too far
+/// to jump).
+fn platform(mover: bool) -> Scene {
+    let movers = if mover {
+        "movers: [(id: 10, object: 3, path: [(0.0, 0.0, 0.0), (5.0, 0.0, 0.0)], speed: 2.0, wait: 1.0)],"
+    } else {
+        ""
+    };
+    scene(&format!(
+        r#"(version: 3, aabbs: [
+            (id: 1, min: (-8.0, -1.0, -3.0), max: (-3.0, 0.0, 3.0)),
+            (id: 2, min: (5.0, -1.0, -3.0), max: (10.0, 0.0, 3.0)),
+            (id: 3, min: (-3.0, -0.2, -1.0), max: (0.0, 0.0, 1.0)),
+        ], {movers})"#
+    ))
+}
+
+fn flat(a: Vec3, b: Vec3) -> f32 {
+    Vec2::new(a.x - b.x, a.z - b.z).length()
+}
+
+fn rides(path: &NavPath) -> Vec<ObjectId> {
+    path.links
+        .iter()
+        .filter_map(|l| match l {
+            NavLink::Ride { mover } => Some(*mover),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Follow `path` from its first point, setting the scene's time to `t0` and advancing it 1/60 s before each
+/// step; the seconds taken to stand within `cell·√2` and a step of `to`, or `None` within `limit` s. Never
+/// inside anything, never crushed.
+fn follow(scene: &mut Scene, path: &NavPath, to: Vec3, t0: f32, limit: f32) -> Option<f32> {
+    let ctl = CharacterController::default();
+    let mut body = Body::new(path.points[0]);
+    body.grounded = true;
+    let dt = 1.0 / 60.0;
+    let mut t = t0;
+    scene.set_time(t);
+    for frame in 0..(limit * 60.0) as usize {
+        let input = path.steer(&body, &ctl);
+        t += dt;
+        scene.set_time(t);
+        let m = body.step(&ctl, scene, &input, GRAVITY, dt);
+        assert!(!m.crushed, "crushed at {:?}", body.feet);
+        assert!(
+            scene.overlap_capsule(&ctl.capsule(body.feet)).is_empty(),
+            "inside something at {:?}",
+            body.feet
+        );
+        if flat(body.feet, to) <= 0.25 * std::f32::consts::SQRT_2
+            && (body.feet.y - to.y).abs() <= ctl.max_step + 2.0 * ctl.skin
+            && body.grounded
+        {
+            return Some(frame as f32 * dt);
+        }
+    }
+    None
+}
+
+#[test]
+fn a_lift_to_a_balcony_is_ridden() {
+    let mut scene = lift(true);
+    let map = NavMap::build(&scene, &NavSettings::default());
+    assert!(map.error().is_none(), "{:?}", map.error());
+    assert!(map.stats().rides > 0, "{:?}", map.stats());
+    let (from, to) = (Vec3::new(-4.0, 0.0, 0.0), Vec3::new(4.5, 3.0, 0.5));
+    let path = map.path(0, from, to).expect("a path up by the lift");
+    assert_eq!(path.links.len() + 1, path.points.len());
+    assert_eq!(rides(&path), vec![ObjectId(3), ObjectId(3)], "{path:?}");
+    // Whenever the body sets off, the lift is there within a period (2 × (1.4 s + 1 s)).
+    for t0 in [0.0, 1.1, 2.9] {
+        let took = follow(&mut scene, &path, to, t0, 20.0);
+        assert!(
+            took.is_some(),
+            "set off at {t0} s: did not arrive: {path:?}"
+        );
+    }
+    // Down again too.
+    let back = map.path(0, to, from).expect("a path down");
+    let took = follow(&mut scene, &back, from, 0.5, 20.0);
+    assert!(took.is_some(), "down: {back:?}");
+}
+
+#[test]
+fn without_the_lift_the_balcony_has_no_path() {
+    let from = Vec3::new(-4.0, 0.0, 0.0);
+    let to = Vec3::new(4.5, 3.0, 0.5);
+    let map = NavMap::build(&lift(false), &NavSettings::default());
+    assert!(map.path(0, from, to).is_none());
+    // With rides off, neither.
+    let off = NavSettings {
+        rides: false,
+        ..NavSettings::default()
+    };
+    let map = NavMap::build(&lift(true), &off);
+    assert!(map.path(0, from, to).is_none());
+    assert_eq!(map.stats().rides, 0);
+}
+
+#[test]
+fn a_platform_over_a_gap_is_ridden() {
+    let mut scene = platform(true);
+    let map = NavMap::build(&scene, &NavSettings::default());
+    let (from, to) = (Vec3::new(-6.0, 0.0, 0.0), Vec3::new(7.5, 0.0, 0.0));
+    let path = map
+        .path(0, from, to)
+        .expect("a path across by the platform");
+    assert_eq!(rides(&path), vec![ObjectId(3), ObjectId(3)], "{path:?}");
+    for t0 in [0.0, 2.0] {
+        let took = follow(&mut scene, &path, to, t0, 20.0);
+        assert!(
+            took.is_some(),
+            "set off at {t0} s: did not arrive: {path:?}"
+        );
+    }
+    let map = NavMap::build(&platform(false), &NavSettings::default());
+    assert!(map.path(0, from, to).is_none());
+}
