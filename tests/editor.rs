@@ -39,6 +39,9 @@ mod greybox_build;
 #[path = "editor/greybox_3d.rs"]
 mod greybox_3d;
 
+#[path = "editor/greybox_scratch.rs"]
+mod greybox_scratch;
+
 #[path = "editor/nav.rs"]
 mod nav;
 
