@@ -2,6 +2,11 @@
 //! 4 m rooms, walls 2.5 m high, crates and platforms) for three agent sizes; `update` after an edit of one
 //! 4 m room of the maze; `path` across the maze. A table of one build of each level is printed first
 //! (`NAV_QUICK=1`: the table alone, no criterion groups).
+//!
+//! With the feature `bench-recast` (`cargo bench --no-default-features --features bench-recast --bench nav`),
+//! a Recast navmesh (rerecast) is put beside `NavMap` first, for the default controller on the playground,
+//! the courtyard, the rolling terrain and `maze_large`: build times, and 300 random pairs of places each, both
+//! paths walked with `Body::step` (`benches/common/recast.rs`, `benches/common/nav_compare.rs`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -14,6 +19,13 @@ use collidoscope::nav::{NavMap, NavSettings};
 use collidoscope::scene::Scene;
 use collidoscope::shape::Aabb;
 use criterion::Criterion;
+
+#[cfg(feature = "bench-recast")]
+#[path = "common/nav_compare.rs"]
+mod nav_compare;
+#[cfg(feature = "bench-recast")]
+#[path = "common/recast.rs"]
+mod recast;
 
 /// A square level `size` metres across: a maze of 4 m rooms on a floor box, with a crate (0.3 m, climbed) or
 /// a platform (0.6 m, not climbed) in every third room (the reach bench's level).
@@ -69,7 +81,12 @@ fn agents() -> Vec<CharacterController> {
 
 /// A sample level's scene.
 fn sample(name: &str) -> Scene {
-    let path = format!("{}/levels/{name}.ron", env!("CARGO_MANIFEST_DIR"));
+    level_scene(&format!("levels/{name}.ron"))
+}
+
+/// The scene of the level at `path` (from the crate's root).
+fn level_scene(path: &str) -> Scene {
+    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("the sample level");
     Scene::from_level(&Level::from_ron_str(&text).expect("it parses")).expect("it builds")
 }
@@ -94,8 +111,44 @@ fn table() {
     }
 }
 
+/// Recast beside `NavMap` on four levels (300 seeded pairs each), printed as a table.
+#[cfg(feature = "bench-recast")]
+fn recast_table() {
+    let levels = [
+        ("playground", "levels/playground.ron"),
+        ("courtyard", "levels/courtyard.ron"),
+        (
+            "rolling terrain",
+            "tests/character/data/rolling_terrain_reach.ron",
+        ),
+        ("maze_large", "levels/maze_large.ron"),
+    ];
+    // `NAV_RECAST_LEVELS=playground,courtyard`: those levels alone.
+    let only = std::env::var("NAV_RECAST_LEVELS").ok();
+    let mut rows = Vec::new();
+    for (name, path) in levels {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|n| n == name))
+        {
+            continue;
+        }
+        let scene = level_scene(path);
+        match nav_compare::compare(name, &scene, 300, 38) {
+            Ok(row) => rows.push(row),
+            Err(e) => println!("{name}: {e}"),
+        }
+    }
+    nav_compare::print(&rows);
+    if only.is_some() {
+        std::process::exit(0);
+    }
+}
+
 fn main() {
     let quick = std::env::var_os("NAV_QUICK").is_some();
+    #[cfg(feature = "bench-recast")]
+    recast_table();
     table();
     let mut c = Criterion::default()
         .sample_size(10)
