@@ -8,10 +8,10 @@ use glam::Vec2;
 use super::builders::{self, Builder, DoorSize, Run};
 use crate::editor::document::LabelledEdit;
 use crate::editor::document::sector::{
-    DEFAULT_ROOM_HEIGHT, add_sectors, heights_for, in_storey, sector, sector_edit,
+    DEFAULT_ROOM_HEIGHT, add_sectors, heights_for, in_storey, same_point, sector, sector_edit,
 };
 use crate::level::{Level, ObjectId, SectorObject};
-use crate::sector::ring;
+use crate::sector::{HeightFn, ring};
 
 /// The Build tool's typed parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,6 +110,35 @@ fn base_of(level: &Level, run: &Run, storey: Option<(f32, f32)>) -> f32 {
     shown_at(level, run.start_mid() - run.forward() * LOOK, storey)
         .map(|s| s.floor.height)
         .unwrap_or(storey.map_or(0.0, |(lo, _)| lo))
+}
+
+/// The floor a room over `outline` starts at: as a drawn sector's ([`heights_for`]), except beside a sloped
+/// floor it shares an edge with (a platform at a ramp's top), where it is that floor's height along the
+/// edge, not its slope's base height.
+fn room_floor(level: &Level, outline: &[Vec2], storey: Option<(f32, f32)>) -> f32 {
+    let n = outline.len();
+    let shared = |s: &SectorObject, a: Vec2, b: Vec2| {
+        let m = s.outline.len();
+        (0..m).any(|j| {
+            let (p, q) = (s.outline[j], s.outline[(j + 1) % m]);
+            (same_point(p, a) && same_point(q, b)) || (same_point(p, b) && same_point(q, a))
+        })
+    };
+    // The first neighbour sharing an edge, as `heights_for` takes it.
+    let beside = level
+        .sectors
+        .iter()
+        .filter(|s| in_storey(s.floor.height, storey))
+        .find_map(|s| {
+            (0..n)
+                .map(|i| (outline[i], outline[(i + 1) % n]))
+                .find(|&(a, b)| shared(s, a, b))
+                .map(|(a, b)| (s, (a + b) * 0.5))
+        });
+    match beside {
+        Some((s, mid)) if s.floor.slope.is_some() => HeightFn::new(&s.floor, &s.outline).at(mid),
+        _ => heights_for(level, outline, storey).0,
+    }
 }
 
 /// The floor beyond the run's end above `base` (a balcony; any storey): the lowest such.
@@ -217,7 +246,7 @@ impl BuildParams {
         let probe = builders::room(a, b, 0.0, 1.0);
         let floor = probe
             .as_ref()
-            .map_or(0.0, |r| heights_for(level, &r.outline, storey).0);
+            .map_or(0.0, |r| room_floor(level, &r.outline, storey));
         match builders::room(a, b, floor, self.room_height) {
             Ok(r) => {
                 let summary = format!(
@@ -418,5 +447,27 @@ mod tests {
         assert!(plan.edit.is_ok());
         let plan = door.plan_drag(&level, Vec2::new(-1.0, 0.0), Vec2::new(-2.0, 0.5), None);
         assert!(plan.edit.is_err());
+    }
+
+    #[test]
+    fn a_room_beside_a_ramps_top_starts_at_the_ramps_height_there() {
+        let run = Run::of_drag(Vec2::new(0.0, 0.0), Vec2::new(4.0, 2.0)).unwrap();
+        let mut ramp = builders::ramp(&run, 0.5, 30.0, 3.0).unwrap();
+        ramp.id = ObjectId(1);
+        let level = with_ids(vec![ramp]);
+        let p = BuildParams {
+            builder: Builder::Room,
+            ..BuildParams::default()
+        };
+        let top = 0.5 + 4.0 * 30f32.to_radians().tan();
+        let plan = p.plan_drag(&level, Vec2::new(4.0, 0.0), Vec2::new(6.0, 2.0), None);
+        assert!(plan.edit.is_ok(), "{:?}", plan.edit);
+        assert_eq!(
+            plan.summary,
+            format!("room, floor {top:.2} m, ceiling {:.2} m", top + 3.0)
+        );
+        // At its foot, the ramp's base height.
+        let plan = p.plan_drag(&level, Vec2::new(-2.0, 0.0), Vec2::new(0.0, 2.0), None);
+        assert_eq!(plan.summary, "room, floor 0.50 m, ceiling 3.50 m");
     }
 }
