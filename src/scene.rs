@@ -54,6 +54,8 @@ pub use crate::statics::Static;
 use crate::trigger::TriggerVolume;
 
 mod moving;
+mod near;
+pub(crate) use near::NearScene;
 mod one_way;
 use crate::walls::WallGrid;
 pub use moving::MoverInfo;
@@ -701,13 +703,24 @@ impl Scene {
     /// ```
     #[must_use]
     pub fn sweep_capsule(&self, capsule: &Capsule, motion: Vec3) -> Option<SceneToi> {
+        self.sweep_capsule_near(None, capsule, motion)
+    }
+
+    /// [`Scene::sweep_capsule`] through what `near` gathered when its region holds the sweep (the same
+    /// answer: the objects are judged by their own sweeps and `better`, whatever their order).
+    pub(crate) fn sweep_capsule_near(
+        &self,
+        near: Option<&NearScene>,
+        capsule: &Capsule,
+        motion: Vec3,
+    ) -> Option<SceneToi> {
         if !capsule.is_valid() || !motion.is_finite() {
             return None;
         }
         let mut best: Option<SceneToi> = None;
         let mut consider = |i: usize| -> Option<f32> {
             let (id, shape) = (self.ids[i], &self.shapes[i]);
-            let t = shape.sweep_capsule(capsule, motion)?;
+            let t = self.object_sweep_capsule(near, i, capsule, motion)?;
             if self.one_way.is(i)
                 && !one_way::sweep_counts(shape, Probe::Capsule(capsule), motion, &t)
             {
@@ -731,6 +744,14 @@ impl Scene {
         }
         // The capsule's box moving along the motion: it can only touch objects whose box it enters.
         let bounds = capsule.bounds();
+        let moved = capsule.translated(motion).bounds();
+        let (lo, hi) = (bounds.min.min(moved.min), bounds.max.max(moved.max));
+        if let Some(objects) = self.near_objects(near, lo, hi) {
+            for i in objects {
+                consider(i);
+            }
+            return best;
+        }
         // The moved objects last, below the static tree's earliest contact (`low` follows every answer).
         let low = std::cell::Cell::new(start);
         let mut consider = moving::lowest(&low, consider);
@@ -791,6 +812,15 @@ impl Scene {
     /// Whether the capsule touches or overlaps any object: [`Scene::overlap_capsule`] is not empty. Allocates
     /// nothing (a character's every move asks it).
     pub(crate) fn overlaps_capsule_any(&self, capsule: &Capsule) -> bool {
+        self.overlaps_capsule_any_near(None, capsule)
+    }
+
+    /// [`Scene::overlaps_capsule_any`] through what `near` gathered when its region holds the capsule.
+    pub(crate) fn overlaps_capsule_any_near(
+        &self,
+        near: Option<&NearScene>,
+        capsule: &Capsule,
+    ) -> bool {
         if !capsule.is_valid() {
             return false;
         }
@@ -805,9 +835,13 @@ impl Scene {
         let b = capsule.bounds();
         let mut test = |i: usize| {
             found = found
-                || (self.shapes[i].overlaps_capsule(capsule)
+                || (self.object_overlaps_capsule(near, i, capsule)
                     && self.overlap_counts(i, Probe::Capsule(capsule)));
         };
+        if let Some(objects) = self.near_objects(near, b.min, b.max) {
+            objects.for_each(test);
+            return found;
+        }
         self.moving_query(b.min, b.max, &mut test);
         self.tree.query(b.min, b.max, test);
         found

@@ -12,7 +12,7 @@ use super::result::{
 use super::support::faces_at;
 use super::{CharacterController, pushout};
 use crate::id::ObjectId;
-use crate::scene::{Scene, SceneToi};
+use crate::scene::{NearScene, Scene, SceneToi};
 use crate::shape::Capsule;
 use clip::{Plane, Planes, add_plane, clip};
 
@@ -48,6 +48,9 @@ pub(super) struct Mover<'a> {
     /// Whether the caller has just found the body at the start overlapping nothing (the start's overlap test
     /// would answer the same, so it is skipped).
     start_clear: bool,
+    /// What lies near the move, gathered once after the start is settled (see `scene/near.rs`); `None`
+    /// before, and every query then walks the scene's trees.
+    near: Option<NearScene>,
 }
 
 /// What one sweep did.
@@ -98,6 +101,7 @@ impl<'a> Mover<'a> {
             stepped_up: 0.0,
             heading: Vec3::ZERO,
             start_clear: false,
+            near: None,
         }
     }
 
@@ -117,7 +121,9 @@ impl<'a> Mover<'a> {
     /// Sweep the body from `from` by `motion`, stopping short of the first contact so that the grown body keeps
     /// half the skin from it (measured along its normal), never moving back past `from`.
     fn sweep(&mut self, phase: SweepPhase, iteration: u32, from: Vec3, motion: Vec3) -> Swept {
-        let hit = self.scene.sweep_capsule(&self.body(from), motion);
+        let hit = self
+            .scene
+            .sweep_capsule_near(self.near.as_ref(), &self.body(from), motion);
         let to = match &hit {
             None => from + motion,
             Some(h) => {
@@ -213,6 +219,7 @@ impl<'a> Mover<'a> {
     /// The whole move.
     pub(super) fn run(mut self, feet: Vec3, motion: Vec3) -> CharacterMove {
         self.heading = Vec3::new(motion.x, 0.0, motion.z).normalize_or_zero();
+        self.gather_near(feet, motion);
         let pos = match self.push_out_start(feet) {
             Ok(pos) => pos,
             Err(objects) => {
@@ -226,6 +233,9 @@ impl<'a> Mover<'a> {
                 );
             }
         };
+        if pos != feet {
+            self.gather_near(pos, motion);
+        }
         let standing = self.ground_at_start(pos);
         let (walk, fall, planes) = self.split(motion, standing);
         let (end, left, used) = self.slide(pos, walk, planes, 0);
@@ -233,13 +243,10 @@ impl<'a> Mover<'a> {
         // Never inside by construction; checked all the same (one overlap test). A body that rose through a
         // one-way floor and ended within its tolerance of resting on it counts as on it, and overlapping: it
         // is lifted onto it a skin above. Anything else falls back to the start, with the start's ground.
-        if self.scene.overlaps_capsule_any(&self.body(end)) {
+        if self.overlaps(end) {
             let onto = ground.map_or(end.y, |g| g.point.y) + self.ctl.skin;
             let lifted = Vec3::new(end.x, onto.max(end.y), end.z);
-            if onto > end.y
-                && onto - end.y <= self.ctl.skin
-                && !self.scene.overlaps_capsule_any(&self.body(lifted))
-            {
+            if onto > end.y && onto - end.y <= self.ctl.skin && !self.overlaps(lifted) {
                 end = lifted;
             } else {
                 end = pos;
@@ -253,9 +260,31 @@ impl<'a> Mover<'a> {
         self.finish(feet, motion, end, ground, snapped, limit)
     }
 
+    /// Whether the body at `feet` overlaps anything.
+    fn overlaps(&self, feet: Vec3) -> bool {
+        self.scene
+            .overlaps_capsule_any_near(self.near.as_ref(), &self.body(feet))
+    }
+
+    /// Gather what lies near the move from `pos` by `motion`: within the motion's length, a step, the snap
+    /// probe and a few skins of the body there, every way (slides turn the motion but never lengthen it). A
+    /// query reaching past it walks the trees, so this decides only how many do.
+    fn gather_near(&mut self, pos: Vec3, motion: Vec3) {
+        let ctl = self.ctl;
+        let (len, skin) = (motion.length(), ctl.skin);
+        let b = self.body(pos).bounds();
+        let side = len + 2.0 * skin;
+        let below = Vec3::new(side, len + snap_probe_length(ctl) + 3.0 * skin, side);
+        let above = Vec3::new(side, len + ctl.max_step + 3.0 * skin, side);
+        let mut near = self.near.take().unwrap_or_else(NearScene::take);
+        self.scene
+            .gather_near(b.min - below, b.max + above, &mut near);
+        self.near = Some(near);
+    }
+
     /// Push a start that overlaps out; `Err` with what it overlaps when it cannot be.
     fn push_out_start(&mut self, feet: Vec3) -> Result<Vec3, Vec<ObjectId>> {
-        if self.start_clear || !self.scene.overlaps_capsule_any(&self.body(feet)) {
+        if self.start_clear || !self.overlaps(feet) {
             return Ok(feet);
         }
         let ctl = *self.ctl;
@@ -366,7 +395,7 @@ impl<'a> Mover<'a> {
 
     /// Assemble the answer.
     fn finish(
-        self,
+        mut self,
         start: Vec3,
         motion: Vec3,
         feet: Vec3,
@@ -374,6 +403,9 @@ impl<'a> Mover<'a> {
         snapped_down: f32,
         limit: Option<Limit>,
     ) -> CharacterMove {
+        if let Some(near) = self.near.take() {
+            near.keep();
+        }
         CharacterMove {
             feet,
             grounded: ground.is_some(),

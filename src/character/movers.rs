@@ -77,6 +77,11 @@ pub(super) fn before_move(
         crushed: None,
         clear: None,
     };
+    if !scene.has_movers() {
+        // Nothing moves: the body is where it was, and the move's own start test (through what it gathers
+        // near the move, cheaper than the scene's trees) answers whether it is clear, as this one would.
+        return out;
+    }
     let body = grown(ctl, carried);
     if !scene.overlaps_capsule_any(&body) {
         out.clear = Some(body);

@@ -13,6 +13,8 @@
 mod build;
 mod gltf;
 mod layout;
+mod near;
+pub(crate) use near::{Near, NearTriangle};
 mod ray;
 mod translate;
 mod volume;
@@ -252,7 +254,7 @@ impl TriMesh {
     }
 
     /// The triangle in slot `k` (`packet * 4 + lane`).
-    fn slot(&self, k: usize) -> [Vec3; 3] {
+    pub(super) fn slot(&self, k: usize) -> [Vec3; 3] {
         self.packets[k / 4].lane(k % 4)
     }
 }

@@ -7,6 +7,7 @@ use glam::{DVec3, Vec3, Vec4};
 
 use super::TriMesh;
 use super::layout::{GROUPS, Stack, lanes, leaf_packets};
+use super::near::Near;
 use crate::query::closest_segment::segment_triangle;
 use crate::query::sweep::{
     CapD, TriangleHit, capsule_triangle_hit, sphere_triangle, triangle_contact, triangle_reach,
@@ -84,6 +85,12 @@ impl TriMesh {
     /// [`crate::query::overlap::capsule_triangle`] on the triangles whose boxes the capsule's box touches).
     #[must_use]
     pub fn overlaps_capsule(&self, capsule: &Capsule) -> bool {
+        self.overlaps_capsule_in(None, capsule)
+    }
+
+    /// [`TriMesh::overlaps_capsule`] over the triangles of `near` when its region holds the capsule's reach
+    /// (the same answer: every triangle the tree would give is in it), else through the tree.
+    pub(crate) fn overlaps_capsule_in(&self, near: Option<&Near<'_>>, capsule: &Capsule) -> bool {
         if !capsule.is_valid() {
             return false;
         }
@@ -92,7 +99,7 @@ impl TriMesh {
         let rr = cap.r * cap.r;
         let (lo, hi) = reach_box(&cap, DVec3::ZERO, self.bounds);
         let mut found = false;
-        self.visit_triangles(bounds.min, bounds.max, lo, hi, |k| {
+        self.visit_near(near, bounds.min, bounds.max, lo, hi, |k| {
             let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
             // A triangle whose box or plane stays beyond the radius (and the rounding slack) of the segment
             // cannot come within it: the sweeps' own reach test, not moving. Most triangles near a body
@@ -120,6 +127,17 @@ impl TriMesh {
     /// the triangles' own `capsule_triangle` times, bit for bit.
     #[must_use]
     pub fn sweep_capsule(&self, capsule: &Capsule, motion: Vec3) -> Option<(Toi, u32)> {
+        self.sweep_capsule_in(None, capsule, motion)
+    }
+
+    /// [`TriMesh::sweep_capsule`] over the triangles of `near` when its region holds the sweep's reach (the
+    /// same answer: every triangle the tree would give is in it), else through the tree.
+    pub(crate) fn sweep_capsule_in(
+        &self,
+        near: Option<&Near<'_>>,
+        capsule: &Capsule,
+        motion: Vec3,
+    ) -> Option<(Toi, u32)> {
         if !capsule.is_valid() || !motion.is_finite() {
             return None;
         }
@@ -137,13 +155,20 @@ impl TriMesh {
         // Room for the triangles of any sweep but a long one over a dense mesh, from the first.
         reach.reserve(256);
         let (lo, hi) = reach_box(&cap, m, self.bounds);
-        self.visit_triangles(from.min.min(to.min), from.max.max(to.max), lo, hi, |k| {
-            let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
-            if let Some(t0) = triangle_reach(&cap, m, a, b, c) {
-                reach.push((t0, k));
-            }
-            true
-        });
+        self.visit_near(
+            near,
+            from.min.min(to.min),
+            from.max.max(to.max),
+            lo,
+            hi,
+            |k| {
+                let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
+                if let Some(t0) = triangle_reach(&cap, m, a, b, c) {
+                    reach.push((t0, k));
+                }
+                true
+            },
+        );
         reach.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
         let mut best: Option<(TriangleHit, u32, [DVec3; 3])> = None;
         for &(t0, k) in &reach {
@@ -183,7 +208,7 @@ impl TriMesh {
     /// [`TriMesh::visit_box`] over the node boxes touching `lo..=hi`, calling `f` only for the triangles whose
     /// own boxes touch `tri_lo..=tri_hi`, four at a time in f32 (a leaf's other triangles are skipped before
     /// any f64 work).
-    fn visit_triangles(
+    pub(super) fn visit_triangles(
         &self,
         lo: Vec3,
         hi: Vec3,
