@@ -7,7 +7,7 @@ use glam::{DVec2, Vec2, Vec3};
 
 use super::cooked::{CookedSector, FaceKind};
 use super::grid::{EdgeGrid, EdgeRef};
-use super::walls::{Part, Viewer, part_faces};
+use super::walls::{Part, Viewer, crossings, line_key, part_faces};
 use super::{HeightFn, SHARE_TOLERANCE, SectorGeom, height_range, ring, triangulate};
 use crate::id::ObjectId;
 
@@ -397,27 +397,27 @@ impl SectorCook {
         let (Some(floor), Some(ceiling)) = (slot.floor, slot.ceiling) else {
             return out;
         };
-        let (rings, parts) = self.split_rings(s);
-        let mut points: Vec<Vec2> = rings.iter().flatten().copied().collect();
-        let tris = match convex_fan(&rings) {
+        let split = self.split_rings(s);
+        let mut points: Vec<Vec2> = split.rings.iter().flatten().copied().collect();
+        let tris = match convex_fan(&split.rings) {
             Some((centre, tris)) => {
                 points.push(centre);
                 tris
             }
-            None => triangulate(&rings),
+            None => triangulate(&split.rings),
         };
         for t in &tris {
             let [a, b, c] = t.map(|i| points[i as usize]);
-            let up = |p: Vec2| Vec3::new(p.x, floor.at(p), p.y);
+            let up = |p: Vec2| Vec3::new(p.x, split.height(&floor, false, p), p.y);
             // Counter-clockwise in x-z faces down: the floor takes the other order.
             out.push([up(a), up(c), up(b)], FaceKind::Floor);
         }
         for t in &tris {
             let [a, b, c] = t.map(|i| points[i as usize]);
-            let down = |p: Vec2| Vec3::new(p.x, ceiling.at(p), p.y);
+            let down = |p: Vec2| Vec3::new(p.x, split.height(&ceiling, true, p), p.y);
             out.push([down(a), down(b), down(c)], FaceKind::Ceiling);
         }
-        for part in &parts {
+        for part in &split.parts {
             self.cook_part(s, part, &mut out);
         }
         out
@@ -465,15 +465,15 @@ impl SectorCook {
         }
     }
 
-    /// Slot `s`'s rings with every split point inserted, and the parts of its edges between them.
-    fn split_rings(&self, s: u32) -> (Vec<Vec<Vec2>>, Vec<Part>) {
+    /// Slot `s`'s rings with every split point inserted, the parts of its edges between them, and its
+    /// lines' heights where they cross others.
+    fn split_rings(&self, s: u32) -> SplitRings {
         let slot = &self.slots[s as usize];
         let tol = f64::from(SHARE_TOLERANCE);
-        let mut rings = Vec::with_capacity(slot.rings.len());
-        let mut parts = Vec::new();
+        let mut out = SplitRings::default();
         let mut splits: Vec<(f64, Vec2)> = Vec::new();
         for (r, ring) in slot.rings.iter().enumerate() {
-            let mut out = Vec::with_capacity(ring.len() + 4);
+            out.rings.push(Vec::with_capacity(ring.len() + 4));
             for e in 0..ring.len() {
                 let (a, b) = (ring[e], ring[(e + 1) % ring.len()]);
                 let len = (b - a).as_dvec2().length();
@@ -490,20 +490,102 @@ impl SectorCook {
                 }
                 splits.sort_by(|x, y| x.0.total_cmp(&y.0));
                 let mut prev = (0.0, a);
-                out.push(a);
+                out.rings[r].push(a);
+                let edge = (r as u32, e as u32);
                 for &(t, p) in &splits {
                     if (t - prev.0) * len <= tol {
                         continue;
                     }
-                    parts.push(Part::new(r as u32, e as u32, prev, (t, p)));
-                    out.push(p);
+                    self.push_parts(s, edge, prev, (t, p), &mut out);
+                    out.rings[r].push(p);
                     prev = (t, p);
                 }
-                parts.push(Part::new(r as u32, e as u32, prev, (1.0, b)));
+                self.push_parts(s, edge, prev, (1.0, b), &mut out);
             }
-            rings.push(out);
         }
-        (rings, parts)
+        out
+    }
+
+    /// The part of slot `s`'s edge `(ring, edge)` from `from` to `to` (edge parameter and point), cut where
+    /// the lines of slot `s` and of its partners there cross: the cuts go to `ring` (the part's ends are the
+    /// caller's) and, with the height slot `s`'s own lines take there, to `own`; the pieces go to `parts`.
+    /// Both sectors of a seam compute the cuts from the same part ends ([`crossings`]), so their floors,
+    /// ceilings, risers and lintels share the vertex bit for bit.
+    fn push_parts(
+        &self,
+        s: u32,
+        (r, e): (u32, u32),
+        from: (f64, Vec2),
+        to: (f64, Vec2),
+        out: &mut SplitRings,
+    ) {
+        let part = Part::new(r, e, from, to);
+        let slot = &self.slots[s as usize];
+        let sloped = |k: &Slot| {
+            k.floor.is_some_and(|h| !h.is_flat()) || k.ceiling.is_some_and(|h| !h.is_flat())
+        };
+        // Flat lines never cross: the common case needs no partner look-up.
+        if !sloped(slot)
+            && !slot
+                .links_of(r, e)
+                .iter()
+                .any(|l| l.partner && sloped(&self.slots[l.other.slot as usize]))
+        {
+            out.parts.push(part);
+            return;
+        }
+        // The lines `part_faces` sees from `s` across this part.
+        let mut lines = Vec::with_capacity(6);
+        for k in std::iter::once(s).chain(self.partners_at(s, r, e, part.mid)) {
+            let ks = &self.slots[k as usize];
+            if let (Some(f), Some(c)) = (ks.floor, ks.ceiling) {
+                lines.extend([(f, k), (c, k)]);
+            }
+        }
+        let mut cuts = Vec::new();
+        crossings(from.1, to.1, &lines, &mut cuts);
+        let mut prev = (from, Vec::new());
+        for c in cuts {
+            let at = (from.0 + (to.0 - from.0) * c.u, c.at);
+            let snaps: Vec<(u64, f32)> = c
+                .lines
+                .iter()
+                .map(|&k| (line_key(lines[k].1, k), c.y))
+                .collect();
+            for &k in &c.lines {
+                if lines[k].1 == s {
+                    out.own.push((c.at, k % 2 == 1, c.y));
+                }
+            }
+            let mut piece = Part::new(r, e, prev.0, at);
+            piece.snap_a = prev.1;
+            piece.snap_b = snaps.clone();
+            out.parts.push(piece);
+            out.rings[r as usize].push(c.at);
+            prev = (at, snaps);
+        }
+        let mut piece = Part::new(r, e, prev.0, to);
+        piece.snap_a = prev.1;
+        out.parts.push(piece);
+    }
+}
+
+/// A sector's rings with every split point inserted, the parts of its edges between them, and the heights
+/// its floor (`false`) or ceiling (`true`) takes at the points where lines cross.
+#[derive(Default)]
+struct SplitRings {
+    rings: Vec<Vec<Vec2>>,
+    parts: Vec<Part>,
+    own: Vec<(Vec2, bool, f32)>,
+}
+
+impl SplitRings {
+    /// The height of the floor (`ceiling` false) or ceiling at ring point `p`.
+    fn height(&self, h: &HeightFn, ceiling: bool, p: Vec2) -> f32 {
+        self.own
+            .iter()
+            .find(|o| o.0 == p && o.1 == ceiling)
+            .map_or_else(|| h.at(p), |o| o.2)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Cooking on hand-made sectors: faces, owners, split points and incremental updates.
 
-use glam::Vec2;
+use glam::{Vec2, Vec3};
 
 use super::*;
 
@@ -184,4 +184,90 @@ fn sloped_floors_meet_with_faces_that_follow_them() {
         "{}",
         area(c1, FaceKind::Riser)
     );
+}
+
+/// The distinct corners of `c`'s triangles of one kind on the line `x = 2` strictly between its ends `z = 0`
+/// and `z = 2`.
+fn inside_seam(c: &CookedSector, kind: FaceKind) -> Vec<Vec3> {
+    let mut out: Vec<Vec3> = Vec::new();
+    for (t, _) in c.indices.iter().zip(&c.faces).filter(|(_, f)| **f == kind) {
+        for v in t.map(|i| c.vertices[i as usize]) {
+            if v.x == 2.0 && v.z > 0.0 && v.z < 2.0 && !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+fn sloped(id: u32, outline: &[Vec2], floor: f32, edge: u32, degrees: f32) -> SectorGeom<'_> {
+    SectorGeom {
+        floor: Surface {
+            height: floor,
+            slope: Some(Slope { edge, degrees }),
+        },
+        ..geom(id, outline, floor, 5.0)
+    }
+}
+
+#[test]
+fn sloped_floors_crossing_share_the_crossing_vertex() {
+    // Sector 1 is flat at 0.5; sector 2 rises 45° from its edge z = 0, so along the shared edge x = 2 its
+    // floor runs from 0 to 2 and crosses sector 1's at z = 0.5: from the lesser end (2, 0) the gaps are 0.5
+    // and -1.5, u = 0.5 / 2 = 0.25 exactly.
+    let (a, b) = (rect(0.0, 0.0, 2.0, 2.0), rect(2.0, 0.0, 4.0, 2.0));
+    let cook = SectorCook::new([geom(1, &a, 0.5, 5.0), sloped(2, &b, 0.0, 0, 45.0)]);
+    let (c1, c2) = (
+        cook.sector(ObjectId(1)).unwrap(),
+        cook.sector(ObjectId(2)).unwrap(),
+    );
+    let p = Vec3::new(2.0, 0.5, 0.5);
+    assert_eq!(inside_seam(c1, FaceKind::Floor), vec![p]);
+    assert_eq!(inside_seam(c2, FaceKind::Floor), vec![p]);
+    // Each holds the riser on its side of the crossing (sector 1 before it, sector 2 after), both ending
+    // at the floors' vertex: no T-junction.
+    assert!(inside_seam(c1, FaceKind::Riser).contains(&p));
+    assert!(inside_seam(c2, FaceKind::Riser).contains(&p));
+    assert!(inside_seam(c1, FaceKind::Riser).iter().all(|v| v.z <= 0.5));
+    assert!(inside_seam(c2, FaceKind::Riser).iter().all(|v| v.z >= 0.5));
+}
+
+#[test]
+fn a_crossing_is_the_same_point_whichever_way_the_edges_run() {
+    // Along x = 2 sector 1's floor is 0.1 + z tan 10° and sector 2's 0.4 − z tan 5°: they cross at
+    // z = 0.3 / (tan 10° + tan 5°), about 1.137, not a round number.
+    let a = rect(0.0, 0.0, 2.0, 2.0);
+    let ccw = rect(2.0, 0.0, 4.0, 2.0);
+    // Clockwise from the same corner: edge 3 runs along z = 0; the shared edge runs as sector 1's does.
+    let cw: Vec<Vec2> = [0, 3, 2, 1].iter().map(|&i| ccw[i]).collect();
+    let z = 0.3 / (10f64.to_radians().tan() + 5f64.to_radians().tan());
+    let mut points = Vec::new();
+    for b in [sloped(2, &ccw, 0.4, 0, -5.0), sloped(2, &cw, 0.4, 3, -5.0)] {
+        let cook = SectorCook::new([sloped(1, &a, 0.1, 0, 10.0), b]);
+        let (c1, c2) = (
+            cook.sector(ObjectId(1)).unwrap(),
+            cook.sector(ObjectId(2)).unwrap(),
+        );
+        let (f1, f2) = (
+            inside_seam(c1, FaceKind::Floor),
+            inside_seam(c2, FaceKind::Floor),
+        );
+        // One vertex each, the same bit for bit (the two floors' own heights there may round an ulp apart:
+        // both take the higher).
+        assert_eq!((f1.len(), f2.len()), (1, 1), "{f1:?} {f2:?}");
+        let p = f1[0];
+        assert_eq!(p, f2[0]);
+        assert!((f64::from(p.z) - z).abs() < 1e-6, "{p}");
+        let (h1, h2) = (
+            0.1 + z * 10f64.to_radians().tan(),
+            0.4 - z * 5f64.to_radians().tan(),
+        );
+        assert!((f64::from(p.y) - h1).abs() < 1e-6 && (f64::from(p.y) - h2).abs() < 1e-6);
+        // The risers either side meet there and nowhere else inside the seam.
+        for c in [c1, c2] {
+            assert_eq!(inside_seam(c, FaceKind::Riser), vec![p]);
+        }
+        points.push(p);
+    }
+    assert_eq!(points[0], points[1]);
 }
