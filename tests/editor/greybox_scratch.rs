@@ -295,6 +295,7 @@ fn place_the_goals(s: &mut Scratch) {
     }
 }
 
+/// The sectors are those intended: count, floors, ceilings, slopes.
 fn check_the_sectors(sectors: &[SectorObject]) {
     assert_eq!(sectors.len(), 26);
     let hall = at(sectors, 5.0, 5.0, 0.0);
@@ -380,9 +381,14 @@ fn build_the_greybox_level_from_scratch_with_mouse_and_keys() {
     assert_eq!(unreached.len(), 2, "{unreached:?}");
 
     // The goals.
-    assert!(s.actions("10-step stair to a balcony") <= 5);
-    assert!(s.actions("30° ramp") <= 4);
-    assert!(s.actions("room with a doorway and a ceiling") <= 5);
+    for (feature, goal) in [
+        ("10-step stair to a balcony", 5),
+        ("30° ramp", 4),
+        ("room with a doorway and a ceiling", 5),
+    ] {
+        let n = s.actions(feature);
+        assert!(n <= goal, "{feature}: {n} actions, the goal is {goal}");
+    }
     assert!(
         s.set_value_fallbacks.is_empty(),
         "typing did not reach {:?}",
