@@ -105,7 +105,7 @@ pub fn aim(level: &Level, m: &MoverObject, ray: &Ray, max_t: f32) -> Option<Poin
         let at = from + *p;
         let v = at - ray.origin;
         let t = v.dot(dir);
-        if !(t > 0.0 && t <= max_t) || !at.is_finite() {
+        if !(t > 0.0 && t <= max_t && at.is_finite()) {
             continue;
         }
         let off = (v - dir * t).length() / t;
