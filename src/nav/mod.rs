@@ -4,8 +4,8 @@
 //! The map is the reachability map's machinery turned global: every place to stand (the same column scan as
 //! [`ReachMap`](crate::character::ReachMap)) and every move the map's search could make out of each place, from
 //! any start (`character::reach::graph`). So [`NavMap::path`] is `None` exactly where a `ReachMap` built from
-//! `from` says `to` is unreachable (with jumps off: the map walks, steps, slides and drops off ledges, as the
-//! reach map does). On top of the moves, jump links are found by running [`Body::step`] with `jump` from the
+//! `from` says `to` is unreachable (with jumps and rides off: the map walks, steps, slides and drops off
+//! ledges, as the reach map does, on the scene as it stands). On top of the moves, jump links are found by running [`Body::step`] with `jump` from the
 //! places at a rim (a link only where the simulated jump lands on a place).
 //!
 //! - [`NavSettings`]: the agents (controllers), the grid's cell, the bounds, jumps and drops on or off.
@@ -20,7 +20,9 @@
 //! stepped with [`Body::step`], the scene time advancing, waits, boards, rides and steps off (simulated at
 //! the bake, as jumps are). A path's ride step is three points: the waiting place, the boarding point on the
 //! mover's top at the near end and the same point at the far end (two `Ride` links), then the landing. At
-//! most [`MAX_RIDE_MOVERS`] movers are considered.
+//! most [`MAX_RIDE_MOVERS`] movers are considered. A ride's cost counts its worst wait (a whole period of the
+//! mover), and a body following a ride step takes as long as the mover makes it wait: more than the walking
+//! time the contract bounds a path's following by.
 //!
 //! Bad input never panics: invalid settings give an empty map whose [`NavMap::error`] says why; a path query
 //! with an agent out of range, a point that is not finite, in the air or inside something (no place to stand

@@ -151,3 +151,55 @@ fn a_platform_over_a_gap_is_ridden() {
     let map = NavMap::build(&platform(false), &NavSettings::default());
     assert!(map.path(0, from, to).is_none());
 }
+
+/// A room (sector 1, floor 0), a balcony (sector 3, floor 3) and between them a 2 m lift shaft (sector 2)
+/// whose floor rises 3 m and back, waiting 1 s at each end.
+const SECTOR_LIFT: &str = r#"(version: 3,
+    sectors: [
+        (id: 1, outline: [(-6.0, -3.0), (0.0, -3.0), (0.0, 3.0), (-6.0, 3.0)], floor: (height: 0.0), ceiling: (height: 6.0)),
+        (id: 2, outline: [(0.0, -1.0), (2.0, -1.0), (2.0, 1.0), (0.0, 1.0)], floor: (height: 0.0), ceiling: (height: 6.0)),
+        (id: 3, outline: [(2.0, -3.0), (6.0, -3.0), (6.0, 3.0), (2.0, 3.0)], floor: (height: 3.0), ceiling: (height: 6.0)),
+    ],
+    movers: [(id: 10, object: 2, part: Floor, path: [(0.0, 0.0, 0.0), (0.0, 3.0, 0.0)], speed: 2.0, wait: 1.0)],
+)"#;
+
+#[test]
+fn a_sector_floor_lift_is_ridden() {
+    let mut scene = scene(SECTOR_LIFT);
+    let map = NavMap::build(&scene, &NavSettings::default());
+    let (from, to) = (Vec3::new(-4.0, 0.0, 0.0), Vec3::new(4.5, 3.0, 0.5));
+    let path = map.path(0, from, to).expect("a path up by the lift");
+    assert_eq!(rides(&path), vec![ObjectId(2), ObjectId(2)], "{path:?}");
+    for t0 in [0.0, 1.7] {
+        let took = follow(&mut scene, &path, to, t0, 20.0);
+        assert!(
+            took.is_some(),
+            "set off at {t0} s: did not arrive: {path:?}"
+        );
+    }
+    let off = NavSettings {
+        rides: false,
+        ..NavSettings::default()
+    };
+    assert!(NavMap::build(&scene, &off).path(0, from, to).is_none());
+}
+
+/// The sample level: from the ground by the lift (box 40) to the upper storey, then by the sliding platform
+/// (box 44) to the far ledge.
+#[test]
+fn the_sample_level_rides_the_lift_then_the_platform() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/movers.ron")).unwrap();
+    let mut scene = scene(&text);
+    let map = NavMap::build(&scene, &NavSettings::default());
+    let (from, to) = (Vec3::new(-3.0, 0.0, 1.0), Vec3::new(-18.0, 3.2, 4.0));
+    let path = map
+        .path(0, from, to)
+        .expect("a path by the lift and the platform");
+    let ids = [ObjectId(40), ObjectId(40), ObjectId(44), ObjectId(44)];
+    assert_eq!(rides(&path), ids, "{path:?}");
+    assert!(
+        follow(&mut scene, &path, to, 0.0, 40.0).is_some(),
+        "{path:?}"
+    );
+}
