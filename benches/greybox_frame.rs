@@ -4,15 +4,26 @@
 //! full cook of the shown sectors (what every revision paid before they were kept) against the kept cook
 //! following one edit. The harness is `editor_frame`'s: egui_kittest with a wgpu render state (lavapipe),
 //! frames laid out and tessellated, never rendered.
+//!
+//! `greybox_reach`: live walkability on the playground (issue 36, goal 200 ms): a box raised or lowered by
+//! 5 cm after a quiet spell, timed from the edit to the frame that shows the new reachability map (frames a
+//! millisecond apart, the scene built on the frame as the editor does, the map made from the one before);
+//! beside it the map and its drawing built afresh, as every edit did before.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use collidoscope::editor::document::sector::{Which, new_sector, raise};
+use collidoscope::editor::document::{Document, Edit, Object};
 use collidoscope::editor::greybox::{EdgeCook, SectorEdges, Storey};
+use collidoscope::editor::reach::model::SETTLE;
+use collidoscope::editor::reach::{ReachOverlay, ReachRequest};
 use collidoscope::editor::{EditorApp, EditorOptions};
 use collidoscope::glam::Vec2;
 use collidoscope::level::{Level, ObjectId};
+use collidoscope::scene::Scene;
 use criterion::{Criterion, criterion_group, criterion_main};
 use egui::{Event, Pos2};
 use egui_kittest::Harness;
@@ -128,5 +139,64 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Frames a millisecond apart until the overlay shows the map of `doc` as it is (the scene built on the
+/// first, as the editor's frame does after an edit).
+fn until_current(o: &mut ReachOverlay, ctx: &egui::Context, doc: &Document) -> Duration {
+    let began = Instant::now();
+    let scene = (doc.key(), Arc::new(Scene::build(doc.level())));
+    while !o.is_current(doc.key()) {
+        assert!(began.elapsed() < Duration::from_secs(60), "no map");
+        let _ = o.refresh(ctx, doc, Some(&scene), true);
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    began.elapsed()
+}
+
+/// The playground's stair box (`aabbs[3]`) raised by `dy`.
+fn raise_box(doc: &mut Document, dy: f32) {
+    let mut b = doc.level().aabbs[3].clone();
+    b.max.y += dy;
+    doc.apply(
+        "raise",
+        Edit {
+            replace: vec![Object::Aabb(b)],
+            ..Edit::default()
+        },
+    );
+}
+
+fn reach(c: &mut Criterion) {
+    let level = Level::from_ron_str(include_str!("../levels/playground.ron")).unwrap();
+    let mut doc = Document::new(level, None);
+    let ctx = egui::Context::default();
+    let mut o = ReachOverlay::default();
+    o.on = true;
+    until_current(&mut o, &ctx, &doc);
+    let mut group = c.benchmark_group("greybox_reach");
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(8));
+    let mut up = true;
+    group.bench_function("playground_edit_to_overlay", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                raise_box(&mut doc, if up { 0.05 } else { -0.05 });
+                up = !up;
+                // Timed from the edit, so the sleeps between frames count as the user waits them.
+                total += until_current(&mut o, &ctx, &doc);
+                // A quiet spell, untimed: the next edit is one on its own, not part of a burst (a burst's
+                // last edit waits `SETTLE` before its map starts).
+                std::thread::sleep(SETTLE + Duration::from_millis(10));
+            }
+            total
+        });
+    });
+    let scene = Arc::new(Scene::build(doc.level()));
+    group.bench_function("playground_map_afresh", |b| {
+        b.iter(|| black_box(ReachRequest::of(&doc, scene.clone()).build()));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, reach);
 criterion_main!(benches);

@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -89,7 +90,8 @@ pub(super) struct Made {
     moves: u32,
 }
 
-/// A multiply-rotate hash for the keys (floats as bits: the standard hasher is several times slower here).
+/// A multiply-rotate hash for the keys, with a final mix so the low bits (the table's bucket) depend on every
+/// word (floats as bits end in runs of zeros; the standard hasher is several times slower here).
 #[derive(Default)]
 pub(super) struct KeyHasher(u64);
 
@@ -105,7 +107,13 @@ impl Hasher for KeyHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // MurmurHash3's 64-bit finaliser.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 
@@ -117,59 +125,71 @@ pub(super) struct Kept(Option<Arc<Moves>>);
 
 impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} moves kept", self.0.as_ref().map_or(0, |m| m.len()))
+        write!(f, "{} moves kept", self.len())
     }
 }
 
 impl Kept {
+    fn len(&self) -> usize {
+        self.0.as_ref().map_or(0, |m| m.len())
+    }
+
     /// The moves that start far enough from `changed` (across) to be the same in the edited scene.
     fn away_from(&self, changed: &Aabb, ctl: &CharacterController) -> Moves {
         let Some(moves) = &self.0 else {
             return Moves::default();
         };
+        // A copy of the table (its entries are plain data), thinned in place: no entry is hashed again.
+        let mut kept = (**moves).clone();
         let (lo, hi) = (
             Vec2::new(changed.min.x, changed.min.z),
             Vec2::new(changed.max.x, changed.max.z),
         );
-        if lo.x > hi.x || lo.y > hi.y {
-            // Nothing changed: every move stands.
-            return (**moves).clone();
-        }
-        moves
-            .iter()
-            .filter(|(k, _)| {
+        if lo.x <= hi.x && lo.y <= hi.y {
+            kept.retain(|k, _| {
                 let from = k.from();
                 let p = Vec2::new(from.x, from.z);
                 p.clamp(lo, hi).distance(p) > k.reach(ctl)
-            })
-            .map(|(k, m)| (*k, *m))
-            .collect()
+            });
+        }
+        // Else nothing changed: every move stands.
+        kept
     }
 }
 
-/// The moves an update may take from the map before, and every move it asks for (the next map's).
+/// The moves an update may take from the map before, and the moves it makes (kept with them for the next
+/// update).
 pub(super) struct Memo {
     old: Moves,
-    asked: Mutex<Vec<(MoveKey, Made)>>,
+    /// Moves asked for, made or taken.
+    asked: AtomicUsize,
+    made: Mutex<Vec<(MoveKey, Made)>>,
 }
 
 impl Memo {
-    fn record(&self, key: MoveKey, made: Made) {
-        // A worker that panicked leaves the list as it was: what it holds is still right.
-        self.asked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push((key, made));
+    fn new(old: Moves) -> Self {
+        Self {
+            old,
+            asked: AtomicUsize::new(0),
+            made: Mutex::new(Vec::new()),
+        }
     }
 
+    /// The moves for the next update: those taken and those made. Moves of the map before that no longer
+    /// came up are kept too (a later edit may bring them back) until the moves kept are more than twice those
+    /// asked for; then only the moves made are kept (the next update makes the others again), so memory stays
+    /// within a few maps' moves.
     fn into_kept(self) -> Kept {
-        let asked = self
-            .asked
+        let made = self
+            .made
             .into_inner()
             .unwrap_or_else(PoisonError::into_inner);
-        let mut moves = Moves::default();
-        moves.reserve(asked.len());
-        moves.extend(asked);
+        let asked = self.asked.into_inner();
+        let mut moves = self.old;
+        if moves.len() > 2 * asked {
+            moves.clear();
+        }
+        moves.extend(made);
         Kept(Some(Arc::new(moves)))
     }
 }
@@ -185,25 +205,26 @@ impl Places<'_> {
         let Some(memo) = self.memo else {
             return self.try_move(from, target, work);
         };
+        memo.asked.fetch_add(1, Ordering::Relaxed);
         let key = MoveKey::of(from, target);
-        let made = match memo.old.get(&key) {
-            Some(m) => {
-                work.sweeps += u64::from(m.sweeps);
-                work.moves += u64::from(m.moves);
-                *m
-            }
-            None => {
-                let before = *work;
-                let landing = self.try_move(from, target, work);
-                Made {
-                    landing,
-                    sweeps: (work.sweeps - before.sweeps) as u32,
-                    moves: (work.moves - before.moves) as u32,
-                }
-            }
+        if let Some(m) = memo.old.get(&key) {
+            work.sweeps += u64::from(m.sweeps);
+            work.moves += u64::from(m.moves);
+            return m.landing;
+        }
+        let before = *work;
+        let landing = self.try_move(from, target, work);
+        let made = Made {
+            landing,
+            sweeps: (work.sweeps - before.sweeps) as u32,
+            moves: (work.moves - before.moves) as u32,
         };
-        memo.record(key, made);
-        made.landing
+        // A worker that panicked leaves the list as it was: what it holds is still right.
+        memo.made
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((key, made));
+        landing
     }
 }
 
@@ -237,14 +258,11 @@ impl ReachMap {
             Some(g) if same && g == grid => self.respot(scene, &grid, &changed, threads),
             _ => find_spots(scene, controller, &grid, threads),
         };
-        let memo = Memo {
-            old: if same {
-                self.moves.away_from(&changed, controller)
-            } else {
-                Moves::default()
-            },
-            asked: Mutex::new(Vec::new()),
-        };
+        let memo = Memo::new(if same {
+            self.moves.away_from(&changed, controller)
+        } else {
+            Moves::default()
+        });
         let built = Built {
             grid,
             found,
@@ -433,7 +451,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}"));
             assert_same(&updated, &fresh);
             let kept = map.moves.away_from(&changed, &ctl).len();
-            assert!(kept > 0 && kept < updated.moves.0.as_ref().map_or(0, |m| m.len()));
+            assert!(kept > 0 && kept < updated.moves.len());
             (map, before) = (updated, after);
         }
         // Nothing changed (an empty box): the same map, every move kept.

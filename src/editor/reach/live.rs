@@ -41,13 +41,16 @@ impl ReachOverlay {
             match scene {
                 // The scene the editor already built at this revision, shared.
                 Some((k, scene)) if *k == key => {
-                    let request = ReachRequest::of(doc, scene.clone());
+                    let mut request = ReachRequest::of(doc, scene.clone());
+                    // The map shown is made again only where the edits since reached.
+                    request.base = self.shown().cloned();
                     self.start(key, move || request.build());
                 }
                 // Else the level is copied and its scene built on the builder's thread too.
                 _ => {
                     let level = doc.level().clone();
                     let mut r = ReachRequest::of(doc, Arc::new(Scene::default()));
+                    r.base = self.shown().cloned();
                     self.start(key, move || {
                         r.scene = Arc::new(Scene::build(&level));
                         r.build()
@@ -92,8 +95,13 @@ impl ReachOverlay {
                 Ok(d) => {
                     ui.label(summary(self, d.geometry.floors.iter()))
                         .on_hover_text(format!(
-                            "the map took {:.2} s ({} places, {} reached)",
+                            "the map took {:.2} s{} ({} places, {} reached)",
                             b.seconds,
+                            if d.updated {
+                                ", made again where the edit reached"
+                            } else {
+                                ""
+                            },
                             d.map.stats().places,
                             d.map.stats().reached
                         ));
@@ -181,6 +189,58 @@ mod tests {
             bursts[bursts.len() / 2],
             bursts[bursts.len() - 1]
         );
+    }
+
+    /// What a map answers, for comparing two (the seconds aside).
+    fn answers(map: &crate::character::ReachMap) -> impl PartialEq + std::fmt::Debug {
+        let mut stats = *map.stats();
+        stats.seconds = 0.0;
+        (
+            map.places().collect::<Vec<_>>(),
+            map.reached_places().collect::<Vec<_>>(),
+            map.unreachable_places().to_vec(),
+            map.start(),
+            stats,
+        )
+    }
+
+    /// The overlay after each edit (each map made from the one before) shows the map a fresh
+    /// `Level::reach_map` makes of the edited level.
+    #[test]
+    fn the_overlay_after_an_edit_is_the_fresh_map() {
+        let level = Level::from_ron_str(
+            r"(version: 2, aabbs: [
+                (id: 1, min: (-4.0, -0.2, -4.0), max: (4.0, 0.0, 4.0)),
+                (id: 2, min: (1.0, 0.0, -2.0), max: (2.0, 0.3, -1.0)),
+                (id: 3, min: (1.0, 0.0, 1.0), max: (3.0, 0.6, 3.0)),
+            ],
+            walker: (position: (-3.0, -3.0), facing_deg: 0.0, eye_height: 1.7, radius: 0.3))",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut doc = Document::new(level, None);
+        let ctx = egui::Context::default();
+        let mut o = ReachOverlay::default();
+        o.on = true;
+        let _ = until_current(&mut o, &ctx, &doc);
+        for (k, dy) in [(1, 0.3), (2, -0.35), (1, -0.3)] {
+            let mut b = doc.level().aabbs[k].clone();
+            b.max.y += dy;
+            doc.apply(
+                "raise",
+                Edit {
+                    replace: vec![Object::Aabb(b)],
+                    ..Edit::default()
+                },
+            );
+            let _ = until_current(&mut o, &ctx, &doc);
+            let shown = o.data().unwrap_or_else(|| panic!("a map"));
+            assert!(shown.updated, "made from the map before");
+            let fresh = doc
+                .level()
+                .reach_map(&Scene::build(doc.level()), &Default::default())
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(answers(&shown.map), answers(&fresh), "after {k} by {dy}");
+        }
     }
 
     fn raise(doc: &mut Document, dy: f32) {

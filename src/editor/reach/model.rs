@@ -16,10 +16,12 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 
 use super::geometry::{FloorView, ReachGeometry, short_label};
-use crate::character::{Blocker3, ReachMap, ReachSettings};
+use crate::character::{Blocker3, ReachError, ReachMap, ReachSettings};
 use crate::editor::document::{DocKey, Document};
+use crate::editor::nav::model::{Change, changed_box};
 use crate::level::Level;
 use crate::scene::Scene;
+use crate::shape::Aabb;
 
 /// Why there is no map of a level without a walker start.
 pub const NO_WALKER: &str =
@@ -30,7 +32,8 @@ pub const NO_WALKER: &str =
 /// An edit after a quiet spell starts its build at once.
 pub const SETTLE: Duration = Duration::from_millis(60);
 
-/// What a build is made from: the document's level at one revision.
+/// What a build is made from: the document's level at one revision, and the map shown before, which the new
+/// one is made from where the edit did not reach ([`ReachMap::update`]).
 pub struct ReachRequest {
     /// The document and revision it was taken at.
     pub key: DocKey,
@@ -41,6 +44,9 @@ pub struct ReachRequest {
     pub level: Level,
     /// Threads the map may use.
     pub threads: usize,
+    /// The map shown when the request was made (of an earlier revision), if any: the build keeps its places
+    /// and moves away from what changed since.
+    pub base: Option<Arc<ReachBuilt>>,
 }
 
 impl ReachRequest {
@@ -54,11 +60,13 @@ impl ReachRequest {
             level: doc.level().clone(),
             threads: std::thread::available_parallelism()
                 .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            base: None,
         }
     }
 
-    /// Build the map and its drawing (what the builder's thread runs): [`Level::reach_map`], from the walker
-    /// start with the level's character.
+    /// Build the map and its drawing (what the builder's thread runs): the map [`Level::reach_map`] makes,
+    /// from the walker start with the level's character, made from the base map where the edit did not
+    /// reach.
     #[must_use]
     pub fn build(self) -> ReachBuilt {
         let began = Instant::now();
@@ -66,12 +74,17 @@ impl ReachRequest {
             threads: self.threads,
             ..ReachSettings::default()
         };
-        let outcome = match self.level.reach_map(&self.scene, &settings) {
+        let level = Arc::new(self.level);
+        let base = self.base.as_ref().and_then(|b| b.outcome.as_ref().ok());
+        let outcome = match map_of(&level, &self.scene, base, &settings) {
             Ok(map) => Ok(ReachData {
                 geometry: ReachGeometry::of(&map),
                 map,
+                level,
+                scene: self.scene,
+                updated: base.is_some(),
             }),
-            Err(_) if self.level.walker.is_none() => Err(NO_WALKER.to_owned()),
+            Err(_) if level.walker.is_none() => Err(NO_WALKER.to_owned()),
             Err(e) => Err(format!("no map: {e}")),
         };
         ReachBuilt {
@@ -83,6 +96,38 @@ impl ReachRequest {
     }
 }
 
+/// [`Level::reach_map`] of `level` over `scene`, made from `base`'s map (when there is one) where the edit
+/// from its level did not reach.
+fn map_of(
+    level: &Level,
+    scene: &Scene,
+    base: Option<&ReachData>,
+    settings: &ReachSettings,
+) -> Result<ReachMap, ReachError> {
+    // The start as `Level::reach_map` finds it: on the walker start's storey.
+    let Some(start) = level
+        .walker_feet()
+        .map(|w| level.start_feet(scene).unwrap_or(w))
+    else {
+        return level.reach_map(scene, settings);
+    };
+    let ctl = level.character.unwrap_or_default();
+    // Nothing changed: a box with its minimum above its maximum; anything may have: one not finite.
+    let nothing = Aabb::new(Vec3::ONE, Vec3::ZERO);
+    let everything = Aabb::new(Vec3::NAN, Vec3::NAN);
+    match base {
+        Some(b) => {
+            let changed = match changed_box(&b.level, &b.scene, level, scene) {
+                Change::Nothing => nothing,
+                Change::Inside(changed) => changed,
+                Change::Everything => everything,
+            };
+            b.map.update(scene, &ctl, start, settings, changed)
+        }
+        None => ReachMap::default().update(scene, &ctl, start, settings, everything),
+    }
+}
+
 /// A map and its drawing.
 #[derive(Debug)]
 pub struct ReachData {
@@ -90,6 +135,12 @@ pub struct ReachData {
     pub map: ReachMap,
     /// How the views draw it.
     pub geometry: ReachGeometry,
+    /// The level it maps (the next map is made from this one where an edit of it did not reach).
+    pub level: Arc<Level>,
+    /// The level's scene.
+    pub scene: Arc<Scene>,
+    /// Whether the map was made from the one shown before ([`ReachMap::update`]) rather than afresh.
+    pub updated: bool,
 }
 
 /// A finished build.
