@@ -26,6 +26,9 @@ mod nav_compare;
 #[cfg(feature = "bench-recast")]
 #[path = "common/recast.rs"]
 mod recast;
+#[cfg(feature = "bench-recast")]
+#[path = "common/recast_tiles.rs"]
+mod recast_tiles;
 
 /// A square level `size` metres across: a maze of 4 m rooms on a floor box, with a crate (0.3 m, climbed) or
 /// a platform (0.6 m, not climbed) in every third room (the reach bench's level).

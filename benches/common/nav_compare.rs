@@ -33,6 +33,8 @@ pub struct Row {
     pub ours_s: f64,
     /// Triangles fed to Recast.
     pub triangles: usize,
+    /// How Recast's mesh was built, when not as one mesh.
+    pub note: String,
     /// Recast's polygons.
     pub polygons: usize,
     /// Sets of polygons joined by shared edges.
@@ -174,11 +176,23 @@ pub fn compare(level: &str, scene: &Scene, pairs: usize, seed: u64) -> Result<Ro
     let cell = settings.cell;
     // Recast's time is its pipeline's (from the triangles to the detail mesh), not the conversion of the
     // scene's objects to triangles nor that of the mesh for the queries.
+    // Recast's single mesh first; where it fails, tiles of 32 cells (8 m), Recast's way with large levels.
+    let mut note = String::new();
     let mut recast_s = f64::INFINITY;
+    let mut tile = None;
     let (_, recast) = best_of(|| {
-        let r = RecastMesh::build(scene, &ctl, cell);
+        let mut r = RecastMesh::build(scene, &ctl, cell, tile);
+        if let (Err(e), None) = (&r, tile) {
+            note = format!("single mesh: {e}; 32-cell tiles");
+            tile = Some(32);
+            recast_s = f64::INFINITY;
+            r = RecastMesh::build(scene, &ctl, cell, tile);
+        }
         if let Ok(m) = &r {
             recast_s = recast_s.min(m.seconds);
+            if m.failed_tiles > 0 && !note.contains("failed") {
+                note = format!("{note} ({} tiles failed)", m.failed_tiles);
+            }
         }
         r
     });
@@ -218,6 +232,7 @@ pub fn compare(level: &str, scene: &Scene, pairs: usize, seed: u64) -> Result<Ro
         recast_s,
         ours_s,
         triangles: recast.triangles,
+        note: note.clone(),
         polygons: recast.polygons(),
         pieces: recast.pieces(),
         pairs,
@@ -302,8 +317,8 @@ pub fn print(rows: &[Row]) {
             format!("{}/{}", r.polygons, r.pieces),
         );
         println!(
-            "  ({} triangles to Recast; ours found {} paths, Recast {}; {} walks inside something at some frame)",
-            r.triangles, r.ours_found, r.recast_found, r.inside
+            "  ({} triangles to Recast; ours found {} paths, Recast {}; {} walks inside something at some frame) {}",
+            r.triangles, r.ours_found, r.recast_found, r.inside, r.note
         );
     }
     println!(

@@ -20,7 +20,7 @@ use collidoscope::scene::{Scene, Static};
 use collidoscope::shape::Aabb;
 use glam_parry as g;
 use rerecast::{
-    AreaType, ConfigBuilder, DetailNavmesh, HeightfieldBuilder, PolygonNavmesh, TriMesh,
+    AreaType, Config, ConfigBuilder, DetailNavmesh, HeightfieldBuilder, PolygonNavmesh, TriMesh,
 };
 
 /// Recast's layer height, metres: fine enough that `max_step` (0.35 m) is a whole number of layers.
@@ -28,12 +28,21 @@ pub const CELL_HEIGHT: f32 = 0.05;
 /// Half the box a point is looked up in (Detour's query extents), horizontally and vertically, metres.
 pub const QUERY_EXTENT: f32 = 1.0;
 
+/// A way from one polygon into another: the shared part of their edges.
+pub(crate) struct Link {
+    /// The other polygon.
+    pub(crate) to: u32,
+    /// The shared segment's ends.
+    pub(crate) a: Vec3,
+    pub(crate) b: Vec3,
+}
+
 /// One polygon of the mesh in world space.
-struct Poly {
+pub(crate) struct Poly {
     /// Its corners (a convex polygon on the XZ plane).
-    verts: Vec<Vec3>,
-    /// For each edge `verts[i]..verts[i + 1]`, the polygon across it.
-    neighbours: Vec<Option<u32>>,
+    pub(crate) verts: Vec<Vec3>,
+    /// The polygons joined to it and the shared part of the edge between them.
+    pub(crate) links: Vec<Link>,
     /// Its detail triangles (for heights).
     tris: Vec<[Vec3; 3]>,
     /// Its horizontal bounds (x, z).
@@ -48,6 +57,8 @@ pub struct RecastMesh {
     pub seconds: f64,
     /// Triangles fed to Recast.
     pub triangles: usize,
+    /// Tiles Recast failed on (left empty), in a tiled build.
+    pub failed_tiles: usize,
 }
 
 fn flat(v: Vec3) -> Vec2 {
@@ -179,15 +190,8 @@ fn v32(v: g::Vec3) -> Vec3 {
     Vec3::new(v.x, v.y, v.z)
 }
 
-/// Recast's pipeline on `tris` for `ctl`, timed from the triangles to the detail mesh.
-fn recast_pipeline(
-    tris: &[[Vec3; 3]],
-    bounds: &Aabb,
-    ctl: &CharacterController,
-    cell: f32,
-) -> Result<(PolygonNavmesh, DetailNavmesh, f64), String> {
-    let began = Instant::now();
-    let slope = ctl.max_slope_deg.to_radians();
+/// The triangles as Recast's input, walkable where they are no steeper than `slope` (radians).
+pub(crate) fn walkable_trimesh(tris: &[[Vec3; 3]], slope: f32) -> TriMesh {
     let mut trimesh = TriMesh {
         vertices: Vec::with_capacity(tris.len() * 3),
         indices: Vec::with_capacity(tris.len()),
@@ -202,18 +206,19 @@ fn recast_pipeline(
         trimesh.area_types.push(AreaType::NOT_WALKABLE);
     }
     trimesh.mark_walkable_triangles(slope);
-    let aabb = rerecast::Aabb3d {
-        min: v33(bounds.min),
-        max: v33(bounds.max),
-    };
+    trimesh
+}
+
+/// Recast's configuration for `ctl` on `cell` cells over `bounds`.
+pub(crate) fn recast_config(ctl: &CharacterController, cell: f32, bounds: &Aabb) -> Config {
     let mut config = ConfigBuilder {
         agent_radius: ctl.radius,
         agent_height: ctl.height,
         walkable_climb: ctl.max_step,
-        walkable_slope_angle: slope,
+        walkable_slope_angle: ctl.max_slope_deg.to_radians(),
         cell_size_fraction: ctl.radius / cell,
         cell_height_fraction: ctl.radius / CELL_HEIGHT,
-        aabb,
+        aabb: aabb3d(bounds),
         ..ConfigBuilder::default()
     }
     .build();
@@ -227,14 +232,30 @@ fn recast_pipeline(
     config.border_size = 0;
     config.detail_sample_dist = cell * 6.0;
     config.detail_sample_max_error = CELL_HEIGHT;
+    config
+}
+
+fn aabb3d(b: &Aabb) -> rerecast::Aabb3d {
+    rerecast::Aabb3d {
+        min: v33(b.min),
+        max: v33(b.max),
+    }
+}
+
+/// Recast's pipeline on `trimesh` over the box `aabb` (a tile's grown by `config.border_size` cells).
+pub(crate) fn run_pipeline(
+    trimesh: &TriMesh,
+    config: &Config,
+    aabb: &Aabb,
+) -> Result<(PolygonNavmesh, DetailNavmesh), String> {
     let mut hf = HeightfieldBuilder {
-        aabb,
+        aabb: aabb3d(aabb),
         cell_size: config.cell_size,
         cell_height: config.cell_height,
     }
     .build()
     .map_err(|e| format!("heightfield: {e:?}"))?;
-    hf.rasterize_triangles(&trimesh, config.walkable_climb)
+    hf.rasterize_triangles(trimesh, config.walkable_climb)
         .map_err(|e| format!("rasterize: {e:?}"))?;
     hf.filter_low_hanging_walkable_obstacles(config.walkable_climb);
     hf.filter_ledge_spans(config.walkable_height, config.walkable_climb);
@@ -265,69 +286,114 @@ fn recast_pipeline(
         config.detail_sample_max_error,
     )
     .map_err(|e| format!("detail mesh: {e:?}"))?;
-    Ok((mesh, detail, began.elapsed().as_secs_f64()))
+    Ok((mesh, detail))
+}
+
+/// A polygon edge on a tile's side (Recast flags it `0x8000 | side`), to be joined to the next tile's.
+pub(crate) struct Border {
+    /// The polygon.
+    pub(crate) poly: u32,
+    /// The side: 0 −x, 1 +z, 2 +x, 3 −z.
+    pub(crate) side: u16,
+    /// The edge's ends.
+    pub(crate) a: Vec3,
+    pub(crate) b: Vec3,
+}
+
+/// Append `mesh`'s polygons (with their detail triangles) to `polys`, their tile-side edges to `borders`.
+pub(crate) fn append(
+    polys: &mut Vec<Poly>,
+    borders: &mut Vec<Border>,
+    mesh: &PolygonNavmesh,
+    detail: &DetailNavmesh,
+) {
+    let nvp = mesh.max_vertices_per_polygon as usize;
+    let base = polys.len() as u32;
+    let orig = v32(mesh.aabb.min);
+    let world = |i: u16| {
+        let v = mesh.vertices[i as usize];
+        orig + Vec3::new(
+            v.x as f32 * mesh.cell_size,
+            v.y as f32 * mesh.cell_height,
+            v.z as f32 * mesh.cell_size,
+        )
+    };
+    for p in 0..mesh.polygon_count() {
+        let idx = &mesh.polygons[p * nvp..(p + 1) * nvp];
+        let nei = &mesh.polygon_neighbors[p * nvp..(p + 1) * nvp];
+        let n = idx
+            .iter()
+            .take_while(|&&i| i != PolygonNavmesh::NO_INDEX)
+            .count();
+        let verts: Vec<Vec3> = idx[..n].iter().map(|&i| world(i)).collect();
+        let mut links = Vec::new();
+        for (i, &k) in nei[..n].iter().enumerate() {
+            let (a, b) = (verts[i], verts[(i + 1) % n]);
+            if k == PolygonNavmesh::NO_CONNECTION {
+                continue;
+            }
+            if k & 0x8000 != 0 {
+                let (poly, side) = (base + p as u32, k & 0x3);
+                borders.push(Border { poly, side, a, b });
+            } else {
+                let to = base + u32::from(k);
+                links.push(Link { to, a, b });
+            }
+        }
+        let tris = detail.meshes.get(p).map_or_else(Vec::new, |m| {
+            let vb = m.base_vertex_index as usize;
+            let t0 = m.base_triangle_index as usize;
+            detail.triangles[t0..t0 + m.triangle_count as usize]
+                .iter()
+                .map(|t| t.map(|k| v32(detail.vertices[vb + k as usize])))
+                .collect()
+        });
+        let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        for v in &verts {
+            lo = lo.min(flat(*v));
+            hi = hi.max(flat(*v));
+        }
+        polys.push(Poly {
+            verts,
+            links,
+            tris,
+            lo,
+            hi,
+        });
+    }
 }
 
 impl RecastMesh {
     /// Build the navmesh of `scene` for `ctl` on `cell` cells (the scene's bounds, planes left out, grown
-    /// by a metre).
+    /// by a metre): one mesh (Recast's "solo mesh"), or with `tile`, tiles of that many cells a side joined
+    /// where their polygons' edges meet on the tiles' sides (as Detour joins tiles).
     pub fn build(
         scene: &Scene,
         ctl: &CharacterController,
         cell: f32,
+        tile: Option<u16>,
     ) -> Result<RecastMesh, String> {
         let b = scene.bounds().ok_or("a scene of planes alone")?;
         let bounds = Aabb::new(b.min - Vec3::splat(1.0), b.max + Vec3::splat(1.0));
         let tris = scene_triangles(scene, &bounds);
-        let (mesh, detail, seconds) = recast_pipeline(&tris, &bounds, ctl, cell)?;
-        let nvp = mesh.max_vertices_per_polygon as usize;
-        let orig = v32(mesh.aabb.min);
-        let world = |i: u16| {
-            let v = mesh.vertices[i as usize];
-            orig + Vec3::new(
-                v.x as f32 * mesh.cell_size,
-                v.y as f32 * mesh.cell_height,
-                v.z as f32 * mesh.cell_size,
-            )
+        let began = Instant::now();
+        let trimesh = walkable_trimesh(&tris, ctl.max_slope_deg.to_radians());
+        let config = recast_config(ctl, cell, &bounds);
+        let (meshes, failed_tiles) = match tile {
+            None => (vec![run_pipeline(&trimesh, &config, &bounds)?], 0),
+            Some(t) => crate::recast_tiles::build_tiles(&trimesh, &config, &bounds, t),
         };
-        let mut polys = Vec::with_capacity(mesh.polygon_count());
-        for p in 0..mesh.polygon_count() {
-            let idx = &mesh.polygons[p * nvp..(p + 1) * nvp];
-            let nei = &mesh.polygon_neighbors[p * nvp..(p + 1) * nvp];
-            let n = idx
-                .iter()
-                .take_while(|&&i| i != PolygonNavmesh::NO_INDEX)
-                .count();
-            let verts: Vec<Vec3> = idx[..n].iter().map(|&i| world(i)).collect();
-            let neighbours = nei[..n]
-                .iter()
-                .map(|&k| (k & 0x8000 == 0).then_some(u32::from(k)))
-                .collect();
-            let tris = detail.meshes.get(p).map_or_else(Vec::new, |m| {
-                let base = m.base_vertex_index as usize;
-                let t0 = m.base_triangle_index as usize;
-                detail.triangles[t0..t0 + m.triangle_count as usize]
-                    .iter()
-                    .map(|t| t.map(|k| v32(detail.vertices[base + k as usize])))
-                    .collect()
-            });
-            let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
-            for v in &verts {
-                lo = lo.min(flat(*v));
-                hi = hi.max(flat(*v));
-            }
-            polys.push(Poly {
-                verts,
-                neighbours,
-                tris,
-                lo,
-                hi,
-            });
+        let seconds = began.elapsed().as_secs_f64();
+        let (mut polys, mut borders) = (Vec::new(), Vec::new());
+        for (mesh, detail) in &meshes {
+            append(&mut polys, &mut borders, mesh, detail);
         }
+        crate::recast_tiles::stitch(&mut polys, &borders, cell, ctl.max_step);
         Ok(RecastMesh {
             polys,
             seconds,
             triangles: tris.len(),
+            failed_tiles,
         })
     }
 
@@ -349,10 +415,10 @@ impl RecastMesh {
             seen[s] = true;
             stack.push(s);
             while let Some(p) = stack.pop() {
-                for &n in self.polys[p].neighbours.iter().flatten() {
-                    if !seen[n as usize] {
-                        seen[n as usize] = true;
-                        stack.push(n as usize);
+                for l in &self.polys[p].links {
+                    if !seen[l.to as usize] {
+                        seen[l.to as usize] = true;
+                        stack.push(l.to as usize);
                     }
                 }
             }
@@ -456,8 +522,8 @@ impl RecastMesh {
     fn portal(&self, a: usize, b: usize) -> Option<(Vec3, Vec3)> {
         let p = &self.polys[a];
         let n = p.verts.len();
-        let i = p.neighbours.iter().position(|&k| k == Some(b as u32))?;
-        let (v0, v1) = (p.verts[i], p.verts[(i + 1) % n]);
+        let link = p.links.iter().find(|l| l.to == b as u32)?;
+        let (v0, v1) = (link.a, link.b);
         // Left and right of the way out of `a` through the edge (whatever the polygons' winding).
         let c = p.verts.iter().fold(Vec2::ZERO, |s, v| s + flat(*v)) / n as f32;
         let dir = (flat(v0) + flat(v1)) * 0.5 - c;
@@ -508,8 +574,8 @@ impl RecastMesh {
                 return Some(out);
             }
             closed[a] = true;
-            for &b in self.polys[a].neighbours.iter().flatten() {
-                let b = b as usize;
+            for link in &self.polys[a].links {
+                let b = link.to as usize;
                 if closed[b] {
                     continue;
                 }
