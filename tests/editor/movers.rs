@@ -342,3 +342,23 @@ fn a_path_point_is_raised_in_3d_by_the_wheel_in_one_undo_step() {
     h.state_mut().undo();
     assert_eq!(h.state().doc.level().movers[0].path[1].y, 1.0);
 }
+
+#[test]
+fn the_debuggers_step_and_step_back_move_the_lifts_solid_exactly() {
+    let (level, path) = movers_level();
+    let mut h = harness3d(EditorApp::new(level.clone(), Some(path), options(None)));
+    let statics = h.state().view3d.statics_generation();
+    let mut tops = Vec::new();
+    for _ in 0..15 {
+        key(&mut h, Modifiers::NONE, Key::Period);
+        let lift = h.state().movers_clock().offset(&level, ObjectId(41));
+        assert_eq!(lift_top(&h), 0.2 + lift.y);
+        tops.push(lift_top(&h));
+    }
+    assert!(tops[14] > tops[0], "the lift rose: {tops:?}");
+    for n in (1..15).rev() {
+        key(&mut h, Modifiers::NONE, Key::Comma);
+        assert_eq!(lift_top(&h), tops[n - 1], "back to frame {n}");
+    }
+    assert_eq!(h.state().view3d.statics_generation(), statics);
+}

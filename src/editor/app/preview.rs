@@ -394,6 +394,9 @@ impl Preview3 {
             let skin = crate::editor::document::character::effective(input.doc.level()).skin;
             let hit = input.scene.cast_ray(&ray, reach);
             Action3::Reach(hit.map(|h| h.point + Vec3::Y * skin))
+        } else if self.heights.path.hover.is_some() {
+            // A click on a mover's path point keeps the mover selected (its points stay to drag).
+            return None;
         } else if let Some(aim) = self.heights.hover {
             self.heights.chosen = Some(aim.target);
             Action3::Select {
