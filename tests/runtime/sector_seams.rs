@@ -264,7 +264,7 @@ fn check_seams(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Rays from inside either room of a seam, aimed at points of the seam (the lower floor's and the higher
     /// ceiling's lines along it, and heights between), stop at or before the point; so do small capsules
