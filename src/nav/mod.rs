@@ -124,6 +124,21 @@ pub enum NavLink {
     },
 }
 
+/// A ride link of a map ([`NavMap::rides`]): a path's ride step between a waiting place and a landing.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NavRide {
+    /// Where the body waits beside the mover's near end (a place of the map).
+    pub wait: Vec3,
+    /// Where it stands on the mover's top at the near end.
+    pub board: Vec3,
+    /// The same point at the far end.
+    pub land: Vec3,
+    /// Where it steps off to (a place of the map).
+    pub landing: Vec3,
+    /// The moved object.
+    pub mover: ObjectId,
+}
+
 /// A path: the points to pass through and how each step between two is made (`links[i]` joins `points[i]`
 /// to `points[i + 1]`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -260,17 +275,22 @@ impl NavMap {
             .unwrap_or_default()
     }
 
-    /// Agent `agent`'s ride links: the waiting place, the landing and the moved object, for drawing and
-    /// tests; empty out of range.
+    /// Agent `agent`'s ride links, for drawing and tests; empty out of range.
     #[must_use]
-    pub fn rides(&self, agent: usize) -> Vec<(Vec3, Vec3, ObjectId)> {
+    pub fn rides(&self, agent: usize) -> Vec<NavRide> {
         self.slots
             .get(agent)
             .map(|&s| {
                 let m = &self.maps[s];
                 m.rides
                     .iter()
-                    .map(|r| (m.graph.feet(r.from), m.graph.feet(r.to), r.object))
+                    .map(|r| NavRide {
+                        wait: m.graph.feet(r.from),
+                        board: r.board,
+                        land: r.land,
+                        landing: m.graph.feet(r.to),
+                        mover: r.object,
+                    })
                     .collect()
             })
             .unwrap_or_default()

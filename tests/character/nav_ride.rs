@@ -98,6 +98,12 @@ fn a_lift_to_a_balcony_is_ridden() {
     let map = NavMap::build(&scene, &NavSettings::default());
     assert!(map.error().is_none(), "{:?}", map.error());
     assert!(map.stats().rides > 0, "{:?}", map.stats());
+    let all = map.rides(0);
+    assert_eq!(all.len() as u64, map.stats().rides);
+    assert!(
+        all.iter()
+            .all(|r| r.mover == ObjectId(3) && (r.land - r.board).length() > 2.7)
+    );
     let (from, to) = (Vec3::new(-4.0, 0.0, 0.0), Vec3::new(4.5, 3.0, 0.5));
     let path = map.path(0, from, to).expect("a path up by the lift");
     assert_eq!(path.links.len() + 1, path.points.len());

@@ -68,6 +68,9 @@ pub struct AgentGeometry {
     pub jumps: Vec<Vec<Vec3>>,
     /// Jump links in all.
     pub jump_count: usize,
+    /// Ride links, each from its waiting place along its mover (boarding point, the same point at the far
+    /// end) to its landing.
+    pub rides: Vec<Vec<Vec3>>,
     /// The lowest and highest place, metres.
     pub heights: (f32, f32),
 }
@@ -108,7 +111,13 @@ impl NavGeometry {
                     .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
                         (lo.min(p.y), hi.max(p.y))
                     });
+                let rides = map
+                    .rides(i)
+                    .into_iter()
+                    .map(|r| vec![r.wait, r.board, r.land, r.landing])
+                    .collect();
                 AgentGeometry {
+                    rides,
                     size: (c.radius, c.height),
                     grid: grid(&places, s.cell, c.max_step),
                     places,

@@ -121,7 +121,7 @@ fn bowed(lines: &mut Batch, a: Pos2, b: Pos2, color: Color32) {
     }
 }
 
-/// The overlay's marks over the level: jump links, the start, the path and the agent.
+/// The overlay's marks over the level: jump and ride links, the start, the path and the agent.
 pub fn paint_marks(o: &NavOverlay, doc_key: DocKey, cam: &Camera, rect: Rect, lines: &mut Batch) {
     if !o.on {
         return;
@@ -141,6 +141,20 @@ pub fn paint_marks(o: &NavOverlay, doc_key: DocKey, cam: &Camera, rect: Rect, li
             let inside = |v: &Vec3| v.x >= lo.x && v.x <= hi.x && v.z >= lo.y && v.z <= hi.y;
             if inside(p) || inside(q) {
                 bowed(lines, s(*p), s(*q), jump);
+            }
+        }
+        // Rides: from the waiting place along the mover to the landing, with a head there.
+        let ride = rgb(LinkKind::Ride.rgba()).gamma_multiply(0.6 * alpha);
+        for r in &a.rides {
+            let pts: Vec<Pos2> = r.iter().map(|p| s(*p)).collect();
+            lines.polyline(&pts, false, 1.6, ride);
+            if let [.., p, q] = pts.as_slice()
+                && (*q - *p).length() > 1.0
+            {
+                let dir = (*q - *p).normalized() * 7.0;
+                let side = egui::vec2(-dir.y, dir.x) * 0.5;
+                lines.line(*q, *q - dir + side, 1.6, ride);
+                lines.line(*q, *q - dir - side, 1.6, ride);
             }
         }
     }
