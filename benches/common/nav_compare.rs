@@ -255,6 +255,12 @@ pub fn compare(level: &str, scene: &Scene, pairs: usize, seed: u64) -> Result<Ro
             row.ours_found += 1;
             let w = walk_ours(scene, &ctl, p, from, to, cell);
             ours_walks = w.arrived;
+            if !w.arrived && std::env::var_os("NAV_RECAST_DEBUG").is_some() {
+                println!(
+                    "  {level}: our path {from} -> {to} not walked ({} points)",
+                    p.points.len()
+                );
+            }
             row.ours_walked += usize::from(w.arrived);
             row.inside += usize::from(w.inside);
         }
