@@ -115,6 +115,42 @@ fn build(level: &Level, doc: DocId) -> (Scene, Kept) {
     (scene, kept)
 }
 
+/// What changed in `level`'s sectors since `kept` (each sector by id as it was): the sectors added or
+/// changed and the ids removed, in one pass over the level's sectors; `None` when an id repeats (no cook
+/// can follow that) or more than `most` changed (a fresh build is cheaper). The one comparison the scene
+/// and the kept cook both make.
+fn sector_changes<'a>(
+    kept: &HashMap<ObjectId, SectorObject>,
+    level: &'a Level,
+    most: usize,
+) -> Option<(Vec<&'a SectorObject>, Vec<ObjectId>)> {
+    let mut seen: HashSet<ObjectId> = HashSet::with_capacity(level.sectors.len());
+    let mut changed: Vec<&SectorObject> = Vec::new();
+    for s in &level.sectors {
+        if !seen.insert(s.id) {
+            return None;
+        }
+        if kept.get(&s.id) != Some(s) {
+            changed.push(s);
+            if changed.len() > most {
+                return None;
+            }
+        }
+    }
+    // Every id seen is kept or among the changed: the count says whether any kept one is gone, so the
+    // removed are looked for only when some are.
+    let still = level.sectors.len() - changed.iter().filter(|s| !kept.contains_key(&s.id)).count();
+    let removed: Vec<ObjectId> = if still == kept.len() {
+        Vec::new()
+    } else {
+        kept.keys()
+            .filter(|id| !seen.contains(id))
+            .copied()
+            .collect()
+    };
+    (changed.len() + removed.len() <= most).then_some((changed, removed))
+}
+
 impl Kept {
     /// Bring `scene` (built from what this keeps) to `level` when only plain sectors changed; `false` when
     /// it must be built afresh (nothing is changed then).
@@ -122,26 +158,9 @@ impl Kept {
         if !level.movers.is_empty() || !same_rest(&self.rest, level) {
             return false;
         }
-        let mut seen: HashSet<ObjectId> = HashSet::with_capacity(level.sectors.len());
-        let mut changed: Vec<&SectorObject> = Vec::new();
-        for s in &level.sectors {
-            if !seen.insert(s.id) {
-                // A repeated id: the cook cannot follow it.
-                return false;
-            }
-            if self.sectors.get(&s.id) != Some(s) {
-                changed.push(s);
-            }
-        }
-        let removed: Vec<ObjectId> = self
-            .sectors
-            .keys()
-            .filter(|id| !seen.contains(id))
-            .copied()
-            .collect();
-        if changed.len() + removed.len() > MOST_UPDATED {
+        let Some((changed, removed)) = sector_changes(&self.sectors, level, MOST_UPDATED) else {
             return false;
-        }
+        };
         // A one-way flag is kept per scene entry: a one-way sector changed, added or removed is built afresh.
         let one_way = changed
             .iter()
@@ -187,28 +206,10 @@ impl KeptCook {
     /// Follow `level` (re-cook the sectors added, removed or changed and their neighbours); `false` when a
     /// fresh cook is the better (most sectors changed) or the only (a repeated id) way.
     fn follow(&mut self, level: &Level) -> bool {
-        let mut seen: HashSet<ObjectId> = HashSet::with_capacity(level.sectors.len());
-        let mut changed: Vec<&SectorObject> = Vec::new();
-        for s in &level.sectors {
-            if !seen.insert(s.id) {
-                return false;
-            }
-            if self.sectors.get(&s.id) != Some(s) {
-                changed.push(s);
-                if changed.len() > MOST_UPDATED.max(level.sectors.len() / 4) {
-                    return false;
-                }
-            }
-        }
-        let removed: Vec<ObjectId> = self
-            .sectors
-            .keys()
-            .filter(|id| !seen.contains(id))
-            .copied()
-            .collect();
-        if changed.len() + removed.len() > MOST_UPDATED.max(level.sectors.len() / 4) {
+        let most = MOST_UPDATED.max(level.sectors.len() / 4);
+        let Some((changed, removed)) = sector_changes(&self.sectors, level, most) else {
             return false;
-        }
+        };
         if changed.is_empty() && removed.is_empty() {
             return true;
         }
@@ -279,6 +280,29 @@ mod tests {
             sectors,
             ..Level::default()
         }
+    }
+
+    #[test]
+    fn one_pass_finds_the_sectors_added_changed_and_removed() {
+        let level = rooms(6);
+        let kept: HashMap<ObjectId, SectorObject> =
+            level.sectors.iter().map(|s| (s.id, s.clone())).collect();
+        let ids = |v: &[&SectorObject]| v.iter().map(|s| s.id.0).collect::<Vec<_>>();
+        let (c, r) = sector_changes(&kept, &level, 8).unwrap_or_else(|| panic!("followed"));
+        assert!(c.is_empty() && r.is_empty());
+        // One raised, one removed, one added in its place (as many sectors as before).
+        let mut edited = level.clone();
+        edited.sectors[1].floor.height += 0.5;
+        edited.sectors.remove(3);
+        let mut added = level.sectors[0].clone();
+        added.id = ObjectId(99);
+        edited.sectors.push(added);
+        let (c, r) = sector_changes(&kept, &edited, 8).unwrap_or_else(|| panic!("followed"));
+        assert_eq!((ids(&c), r), (vec![2, 99], vec![ObjectId(4)]));
+        // More changes than allowed, or a repeated id: no following.
+        assert!(sector_changes(&kept, &edited, 2).is_none());
+        edited.sectors[5].id = ObjectId(1);
+        assert!(sector_changes(&kept, &edited, 8).is_none());
     }
 
     /// Rays down, up and sideways over the whole level: the same answers from both scenes.
