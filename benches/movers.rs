@@ -2,6 +2,13 @@
 //! over a 100,000-triangle terrain mesh, against the same level frozen (every object a static at its place at
 //! the same time). Rays and capsule sweeps in both, and `Scene::set_time`. Goals: rays and sweeps at most
 //! 1.2× the frozen level's time, `set_time` at most 50 µs. The ratios are printed after the groups.
+//!
+//! The simulation row: [`BALLS`] balls dropped over the same level, one `World::step` (1/60 s) per
+//! iteration, against the same level with no movers (its platforms static where they start). Each world is
+//! warmed up [`WARMUP`] steps, then timed on steps `WARMUP + 1 ..= WARMUP + WINDOW` (it goes back to its warmed
+//! state, untimed, every [`WINDOW`] steps), so both are timed on the same stretch of their scenes.
+//! `MOVERS_BENCH=sim` runs only the simulation row and its ratio, `MOVERS_BENCH=set_time` only `set_time`
+//! (wall and CPU time: on a loaded machine the thread's CPU time leaves out its waits for a core).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -9,16 +16,24 @@ use std::time::{Duration, Instant};
 use collidoscope::generate::{SplitMix64, terrain};
 use collidoscope::glam::Vec3;
 use collidoscope::level::{
-    AabbObject, Level, MeshObject, MoverObject, MoverPart, MoverStart, ObjectId, Repeat,
+    AabbObject, BallObject, Level, MeshObject, MoverObject, MoverPart, MoverStart, ObjectId, Repeat,
 };
 use collidoscope::scene::Scene;
 use collidoscope::shape::{Capsule, Ray};
+use collidoscope::sim::{World, WorldState};
 use criterion::Criterion;
 
 /// Box movers in the level.
 const MOVERS: usize = 1_000;
 /// Rays and sweeps per batch.
 const BATCH: usize = 4_096;
+/// Balls of the simulation row.
+const BALLS: usize = 1_000;
+/// Steps before the simulation row's timing starts, and steps timed before the world goes back.
+const WARMUP: usize = 30;
+const WINDOW: usize = 120;
+/// The simulation's step, seconds.
+const DT: f32 = 1.0 / 60.0;
 
 /// The terrain (heights scaled to a few metres) and `MOVERS` platforms 3 to 10 m above it, each moving
 /// back and forth along a random offset of up to 5 m sideways and 3 m up or down.
@@ -123,19 +138,161 @@ fn sweeps(scene: &Scene, sweeps: &[(Capsule, Vec3)]) -> usize {
 
 /// Seconds per call of `f`, the best of `rounds` rounds of `reps` calls.
 fn best(rounds: usize, reps: usize, mut f: impl FnMut()) -> f64 {
-    (0..rounds)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
-            }
-            t.elapsed().as_secs_f64() / reps as f64
-        })
-        .fold(f64::INFINITY, f64::min)
+    best_cpu(rounds, reps, &mut f).0
+}
+
+/// This thread's CPU time so far, seconds (`/proc/thread-self/schedstat`; `None` where there is none): on a
+/// shared machine it leaves out the time the thread waited for a core.
+fn cpu_time() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns * 1e-9)
+}
+
+/// Seconds per call of `f`, wall and CPU (NaN without a CPU clock), each the best of `rounds` rounds of
+/// `reps` calls.
+fn best_cpu(rounds: usize, reps: usize, mut f: impl FnMut()) -> (f64, f64) {
+    let (mut wall, mut cpu) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..rounds {
+        let c = cpu_time();
+        let t = Instant::now();
+        for _ in 0..reps {
+            f();
+        }
+        wall = wall.min(t.elapsed().as_secs_f64() / reps as f64);
+        let used = match (c, cpu_time()) {
+            (Some(a), Some(b)) => (b - a) / reps as f64,
+            _ => f64::NAN,
+        };
+        cpu = cpu.min(used);
+    }
+    (wall, cpu)
+}
+
+/// `MOVERS_BENCH=set_time`: `Scene::set_time` alone, wall and CPU time (best of 15 rounds of 600 calls).
+fn set_time_only(level: &Level) {
+    let mut scene = Scene::from_level(level).expect("the bench level is valid");
+    let mut t = 7.3;
+    let (wall, cpu) = best_cpu(15, 600, || {
+        t += 1.0 / 60.0;
+        scene.set_time(black_box(t));
+    });
+    println!(
+        "set_time with {MOVERS} movers: {:.1} us wall, {:.1} us CPU (goal <= 50 us)",
+        wall * 1e6,
+        cpu * 1e6
+    );
+}
+
+/// `level` with [`BALLS`] balls dropped from 11 to 16 m (above every platform) with a few m/s sideways.
+fn with_balls(mut level: Level) -> Level {
+    let mut rng = SplitMix64::new(11);
+    for k in 0..BALLS {
+        level.balls.push(BallObject {
+            id: ObjectId(50_000 + k as u32),
+            name: None,
+            center: Vec3::new(
+                rng.range(-90.0, 90.0),
+                rng.range(11.0, 16.0),
+                rng.range(-90.0, 90.0),
+            ),
+            velocity: Vec3::new(rng.range(-3.0, 3.0), 0.0, rng.range(-3.0, 3.0)),
+            radius: 0.25,
+            mass: 1.0,
+            restitution: 0.9,
+            properties: Default::default(),
+        });
+    }
+    level
+}
+
+/// A world of `level` warmed up by [`WARMUP`] steps, and its state then.
+fn warmed(level: &Level) -> (World, WorldState) {
+    let mut world = World::from_level(level).expect("the bench level is valid");
+    for _ in 0..WARMUP {
+        world.step(DT);
+    }
+    let state = world.snapshot();
+    (world, state)
+}
+
+/// Seconds of `iters` steps of `world`, timed one by one; every [`WINDOW`] steps (counted in `done`) the world
+/// goes back to `state`, untimed.
+fn windowed(world: &mut World, state: &WorldState, done: &mut usize, iters: u64) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        if *done == WINDOW {
+            world.restore(state);
+            *done = 0;
+        }
+        let t = Instant::now();
+        black_box(world.step(DT));
+        total += t.elapsed();
+        *done += 1;
+    }
+    total
+}
+
+/// The simulation row: moving and frozen worlds side by side, then their ratio (the best of 5 windows each,
+/// alternated so a change of machine load meets both).
+fn bench_sim(c: &mut Criterion, level: &Level) {
+    let moving_level = with_balls(level.clone());
+    let mut frozen_level = moving_level.clone();
+    frozen_level.movers.clear();
+    let (mut moving, moving_state) = warmed(&moving_level);
+    let (mut frozen, frozen_state) = warmed(&frozen_level);
+    let mut group = c.benchmark_group("movers");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3));
+    let mut done = 0;
+    group.bench_function("sim_step_moving", |b| {
+        b.iter_custom(|iters| windowed(&mut moving, &moving_state, &mut done, iters))
+    });
+    let mut done = 0;
+    group.bench_function("sim_step_frozen", |b| {
+        b.iter_custom(|iters| windowed(&mut frozen, &frozen_state, &mut done, iters))
+    });
+    group.finish();
+    // Wall and CPU seconds a step, the best of 5 windows each.
+    let mut best = [[f64::INFINITY; 2]; 2];
+    for _ in 0..5 {
+        let [bm, bf] = &mut best;
+        for (w, s, best) in [
+            (&mut moving, &moving_state, bm),
+            (&mut frozen, &frozen_state, bf),
+        ] {
+            w.restore(s);
+            let mut done = 0;
+            let c = cpu_time();
+            let t = windowed(w, s, &mut done, WINDOW as u64);
+            let cpu = match (c, cpu_time()) {
+                (Some(a), Some(b)) => b - a,
+                _ => f64::NAN,
+            };
+            best[0] = best[0].min(t.as_secs_f64() / WINDOW as f64);
+            best[1] = best[1].min(cpu / WINDOW as f64);
+        }
+    }
+    let [[wm, cm], [wf, cf]] = best;
+    println!(
+        "simulation, {BALLS} balls: {:.0} us a step moving, {:.0} us frozen: {:.3}x wall; CPU {:.0} / {:.0} us: {:.3}x",
+        wm * 1e6,
+        wf * 1e6,
+        wm / wf,
+        cm * 1e6,
+        cf * 1e6,
+        cm / cf
+    );
 }
 
 fn bench(c: &mut Criterion) {
     let level = level();
+    match std::env::var("MOVERS_BENCH").as_deref() {
+        Ok("sim") => return bench_sim(c, &level),
+        Ok("set_time") => return set_time_only(&level),
+        _ => {}
+    }
     let mut moving = Scene::from_level(&level).expect("the bench level is valid");
     let t0 = 7.3;
     moving.set_time(t0);
@@ -183,7 +340,7 @@ fn bench(c: &mut Criterion) {
         black_box(sweeps(&frozen, &sweep_batch));
     });
     let mut t = t0;
-    let set = best(5, 600, || {
+    let (set, set_cpu) = best_cpu(5, 600, || {
         t += 1.0 / 60.0;
         moving.set_time(black_box(t));
     });
@@ -201,9 +358,11 @@ fn bench(c: &mut Criterion) {
         sw_m / sw_f
     );
     println!(
-        "set_time with {MOVERS} movers: {:.1} us (goal <= 50 us)",
-        set * 1e6
+        "set_time with {MOVERS} movers: {:.1} us wall, {:.1} us CPU (goal <= 50 us)",
+        set * 1e6,
+        set_cpu * 1e6
     );
+    bench_sim(c, &level);
 }
 
 fn main() {

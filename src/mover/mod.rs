@@ -22,6 +22,9 @@ use crate::statics::Static;
 
 #[cfg(test)]
 mod tests;
+mod track;
+
+pub(crate) use track::Track;
 
 /// What a mover moves of its object.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -247,8 +250,21 @@ impl MoverPath {
 /// error is far below the offsets' `f32` rounding for any game's length).
 #[inline]
 fn wrap(e: f64, period: f64) -> f64 {
-    let u = e - period * (e / period).floor();
+    let u = e - period * floor_nonneg(e / period);
     if u >= period || u < 0.0 { 0.0 } else { u }
+}
+
+/// `q.floor()` (the same bits for every input): a positive `q` below 2^52 is truncated through an integer,
+/// one conversion each way instead of a call to the C library's `floor` (the default x86-64 target has no
+/// rounding instruction); other values (zeros, negative, NaN, or already whole) go through `floor`.
+#[inline]
+fn floor_nonneg(q: f64) -> f64 {
+    const WHOLE: f64 = 4_503_599_627_370_496.0; // 2^52: every f64 from here up is a whole number.
+    if q > 0.0 && q < WHOLE {
+        (q as i64) as f64
+    } else {
+        q.floor()
+    }
 }
 
 /// `shape` moved by `offset` (translation only): what a mover makes of its object's unmoved shape at each

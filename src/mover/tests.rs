@@ -149,3 +149,107 @@ proptest! {
         prop_assert!((a.offset - b.offset).length() <= 1e-4, "{a:?} {b:?}");
     }
 }
+
+fn bits(s: MoverState) -> [u32; 6] {
+    let (o, v) = (s.offset, s.velocity);
+    [o.x, o.y, o.z, v.x, v.y, v.z].map(f32::to_bits)
+}
+
+#[test]
+fn a_track_answers_degenerate_paths_as_the_path() {
+    for p in [
+        MoverPath::new(&[Vec3::ZERO], 1.0, 0.0, Repeat::Loop),
+        MoverPath::new(&[Vec3::ZERO, Vec3::ZERO], 1.0, 0.0, Repeat::PingPong),
+        MoverPath::new(
+            &[Vec3::ZERO, Vec3::X, Vec3::X, Vec3::Y],
+            1.0,
+            0.5,
+            Repeat::PingPong,
+        ),
+        MoverPath::new(&[Vec3::ZERO, Vec3::X], f32::NAN, f32::NAN, Repeat::Once),
+        MoverPath::new(&[], 1.0, 0.0, Repeat::Once),
+    ] {
+        let mut track = Track::new(&p);
+        for t in [
+            0.0,
+            0.5,
+            1.0,
+            1.5,
+            2.0,
+            2.25,
+            3.0,
+            1e9,
+            -1.0,
+            f64::NAN,
+            f64::INFINITY,
+        ] {
+            for start in [None, Some(0.0), Some(f64::NAN)] {
+                assert_eq!(
+                    bits(track.at(&p, t, start)),
+                    bits(p.at(t, start)),
+                    "{p:?} {t} {start:?}"
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// A track gives the path's own answers bit for bit, over a run of times (forward at 60 Hz with its leg
+    /// remembered, and jumps back and far ahead), paths with repeated points (legs of no length) included.
+    #[test]
+    fn a_track_answers_as_the_path(
+        (mut pts, speed, wait, repeat) in path_strategy(),
+        repeat_at in 0usize..6,
+        start in -3.0f64..3.0,
+        jumps in prop::collection::vec(-50.0f64..1e5, 4),
+    ) {
+        if repeat_at < pts.len() {
+            pts.insert(repeat_at, pts[repeat_at]);
+        }
+        let p = MoverPath::new(&pts, speed, wait, repeat);
+        let mut track = Track::new(&p);
+        let mut times: Vec<f64> = (0..600).map(|k| f64::from(k as f32 / 60.0)).collect();
+        times.extend(jumps);
+        for t in times {
+            prop_assert_eq!(bits(track.at(&p, t, Some(start))), bits(p.at(t, Some(start))), "t {}", t);
+        }
+    }
+}
+
+#[test]
+fn floor_nonneg_is_floor() {
+    let edge = [
+        0.0,
+        -0.0,
+        f64::MIN_POSITIVE,
+        5e-324,
+        0.5,
+        1.0 - f64::EPSILON / 2.0,
+        1.0,
+        1.5,
+        2.0 - f64::EPSILON,
+        4_503_599_627_370_495.5,
+        4_503_599_627_370_496.0,
+        9.3e18,
+        1e300,
+        f64::INFINITY,
+        -0.5,
+        -3.0,
+        f64::NEG_INFINITY,
+        f64::NAN,
+    ];
+    for q in edge {
+        assert_eq!(floor_nonneg(q).to_bits(), q.floor().to_bits(), "{q}");
+    }
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..10_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let q = f64::from_bits(x >> 2); // Positive, of every magnitude up to 2^512.
+        assert_eq!(floor_nonneg(q).to_bits(), q.floor().to_bits(), "{q}");
+    }
+}

@@ -17,9 +17,13 @@ use glam::Vec3;
 use super::{Scene, padded};
 use crate::bvh::AabbTree;
 use crate::id::ObjectId;
-use crate::mover::{MoverPart, MoverPath, MoverStart, MoverState, translated};
+use crate::mover::{MoverPart, MoverPath, MoverStart, MoverState, Track, translated};
 use crate::shape::Aabb;
 use crate::statics::Static;
+
+#[cfg(test)]
+#[path = "moving_tests.rs"]
+mod tests;
 
 /// One mover as the scene takes it: its path, its start rule and the scene entries it moves (an object's one
 /// entry, or a sector's piston).
@@ -58,10 +62,15 @@ pub struct MoverInfo {
     pub velocity: Vec3,
 }
 
-#[derive(Clone, Debug)]
-struct Mover {
-    setup: MoverSetup,
+/// What the pass at each time reads and writes of a mover, side by side for all movers (a pass reads one
+/// contiguous array; the setups, with their paths on the heap, are read only when a mover changes legs).
+#[derive(Clone, Copy, Debug)]
+struct Hot {
+    /// When it started, scene time; `None` while it has not.
     started: Option<f32>,
+    /// Its path's constants and current leg.
+    track: Track,
+    /// Its state at the scene time.
     state: MoverState,
 }
 
@@ -83,7 +92,9 @@ struct Entry {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct MovingSet {
     time: f32,
-    movers: Vec<Mover>,
+    /// Each mover's setup (cold) and, at the same index, its start, track and state (hot).
+    movers: Vec<MoverSetup>,
+    hot: Vec<Hot>,
     entries: Vec<Entry>,
     /// Entry `k`'s unmoved shape.
     bases: Vec<Static>,
@@ -154,6 +165,27 @@ impl MovingSet {
     }
 }
 
+/// Put a moved entry at `offset`: its scene shape `now` becomes its unmoved shape `base` (with its unmoved box
+/// `base_box` when it is a box) translated by `offset`. Returns its padded box (NaN when it has none).
+#[inline]
+fn place(base_box: Aabb, base: &Static, now: &mut Static, offset: Vec3) -> Aabb {
+    // Boxes (most movers) in place, with no match on the shape's bounds; other shapes rebuilt from their base.
+    let b = match now {
+        Static::Aabb(now) if base_box.is_valid() => {
+            // The box from the local value, not read back from the shape just written (a load straddling
+            // two stores stalls).
+            let b = Aabb::new(base_box.min + offset, base_box.max + offset);
+            *now = b;
+            b.is_valid().then_some(b)
+        }
+        now => {
+            *now = translated(base, offset);
+            now.bounds()
+        }
+    };
+    b.map_or(Aabb::new(Vec3::NAN, Vec3::NAN), padded)
+}
+
 /// `consider` (a cast's answer for each item) that also keeps the lowest `t` it answered in `low`: the static
 /// structures are cast first, and the moved objects' tree only below their nearest answer.
 pub(super) fn lowest<'a>(
@@ -202,6 +234,7 @@ impl Scene {
     fn take_movers(&mut self, movers: Vec<MoverSetup>) {
         let set = &mut self.moving;
         set.movers.clear();
+        set.hot.clear();
         set.entries.clear();
         set.bases.clear();
         set.by_object.clear();
@@ -223,12 +256,12 @@ impl Scene {
             }
             set.by_object.entry(setup.object).or_insert(m as u32);
             set.by_id.entry(setup.id).or_insert(m as u32);
-            let started = (setup.start == MoverStart::Always).then_some(0.0);
-            set.movers.push(Mover {
-                setup,
-                started,
+            set.hot.push(Hot {
+                started: (setup.start == MoverStart::Always).then_some(0.0),
+                track: Track::new(&setup.path),
                 state: MoverState::default(),
             });
+            set.movers.push(setup);
         }
         self.dirty = true;
     }
@@ -285,9 +318,11 @@ impl Scene {
         let Some(&m) = self.moving.by_id.get(&mover) else {
             return;
         };
-        let m = &mut self.moving.movers[m as usize];
-        if at.is_finite() && m.started.is_none() {
-            m.started = Some(at);
+        let Some(h) = self.moving.hot.get_mut(m as usize) else {
+            return;
+        };
+        if at.is_finite() && h.started.is_none() {
+            h.started = Some(at);
             self.apply_movers();
         }
     }
@@ -300,10 +335,10 @@ impl Scene {
         if !at.is_finite() {
             return started;
         }
-        for m in &mut self.moving.movers {
-            if m.setup.start == MoverStart::OnTrigger(trigger) && m.started.is_none() {
-                m.started = Some(at);
-                started.push(m.setup.id);
+        for (m, h) in self.moving.movers.iter().zip(&mut self.moving.hot) {
+            if m.start == MoverStart::OnTrigger(trigger) && h.started.is_none() {
+                h.started = Some(at);
+                started.push(m.id);
             }
         }
         if !started.is_empty() {
@@ -322,14 +357,16 @@ impl Scene {
         if started.is_some_and(|t| !t.is_finite()) {
             return;
         }
-        self.moving.movers[m as usize].started = started;
-        self.apply_movers();
+        if let Some(h) = self.moving.hot.get_mut(m as usize) {
+            h.started = started;
+            self.apply_movers();
+        }
     }
 
     /// Every mover back to its start rule: `Always` movers started at 0, the others not started.
     pub fn reset_movers(&mut self) {
-        for m in &mut self.moving.movers {
-            m.started = (m.setup.start == MoverStart::Always).then_some(0.0);
+        for (m, h) in self.moving.movers.iter().zip(&mut self.moving.hot) {
+            h.started = (m.start == MoverStart::Always).then_some(0.0);
         }
         self.apply_movers();
     }
@@ -339,29 +376,51 @@ impl Scene {
     /// unknown object.
     #[must_use]
     pub fn mover_velocity(&self, object: ObjectId) -> Vec3 {
-        self.moving.by_object.get(&object).map_or(Vec3::ZERO, |&m| {
-            self.moving.movers[m as usize].state.velocity
-        })
+        self.moving
+            .by_object
+            .get(&object)
+            .and_then(|&m| self.moving.hot.get(m as usize))
+            .map_or(Vec3::ZERO, |h| h.state.velocity)
     }
 
     /// The mover that moves object `object` (its id), if one does.
     #[must_use]
     pub fn mover_of(&self, object: ObjectId) -> Option<ObjectId> {
         let &m = self.moving.by_object.get(&object)?;
-        Some(self.moving.movers[m as usize].setup.id)
+        Some(self.moving.movers.get(m as usize)?.id)
     }
 
     /// Object `object`'s offset from its level place at scene time `t` (with its mover's current start time;
     /// zero for a static or unknown object): the displacement between two times carries a rider exactly.
     #[must_use]
     pub fn mover_offset_at(&self, object: ObjectId, t: f32) -> Vec3 {
-        self.moving.by_object.get(&object).map_or(Vec3::ZERO, |&m| {
-            let m = &self.moving.movers[m as usize];
-            m.setup
-                .path
-                .at(f64::from(t), m.started.map(f64::from))
-                .offset
-        })
+        let Some(&m) = self.moving.by_object.get(&object) else {
+            return Vec3::ZERO;
+        };
+        match (
+            self.moving.movers.get(m as usize),
+            self.moving.hot.get(m as usize),
+        ) {
+            (Some(m), Some(h)) => m.path.at(f64::from(t), h.started.map(f64::from)).offset,
+            _ => Vec3::ZERO,
+        }
+    }
+
+    /// Each moved entry's scene index and its displacement from the scene time to time `t`: what
+    /// `mover_offset_at(object, t) - mover_offset_at(object, self.time())` gives for the entry's object, bit
+    /// for bit (the offset now is the mover's state; the one at `t` comes from a copy of its track, whose leg
+    /// is most often still the right one), for the simulation's step.
+    pub(crate) fn moved_displacements(&self, t: f32, mut f: impl FnMut(usize, Vec3)) {
+        let set = &self.moving;
+        let t = f64::from(t);
+        for e in &set.entries {
+            let m = e.mover as usize;
+            if let (Some(setup), Some(h)) = (set.movers.get(m), set.hot.get(m)) {
+                let mut track = h.track;
+                let then = track.at(&setup.path, t, h.started.map(f64::from));
+                f(e.index as usize, then.offset - h.state.offset);
+            }
+        }
     }
 
     /// Every mover, in level order, with its start and its state at the scene time.
@@ -370,14 +429,15 @@ impl Scene {
         self.moving
             .movers
             .iter()
-            .map(|m| MoverInfo {
-                mover: m.setup.id,
-                object: m.setup.object,
-                part: m.setup.part,
-                start: m.setup.start,
-                started: m.started,
-                offset: m.state.offset,
-                velocity: m.state.velocity,
+            .zip(&self.moving.hot)
+            .map(|(m, h)| MoverInfo {
+                mover: m.id,
+                object: m.object,
+                part: m.part,
+                start: m.start,
+                started: h.started,
+                offset: h.state.offset,
+                velocity: h.state.velocity,
             })
             .collect()
     }
@@ -394,31 +454,35 @@ impl Scene {
         let set = &mut self.moving;
         let t = f64::from(set.time);
         let mut changed = false;
-        // One pass: each mover's state, then its entries (they follow in mover order).
+        // One pass: each mover's state, then its entries (they follow in mover order). An entry already at
+        // its offset (a waiting, finished or unstarted mover) is left as it is.
         let mut k = 0;
-        for (m, mover) in set.movers.iter_mut().enumerate() {
-            mover.state = mover.setup.path.at(t, mover.started.map(f64::from));
-            let offset = mover.state.offset;
+        for (m, (setup, hot)) in set.movers.iter().zip(&mut set.hot).enumerate() {
+            // The state in SIMD registers, stored once and used from the registers: built in memory and read
+            // back, its fields straddled stores and stalled the pass at each mover.
+            let (offset, velocity) = hot.track.at_a(&setup.path, t, hot.started.map(f64::from));
+            let offset = Vec3::from(offset);
+            hot.state = MoverState {
+                offset,
+                velocity: velocity.into(),
+            };
             while let Some(e) = set.entries.get_mut(k)
                 && e.mover as usize == m
             {
                 let same =
                     offset.to_array().map(f32::to_bits) == e.offset.to_array().map(f32::to_bits);
                 let i = e.index as usize;
-                if let (false, Some(s), Some(sb)) =
-                    (same, self.shapes.get_mut(i), self.boxes.get_mut(i))
-                {
+                if let (false, Some(s), Some(sb), Some(base), Some(tb)) = (
+                    same,
+                    self.shapes.get_mut(i),
+                    self.boxes.get_mut(i),
+                    set.bases.get(k),
+                    set.boxes.get_mut(k),
+                ) {
                     e.offset = offset;
-                    // Boxes (most movers) in place; other shapes rebuilt from their base.
-                    match &mut *s {
-                        Static::Aabb(now) if e.base_box.is_valid() => {
-                            *now = Aabb::new(e.base_box.min + offset, e.base_box.max + offset);
-                        }
-                        now => *now = translated(&set.bases[k], offset),
-                    }
-                    let b = s.bounds().map_or(Aabb::new(Vec3::NAN, Vec3::NAN), padded);
+                    let b = place(e.base_box, base, s, offset);
                     *sb = b;
-                    set.boxes[k] = b;
+                    *tb = b;
                     changed = true;
                 }
                 k += 1;
@@ -455,6 +519,14 @@ impl Scene {
     pub(super) fn moving_query(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(usize)) {
         let set = &self.moving;
         set.tree.query(lo, hi, |k| f(set.entries[k].index as usize));
+    }
+
+    /// The moved entries whose padded boxes touch `lo..=hi`, as scene indices ascending, in `out` (cleared
+    /// first): the simulation's push-out asks the moved objects' tree instead of every mover.
+    pub(crate) fn moving_near(&self, lo: Vec3, hi: Vec3, out: &mut Vec<usize>) {
+        out.clear();
+        self.moving_query(lo, hi, |i| out.push(i));
+        out.sort_unstable();
     }
 
     /// [`AabbTree::cast_box`] over the moved objects (scene indices to `f`); returns `max_t` lowered by the

@@ -34,10 +34,11 @@
 
 use glam::Vec3;
 
+use crate::bvh::AabbTree;
 use crate::id::ObjectId;
 use crate::query::Toi;
 use crate::scene::Scene;
-use crate::shape::Sphere;
+use crate::shape::{Aabb, Sphere};
 use crate::statics::Static;
 
 /// A moved scene entry during one step.
@@ -63,6 +64,14 @@ pub(super) struct Movers {
     pub(super) step: Vec<Moving>,
     /// The step's length, seconds.
     dt: f64,
+    /// The swept boxes of `step` (item `k`: `step[k]`) in a tree, refitted at each step's start (a ball's
+    /// prediction asks it instead of every mover: its shape is the first step's, and movers stay near
+    /// their paths). Rebuilt when a box is missing from it or not valid.
+    tree: AabbTree,
+    /// The boxes the tree was refitted to.
+    swept: Vec<Aabb>,
+    /// Scratch: each entry's displacement over the step, by slot.
+    moved: Vec<Vec3>,
 }
 
 impl Movers {
@@ -93,16 +102,41 @@ impl Movers {
     pub(super) fn begin(&mut self, scene: &Scene, t0: f32, t1: f32, dt: f64) {
         self.dt = dt;
         self.step.clear();
-        for &(index, object) in &self.entries {
-            let d = scene.mover_offset_at(object, t1) - scene.mover_offset_at(object, t0);
+        self.swept.clear();
+        // Each entry's displacement by slot: the scene gives them in its own order, from its movers' states
+        // (it is at `t0`) with no search by object.
+        self.moved.clear();
+        if scene.time().to_bits() == t0.to_bits() {
+            self.moved.resize(self.entries.len(), Vec3::ZERO);
+            scene.moved_displacements(t1, |i, d| {
+                if let Some(&k) = self.slot.get(i)
+                    && let Some(x) = self.moved.get_mut(k as usize)
+                {
+                    *x = d;
+                }
+            });
+        } else {
+            self.moved.extend(self.entries.iter().map(|&(_, object)| {
+                scene.mover_offset_at(object, t1) - scene.mover_offset_at(object, t0)
+            }));
+        }
+        let mut valid = 0;
+        for (&(index, _), &d) in self.entries.iter().zip(&self.moved) {
             let d = if d.is_finite() { d } else { Vec3::ZERO };
             let (min, max) = scene.padded_box(index as usize);
-            self.step.push(Moving {
+            let m = Moving {
                 index,
                 d,
                 lo: min.min(min + d),
                 hi: max.max(max + d),
-            });
+            };
+            let b = Aabb::new(m.lo, m.hi);
+            valid += usize::from(b.is_valid());
+            self.swept.push(b);
+            self.step.push(m);
+        }
+        if valid != self.tree.len() || !self.tree.refit_all(&self.swept) {
+            self.tree = AabbTree::new(&self.swept);
         }
     }
 
@@ -124,11 +158,15 @@ impl Movers {
         }
     }
 
-    /// The moved entries whose swept boxes touch `lo..=hi`, in scene order.
+    /// The moved entries whose swept boxes touch `lo..=hi`, in scene order (found in the tree, then sorted, so
+    /// the answers come in the order of a scan of every entry).
     #[inline]
     pub(super) fn touching(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(&Moving)) {
-        for m in &self.step {
-            if m.lo.cmple(hi).all() && m.hi.cmpge(lo).all() {
+        let mut found: Vec<u32> = Vec::new();
+        self.tree.query(lo, hi, |k| found.push(k as u32));
+        found.sort_unstable();
+        for k in found {
+            if let Some(m) = self.step.get(k as usize) {
                 f(m);
             }
         }

@@ -167,12 +167,9 @@ impl World {
         let ball = self.balls[i];
         let reach = Vec3::splat(ball.radius + slop);
         let (lo, hi) = (ball.center - reach, ball.center + reach);
-        for m in &self.movers.step {
-            let (min, max) = self.scene.padded_box(m.index as usize);
-            if min.cmple(hi).all() && max.cmpge(lo).all() {
-                candidates.push(m.index as usize);
-            }
-        }
+        // The moved objects' tree holds every moved entry at its padded box: the entries a scan of
+        // `movers.step` would find, and in its (scene) order once sorted.
+        self.scene.moving_near(lo, hi, candidates);
         for &s in candidates.iter() {
             let ball = self.balls[i];
             let probe = Sphere::new(ball.center, ball.radius + slop);
