@@ -113,6 +113,9 @@ fn drag(h: &mut Harness<'_, EditorApp>, from: (f32, f32), to: (f32, f32), modifi
 
 /// Click the button labelled `label` and let the UI settle (press, release, then the next frame's layout).
 fn click_label(h: &mut Harness<'_, EditorApp>, label: &str) {
+    // Scrolled into view first, as a person scrolls a panel to a control below its fold.
+    h.get_by_label(label).scroll_to_me();
+    h.run_steps(12);
     h.get_by_label(label).click();
     h.run_steps(4);
 }

@@ -464,6 +464,18 @@ impl EditorApp {
     }
 
     pub(crate) fn tool_panel(&mut self, ui: &mut Ui) {
+        // The tools and the tool's options scroll when they do not fit (a builder's fields under a short
+        // window's lower panel stay reachable), leaving the objects list a few rows below them.
+        let keep = (ui.available_height() * 0.25).clamp(60.0, 160.0);
+        egui::ScrollArea::vertical()
+            .id_salt("tools")
+            .max_height((ui.available_height() - keep).max(120.0))
+            .show(ui, |ui| self.tools_and_options(ui));
+        self.objects_list(ui);
+    }
+
+    /// The tool buttons, the snap and the current tool's options.
+    fn tools_and_options(&mut self, ui: &mut Ui) {
         ui.strong("Tools");
         let mut run = None;
         // Sixteen tools in a tight column, so the tool's options below stay in view in an 800-pixel window.
@@ -502,6 +514,10 @@ impl EditorApp {
             .labelled_by(l.id);
         });
         self.tool_options(ui);
+    }
+
+    /// The level's objects, a click selecting one (Shift adds it) and framing it.
+    fn objects_list(&mut self, ui: &mut Ui) {
         ui.separator();
         ui.strong("Objects");
         let mut clicked = None;
