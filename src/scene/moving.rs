@@ -442,6 +442,11 @@ impl Scene {
             .collect()
     }
 
+    /// Whether any object of the scene moves (a mover's object).
+    pub(crate) fn has_movers(&self) -> bool {
+        !self.moving.entries.is_empty()
+    }
+
     /// Whether scene entry `i` (an index into [`Scene::shapes`]) is moved by a mover.
     #[must_use]
     pub fn is_moving_entry(&self, i: usize) -> bool {

@@ -59,12 +59,6 @@ impl NearScene {
 }
 
 impl Scene {
-    /// Whether any object of the scene moves (a mover's object).
-    pub(crate) fn has_movers(&self) -> bool {
-        // The static boxes are borrowed as they are exactly when no entry moves.
-        matches!(self.moving.static_boxes(&[]), std::borrow::Cow::Owned(_))
-    }
-
     /// Gather into `out` what lies near the box `lo..=hi` (a non-finite box gathers nothing usable: no query
     /// box is held by it, so every query goes through the trees).
     pub(crate) fn gather_near(&self, lo: Vec3, hi: Vec3, out: &mut NearScene) {
