@@ -53,12 +53,23 @@ pub fn route_text(o: &NavOverlay) -> String {
                     .filter(|l| geometry::LinkKind::of(l) == k)
                     .count()
             };
+            // A ride is a run of ride links (boarding, then the ride itself).
+            let kinds: Vec<_> = p.links.iter().map(geometry::LinkKind::of).collect();
+            let rides = kinds
+                .iter()
+                .enumerate()
+                .filter(|&(i, k)| {
+                    *k == geometry::LinkKind::Ride
+                        && (i == 0 || kinds[i - 1] != geometry::LinkKind::Ride)
+                })
+                .count();
             format!(
-                "navigation path: {} points, {:.1} m ({} drops, {} jumps) from {} to {}",
+                "navigation path: {} points, {:.1} m ({} drops, {} jumps, {} rides) from {} to {}",
                 p.points.len(),
                 p.length(),
                 count(geometry::LinkKind::Drop),
                 count(geometry::LinkKind::Jump),
+                rides,
                 at(r.from),
                 at(r.to)
             )
