@@ -17,6 +17,10 @@ use super::{NavLink, NavPath, NavSettings};
 use crate::character::{CharacterController, walks};
 use crate::scene::Scene;
 
+/// How much farther (in the search's cost, about metres) the search goes on past a goal node a body does not
+/// arrive at `to` from, for one it does: the nodes answering for `to` lie within a few cells of it.
+const AROUND_GOAL: f32 = 4.0;
+
 /// How a node was reached in the search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Via {
@@ -70,11 +74,28 @@ pub(super) fn find(
     let mut heap = BinaryHeap::new();
     best.insert(start, (0.0, Via::Start));
     heap.push(Reverse((key(h(start)), start)));
+    // A goal node a body arrives at counts for `to` (within the contract's `cell·√2` across and a step and two
+    // skins up or down); the others answer for `to` as the reach map does but may stand farther (up to two
+    // cells across), so the first of those found is kept while the search goes on a little for an arriving one.
+    let arrives = |n: u32| {
+        let p = g.feet(n);
+        flat(p, to) <= g.cell() * std::f32::consts::SQRT_2
+            && (p.y - to.y).abs() <= ctl.max_step + 2.0 * ctl.skin
+    };
     let mut goal = None;
-    while let Some(Reverse((_, n))) = heap.pop() {
-        if goals.binary_search(&n).is_ok() {
-            goal = Some(n);
+    let mut fallback: Option<(f32, u32)> = None;
+    while let Some(Reverse((k, n))) = heap.pop() {
+        if fallback.is_some_and(|(c, _)| f32::from_bits(k) > c + AROUND_GOAL) {
             break;
+        }
+        if goals.binary_search(&n).is_ok() {
+            if arrives(n) {
+                goal = Some(n);
+                break;
+            }
+            if fallback.is_none() {
+                fallback = Some((best[&n].0, n));
+            }
         }
         let (cost, _) = best[&n];
         let at = g.feet(n);
@@ -110,7 +131,7 @@ pub(super) fn find(
             relax(r.to, r.cost, Via::Ride((first + i) as u32));
         }
     }
-    let goal = goal?;
+    let goal = goal.or(fallback.map(|(_, n)| n))?;
     let mut path = unwind(map, &best, goal)?;
     finish(&mut path, scene, &ctl, settings.gravity, to);
     // Each walking piece between rides on its own (a ride step is kept as it is).

@@ -14,6 +14,8 @@ use crate::common::scene;
 
 #[path = "nav_ride.rs"]
 mod ride;
+#[path = "nav_terrain.rs"]
+mod terrain;
 
 const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
 
