@@ -235,7 +235,7 @@ impl ReachMap {
     /// it are not made again, so an edit costs about what it touches. A box with its minimum above its maximum
     /// (across) says nothing changed; a box that is not finite says anything may have (a fresh build). A map
     /// with another controller or cell, or one that could not be built, is no help: a fresh build. Either way
-    /// the map returned keeps its moves for its own next update (about 50 bytes a move, a few a place).
+    /// the map returned keeps its moves for its own next update (about 80 bytes a move, a few moves a place).
     ///
     /// # Errors
     /// As [`ReachMap::try_build`].
