@@ -271,6 +271,13 @@ pub fn compare(level: &str, scene: &Scene, pairs: usize, seed: u64) -> Result<Ro
                 row.recast_walked += usize::from(w.arrived);
                 row.inside += usize::from(w.inside);
                 row.recast_only += usize::from(ours.is_none());
+                if ours.is_none() && std::env::var_os("NAV_RECAST_DEBUG").is_some() {
+                    let w = w.arrived;
+                    println!(
+                        "  {level}: only Recast has {from} -> {to} (its path walked: {w}; {} corners: {c:?})",
+                        c.len()
+                    );
+                }
             }
             None => {
                 row.missed += usize::from(ours_walks);

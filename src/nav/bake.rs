@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
+use super::consts::flat;
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController, MoveGraph, ReachSettings};
@@ -90,8 +91,8 @@ impl AgentMap {
     }
 }
 
-/// Simulated frames per second (the property the contract states is at 60 Hz).
-pub(super) const HZ: f32 = 60.0;
+/// Simulated frames per second (`steer` and `path` still name it here).
+pub(super) use super::consts::HZ;
 
 /// Check the settings and find the bounds, or say why not.
 pub(super) fn bounds_of(scene: &Scene, settings: &NavSettings) -> Result<Aabb, String> {
@@ -342,7 +343,6 @@ fn try_jump(
     let feet = graph.feet(n);
     flight.extend(feet);
     let landing = simulate_jump(scene, ctl, gravity, feet, dir, flight)?;
-    let flat = |a: Vec3, b: Vec3| Vec2::new(a.x - b.x, a.z - b.z).length();
     if flat(landing, feet) < 2.0 * cell {
         return None;
     }

@@ -39,6 +39,7 @@ use crate::scene::Scene;
 use crate::shape::Aabb;
 
 mod bake;
+mod consts;
 mod path;
 mod ride;
 mod steer;

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use glam::{Vec2, Vec3};
 
-use super::bake::HZ;
+use super::consts::{HZ, flat};
 use super::{MAX_RIDE_MOVERS, NavSettings, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController, MoveGraph};
 use crate::id::ObjectId;
@@ -67,11 +67,6 @@ pub(super) struct Block {
 
 /// Where the mover is at a scene time (its offset), and its offset at the ride's near end.
 pub(super) type Timing<'a> = (&'a dyn Fn(f32) -> Vec3, Vec3);
-
-/// The horizontal distance between two points.
-fn flat(a: Vec3, b: Vec3) -> f32 {
-    Vec2::new(a.x - b.x, a.z - b.z).length()
-}
 
 /// The wish toward `to` at walking speed, reaching it exactly at 60 Hz.
 fn toward(feet: Vec3, to: Vec3) -> Vec2 {

@@ -1,0 +1,12 @@
+//! What the bake, the rides and the steering share: the simulation's rate and the horizontal distance. It
+//! sits below them all (it uses none of them), so no two of them import each other for it.
+
+use glam::{Vec2, Vec3};
+
+/// Simulated frames per second (the property the contract states is at 60 Hz).
+pub(super) const HZ: f32 = 60.0;
+
+/// The horizontal distance between two points.
+pub(super) fn flat(a: Vec3, b: Vec3) -> f32 {
+    Vec2::new(a.x - b.x, a.z - b.z).length()
+}
