@@ -6,9 +6,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use glam::Vec3;
+
 use super::NavMap;
 use super::bake::{self, AgentMap, Flight, JumpLink};
 use super::ride;
+use crate::character::MoveGraph;
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
@@ -51,6 +54,9 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
     map.stats = bake::stats_of(&map.maps, began);
 }
 
+/// No old node (a node expanded anew, or new).
+const NONE: u32 = u32::MAX;
+
 /// One agent size's map after the edit.
 fn update_agent(
     scene: &Scene,
@@ -71,42 +77,99 @@ fn update_agent(
         flights: Vec::new(),
         rides: Vec::new(),
     };
-    if !(settings.jump && ctl.jump_height > 0.0) {
-        return Ok(map);
+    if settings.jump && ctl.jump_height > 0.0 {
+        (map.jumps, map.flights) = update_jumps(scene, old, &map.graph, &reused, settings, changed);
     }
-    // A flight whose feet came within a body (and a frame's flight) of what changed may go otherwise; one that
-    // landed where no node was may find one now. Either is simulated again; the others' links keep their
-    // landings, each joined to the node nearest it now (as a fresh build joins it).
-    let (cell, step) = (map.graph.cell(), ctl.max_step);
-    let grow = ctl.radius + 2.0 * ctl.skin + 0.1;
+    Ok(map)
+}
+
+/// The node of the old graph each new node is (`None`: new), and the box of the nodes' feet that came or went.
+fn match_nodes(
+    graph: &MoveGraph,
+    old: &MoveGraph,
+    reused: &[u32],
+) -> (Vec<Option<u32>>, Option<Aabb>) {
+    let mut seen = vec![false; old.len()];
+    let mut moved: Option<Aabb> = None;
+    let mut grow = |p: Vec3| {
+        moved = Some(moved.map_or(Aabb::new(p, p), |b| Aabb::new(b.min.min(p), b.max.max(p))));
+    };
+    let same: Vec<Option<u32>> = reused
+        .iter()
+        .enumerate()
+        .map(|(n, &o)| {
+            let o = if o == NONE {
+                graph.counterpart(n as u32, old)
+            } else {
+                Some(o)
+            };
+            match o {
+                Some(o) => seen[o as usize] = true,
+                None => grow(graph.feet(n as u32)),
+            }
+            o
+        })
+        .collect();
+    for (o, _) in seen.iter().enumerate().filter(|(_, s)| !**s) {
+        grow(old.feet(o as u32));
+    }
+    (same, moved)
+}
+
+/// The jump links after the edit: a node's jumps are simulated again when it is new, its rims changed (a
+/// neighbouring column's places did), its flights came within a body (and a frame's walk) of what changed, or
+/// within a cell and a step of a node that came or went (a landing may find another node, or one where none
+/// was). The others keep their links, each joined to the node nearest its landing now, as a fresh build joins
+/// it.
+fn update_jumps(
+    scene: &Scene,
+    old: &AgentMap,
+    graph: &MoveGraph,
+    reused: &[u32],
+    settings: &super::NavSettings,
+    changed: Aabb,
+) -> bake::Jumps {
+    let ctl = *graph.controller();
+    let (cell, step) = (graph.cell(), ctl.max_step);
+    let rise = ctl.jump_height + ctl.max_step;
+    let (same, moved) = match_nodes(graph, &old.graph, reused);
+    let across = |a: &[f32; 4], b: &Aabb, grow: f32| {
+        a[0] - grow <= b.max.x
+            && a[2] + grow >= b.min.x
+            && a[1] - grow <= b.max.z
+            && a[3] + grow >= b.min.z
+    };
+    let body = ctl.radius + 2.0 * ctl.skin + 0.1;
     let near = |f: &Flight| {
-        let a = &f.across;
-        (a[0] - grow <= changed.max.x
-            && a[2] + grow >= changed.min.x
-            && a[1] - grow <= changed.max.z
-            && a[3] + grow >= changed.min.z)
-            || f.missed
-                .iter()
-                .any(|&l| map.graph.node_near(l, cell, step).is_some())
+        across(&f.across, &changed, body)
+            || moved.is_some_and(|m| {
+                let m = Aabb::new(m.min - Vec3::Y * step, m.max + Vec3::Y * step);
+                across(&f.across, &m, cell + 0.01)
+            })
     };
     let mut again = Vec::new();
     let mut jumps = Vec::new();
     let mut flights = Vec::new();
-    for (n, &o) in reused.iter().enumerate() {
+    for (n, o) in same.iter().enumerate() {
         let n = n as u32;
-        if o == u32::MAX {
+        let Some(o) = *o else {
+            again.push(n);
+            continue;
+        };
+        // Outside the columns expanded again, no neighbouring column was scanned again: the same rims.
+        if reused[n as usize] == NONE && graph.rims(n, rise) != old.graph.rims(o, rise) {
             again.push(n);
             continue;
         }
         let k = old.flights.partition_point(|f| f.0 < o);
-        let flight = old.flights.get(k).filter(|f| f.0 == o).map(|f| &f.1);
-        match flight {
+        match old.flights.get(k).filter(|f| f.0 == o).map(|f| &f.1) {
+            // No rims before, the same now: no jumps.
             None => {}
             Some(f) if near(f) => again.push(n),
             Some(f) => {
                 flights.push((n, f.clone()));
                 for j in old.jumps_from(o) {
-                    if let Some(to) = map.graph.node_near(j.landing, cell, step) {
+                    if let Some(to) = graph.node_near(j.landing, cell, step) {
                         jumps.push(JumpLink {
                             from: n,
                             to,
@@ -117,13 +180,11 @@ fn update_agent(
             }
         }
     }
-    let (new_jumps, new_flights) = bake::find_jumps(scene, &map.graph, settings, &again);
+    let (new_jumps, new_flights) = bake::find_jumps(scene, graph, settings, &again);
     jumps.extend(new_jumps);
     flights.extend(new_flights);
     jumps.sort_by_key(|j| (j.from, j.to));
     jumps.dedup_by_key(|j| (j.from, j.to));
     flights.sort_by_key(|f| f.0);
-    map.jumps = jumps;
-    map.flights = flights;
-    Ok(map)
+    (jumps, flights)
 }

@@ -66,8 +66,25 @@ pub(super) struct Places<'a> {
     /// `spots[col_start[c]..col_start[c + 1]]` are column `c`'s places.
     pub(super) col_start: &'a [u32],
     /// The moves an earlier map made, asked before a move is made, and where the moves made are kept
-    /// (`ReachMap::update`).
-    pub(super) memo: Option<&'a super::memo::Memo>,
+    /// (`ReachMap::update`'s memo, `memo.rs`).
+    pub(super) memo: Option<&'a dyn MoveMemo>,
+}
+
+/// What a move would make, by whoever asks: `Places::try_move` on the places the memo is asked from.
+pub(super) type MakeMove<'m> = dyn Fn(&mut EdgeWork) -> Option<(Vec3, bool)> + 'm;
+
+/// Moves made before, asked before a move is made (an update's memo: `memo.rs` implements it, so this file
+/// needs nothing of that one).
+pub(super) trait MoveMemo: Sync {
+    /// The landing of the move from `from` aimed at `target` (`None`: refused): the one remembered (its work
+    /// counted into `work` as if made), else `make`'s, remembered for the next update.
+    fn recall(
+        &self,
+        from: &Node,
+        target: &Spot,
+        work: &mut EdgeWork,
+        make: &MakeMove<'_>,
+    ) -> Option<(Vec3, bool)>;
 }
 
 impl Places<'_> {
@@ -104,6 +121,19 @@ impl Places<'_> {
                 )
             }
         })
+    }
+
+    /// [`Places::try_move`], taken from the memo when there is one.
+    fn remembered_move(
+        &self,
+        from: &Node,
+        target: &Spot,
+        work: &mut EdgeWork,
+    ) -> Option<(Vec3, bool)> {
+        match self.memo {
+            Some(memo) => memo.recall(from, target, work, &|w| self.try_move(from, target, w)),
+            None => self.try_move(from, target, work),
+        }
     }
 
     /// One move from `from` aimed at `target`, kept when it lands on ground where the same move aimed at the

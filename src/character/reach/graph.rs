@@ -340,6 +340,19 @@ impl MoveGraph {
         spots.chain(loose.iter().copied())
     }
 
+    /// The node of `old` (a graph over the same grid) that node `n` is: in the same column, with the same feet
+    /// and the same kind of ground (`None`: `n` is new, or the grids differ).
+    pub(crate) fn counterpart(&self, n: u32, old: &MoveGraph) -> Option<u32> {
+        let node = self.nodes.get(n as usize)?;
+        if old.grid != self.grid {
+            return None;
+        }
+        old.in_column(node.column as usize).find(|&o| {
+            let was = &old.nodes[o as usize];
+            was.feet == node.feet && was.level == node.level
+        })
+    }
+
     /// The node nearest `feet` within `horizontal` and `vertical` of it (any node).
     pub(crate) fn node_near(&self, feet: Vec3, horizontal: f32, vertical: f32) -> Option<u32> {
         nearest_item(

@@ -19,8 +19,8 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
-use super::edges::{EdgeWork, Node, Places};
-use super::spots::{ColumnOut, Found, Grid, Spot, column_spots, find_spots};
+use super::edges::{EdgeWork, MakeMove, MoveMemo, Node};
+use super::spots::{Found, Grid, Spot, find_spots, scan_columns};
 use super::{Built, ReachError, ReachMap, ReachSettings};
 use crate::character::CharacterController;
 use crate::scene::Scene;
@@ -194,33 +194,30 @@ impl Memo {
     }
 }
 
-impl Places<'_> {
-    /// [`Places::try_move`], taken from the memo when an earlier map made it away from the edit.
-    pub(super) fn remembered_move(
+impl MoveMemo for Memo {
+    fn recall(
         &self,
         from: &Node,
         target: &Spot,
         work: &mut EdgeWork,
+        make: &MakeMove<'_>,
     ) -> Option<(Vec3, bool)> {
-        let Some(memo) = self.memo else {
-            return self.try_move(from, target, work);
-        };
-        memo.asked.fetch_add(1, Ordering::Relaxed);
+        self.asked.fetch_add(1, Ordering::Relaxed);
         let key = MoveKey::of(from, target);
-        if let Some(m) = memo.old.get(&key) {
+        if let Some(m) = self.old.get(&key) {
             work.sweeps += u64::from(m.sweeps);
             work.moves += u64::from(m.moves);
             return m.landing;
         }
         let before = *work;
-        let landing = self.try_move(from, target, work);
+        let landing = make(work);
         let made = Made {
             landing,
             sweeps: (work.sweeps - before.sweeps) as u32,
             moves: (work.moves - before.moves) as u32,
         };
         // A worker that panicked leaves the list as it was: what it holds is still right.
-        memo.made
+        self.made
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push((key, made));
@@ -277,22 +274,7 @@ impl ReachMap {
     /// The places with the columns near `changed` scanned again (on `threads` threads) and the others kept.
     fn respot(&self, scene: &Scene, grid: &Grid, changed: &Aabb, threads: usize) -> Found {
         let columns = near_columns(grid, changed, &self.controller);
-        let threads = threads.min(columns.len().div_ceil(64)).max(1);
-        let chunk = columns.len().div_ceil(threads).max(1);
-        let parts = super::par::on_threads(threads, |t| {
-            let mut out = Vec::new();
-            let mut scratch = Vec::new();
-            let end = ((t + 1) * chunk).min(columns.len());
-            for &c in &columns[(t * chunk).min(end)..end] {
-                let mut col = ColumnOut::default();
-                column_spots(scene, &self.controller, grid, c, &mut scratch, &mut col);
-                // Highest first, as the scan of every column sorts them.
-                col.spots.sort_by(|a, b| b.ground.total_cmp(&a.ground));
-                out.push((c, col));
-            }
-            out
-        });
-        let mut again: HashMap<usize, ColumnOut> = parts.into_iter().flatten().collect();
+        let mut again = scan_columns(scene, &self.controller, grid, &columns, threads);
         let mut found = Found {
             spots: Vec::with_capacity(self.spots.len()),
             col_start: Vec::with_capacity(self.col_start.len()),

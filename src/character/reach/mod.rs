@@ -309,7 +309,7 @@ impl ReachMap {
             grid: &grid,
             spots: &map.spots,
             col_start: &map.col_start,
-            memo,
+            memo: memo.map(|m| m as &dyn edges::MoveMemo),
         };
         let s = &map.spots[start as usize];
         let first = edges::Node {

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use glam::Vec2;
 
 use super::graph::{MoveGraph, NONE, Reuse, threads_of};
-use super::spots::{ColumnOut, Grid, column_spots};
+use super::spots::{Grid, Spot, scan_columns};
 use super::{ReachError, ReachSettings};
 use crate::scene::Scene;
 use crate::shape::Aabb;
@@ -111,7 +111,7 @@ impl MoveGraph {
         scene: &Scene,
         rect: Option<ColumnRect>,
         threads: usize,
-    ) -> (Vec<super::spots::Spot>, Vec<u32>, Vec<u32>, Vec<u32>) {
+    ) -> (Vec<Spot>, Vec<u32>, Vec<u32>, Vec<u32>) {
         let grid = &self.grid;
         let columns: Vec<usize> = match rect {
             Some(r) => (r.k0..=r.k1)
@@ -119,23 +119,11 @@ impl MoveGraph {
                 .collect(),
             None => Vec::new(),
         };
-        let threads = threads.min(columns.len().div_ceil(64)).max(1);
-        let chunk = columns.len().div_ceil(threads).max(1);
-        let parts = super::par::on_threads(threads, |t| {
-            let mut out = Vec::new();
-            let mut scratch = Vec::new();
-            let end = ((t + 1) * chunk).min(columns.len());
-            for &c in &columns[(t * chunk).min(end)..end] {
-                let mut col = ColumnOut::default();
-                column_spots(scene, &self.ctl, grid, c, &mut scratch, &mut col);
-                // Highest first, as the scan of every column sorts them.
-                col.spots.sort_by(|a, b| b.ground.total_cmp(&a.ground));
-                out.push((c, col.spots));
-            }
-            out
-        });
-        let mut again: HashMap<usize, Vec<super::spots::Spot>> =
-            parts.into_iter().flatten().collect();
+        let mut again: HashMap<usize, Vec<Spot>> =
+            scan_columns(scene, &self.ctl, grid, &columns, threads)
+                .into_iter()
+                .map(|(c, col)| (c, col.spots))
+                .collect();
         let mut spots = Vec::with_capacity(self.spots.len());
         let mut col_start = Vec::with_capacity(self.col_start.len());
         col_start.push(0u32);

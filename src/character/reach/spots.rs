@@ -498,3 +498,29 @@ pub(super) fn find_spots(
     }
     found
 }
+
+/// Columns `columns` scanned again (an update's, on up to `threads` threads, a thread for each 64 columns):
+/// what each holds, its places sorted highest first as [`find_spots`] sorts them, by column.
+pub(super) fn scan_columns(
+    scene: &Scene,
+    ctl: &CharacterController,
+    grid: &Grid,
+    columns: &[usize],
+    threads: usize,
+) -> std::collections::HashMap<usize, ColumnOut> {
+    let threads = threads.min(columns.len().div_ceil(64)).max(1);
+    let chunk = columns.len().div_ceil(threads).max(1);
+    let parts = super::par::on_threads(threads, |t| {
+        let mut out = Vec::new();
+        let mut scratch = Vec::new();
+        let end = ((t + 1) * chunk).min(columns.len());
+        for &c in &columns[(t * chunk).min(end)..end] {
+            let mut col = ColumnOut::default();
+            column_spots(scene, ctl, grid, c, &mut scratch, &mut col);
+            col.spots.sort_by(|a, b| b.ground.total_cmp(&a.ground));
+            out.push((c, col));
+        }
+        out
+    });
+    parts.into_iter().flatten().collect()
+}
