@@ -39,6 +39,9 @@ mod greybox_build;
 #[path = "editor/greybox_3d.rs"]
 mod greybox_3d;
 
+#[path = "editor/heights_wheel.rs"]
+mod heights_wheel;
+
 #[path = "editor/greybox_scratch.rs"]
 mod greybox_scratch;
 

@@ -978,6 +978,7 @@ use layout::{LevelRef, LevelV0, LevelV1, LevelV2, LevelV3};
 pub use mover::{MoverObject, MoverPart, MoverStart, Repeat};
 pub use reach::ReachProblem;
 pub use scene::sector_static;
+pub use scene_movers::{mover_piston, sector_geom_with_mover};
 pub use schema::{
     AabbObject, BallObject, CylinderObject, MeshObject, ObbObject, ObjectId, PlaneObject, Probe,
     SimulationConfig, TriangleObject, Units, WalkerStart, WallObject, obj_path_problem,

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::{Level, MoverObject, MoverPart, ObjectId, SectorObject};
 use crate::mover::MoverPath;
 use crate::scene::MoverSetup;
-use crate::sector::{PistonSide, SectorCook, SectorGeom, piston};
+use crate::sector::{CookedSector, PistonSide, SectorCook, SectorGeom, piston};
 use crate::sim::Static;
 
 /// The vertical range of a mover's path: `(lowest, highest)` offset `y` (both 0 for an empty path).
@@ -16,6 +16,50 @@ fn vertical_range(m: &MoverObject) -> (f32, f32) {
         .iter()
         .filter(|p| p.is_finite())
         .fold((0.0f32, 0.0f32), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)))
+}
+
+/// Sector `s`'s geometry as the level's scene cooks it under `m`, the first mover of `s` if any: a moving
+/// floor lowered to the lowest offset of its path, a moving ceiling raised to the highest, otherwise as
+/// it is. Cooking every sector so ([`SectorCook::new`]) gives the sectors the scene holds; a floor or
+/// ceiling mover's moving part is then [`mover_piston`] of that cook.
+#[must_use]
+pub fn sector_geom_with_mover<'a>(s: &'a SectorObject, m: Option<&MoverObject>) -> SectorGeom<'a> {
+    let mut g = s.geom();
+    if let Some(m) = m {
+        let (lo, hi) = vertical_range(m);
+        match m.part {
+            MoverPart::Floor => g.floor.height += lo,
+            MoverPart::Ceiling => g.ceiling.height += hi,
+            MoverPart::Whole => {}
+        }
+    }
+    g
+}
+
+/// The piston that floor or ceiling mover `m` moves of sector `s`, as the level's scene builds it:
+/// `cooked` is `s` cooked from [`sector_geom_with_mover`]; its floor's (ceiling's) triangles go back to the
+/// sector's own height, with side faces as deep as the path's vertical range ([`piston`]). `None` for a
+/// mover of the whole sector.
+#[must_use]
+pub fn mover_piston(
+    s: &SectorObject,
+    cooked: &CookedSector,
+    m: &MoverObject,
+) -> Option<CookedSector> {
+    let (lo, hi) = vertical_range(m);
+    let (side, shift) = match m.part {
+        MoverPart::Floor => (PistonSide::Floor, lo),
+        MoverPart::Ceiling => (PistonSide::Ceiling, hi),
+        MoverPart::Whole => return None,
+    };
+    // The piston's sides hang from the sector's own surface, not the shifted one it was cooked with (the
+    // shift taken back off the shifted height, so the same bits whoever builds it).
+    let mut own = sector_geom_with_mover(s, Some(m));
+    match side {
+        PistonSide::Floor => own.floor.height -= shift,
+        PistonSide::Ceiling => own.ceiling.height -= shift,
+    }
+    Some(piston(&own, cooked, side, shift, hi - lo))
 }
 
 /// Append the level's cooked sectors (each one mesh, the moving floors at their lowest and the moving ceilings
@@ -34,18 +78,7 @@ pub(super) fn sector_parts(
     let geoms: Vec<SectorGeom<'_>> = level
         .sectors
         .iter()
-        .map(|s| {
-            let mut g = s.geom();
-            if let Some(m) = mover_of.get(&s.id) {
-                let (lo, hi) = vertical_range(m);
-                match m.part {
-                    MoverPart::Floor => g.floor.height += lo,
-                    MoverPart::Ceiling => g.ceiling.height += hi,
-                    MoverPart::Whole => {}
-                }
-            }
-            g
-        })
+        .map(|s| sector_geom_with_mover(s, mover_of.get(&s.id).copied()))
         .collect();
     let cook = SectorCook::new(geoms.iter().copied());
     let flags: HashMap<ObjectId, &SectorObject> = level.sectors.iter().map(|s| (s.id, s)).collect();
@@ -61,30 +94,20 @@ pub(super) fn sector_parts(
         index.entry(*id).or_insert(i as u32);
     }
     let mut pistons: HashMap<ObjectId, u32> = HashMap::new();
-    for g in &geoms {
-        let Some(m) = mover_of.get(&g.id) else {
+    for sector in &level.sectors {
+        let Some(m) = mover_of.get(&sector.id) else {
             continue;
         };
-        let (lo, hi) = vertical_range(m);
-        let (side, shift) = match m.part {
-            MoverPart::Floor => (PistonSide::Floor, lo),
-            MoverPart::Ceiling => (PistonSide::Ceiling, hi),
-            MoverPart::Whole => continue,
-        };
-        let Some(cooked) = cook.sector(g.id) else {
+        let Some(cooked) = cook.sector(sector.id) else {
             continue;
         };
-        let mut own = *g;
-        // The piston's sides hang from the sector's own surface, not the shifted one it was cooked with.
-        match side {
-            PistonSide::Floor => own.floor.height -= shift,
-            PistonSide::Ceiling => own.ceiling.height -= shift,
-        }
-        let p = piston(&own, cooked, side, shift, hi - lo);
+        let Some(p) = mover_piston(sector, cooked, m) else {
+            continue;
+        };
         if let Some(s) = Static::from_sector(&p) {
-            pistons.insert(g.id, out.len() as u32);
-            out.push((g.id, s));
-            one_way.push(flags.get(&g.id).is_some_and(|s| s.one_way));
+            pistons.insert(sector.id, out.len() as u32);
+            out.push((sector.id, s));
+            one_way.push(flags.get(&sector.id).is_some_and(|s| s.one_way));
         }
     }
     level

@@ -319,13 +319,13 @@ fn a_path_point_is_raised_in_3d_by_the_wheel_in_one_undo_step() {
     let at = h.state().view3d.project(point).unwrap();
     h.event(Event::PointerMoved(at));
     h.run_steps(2);
-    let hover = h.state().view3d.heights.path.hover.unwrap();
+    let hover = h.state().view3d.points.hover.unwrap();
     assert_eq!((hover.mover, hover.index), (ObjectId(2), 1));
     let steps = h.state().doc.history().1;
     let step = h.state().tools.snap_step;
     ctrl_wheel(&mut h, 1.0);
     ctrl_wheel(&mut h, 1.0);
-    let g = h.state().view3d.heights.path.gesture.clone().unwrap();
+    let g = h.state().view3d.points.gesture.clone().unwrap();
     assert_eq!(g.height(), 1.0 + 2.0 * step);
     assert_eq!(
         h.state().doc.level().movers[0].path[1].y,
@@ -334,7 +334,7 @@ fn a_path_point_is_raised_in_3d_by_the_wheel_in_one_undo_step() {
     );
     // The wheel goes quiet: one step.
     h.run_steps(12);
-    assert!(h.state().view3d.heights.path.gesture.is_none());
+    assert!(h.state().view3d.points.gesture.is_none());
     let m = &h.state().doc.level().movers[0];
     assert_eq!(m.path[1], Vec3::new(3.0, 1.0 + 2.0 * step, 0.0));
     assert_eq!(h.state().doc.history().1, steps + 1);

@@ -15,11 +15,16 @@ use crate::editor::character::walk;
 use crate::editor::command::Command;
 use crate::editor::document::Document;
 use crate::editor::heights::{Heights, HeightsOut, PointerInput};
+use crate::editor::movers::points3d::PathPoints;
 use crate::editor::view3d::scene::{CameraMode, Lines, eye_height};
 use crate::editor::view3d::{Ball, Dynamic, StaticInput, View3d};
 use crate::level::ObjectId;
 use crate::scene::Scene;
 use crate::shape::Ray;
+
+/// How long past a wheel gesture's deadline the frame that ends it is asked for, seconds (a frame a little
+/// early would find the wheel not yet quiet and ask again).
+const REPAINT_PAST_DEADLINE_SECS: f64 = 0.005;
 
 /// What the preview asks the editor to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +59,8 @@ pub struct Preview3 {
     pub walk: WalkReport,
     /// Heights edited here: the aimed surface, the gesture, the limits the changed heights meet.
     pub heights: Heights,
+    /// The selected mover's path points, raised and lowered here too (aimed before the surfaces).
+    pub points: PathPoints,
 }
 
 impl Deref for Preview3 {
@@ -84,6 +91,7 @@ impl Preview3 {
             character: CharacterWalk::default(),
             walk: WalkReport::default(),
             heights: Heights::default(),
+            points: PathPoints::default(),
         }
     }
 
@@ -301,15 +309,17 @@ impl Preview3 {
             paint: input.paint,
             wall_radii: input.wall_radii,
             greyed: input.reach.is_some(),
+            cook: &|level, f| crate::editor::greybox::scene::with_cooked_sectors(level, |c| f(c)),
         };
         let paused = self.character.paused;
-        self.view.edits_with_pointer = self.heights.wants_pointer();
+        self.view.edits_with_pointer = self.heights.wants_pointer() || self.points.wants_pointer();
         let began = self.view.begin(ui, &statics, &input.scene, paused, ball);
         let heights = self.heights_frame(ui, input, &began.pointer);
         if began.new_document {
             self.walk = WalkReport::default();
             self.character = CharacterWalk::default();
             self.heights = Heights::default();
+            self.points = PathPoints::default();
         }
         if began.walker_restarted {
             self.walk = WalkReport::default();
@@ -321,7 +331,7 @@ impl Preview3 {
             self.walk_character(ui, input.doc, &input.scene);
         }
         // A path point's height gesture ended: its one step runs as a command.
-        let path_step = self.heights.path.take_finished().map(Command::Apply);
+        let path_step = self.points.take_finished().map(Command::Apply);
         let action = began
             .command
             .map(Action3::Run)
@@ -336,6 +346,7 @@ impl Preview3 {
             ui,
             input,
             &mut self.heights,
+            &self.points,
             &began.pointer,
         );
         let mut hud = match self.view.cam.mode {
@@ -364,11 +375,18 @@ impl Preview3 {
             now: ui.input(|i| i.time),
             step: input.height_step,
         };
-        let out = self.heights.frame(input.doc, &input.scene, &p);
-        if self.heights.waiting() {
-            // The wheel going quiet ends the gesture: a frame is needed then even if nothing moves.
+        // A path point aimed takes the pointer before the surfaces behind it.
+        if self.heights.gesture.is_none() {
+            self.points.frame(input.doc, &p);
+        }
+        let taken = self.heights.gesture.is_none() && self.points.wants_pointer();
+        let out = self.heights.frame(input.doc, &input.scene, &p, taken);
+        if let Some(end) = self.heights.deadline().or(self.points.deadline()) {
+            // The wheel going quiet ends the gesture, and no input may come then (the pointer resting):
+            // a frame is asked for just past the deadline, which ends it.
+            let wait = (end - p.now).max(0.0) + REPAINT_PAST_DEADLINE_SECS;
             ui.ctx()
-                .request_repaint_after(std::time::Duration::from_millis(50));
+                .request_repaint_after(std::time::Duration::from_secs_f64(wait));
         }
         (out != HeightsOut::Nothing).then_some(out)
     }
@@ -394,7 +412,7 @@ impl Preview3 {
             let skin = crate::editor::document::character::effective(input.doc.level()).skin;
             let hit = input.scene.cast_ray(&ray, reach);
             Action3::Reach(hit.map(|h| h.point + Vec3::Y * skin))
-        } else if self.heights.path.hover.is_some() {
+        } else if self.points.hover.is_some() {
             // A click on a mover's path point keeps the mover selected (its points stay to drag).
             return None;
         } else if let Some(aim) = self.heights.hover {
@@ -435,7 +453,12 @@ impl Preview3 {
         });
         scene_lines(input, eye, character, &mut lines, &mut overlay);
         let movers = self.mover_lines(input, &mut overlay);
-        super::preview_lines::height_lines(input.doc.level(), &self.heights, &mut overlay);
+        super::preview_lines::height_lines(
+            input.doc.level(),
+            &self.heights,
+            &self.points,
+            &mut overlay,
+        );
         Dynamic {
             spheres,
             lines,

@@ -15,6 +15,7 @@ use crate::editor::debugger::panel::DebugPanel;
 use crate::editor::document::{DocKey, Document};
 use crate::editor::draw::translucent::Translucent;
 use crate::editor::heights::{Heights, Verdict};
+use crate::editor::movers::points3d::PathPoints;
 use crate::editor::reach::ReachOverlay;
 use crate::editor::reach::geometry::Label;
 use crate::editor::reach::model::{Target, TargetView};
@@ -348,13 +349,24 @@ pub(super) fn reach_labels(view: &View3d, ui: &Ui, input: &Input3<'_>) {
 
 /// The surface the pointer aims at (yellow) or the gesture moves (orange), and a cross at each limit the
 /// watched sectors meet (red beyond it, orange crouching, grey within).
-pub(super) fn height_lines(level: &crate::level::Level, heights: &Heights, overlay: &mut Lines) {
-    let col = if heights.gesture.is_some() {
+pub(super) fn height_lines(
+    level: &crate::level::Level,
+    heights: &Heights,
+    points: &PathPoints,
+    overlay: &mut Lines,
+) {
+    let col = if heights.gesture.is_some() || points.gesture.is_some() {
         [255, 150, 40, 255]
     } else {
         [255, 225, 60, 255]
     };
-    for [a, b] in heights.highlight(level) {
+    // A path point aimed or moved is highlighted instead of the surfaces.
+    let lines = if points.wants_pointer() {
+        points.highlight(level)
+    } else {
+        heights.highlight(level)
+    };
+    for [a, b] in lines {
         overlay.line(a, b, col);
     }
 }
@@ -375,6 +387,7 @@ pub(super) fn height_labels(
     ui: &Ui,
     input: &Input3<'_>,
     heights: &mut Heights,
+    points: &PathPoints,
     pointer: &crate::editor::view3d::Pointer3,
 ) {
     let painter = ui.painter_at(view.rect);
@@ -393,7 +406,7 @@ pub(super) fn height_labels(
             );
         }
     }
-    let Some(text) = heights.label(level) else {
+    let Some(text) = points.label(level).or_else(|| heights.label(level)) else {
         return;
     };
     // By the pointer, or where the gesture began when the pointer has left the view.
@@ -402,7 +415,7 @@ pub(super) fn height_labels(
         view.project(g.aim.point)
     });
     if let Some(at) = at {
-        let c = if heights.gesture.is_some() {
+        let c = if heights.gesture.is_some() || points.gesture.is_some() {
             Color32::from_rgb(255, 200, 120)
         } else {
             Color32::from_rgb(255, 235, 140)

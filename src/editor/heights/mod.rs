@@ -11,9 +11,11 @@
 //! (undo, another tool) ends the gesture with nothing applied.
 //!
 //! Boxes (AABB, OBB), cylinders and level triangles move whole; sectors move the aimed floor or ceiling.
-//! A selected mover's path points are raised the same way ([`Heights::path`], `movers::points3d`): a point
-//! aimed takes the pointer before the surfaces behind it.
+//! The steps, the input and the end of a gesture are [`gesture`]'s, shared with what else is raised this
+//! way (a selected mover's path points, `movers::points3d`, which builds on this room); the app tries
+//! those first and tells [`Heights::frame`] when they took the pointer.
 
+pub mod gesture;
 pub mod pick;
 pub mod warn;
 
@@ -29,30 +31,9 @@ use crate::scene::Scene;
 use crate::sector::{CookedSector, HeightFn};
 use crate::shape::Ray;
 
+pub use gesture::{DRAG_POINTS_PER_STEP, Gesture, PointerInput, WHEEL_QUIET_SECS};
 pub use pick::{Aim, Target};
 pub use warn::{Verdict, WarnKind, Warning};
-
-/// Seconds without a wheel notch after which a wheel gesture ends (and becomes one undo step).
-pub const WHEEL_QUIET_SECS: f64 = 0.4;
-/// Points of vertical Alt+drag per snap step.
-pub const DRAG_POINTS_PER_STEP: f32 = 16.0;
-
-/// The pointer over the 3D preview this frame, as the feature reads it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct PointerInput {
-    /// The ray through the pointer and how far the view reaches (`None`: the pointer is not over the view).
-    pub ray: Option<(Ray, f32)>,
-    /// Ctrl+wheel this frame, in notches (positive: up, raise).
-    pub wheel: f32,
-    /// The vertical Alt+drag this frame, points (positive: up, raise); `None` when no Alt+drag is under way.
-    pub drag: Option<f32>,
-    /// The Alt+drag ended this frame (the button was released).
-    pub drag_ended: bool,
-    /// The time now, seconds.
-    pub now: f64,
-    /// The height step, metres (the snap step).
-    pub step: f32,
-}
 
 /// What the app does for the feature this frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,29 +51,19 @@ pub enum HeightsOut {
     },
 }
 
-/// A height gesture under way.
+/// A surface's height gesture under way.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Gesture {
+pub struct SurfaceGesture {
     /// What moves.
     pub target: Target,
     /// The face aimed when it began.
     pub aim: Aim,
     /// The object as it was.
     pub original: Object,
-    /// Steps taken (positive: up).
-    pub steps: i32,
-    /// The step, metres.
-    pub step: f32,
     /// What the last preview wrote (the gesture ends unapplied when the document no longer holds it).
     pub shown: Object,
-    /// Ctrl+wheel (ends when quiet) rather than an Alt+drag (ends on release).
-    pub by_wheel: bool,
-    /// The time of the last notch or drag, seconds.
-    pub last_input: f64,
-    /// Wheel notches or drag steps not yet a whole step.
-    pub pending: f32,
-    /// Why the last step was refused.
-    pub refused: Option<String>,
+    /// Its steps, its input and its end.
+    pub steps: Gesture,
 }
 
 /// Sectors cooked with their neighbours, by id, for picking (`None`: cooked to nothing).
@@ -107,11 +78,9 @@ pub struct Heights {
     /// The surface under the pointer (no gesture under way).
     pub hover: Option<Aim>,
     /// The gesture under way.
-    pub gesture: Option<Gesture>,
+    pub gesture: Option<SurfaceGesture>,
     /// The surface the last click in the 3D preview selected (its sector and floor or ceiling).
     pub chosen: Option<Target>,
-    /// The selected mover's path points, raised and lowered here too.
-    pub path: crate::editor::movers::points3d::PathPoints,
     cooked: Option<(DocKey, CookedNear)>,
     warnings: Option<(WarningsKey, Arc<Vec<Warning>>)>,
 }
@@ -121,13 +90,13 @@ impl Heights {
     /// or a gesture is under way): the view's camera leaves them alone.
     #[must_use]
     pub fn wants_pointer(&self) -> bool {
-        self.hover.is_some() || self.gesture.is_some() || self.path.wants_pointer()
+        self.hover.is_some() || self.gesture.is_some()
     }
 
-    /// Whether a wheel gesture waits for the wheel to go quiet (the app asks for a frame soon).
+    /// When a wheel gesture under way ends if the wheel stays quiet (the app asks for a frame then).
     #[must_use]
-    pub fn waiting(&self) -> bool {
-        self.gesture.as_ref().is_some_and(|g| g.by_wheel) || self.path.waiting()
+    pub fn deadline(&self) -> Option<f64> {
+        self.gesture.as_ref().and_then(|g| g.steps.deadline())
     }
 
     fn cooked(&mut self, level: &Level, key: DocKey, id: ObjectId) -> Option<Arc<CookedSector>> {
@@ -147,15 +116,19 @@ impl Heights {
         pick::pick(level, scene, ray, max_t, |id| self.cooked(level, key, id))
     }
 
-    /// One frame: follow the pointer, start, step or end a gesture. Returns what the app should write (a
-    /// path point's step is [`Heights::path`]'s to take).
-    pub fn frame(&mut self, doc: &Document, scene: &Scene, input: &PointerInput) -> HeightsOut {
-        if self.gesture.is_none() {
-            self.path.frame(doc, input);
-            if self.path.wants_pointer() {
-                self.hover = None;
-                return HeightsOut::Nothing;
-            }
+    /// One frame: follow the pointer, start, step or end a gesture. Returns what the app should write.
+    /// `taken`: the pointer belongs to something aimed before the surfaces (a mover's path point), so
+    /// nothing here is aimed nor begun.
+    pub fn frame(
+        &mut self,
+        doc: &Document,
+        scene: &Scene,
+        input: &PointerInput,
+        taken: bool,
+    ) -> HeightsOut {
+        if taken && self.gesture.is_none() {
+            self.hover = None;
+            return HeightsOut::Nothing;
         }
         if let Some(g) = &self.gesture
             && doc.object(g.shown.id()).as_ref() != Some(&g.shown)
@@ -167,38 +140,25 @@ impl Heights {
             self.hover = input
                 .ray
                 .and_then(|(ray, max_t)| self.aim(doc, scene, &ray, max_t));
-            let starts = input.wheel != 0.0 || input.drag.is_some_and(|d| d != 0.0);
-            if starts && let Some(aim) = self.hover {
+            if input.starts()
+                && let Some(aim) = self.hover
+            {
                 self.begin(doc, aim, input);
             }
         }
         let Some(g) = &mut self.gesture else {
             return HeightsOut::Nothing;
         };
-        let ended = if g.by_wheel {
-            g.pending += input.wheel;
-            if input.wheel != 0.0 {
-                g.last_input = input.now;
-            }
-            input.now - g.last_input >= WHEEL_QUIET_SECS
-        } else {
-            g.pending += input.drag.unwrap_or(0.0) / DRAG_POINTS_PER_STEP;
-            input.drag_ended || input.drag.is_none()
-        };
-        let whole = g.pending.trunc();
+        let mut shown = None;
+        let (original, target, step) = (&g.original, g.target, g.steps.step);
+        let (stepped, ended) = g.steps.frame(input, |steps| {
+            shown = Some(moved(doc.level(), original, target, steps as f32 * step)?);
+            Ok(())
+        });
         let mut out = HeightsOut::Nothing;
-        if whole != 0.0 {
-            g.pending -= whole;
-            let steps = g.steps.saturating_add(whole as i32);
-            match moved(doc.level(), &g.original, g.target, steps as f32 * g.step) {
-                Ok(o) => {
-                    g.steps = steps;
-                    g.refused = None;
-                    g.shown = o.clone();
-                    out = HeightsOut::Preview(Box::new(o));
-                }
-                Err(why) => g.refused = Some(why),
-            }
+        if stepped && let Some(o) = shown {
+            g.shown = o.clone();
+            out = HeightsOut::Preview(Box::new(o));
         }
         if ended {
             return self.finish();
@@ -210,17 +170,12 @@ impl Heights {
         let Some(original) = doc.object(aim.target.id()) else {
             return;
         };
-        self.gesture = Some(Gesture {
+        self.gesture = Some(SurfaceGesture {
             target: aim.target,
             aim,
             shown: original.clone(),
             original,
-            steps: 0,
-            step: input.step.max(0.01),
-            by_wheel: input.wheel != 0.0,
-            last_input: input.now,
-            pending: 0.0,
-            refused: None,
+            steps: Gesture::begin(input),
         });
     }
 
@@ -230,8 +185,8 @@ impl Heights {
         let Some(g) = self.gesture.take() else {
             return HeightsOut::Nothing;
         };
-        let edit = (g.steps != 0 && g.shown != g.original).then(|| {
-            let delta = g.steps as f32 * g.step;
+        let edit = (g.steps.steps != 0 && g.shown != g.original).then(|| {
+            let delta = g.steps.delta();
             Box::new(LabelledEdit::new(
                 gesture_label(g.target, delta),
                 Edit {
@@ -251,7 +206,7 @@ impl Heights {
     #[must_use]
     pub fn watched(&self, doc: &Document) -> Vec<ObjectId> {
         match &self.gesture {
-            Some(Gesture {
+            Some(SurfaceGesture {
                 target: Target::Sector { id, .. },
                 ..
             }) => vec![*id],
@@ -282,11 +237,8 @@ impl Heights {
     /// was refused), else the aimed one's ("floor 2.00 m").
     #[must_use]
     pub fn label(&self, level: &Level) -> Option<String> {
-        if let Some(s) = self.path.label(level) {
-            return Some(s);
-        }
         if let Some(g) = &self.gesture {
-            let d = g.steps as f32 * g.step;
+            let d = g.steps.delta();
             // Of the sector as the gesture has it (the document takes the preview after this frame).
             let one;
             let lv = match &g.shown {
@@ -300,7 +252,7 @@ impl Heights {
                 _ => level,
             };
             let mut s = format!("{} ({d:+.2})", describe(lv, g.target, g.aim.point)?);
-            if let Some(why) = &g.refused {
+            if let Some(why) = &g.steps.refused {
                 s.push_str(&format!(" — not lower or higher: {why}"));
             }
             return Some(s);
@@ -312,9 +264,6 @@ impl Heights {
     /// The highlight: the edges of what the gesture moves (or the pointer aims), and of the face aimed.
     #[must_use]
     pub fn highlight(&self, level: &Level) -> Vec<[Vec3; 2]> {
-        if self.path.wants_pointer() {
-            return self.path.highlight(level);
-        }
         let (target, aim) = match (&self.gesture, &self.hover) {
             (Some(g), _) => (g.target, g.aim),
             (None, Some(a)) => (a.target, *a),

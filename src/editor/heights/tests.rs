@@ -40,7 +40,7 @@ fn down_at(x: f32, z: f32, now: f64) -> PointerInput {
 /// as the original put back and the edit applied as one step.
 fn run(h: &mut Heights, d: &mut Document, input: PointerInput) -> HeightsOut {
     let scene = Scene::build(d.level());
-    let out = h.frame(d, &scene, &input);
+    let out = h.frame(d, &scene, &input, false);
     match &out {
         HeightsOut::Preview(o) => d.preview(vec![(**o).clone()], None),
         HeightsOut::Finish { original, edit } => {

@@ -2,18 +2,18 @@
 //! that a mover moves, its path's points (drawn by [`super::marks3d`] at the path's anchor plus each offset)
 //! can be aimed: the pointer's ray passing within [`AIM_ANGLE`] of one (the first point, the object's own
 //! place, stays). Ctrl+wheel or a vertical Alt+drag then raises or lowers it by the snap step, as the
-//! surfaces' heights are (`editor::heights`, whose pointer input and timings this shares): each notch or
-//! [`DRAG_POINTS_PER_STEP`] points of drag is one step from the height the gesture began at (no drift),
-//! checked by the inspector's own change ([`MoverChange::PointHeight`]); the gesture's path and height are
-//! drawn and labelled while it lasts, and its end (the drag released, the wheel quiet for
-//! [`WHEEL_QUIET_SECS`]) makes it one undo step, handed to the app as an edit to run as a command.
+//! surfaces' heights are: the steps, their timings and the end are the height room's [`Gesture`], one step
+//! from the height the gesture began at per notch (no drift), checked by the inspector's own change
+//! ([`MoverChange::PointHeight`]); the gesture's path and height are drawn and labelled while it lasts, and
+//! its end (the drag released, the wheel quiet) makes it one undo step, handed to the app as an edit to run
+//! as a command. The app tries the points before the surfaces behind them.
 
 use glam::Vec3;
 
 use super::edit::{MoverChange, change_edit, changed};
 use super::marks3d::anchor;
 use crate::editor::document::{Document, LabelledEdit};
-use crate::editor::heights::{DRAG_POINTS_PER_STEP, PointerInput, WHEEL_QUIET_SECS};
+use crate::editor::heights::{Gesture, PointerInput};
 use crate::level::{Level, MoverObject, ObjectId};
 use crate::shape::Ray;
 
@@ -39,18 +39,8 @@ pub struct PointGesture {
     pub aim: PointAim,
     /// The mover as it was when the gesture began.
     pub original: MoverObject,
-    /// Steps taken (positive: up).
-    pub steps: i32,
-    /// The step, metres.
-    pub step: f32,
-    /// Ctrl+wheel (ends when quiet) rather than an Alt+drag (ends on release).
-    pub by_wheel: bool,
-    /// The time of the last notch or drag, seconds.
-    pub last_input: f64,
-    /// Notches or drag steps not yet a whole step.
-    pub pending: f32,
-    /// Why the last step was refused.
-    pub refused: Option<String>,
+    /// Its steps, its input and its end.
+    pub steps: Gesture,
 }
 
 impl PointGesture {
@@ -60,7 +50,7 @@ impl PointGesture {
         self.original
             .path
             .get(self.aim.index)
-            .map_or(0.0, |p| p.y + self.steps as f32 * self.step)
+            .map_or(0.0, |p| p.y + self.steps.delta())
     }
 
     /// The mover as the gesture has it.
@@ -128,10 +118,10 @@ impl PathPoints {
         self.hover.is_some() || self.gesture.is_some()
     }
 
-    /// Whether a wheel gesture waits for the wheel to go quiet.
+    /// When a wheel gesture under way ends if the wheel stays quiet.
     #[must_use]
-    pub fn waiting(&self) -> bool {
-        self.gesture.as_ref().is_some_and(|g| g.by_wheel)
+    pub fn deadline(&self) -> Option<f64> {
+        self.gesture.as_ref().and_then(|g| g.steps.deadline())
     }
 
     /// The step a gesture that ended left, to run as one command (taken once).
@@ -153,49 +143,25 @@ impl PathPoints {
             self.hover = selected_mover(doc)
                 .zip(input.ray)
                 .and_then(|(m, (ray, max_t))| aim(level, m, &ray, max_t));
-            let starts = input.wheel != 0.0 || input.drag.is_some_and(|d| d != 0.0);
-            if starts
+            if input.starts()
                 && let Some(a) = self.hover
                 && let Some(m) = level.movers.iter().find(|m| m.id == a.mover)
             {
                 self.gesture = Some(PointGesture {
                     aim: a,
                     original: m.clone(),
-                    steps: 0,
-                    step: input.step.max(0.01),
-                    by_wheel: input.wheel != 0.0,
-                    last_input: input.now,
-                    pending: 0.0,
-                    refused: None,
+                    steps: Gesture::begin(input),
                 });
             }
         }
         let Some(g) = &mut self.gesture else {
             return;
         };
-        let ended = if g.by_wheel {
-            g.pending += input.wheel;
-            if input.wheel != 0.0 {
-                g.last_input = input.now;
-            }
-            input.now - g.last_input >= WHEEL_QUIET_SECS
-        } else {
-            g.pending += input.drag.unwrap_or(0.0) / DRAG_POINTS_PER_STEP;
-            input.drag_ended || input.drag.is_none()
-        };
-        let whole = g.pending.trunc();
-        if whole != 0.0 {
-            g.pending -= whole;
-            let steps = g.steps.saturating_add(whole as i32);
-            let y = g.original.path.get(g.aim.index).map_or(0.0, |p| p.y) + steps as f32 * g.step;
-            match changed(level, &g.original, MoverChange::PointHeight(g.aim.index, y)) {
-                Ok(_) => {
-                    g.steps = steps;
-                    g.refused = None;
-                }
-                Err(why) => g.refused = Some(why),
-            }
-        }
+        let (original, index, step) = (&g.original, g.aim.index, g.steps.step);
+        let (_, ended) = g.steps.frame(input, |steps| {
+            let y = original.path.get(index).map_or(0.0, |p| p.y) + steps as f32 * step;
+            changed(level, original, MoverChange::PointHeight(index, y)).map(|_| ())
+        });
         if ended {
             self.finish(level);
         }
@@ -206,7 +172,7 @@ impl PathPoints {
         let Some(g) = self.gesture.take() else {
             return;
         };
-        if g.steps == 0 {
+        if g.steps.steps == 0 {
             return;
         }
         let change = MoverChange::PointHeight(g.aim.index, g.height());
@@ -220,14 +186,14 @@ impl PathPoints {
     #[must_use]
     pub fn label(&self, level: &Level) -> Option<String> {
         if let Some(g) = &self.gesture {
-            let d = g.steps as f32 * g.step;
+            let d = g.steps.delta();
             let mut s = format!(
                 "mover #{} point {} y {:.2} m ({d:+.2})",
                 g.aim.mover.0,
                 g.aim.index,
                 g.height()
             );
-            if let Some(why) = &g.refused {
+            if let Some(why) = &g.steps.refused {
                 s.push_str(&format!(" — {why}"));
             }
             return Some(s);
@@ -274,6 +240,7 @@ impl PathPoints {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::editor::heights::{DRAG_POINTS_PER_STEP, WHEEL_QUIET_SECS};
 
     fn doc() -> Document {
         let level = Level::from_ron_str(

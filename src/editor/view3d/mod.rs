@@ -10,6 +10,7 @@ pub mod movers;
 pub(crate) mod pipelines;
 pub mod render;
 pub mod scene;
+pub mod solids;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -23,7 +24,8 @@ use crate::editor::document::{DocId, DocKey, Document};
 use crate::editor::draw::translucent::Translucent;
 use crate::editor::view3d::render::{Callback3d, Frame3};
 use crate::editor::view3d::scene::{
-    Camera3, CameraMode, Lines, Paint, Spheres, StaticScene, build_static, walk_motion,
+    Camera3, CameraMode, CookSectors, Lines, Paint, Spheres, StaticScene, build_static_with,
+    walk_motion,
 };
 use crate::level::ObjectId;
 use crate::shape::Ray;
@@ -46,6 +48,8 @@ pub struct StaticInput<'a> {
     pub wall_radii: bool,
     /// An overlay lies over the solids (they are painted neutral): part of the cache key.
     pub greyed: bool,
+    /// How the sectors are cooked (the app's kept cook; [`scene::fresh_cook`] cooks them afresh).
+    pub cook: CookSectors<'a>,
 }
 
 /// What the panel's toolbar and camera did this frame, before anything is drawn.
@@ -287,7 +291,14 @@ impl View3d {
         {
             return (*g, s.clone());
         }
-        let scene = Arc::new(build_static(input.doc.level(), input.paint, key.2, key.3));
+        let level = input.doc.level();
+        let scene = Arc::new(build_static_with(
+            level,
+            input.paint,
+            input.cook,
+            key.2,
+            key.3,
+        ));
         self.generation += 1;
         self.statics = Some((key, self.generation, scene.clone()));
         (self.generation, scene)

@@ -7,22 +7,22 @@
 //! The parts are placed the way the runtime's `Scene::set_time` places the shapes (`mover::translated`): a
 //! box's corners are its `min` and `max` plus the offset, a triangle's and a mesh's vertices each plus the
 //! offset, an oriented box drawn about its centre plus the offset, a cylinder between its ends plus the
-//! offset. Sectors are cooked as the runtime cooks them when a mover moves one of them: a moving floor at
-//! the lowest height its path reaches (a moving ceiling at the highest), and its moving part a piston
-//! (`sector::piston`): the floor's (ceiling's) triangles at the sector's own height with side faces hanging
-//! down (standing up) by the path's vertical range. A whole sector mover moves the sector's cooked triangles.
+//! offset. Sectors are cooked by the runtime's own level adapter when a mover moves one of them
+//! (`level::sector_geom_with_mover`: a moving floor at the lowest height its path reaches, a moving ceiling
+//! at the highest), and its moving part is the runtime's piston (`level::mover_piston`): the floor's
+//! (ceiling's) triangles at the sector's own height with side faces hanging down (standing up) by the
+//! path's vertical range. A whole sector mover moves the sector's cooked triangles.
 
 use std::collections::{HashMap, HashSet};
 
 use glam::Vec3;
 
-use super::scene::{Paint, Solids};
+use super::solids::{CYLINDER_SEGMENTS, Paint, Solids, corner_box, face_color};
 use crate::editor::document::Kind;
-use crate::level::{Level, MoverObject, MoverPart, ObjectId};
-use crate::sector::{CookedSector, FaceKind, PistonSide, SectorCook, SectorGeom, piston};
-
-/// Segments around a moved cylinder (the static scene's count).
-const CYLINDER_SEGMENTS: usize = 32;
+use crate::level::{
+    Level, MoverObject, MoverPart, ObjectId, SectorObject, mover_piston, sector_geom_with_mover,
+};
+use crate::sector::{CookedSector, SectorCook};
 
 /// What one moved part looks like at its unmoved place.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,61 +114,6 @@ impl MovedScene {
     }
 }
 
-/// A box drawn from its two corners (each vertex one of `lo`'s or `hi`'s coordinates, bit for bit), faces
-/// outward.
-pub fn corner_box(s: &mut Solids, lo: Vec3, hi: Vec3, rgba: [u8; 4]) {
-    let p = |x: bool, y: bool, z: bool| {
-        Vec3::new(
-            if x { hi.x } else { lo.x },
-            if y { hi.y } else { lo.y },
-            if z { hi.z } else { lo.z },
-        )
-    };
-    for side in [false, true] {
-        let sign = if side { 1.0 } else { -1.0 };
-        s.quad(
-            p(side, false, false),
-            p(side, true, false),
-            p(side, true, true),
-            p(side, false, true),
-            Vec3::X * sign,
-            rgba,
-        );
-        s.quad(
-            p(false, side, false),
-            p(true, side, false),
-            p(true, side, true),
-            p(false, side, true),
-            Vec3::Y * sign,
-            rgba,
-        );
-        s.quad(
-            p(false, false, side),
-            p(true, false, side),
-            p(true, true, side),
-            p(false, true, side),
-            Vec3::Z * sign,
-            rgba,
-        );
-    }
-}
-
-/// A sector face's colour from the sector's: floors its own, ceilings darker, risers, lintels and walls
-/// lighter (the static scene's shading).
-#[must_use]
-pub fn face_color(base: [u8; 4], face: FaceKind) -> [u8; 4] {
-    let shade = |f: f32| {
-        let c = |v: u8| (f32::from(v) * f).clamp(0.0, 255.0) as u8;
-        [c(base[0]), c(base[1]), c(base[2]), base[3]]
-    };
-    match face {
-        FaceKind::Floor => base,
-        FaceKind::Ceiling => shade(0.6),
-        FaceKind::Riser => shade(1.25),
-        FaceKind::Lintel | FaceKind::Wall => shade(0.85),
-    }
-}
-
 /// What the movers of a level take out of its static scene.
 #[derive(Debug, Default)]
 pub struct Moving {
@@ -179,14 +124,6 @@ pub struct Moving {
     pub cook: Option<SectorCook>,
     /// The first mover of each moved object (the runtime's rule: a second one moves nothing).
     first: HashMap<ObjectId, MoverObject>,
-}
-
-/// The vertical range of a mover's path: `(lowest, highest)` offset `y` (the runtime's rule).
-fn vertical_range(m: &MoverObject) -> (f32, f32) {
-    m.path
-        .iter()
-        .filter(|p| p.is_finite())
-        .fold((0.0f32, 0.0f32), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)))
 }
 
 impl Moving {
@@ -206,7 +143,14 @@ impl Moving {
             .sectors
             .iter()
             .any(|s| first.contains_key(&s.id))
-            .then(|| SectorCook::new(level.sectors.iter().map(|s| shifted(s.geom(), &first))));
+            .then(|| {
+                SectorCook::new(
+                    level
+                        .sectors
+                        .iter()
+                        .map(|s| sector_geom_with_mover(s, first.get(&s.id))),
+                )
+            });
         Self { whole, cook, first }
     }
 
@@ -232,7 +176,7 @@ impl Moving {
                 }
                 parts.push(part(shape, kind, false));
             } else if let Some(s) = level.sectors.iter().find(|s| s.id == m.object)
-                && let Some(cooked) = self.sector_part(s.geom(), m)
+                && let Some(cooked) = self.sector_part(s, m)
             {
                 let base = paint(m.object, Kind::Sector);
                 let tris = cooked
@@ -250,39 +194,15 @@ impl Moving {
         MovedScene { parts }
     }
 
-    /// What mover `m` moves of the sector `g` (its level geometry): the cooked sector when whole, else the
-    /// piston of its floor or ceiling, as the runtime builds them.
-    fn sector_part(&self, g: SectorGeom<'_>, m: &MoverObject) -> Option<CookedSector> {
-        let cook = self.cook.as_ref()?;
-        let cooked = cook.sector(g.id)?;
-        let (lo, hi) = vertical_range(m);
-        let (side, shift) = match m.part {
-            MoverPart::Whole => return Some(cooked.clone()),
-            MoverPart::Floor => (PistonSide::Floor, lo),
-            MoverPart::Ceiling => (PistonSide::Ceiling, hi),
-        };
-        // The piston's sides hang from the sector's own surface, not the shifted one it was cooked with
-        // (the runtime's `sector_parts` subtracts the shift from the shifted geometry: the same bits).
-        let mut own = shifted(g, &self.first);
-        match side {
-            PistonSide::Floor => own.floor.height -= shift,
-            PistonSide::Ceiling => own.ceiling.height -= shift,
-        }
-        Some(piston(&own, cooked, side, shift, hi - lo))
-    }
-}
-
-/// Sector geometry `g` with a moving floor lowered (a moving ceiling raised) to the far end of its path.
-fn shifted<'a>(mut g: SectorGeom<'a>, first: &HashMap<ObjectId, MoverObject>) -> SectorGeom<'a> {
-    if let Some(m) = first.get(&g.id) {
-        let (lo, hi) = vertical_range(m);
+    /// What mover `m` moves of sector `s`: the cooked sector when whole, else the piston of its floor or
+    /// ceiling, as the runtime's level adapter builds them ([`mover_piston`]).
+    fn sector_part(&self, s: &SectorObject, m: &MoverObject) -> Option<CookedSector> {
+        let cooked = self.cook.as_ref()?.sector(s.id)?;
         match m.part {
-            MoverPart::Floor => g.floor.height += lo,
-            MoverPart::Ceiling => g.ceiling.height += hi,
-            MoverPart::Whole => {}
+            MoverPart::Whole => Some(cooked.clone()),
+            MoverPart::Floor | MoverPart::Ceiling => mover_piston(s, cooked, m),
         }
     }
-    g
 }
 
 /// The shape of object `id` when it is a box, cylinder, triangle or mesh, with its kind.
@@ -331,6 +251,5 @@ fn object_part(level: &Level, id: ObjectId) -> Option<(Shape, Kind)> {
     Some((Shape::Triangles(tris), Kind::Mesh))
 }
 
-#[cfg(test)]
-#[path = "movers_tests.rs"]
-mod tests;
+// Its tests are the scene's (`movers_tests.rs`): they compare the moved parts with the static scene and
+// the runtime's, and the scene builds on this file, not the other way.

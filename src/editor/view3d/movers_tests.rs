@@ -1,5 +1,12 @@
+//! The moved objects drawn where the runtime puts them, and left out of the static scene.
+
+use glam::Vec3;
+
 use super::*;
-use crate::editor::view3d::scene::{SOLID_FLOATS, build_static};
+use crate::editor::document::Kind;
+use crate::editor::view3d::movers::{MovedSolids, Moving};
+use crate::editor::view3d::solids::corner_box;
+use crate::level::ObjectId;
 use crate::scene::Scene;
 use crate::sim::Static;
 

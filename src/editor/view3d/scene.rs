@@ -1,158 +1,21 @@
 //! The 3D preview's geometry and cameras, without the GPU (so every part is unit-tested).
 //!
-//! [`Solids`] holds lit triangles (position, normal, colour) with their winding always matching their normal:
-//! the renderer treats counter-clockwise as the front and tints back faces, so a level triangle shows its
-//! front (the side `(b - a) × (c - a)` points to) in its own colour and its back in the back-face tint.
-//! [`Lines`] holds coloured line segments (floor grid, overlays; plain data of the drawing layer
-//! `draw::lines`, re-exported here), [`Spheres`] one instance per ball.
+//! The level's static scene ([`build_static`]) is drawn from the plain data of `solids.rs` ([`Solids`]: lit
+//! triangles, [`Spheres`]: one instance per ball) and [`Lines`] (coloured line segments: floor grid,
+//! overlays; the drawing layer's `draw::lines`), all re-exported here; what the movers move is left out and
+//! kept in `movers.rs`'s [`MovedScene`](super::movers::MovedScene), which builds on the same solids.
 //! The cameras ([`Camera3`]) live in `camera.rs` and are re-exported here.
 
 use glam::{Vec2, Vec3};
 
 pub use super::camera::{Camera3, CameraMode, CharacterView, eye_height, walk_motion};
+pub use super::solids::{
+    CYLINDER_SEGMENTS, Paint, SOLID_FLOATS, SPHERE_FLOATS, Solids, Spheres, face_color, unit_sphere,
+};
 pub use crate::editor::draw::lines::{LINE_FLOATS, Lines, pack};
 use crate::level::Level;
 use crate::shape::Aabb;
 use crate::walker::{WalkMode, Walker};
-
-/// Floats per [`Solids`] vertex: position (3), normal (3), colour (RGBA8 bits in one float).
-pub const SOLID_FLOATS: usize = 7;
-/// Floats per [`Spheres`] instance: centre (3), radius, colour.
-pub const SPHERE_FLOATS: usize = 5;
-
-/// Lit triangles, flat-shaded.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Solids {
-    /// Interleaved vertices, [`SOLID_FLOATS`] each.
-    pub data: Vec<f32>,
-}
-
-impl Solids {
-    /// Number of vertices.
-    #[must_use]
-    pub fn vertices(&self) -> usize {
-        self.data.len() / SOLID_FLOATS
-    }
-
-    fn vertex(&mut self, p: Vec3, n: Vec3, c: f32) {
-        self.data
-            .extend_from_slice(&[p.x, p.y, p.z, n.x, n.y, n.z, c]);
-    }
-
-    /// A triangle facing `n` (its winding is swapped when it disagrees). Degenerate or non-finite
-    /// triangles are skipped.
-    pub fn tri(&mut self, a: Vec3, b: Vec3, c: Vec3, n: Vec3, rgba: [u8; 4]) {
-        let cross = (b - a).cross(c - a);
-        let n = n.normalize_or_zero();
-        if !(cross.length_squared() > 1e-20) || !cross.is_finite() || n == Vec3::ZERO {
-            return;
-        }
-        let col = pack(rgba);
-        if cross.dot(n) >= 0.0 {
-            self.vertex(a, n, col);
-            self.vertex(b, n, col);
-            self.vertex(c, n, col);
-        } else {
-            self.vertex(a, n, col);
-            self.vertex(c, n, col);
-            self.vertex(b, n, col);
-        }
-    }
-
-    /// A triangle with its own winding: front is `(b - a) × (c - a)`.
-    pub fn tri_as_wound(&mut self, a: Vec3, b: Vec3, c: Vec3, rgba: [u8; 4]) {
-        let n = (b - a).cross(c - a);
-        self.tri(a, b, c, n, rgba);
-    }
-
-    /// A planar quad `a b c d` (in order around its rim) facing `n`.
-    pub fn quad(&mut self, a: Vec3, b: Vec3, c: Vec3, d: Vec3, n: Vec3, rgba: [u8; 4]) {
-        self.tri(a, b, c, n, rgba);
-        self.tri(a, c, d, n, rgba);
-    }
-
-    /// A box from its centre, three unit axes and half extents, faces outward.
-    pub fn cuboid(&mut self, center: Vec3, axes: [Vec3; 3], half: Vec3, rgba: [u8; 4]) {
-        let h = [axes[0] * half.x, axes[1] * half.y, axes[2] * half.z];
-        for k in 0..3 {
-            let (u, v) = (h[(k + 1) % 3], h[(k + 2) % 3]);
-            for s in [-1.0f32, 1.0] {
-                let c = center + h[k] * s;
-                let n = axes[k] * s;
-                self.quad(c - u - v, c + u - v, c + u + v, c - u + v, n, rgba);
-            }
-        }
-    }
-
-    /// A capped cylinder from `a` to `b`, `segments` around.
-    pub fn cylinder(&mut self, a: Vec3, b: Vec3, radius: f32, segments: usize, rgba: [u8; 4]) {
-        let axis = b - a;
-        let len = axis.length();
-        if !(len > 1e-6) || !(radius > 0.0) || !len.is_finite() || !radius.is_finite() {
-            return;
-        }
-        let w = axis / len;
-        let (u, v) = w.any_orthonormal_pair();
-        let ring = |i: usize| {
-            let ang = i as f32 / segments as f32 * std::f32::consts::TAU;
-            u * ang.cos() + v * ang.sin()
-        };
-        for i in 0..segments {
-            let (r0, r1) = (ring(i), ring(i + 1));
-            let mid = (r0 + r1).normalize_or_zero();
-            self.quad(
-                a + r0 * radius,
-                a + r1 * radius,
-                b + r1 * radius,
-                b + r0 * radius,
-                mid,
-                rgba,
-            );
-            self.tri(a, a + r0 * radius, a + r1 * radius, -w, rgba);
-            self.tri(b, b + r0 * radius, b + r1 * radius, w, rgba);
-        }
-    }
-}
-
-/// Sphere instances.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Spheres {
-    /// Interleaved instances, [`SPHERE_FLOATS`] each.
-    pub data: Vec<f32>,
-}
-
-impl Spheres {
-    /// Number of instances.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.data.len() / SPHERE_FLOATS
-    }
-
-    /// Whether there are none.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
-    }
-
-    /// One sphere (skipped when not finite or not positive).
-    pub fn push(&mut self, center: Vec3, radius: f32, rgba: [u8; 4]) {
-        if center.is_finite() && radius.is_finite() && radius > 0.0 {
-            self.data
-                .extend_from_slice(&[center.x, center.y, center.z, radius, pack(rgba)]);
-        }
-    }
-}
-
-/// A unit sphere (positions equal normals) as an indexed triangle list: an icosahedron subdivided
-/// `levels` times ([`crate::generate::icosphere`]).
-#[must_use]
-pub fn unit_sphere(levels: u32) -> (Vec<Vec3>, Vec<u32>) {
-    let (v, f) = crate::generate::icosphere(levels, Vec3::ZERO, 1.0);
-    (v, f.into_iter().flatten().collect())
-}
-
-/// Colour of each object's geometry.
-pub type Paint<'a> = &'a dyn Fn(crate::level::ObjectId, crate::editor::document::Kind) -> [u8; 4];
 
 /// The level's static geometry: walls, triangles, planes, cylinders, boxes, meshes and the walker, plus the
 /// floor grid. Balls and the debugger's overlays are dynamic and built per frame.
@@ -173,12 +36,35 @@ pub struct StaticScene {
 /// Visual thickness of a wall panel (walls are segments; their collision radius is drawn as lines).
 pub const WALL_THICKNESS: f32 = 0.08;
 
-/// Build the static scene of `level`. `show_walker` draws the walker's body (off while walking in it);
-/// `wall_radii` outlines each wall's collision radius on the floor.
+/// How the static scene gets `level`'s sectors cooked as the runtime cooks them: it hands them to the
+/// callback. The app passes the greybox room's kept cook (an edit re-cooks only the sectors it touched);
+/// [`fresh_cook`] cooks them all.
+pub type CookSectors<'a> = &'a dyn Fn(&Level, &mut dyn FnMut(&crate::sector::SectorCook));
+
+/// `level`'s sectors cooked afresh ([`Level::cook_sectors`]), handed to `f`.
+pub fn fresh_cook(level: &Level, f: &mut dyn FnMut(&crate::sector::SectorCook)) {
+    f(&level.cook_sectors());
+}
+
+/// Build the static scene of `level`, its sectors cooked afresh. `show_walker` draws the walker's body
+/// (off while walking in it); `wall_radii` outlines each wall's collision radius on the floor.
 #[must_use]
 pub fn build_static(
     level: &Level,
     paint: Paint<'_>,
+    show_walker: bool,
+    wall_radii: bool,
+) -> StaticScene {
+    build_static_with(level, paint, &fresh_cook, show_walker, wall_radii)
+}
+
+/// [`build_static`] with the sectors cooked by `cook` (when no mover moves a sector; with sector movers
+/// the runtime's cook with movers is made here).
+#[must_use]
+pub fn build_static_with(
+    level: &Level,
+    paint: Paint<'_>,
+    cook: CookSectors<'_>,
     show_walker: bool,
     wall_radii: bool,
 ) -> StaticScene {
@@ -198,8 +84,13 @@ pub fn build_static(
     }
     planes(&mut s, level, paint, center, extent);
     for c in level.cylinders.iter().filter(|o| kept(&o.id)) {
-        s.solids
-            .cylinder(c.a, c.b, c.radius, 32, paint(c.id, Kind::Cylinder));
+        s.solids.cylinder(
+            c.a,
+            c.b,
+            c.radius,
+            CYLINDER_SEGMENTS,
+            paint(c.id, Kind::Cylinder),
+        );
     }
     for b in level.aabbs.iter().filter(|o| kept(&o.id)) {
         s.solids.cuboid(
@@ -219,7 +110,7 @@ pub fn build_static(
         );
     }
     meshes_and_probes(&mut s, level, paint, extent, &moving.whole);
-    sectors(&mut s, level, paint, &moving);
+    sectors(&mut s, level, paint, cook, &moving);
     s.moved = moving.scene(level, paint);
     entities_and_triggers(&mut s, level, paint);
     if show_walker && let Some(w) = &level.walker {
@@ -322,14 +213,21 @@ fn meshes_and_probes(
 /// their ceilings, and from outside a room its inner walls, as the level's planes are drawn. Floors take the
 /// sector's colour, ceilings a darker one, risers, lintels and walls lighter ones. With sector movers, the
 /// runtime's cook with movers (`moving.cook`) and no sector moved whole (those are drawn per frame).
-fn sectors(s: &mut StaticScene, level: &Level, paint: Paint<'_>, moving: &super::movers::Moving) {
+fn sectors(
+    s: &mut StaticScene,
+    level: &Level,
+    paint: Paint<'_>,
+    kept: CookSectors<'_>,
+    moving: &super::movers::Moving,
+) {
     if level.sectors.is_empty() {
         return;
     }
     match &moving.cook {
         Some(cook) => sector_faces(s, level, paint, cook, &moving.whole),
-        // The cook kept from the last revision: an edit re-cooks only the sectors it touched.
-        None => crate::editor::greybox::scene::with_cooked_sectors(level, |cook| {
+        // The caller's cook (the app keeps it from the last revision: an edit re-cooks only the sectors
+        // it touched).
+        None => kept(level, &mut |cook| {
             sector_faces(s, level, paint, cook, &moving.whole);
         }),
     }
@@ -350,7 +248,7 @@ fn sector_faces(
         };
         let base = paint(sector.id, Kind::Sector);
         for (tri, face) in cooked.indices.iter().zip(&cooked.faces) {
-            let col = super::movers::face_color(base, *face);
+            let col = face_color(base, *face);
             let [a, b, c] = tri.map(|i| cooked.vertices.get(i as usize).copied());
             if let (Some(a), Some(b), Some(c)) = (a, b, c) {
                 s.planes.tri_as_wound(a, b, c, col);
@@ -845,3 +743,7 @@ mod tests {
         assert_eq!(b.min, Vec3::new(-5.0, 0.0, -5.0));
     }
 }
+
+#[cfg(test)]
+#[path = "movers_tests.rs"]
+mod movers_tests;
