@@ -8,8 +8,9 @@ mod character;
 pub mod game;
 mod mover;
 mod sector;
+pub mod value;
 
-pub use game::{PickRequest, PickWhat, Slot};
+pub use value::{PickRequest, PickWhat, Slot};
 
 use egui::{Color32, RichText, Ui};
 
