@@ -107,6 +107,9 @@ pub(super) fn before_move(
         }
     }
     let mut at = carried;
+    // What stopped a push short (the floor under a crusher, the wall behind a door): what the body is crushed
+    // against, though it stays a little short of it.
+    let mut blockers: Vec<ObjectId> = Vec::new();
     for &id in &overlapped {
         let Some(mover) = scene.mover_of(id) else {
             continue;
@@ -122,7 +125,14 @@ pub(super) fn before_move(
         if dm.length_squared() <= STILL * STILL || !shape.overlaps_capsule(&grown(ctl, at)) {
             continue;
         }
+        if !ahead_of(shape, at + Vec3::Y * (ctl.height * 0.5), dm) {
+            // A mover moving away from a body it is in (a crusher rising off a crushed body) leaves it: a push
+            // along its motion would carry the body through it to its far side.
+            continue;
+        }
         if let Some(to) = push_along(ctl, shape, at, dm) {
+            let (to, stop) = push_room(ctl, scene, id, at, to);
+            blockers.extend(stop);
             events.push(MoverEvent::Pushed {
                 object: id,
                 mover,
@@ -133,11 +143,17 @@ pub(super) fn before_move(
     }
     if scene.overlaps_capsule_any(&grown(ctl, at)) {
         let pushed = pushout::push_out(scene, at, ctl.radius + ctl.skin, |f| grown(ctl, f));
-        if pushed.resolved {
+        // The shortest way out must be open from where the body is: not through the floor under a crusher
+        // (a surface the body is not in, which the shortest push may cross).
+        let open = pushed.resolved && {
+            let inside = scene.overlap_capsule(&grown(ctl, at));
+            first_blocker(ctl, scene, &inside, at, pushed.feet - at).is_none()
+        };
+        if open {
             at = pushed.feet;
         } else {
             // The movers that pushed the body this step and those it is still in, against the rest.
-            let (mut movers, against): (Vec<ObjectId>, Vec<ObjectId>) = scene
+            let (mut movers, mut against): (Vec<ObjectId>, Vec<ObjectId>) = scene
                 .overlap_capsule(&grown(ctl, at))
                 .into_iter()
                 .partition(|&id| scene.mover_of(id).is_some());
@@ -147,6 +163,9 @@ pub(super) fn before_move(
             }));
             movers.sort_unstable();
             movers.dedup();
+            against.extend(blockers.iter().filter(|id| scene.mover_of(**id).is_none()));
+            against.sort_unstable();
+            against.dedup();
             events.push(MoverEvent::Crushed {
                 movers: movers.clone(),
                 against: against.clone(),
@@ -239,6 +258,72 @@ fn push_along(ctl: &CharacterController, shape: &Static, at: Vec3, dm: Vec3) -> 
         return Some(at + dir * travel);
     }
     None
+}
+
+/// Whether a point of the body (`mid`, its middle) lies ahead of the moved object along its motion `dm`: past
+/// the middle of the object's box in the direction it moves.
+fn ahead_of(shape: &Static, mid: Vec3, dm: Vec3) -> bool {
+    shape
+        .bounds()
+        .is_none_or(|b| (mid - b.center()).dot(dm) >= 0.0)
+}
+
+/// How far the body follows a push from `at` to `to` before it meets anything but the pushing object `pusher`
+/// (a floor under a crusher, a wall behind a closing door): it stops half a skin short of that, still inside
+/// the pusher (the step then says `crushed`), instead of being pushed through. Also the object that stopped it.
+fn push_room(
+    ctl: &CharacterController,
+    scene: &Scene,
+    pusher: ObjectId,
+    at: Vec3,
+    to: Vec3,
+) -> (Vec3, Option<ObjectId>) {
+    let motion = to - at;
+    let Some((t, normal, id)) = first_blocker(ctl, scene, &[pusher], at, motion) else {
+        return (to, None);
+    };
+    let len = motion.length();
+    let dir = motion / len;
+    let closing = (-normal).dot(dir);
+    let back = if closing > 0.0 {
+        ctl.skin * 0.5 / closing.max(0.05)
+    } else {
+        0.0
+    };
+    (at + dir * (t * len - back).max(0.0), Some(id))
+}
+
+/// The first thing but the objects `ignore` that the grown body meets moving from `at` by `motion`: its time
+/// (a fraction of the motion), its normal and its id. A one-way surface stops only what comes down onto its
+/// top. `None` for no motion.
+fn first_blocker(
+    ctl: &CharacterController,
+    scene: &Scene,
+    ignore: &[ObjectId],
+    at: Vec3,
+    motion: Vec3,
+) -> Option<(f32, Vec3, ObjectId)> {
+    if motion.length() <= STILL {
+        return None;
+    }
+    let body = grown(ctl, at);
+    let (a, b) = (body.bounds(), body.translated(motion).bounds());
+    let mut first: Option<(f32, Vec3, ObjectId)> = None;
+    scene.objects_in_box(a.min.min(b.min), a.max.max(b.max), |id, shape| {
+        if ignore.contains(&id) {
+            return;
+        }
+        let Some(toi) = shape.sweep_capsule(&body, motion) else {
+            return;
+        };
+        if scene.is_one_way(id) && !(motion.y < 0.0 && toi.normal.y > 0.5) {
+            return;
+        }
+        if first.is_none_or(|(t, _, _)| toi.t < t) {
+            first = Some((toi.t, toi.normal, id));
+        }
+    });
+    first
 }
 
 /// The one-way objects the body moved through in its own move from `from` to `to` (going up through them, or

@@ -277,6 +277,48 @@ fn a_ceiling_coming_down_makes_the_body_crouch_or_crushes_it() {
     assert!(crushed, "{body:?}");
 }
 
+/// A crusher (as the sample level's: a 2 m block coming down to 5 cm above the ground and back up) on a body
+/// standing under it: crushed against the ground while it is down, never pushed down through the ground (it
+/// was, and then fell forever below the ground plane), never carried through the block as it rises, and free
+/// on the ground once it has gone back up.
+#[test]
+fn a_crusher_crushes_against_the_floor_and_lets_go() {
+    let c = CharacterController::default();
+    let mut s = scene(
+        r#"(version: 3,
+        planes: [(id: 9, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 1, min: (-2.0, 2.0, -2.0), max: (2.0, 4.0, 2.0))],
+        movers: [(id: 2, object: 1, path: [(0.0, 0.0, 0.0), (0.0, -1.95, 0.0)], speed: 1.5, wait: 1.0)])"#,
+    );
+    let mut body = Body::new(Vec3::new(0.3, c.skin, -0.2));
+    let mut crushed = 0;
+    for i in 0..400 {
+        let m = step_at(&mut s, &mut body, &c, &still(), i as f32 * DT);
+        assert!(body.feet.y > -1e-3 && body.feet.y < 0.1, "step {i}: {m:?}");
+        if m.crushed {
+            crushed += 1;
+            // Against the floor while coming down; waiting at the bottom, nothing pushes (by the crusher alone).
+            let down = s.mover_velocity(ObjectId(1)).y < 0.0;
+            assert!(m.movers.iter().any(|e| matches!(e,
+                MoverEvent::Crushed { movers, against }
+                    if movers == &[ObjectId(1)] && (against == &[ObjectId(9)] || !down && against.is_empty()))),
+                "step {i}: {m:?}");
+        }
+    }
+    assert!(crushed > 60, "crushed {crushed} steps");
+    // Back up (the period is 2 × (1.3 s + 1 s)): the body stands free on the ground.
+    let mut freed = false;
+    for i in 400..560 {
+        let m = step_at(&mut s, &mut body, &c, &still(), i as f32 * DT);
+        if s.mover_offset_at(ObjectId(1), s.time()).y > -0.1 {
+            freed = true;
+            assert!(!m.crushed && m.grounded, "step {i}: {m:?}");
+            assert!(s.overlap_capsule(&c.capsule(body.feet)).is_empty());
+        }
+    }
+    assert!(freed);
+}
+
 /// rapier #488 (the character dips into a vertically moving platform and can fall through it): a lift
 /// rising at 5 m/s, then coming down, carries the body with no dip below the band.
 #[test]
