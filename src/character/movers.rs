@@ -8,8 +8,11 @@
 //!   is lifted before its own move (the rising floor never swallows the feet). The horizontal part is then
 //!   swept, so a platform sliding under a wall leaves the body against the wall instead of carrying it in.
 //! - **Push.** A moved object that moved into the body pushes it out along that object's own motion, by the
-//!   least distance that leaves the body a skin from it (a one-way object only pushes up). Anything else the
-//!   body then overlaps is left by the shortest push found, as a move's start is.
+//!   least distance that leaves the body a skin from it (a one-way object only pushes up), as far as nothing
+//!   else is in the way: the push stops a skin short of what is behind the body (the floor under a crusher,
+//!   the wall behind a door). An object moving away from a body it is in (a crusher rising off a body it
+//!   crushed) does not push. Anything else the body then overlaps is left by the shortest push found, as a
+//!   move's start is, when the way there is open (not through a surface the body is not in).
 //! - **Crouch.** A standing body overlapped after the carry and the pushes crouches when its crouched body
 //!   overlaps nothing where it is (a ceiling coming down on it, a lift taking it up under a low ceiling).
 //! - **Crush.** When no free place is found, the body stays where the pushes left it and the step says
