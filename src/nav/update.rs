@@ -34,20 +34,29 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
         return;
     };
     let shared = Arc::new(scene.clone());
-    let mut maps = Vec::with_capacity(map.maps.len());
-    for old in &map.maps {
-        match update_agent(scene, old, bounds, &settings, changed) {
-            Ok(mut m) => {
-                // Rides are found again whole: a handful of simulations per mover, and an edit anywhere along
-                // a mover's path may change them.
-                m.rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, &settings);
-                maps.push(m);
-            }
-            Err(_) => {
-                *map = NavMap::build(scene, &settings);
-                return;
-            }
-        }
+    // The agent sizes side by side: each one's update has long single-threaded stretches (the walk over
+    // every node that keeps the moves and jumps from before).
+    let updated: Vec<Result<AgentMap, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = map
+            .maps
+            .iter()
+            .map(|old| s.spawn(|| update_agent(scene, old, bounds, &settings, changed)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut maps = Vec::with_capacity(updated.len());
+    for m in updated {
+        let Ok(mut m) = m else {
+            *map = NavMap::build(scene, &settings);
+            return;
+        };
+        // Rides are found again whole: a handful of simulations per mover, and an edit anywhere along a
+        // mover's path may change them.
+        m.rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, &settings);
+        maps.push(m);
     }
     map.maps = maps;
     map.scene = Some(shared);
@@ -180,11 +189,164 @@ fn update_jumps(
             }
         }
     }
-    let (new_jumps, new_flights) = bake::find_jumps(scene, graph, settings, &again);
-    jumps.extend(new_jumps);
-    flights.extend(new_flights);
+    for (new_jumps, new_flights) in jumps_again(scene, graph, settings, &again) {
+        jumps.extend(new_jumps);
+        flights.extend(new_flights);
+    }
     jumps.sort_by_key(|j| (j.from, j.to));
     jumps.dedup_by_key(|j| (j.from, j.to));
     flights.sort_by_key(|f| f.0);
     (jumps, flights)
+}
+
+/// The jumps from `again` simulated anew, in parts on the settings' threads: an edit's few hundred take-offs
+/// are fewer than `find_jumps` shares out itself, and each costs a few hundred steps of a body. Each part's
+/// links and flights are by take-off, and the parts hold different take-offs, so the caller's sort merges them.
+fn jumps_again(
+    scene: &Scene,
+    graph: &MoveGraph,
+    settings: &super::NavSettings,
+    again: &[u32],
+) -> Vec<bake::Jumps> {
+    let threads = if settings.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        settings.threads
+    }
+    .clamp(1, 64)
+    .min(again.len().div_ceil(16))
+    .max(1);
+    if threads == 1 {
+        return vec![bake::find_jumps(scene, graph, settings, again)];
+    }
+    // Take-offs dealt out in turn, so each part gets its share of the costly ones (they cluster).
+    let parts: Vec<Vec<u32>> = (0..threads)
+        .map(|t| again.iter().skip(t).step_by(threads).copied().collect())
+        .collect();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .iter()
+            .map(|part| s.spawn(move || bake::find_jumps(scene, graph, settings, part)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::character::CharacterController;
+    use crate::level::Level;
+    use crate::nav::NavSettings;
+
+    /// A 7 m room on a floor: a wall across part of it, a crate (climbed), a platform (jumped onto) and a
+    /// 3 m post in a corner (so the bounds stay whatever the edits do). The boxes are `(id, min, max)`.
+    fn room(boxes: &[(u32, Vec3, Vec3)]) -> Scene {
+        let mut items = vec!["(id: 1, min: (-3.5, -0.5, -3.5), max: (3.5, 0.0, 3.5))".to_owned()];
+        items.push("(id: 2, min: (3.0, 0.0, 3.0), max: (3.5, 3.0, 3.5))".to_owned());
+        for (id, a, b) in boxes {
+            items.push(format!(
+                "(id: {id}, min: ({}, {}, {}), max: ({}, {}, {}))",
+                a.x, a.y, a.z, b.x, b.y, b.z
+            ));
+        }
+        let text = format!("(version: 2, aabbs: [{}])", items.join(", "));
+        Scene::build(&Level::from_ron_str(&text).unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// Everything the two maps answer from: each agent size's nodes (feet), moves (so their links and kinds),
+    /// jump links and flights, ride links.
+    fn assert_same(a: &NavMap, b: &NavMap, what: &str) {
+        assert_eq!((&a.slots, a.maps.len()), (&b.slots, b.maps.len()), "{what}");
+        for (x, y) in a.maps.iter().zip(&b.maps) {
+            let (g, h) = (&x.graph, &y.graph);
+            assert_eq!(g.len(), h.len(), "{what}: nodes");
+            for n in 0..g.len() as u32 {
+                assert_eq!(g.feet(n), h.feet(n), "{what}: node {n}");
+                assert_eq!(g.moves(n), h.moves(n), "{what}: node {n}'s moves");
+            }
+            assert_eq!(x.jumps, y.jumps, "{what}: jumps");
+            assert_eq!(x.flights, y.flights, "{what}: flights");
+            assert_eq!(x.rides, y.rides, "{what}: rides");
+        }
+    }
+
+    /// A chain of edits (a wall added, moved, taken away; a crate raised past a step), each an
+    /// update of the map before over the edit's old and new places, for two agent sizes: each the fresh
+    /// build of the edited room, node for node, link for link, and the same paths.
+    #[test]
+    fn each_update_is_the_fresh_build() {
+        let small = CharacterController {
+            radius: 0.2,
+            height: 1.2,
+            crouch_height: 0.8,
+            ..CharacterController::default()
+        };
+        let settings = NavSettings {
+            agents: vec![CharacterController::default(), small],
+            threads: 2,
+            ..NavSettings::default()
+        };
+        let (v, crate_top) = (Vec3::new, 0.3);
+        let mut boxes = vec![
+            (10, v(-1.0, 0.0, -3.5), v(-0.8, 2.5, 0.5)),
+            (11, v(1.0, 0.0, -2.0), v(1.8, crate_top, -1.2)),
+            (12, v(0.8, 0.0, 1.0), v(2.4, 0.6, 2.4)),
+        ];
+        let mut map = NavMap::build(&room(&boxes), &settings);
+        assert!(map.error().is_none(), "{:?}", map.error());
+        assert!(map.stats().jumps > 0, "jumps onto the platform");
+        let edits: [(&str, Option<(u32, Vec3, Vec3)>, u32); 4] = [
+            (
+                "a wall added",
+                Some((13, v(-3.5, 0.0, 2.0), v(-1.5, 2.5, 2.2))),
+                13,
+            ),
+            (
+                "the wall moved",
+                Some((13, v(-3.5, 0.0, 1.2), v(-1.5, 2.5, 1.4))),
+                13,
+            ),
+            ("the wall taken away", None, 13),
+            (
+                "the crate raised",
+                Some((11, v(1.0, 0.0, -2.0), v(1.8, 0.9, -1.2))),
+                11,
+            ),
+        ];
+        let pairs = [
+            (v(-3.0, 0.0, -3.0), v(2.0, 0.6, 2.0)),
+            (v(-3.0, 0.0, 3.0), v(1.4, 0.9, -1.6)),
+        ];
+        for (what, edit, id) in edits {
+            let was = boxes.iter().position(|b| b.0 == id);
+            let mut changed = was.map(|i| Aabb::new(boxes[i].1, boxes[i].2));
+            if let Some(i) = was {
+                boxes.remove(i);
+            }
+            if let Some(b) = edit {
+                let bx = Aabb::new(b.1, b.2);
+                changed =
+                    Some(changed.map_or(bx, |c| Aabb::new(c.min.min(bx.min), c.max.max(bx.max))));
+                boxes.push(b);
+            }
+            let scene = room(&boxes);
+            let changed = changed.unwrap_or_else(|| panic!("{what}: a box"));
+            map.update(&scene, changed);
+            let fresh = NavMap::build(&scene, &settings);
+            assert_same(&map, &fresh, what);
+            for agent in 0..2 {
+                for (from, to) in pairs {
+                    assert_eq!(
+                        map.path(agent, from, to),
+                        fresh.path(agent, from, to),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
 }
