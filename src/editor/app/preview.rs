@@ -385,8 +385,8 @@ impl Preview3 {
             // The wheel going quiet ends the gesture, and no input may come then (the pointer resting):
             // a frame is asked for just past the deadline, which ends it.
             let wait = (end - p.now).max(0.0) + REPAINT_PAST_DEADLINE_SECS;
-            ui.ctx()
-                .request_repaint_after(std::time::Duration::from_secs_f64(wait));
+            // (`_secs` ignores a delay no `Duration` holds rather than panicking.)
+            ui.ctx().request_repaint_after_secs(wait as f32);
         }
         (out != HeightsOut::Nothing).then_some(out)
     }
