@@ -11,11 +11,11 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use collidoscope::character::CharacterController;
+use collidoscope::character::{Body, CharacterController};
 use collidoscope::generate::{MazeParams, maze};
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::level::{AabbObject, Level, ObjectId};
-use collidoscope::nav::{NavMap, NavSettings};
+use collidoscope::nav::{NavMap, NavPath, NavSettings};
 use collidoscope::scene::Scene;
 use collidoscope::shape::Aabb;
 use criterion::Criterion;
@@ -148,7 +148,109 @@ fn recast_table() {
     }
 }
 
+/// Follow `path` from `from` as the contract measures it: a `Body` stepped at 60 Hz with `steer`, within
+/// `cell·√2` across and `max_step` up or down of `to`, grounded, in `1.5 × length / 4 m/s + 2 s`.
+fn walked(scene: &Scene, ctl: &CharacterController, path: &NavPath, from: Vec3, to: Vec3) -> bool {
+    let (Some(&first), Some(&last)) = (path.points.first(), path.points.last()) else {
+        return false;
+    };
+    let flat = |a: Vec3, b: Vec3| Vec2::new(a.x - b.x, a.z - b.z).length();
+    let length = flat(from, first) + path.length() + last.distance(to);
+    let mut body = Body::new(first);
+    body.grounded = true;
+    let dt = 1.0 / 60.0;
+    for _ in 0..((1.5 * length / 4.0 + 2.0) / dt) as usize {
+        let input = path.steer(&body, ctl);
+        body.step(ctl, scene, &input, Vec3::new(0.0, -9.81, 0.0), dt);
+        if flat(body.feet, to) <= 0.25 * std::f32::consts::SQRT_2
+            && (body.feet.y - to.y).abs() <= ctl.max_step
+            && body.grounded
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// The path row alone (`NAV_PATH=1`, `NAV_SIZE=metres`, 100 by default): the maze baked for the default
+/// agent only, the path across it timed (the best of five) and walked, then `NAV_PAIRS` (20) seeded random
+/// pairs of places timed and walked.
+fn path_row() {
+    let size: f32 = std::env::var("NAV_SIZE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100.0);
+    let pairs: usize = std::env::var("NAV_PAIRS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let scene = Scene::from_level(&maze_level(size)).expect("a valid level");
+    let ctl = CharacterController::default();
+    let began = Instant::now();
+    let map = NavMap::build(&scene, &NavSettings::default());
+    println!(
+        "maze {size} m, default agent: build {:.3} s",
+        began.elapsed().as_secs_f64()
+    );
+    let places = map.places(0);
+    let nearest = |p: Vec3| {
+        places
+            .iter()
+            .copied()
+            .min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)))
+            .expect("the maze has places")
+    };
+    let corner = 0.48 * size;
+    let mut all = vec![(
+        nearest(Vec3::new(-corner, 0.0, -corner)),
+        nearest(Vec3::new(corner, 0.0, corner)),
+    )];
+    let mut seed = 38u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize % places.len()
+    };
+    for _ in 0..pairs {
+        all.push((places[next()], places[next()]));
+    }
+    let (mut found, mut walks, mut total) = (0, 0, 0.0);
+    for (k, &(from, to)) in all.iter().enumerate() {
+        let mut best = f64::INFINITY;
+        let mut path = None;
+        for _ in 0..if k == 0 { 5 } else { 1 } {
+            let began = Instant::now();
+            path = map.path(0, from, to);
+            best = best.min(began.elapsed().as_secs_f64());
+        }
+        total += best;
+        let ok = path
+            .as_ref()
+            .is_some_and(|p| walked(&scene, &ctl, p, from, to));
+        found += usize::from(path.is_some());
+        walks += usize::from(ok);
+        if k == 0 {
+            println!(
+                "path across the maze: {:.3} ms, {:?} points, {:.1} m, walked {ok}",
+                best * 1e3,
+                path.as_ref().map(|p| p.points.len()),
+                path.as_ref().map_or(0.0, |p| p.length())
+            );
+        }
+    }
+    println!(
+        "{} pairs: {found} paths, {walks} walked, mean {:.3} ms a path",
+        all.len(),
+        total / all.len() as f64 * 1e3
+    );
+}
+
 fn main() {
+    if std::env::var_os("NAV_PATH").is_some() {
+        path_row();
+        return;
+    }
     let quick = std::env::var_os("NAV_QUICK").is_some();
     #[cfg(feature = "bench-recast")]
     recast_table();

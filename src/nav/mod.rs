@@ -38,8 +38,10 @@ use crate::id::ObjectId;
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
+mod astar;
 mod bake;
 mod consts;
+mod line;
 mod path;
 mod ride;
 mod steer;

@@ -1,18 +1,23 @@
-//! Paths: A* over an agent's graph (its moves and jump links) from the place the reach map would start on to
-//! the first node that answers for the goal, then straightened: along runs of walking, intermediate points are
-//! dropped while a body stepped at 60 Hz toward the farther point, as [`NavPath::steer`](super::NavPath::steer)
-//! steers it, still gets there without leaving the shortcut or falling (`character::reach::walk`).
+//! Paths: A* over an agent's graph (its moves and jump links; the bookkeeping in flat arrays, `astar.rs`) from
+//! the place the reach map would start on to the first node that answers for the goal, then straightened:
+//! along runs of walking, intermediate points are dropped while a body stepped at 60 Hz toward the farther
+//! point, as [`NavPath::steer`](super::NavPath::steer) steers it, still gets there without leaving the
+//! shortcut or falling (`character::reach::walk`). Where geometry settles a shortcut (`line.rs`: a sweep of
+//! the widest body across one level floor touches nothing; a narrow one lifted over any step meets a wall),
+//! no body is stepped for it. The straightened path is followed by a steered body last, as before.
 //!
 //! Ride links are edges of the search too, costing the walk on and off plus the mover's travel and its worst
 //! wait (a whole period) at walking speed. A ride step is kept as found (waiting place, boarding point, the
 //! same point at the far end, landing): straightening works on the walking between rides, never across one.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 
 use glam::{Vec2, Vec3};
 
+use super::astar::{self, Costs, Via};
 use super::bake::AgentMap;
+use super::line;
 use super::{NavLink, NavPath, NavSettings};
 use crate::character::{CharacterController, walks};
 use crate::scene::Scene;
@@ -20,18 +25,6 @@ use crate::scene::Scene;
 /// How much farther (in the search's cost, about metres) the search goes on past a goal node a body does not
 /// arrive at `to` from, for one it does: the nodes answering for `to` lie within a few cells of it.
 const AROUND_GOAL: f32 = 4.0;
-
-/// How a node was reached in the search.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Via {
-    Start,
-    /// A move (walk or drop) from a node.
-    Move(u32),
-    /// Jump link `i` of the map.
-    Jump(u32),
-    /// Ride link `i` of the map.
-    Ride(u32),
-}
 
 /// The horizontal distance between two points.
 fn flat(a: Vec3, b: Vec3) -> f32 {
@@ -53,6 +46,14 @@ fn move_link(ctl: &CharacterController, a: Vec3, b: Vec3) -> NavLink {
     }
 }
 
+/// What straightening checks a shortcut against: the scene, the agent's map and controller, the gravity.
+struct Ground<'a> {
+    scene: &'a Scene,
+    map: &'a AgentMap,
+    ctl: CharacterController,
+    gravity: Vec3,
+}
+
 /// The path for `map`'s agent from `from` to `to` (see [`NavMap::path`](super::NavMap::path)).
 pub(super) fn find(
     map: &AgentMap,
@@ -62,17 +63,57 @@ pub(super) fn find(
     to: Vec3,
 ) -> Option<NavPath> {
     let g = &map.graph;
-    let ctl = *g.controller();
     let start = g.start_node(from)?;
     let goals = g.goal_nodes(to);
     if goals.is_empty() {
         return None;
     }
+    let mut path = astar::with_costs(g.len(), |costs| {
+        let goal = search(map, settings, start, &goals, to, costs)?;
+        unwind(map, costs, goal)
+    })?;
+    let ground = Ground {
+        scene,
+        map,
+        ctl: *g.controller(),
+        gravity: settings.gravity,
+    };
+    finish(&mut path, scene, &ground.ctl, settings.gravity, to);
+    // Each walking piece between rides on its own (a ride step is kept as it is).
+    let mut out = NavPath::default();
+    for (piece, ride) in pieces(&path) {
+        let piece = straightened(piece, &ground);
+        if out.points.is_empty() {
+            out.points = piece.points;
+        } else {
+            out.points
+                .extend_from_slice(piece.points.get(1..).unwrap_or(&[]));
+        }
+        out.links.extend(piece.links);
+        if let Some((points, links)) = ride {
+            out.points.extend_from_slice(points);
+            out.links.extend_from_slice(links);
+        }
+    }
+    Some(out)
+}
+
+/// A* over the agent's graph from `start` to a node of `goals` (sorted) answering for `to`: the goal node
+/// reached, with `costs` holding how every node on the way was reached.
+fn search(
+    map: &AgentMap,
+    settings: &NavSettings,
+    start: u32,
+    goals: &[u32],
+    to: Vec3,
+    costs: &mut Costs,
+) -> Option<u32> {
+    let g = &map.graph;
+    let ctl = *g.controller();
     let slack = 2.0 * g.cell();
     let h = |n: u32| (flat(g.feet(n), to) - slack).max(0.0);
-    let mut best: HashMap<u32, (f32, Via)> = HashMap::new();
     let mut heap = BinaryHeap::new();
-    best.insert(start, (0.0, Via::Start));
+    costs.set(start, 0.0, Via::Start);
     heap.push(Reverse((key(h(start)), start)));
     // A goal node a body arrives at counts for `to` (within the contract's `cell·√2` across and a step and two
     // skins up or down); the others answer for `to` as the reach map does but may stand farther (up to two
@@ -82,27 +123,31 @@ pub(super) fn find(
         flat(p, to) <= g.cell() * std::f32::consts::SQRT_2
             && (p.y - to.y).abs() <= ctl.max_step + 2.0 * ctl.skin
     };
-    let mut goal = None;
     let mut fallback: Option<(f32, u32)> = None;
     while let Some(Reverse((k, n))) = heap.pop() {
         if fallback.is_some_and(|(c, _)| f32::from_bits(k) > c + AROUND_GOAL) {
             break;
         }
+        let Some((cost, _)) = costs.get(n) else {
+            continue;
+        };
+        // A stale entry: the node was reached more cheaply since, and expanded from there.
+        if k > key(cost + h(n)) {
+            continue;
+        }
         if goals.binary_search(&n).is_ok() {
             if arrives(n) {
-                goal = Some(n);
-                break;
+                return Some(n);
             }
             if fallback.is_none() {
-                fallback = Some((best[&n].0, n));
+                fallback = Some((cost, n));
             }
         }
-        let (cost, _) = best[&n];
         let at = g.feet(n);
         let mut relax = |m: u32, step: f32, via: Via| {
             let c = cost + step;
-            if best.get(&m).is_none_or(|&(b, _)| c < b) {
-                best.insert(m, (c, via));
+            if costs.get(m).is_none_or(|(b, _)| c < b) {
+                costs.set(m, c, via);
                 heap.push(Reverse((key(c + h(m)), m)));
             }
         };
@@ -131,26 +176,7 @@ pub(super) fn find(
             relax(r.to, r.cost, Via::Ride((first + i) as u32));
         }
     }
-    let goal = goal.or(fallback.map(|(_, n)| n))?;
-    let mut path = unwind(map, &best, goal)?;
-    finish(&mut path, scene, &ctl, settings.gravity, to);
-    // Each walking piece between rides on its own (a ride step is kept as it is).
-    let mut out = NavPath::default();
-    for (piece, ride) in pieces(&path) {
-        let piece = straightened(piece, scene, &ctl, settings.gravity);
-        if out.points.is_empty() {
-            out.points = piece.points;
-        } else {
-            out.points
-                .extend_from_slice(piece.points.get(1..).unwrap_or(&[]));
-        }
-        out.links.extend(piece.links);
-        if let Some((points, links)) = ride {
-            out.points.extend_from_slice(points);
-            out.links.extend_from_slice(links);
-        }
-    }
-    Some(out)
+    fallback.map(|(_, n)| n)
 }
 
 /// A walking piece of a path and the ride step after it (its boarding point, far point and landing, and
@@ -189,17 +215,13 @@ fn pieces(path: &NavPath) -> Vec<Piece<'_>> {
 /// A walking piece straightened, or as it was where a steered body does not follow the straightened one to
 /// its end (a step up that carried the body past a point, say, so a shortcut began elsewhere than it was
 /// checked from).
-fn straightened(
-    piece: NavPath,
-    scene: &Scene,
-    ctl: &CharacterController,
-    gravity: Vec3,
-) -> NavPath {
+fn straightened(piece: NavPath, ground: &Ground) -> NavPath {
     if piece.links.is_empty() {
         return piece;
     }
+    let (scene, ctl, gravity) = (ground.scene, &ground.ctl, ground.gravity);
     let mut path = piece.clone();
-    straighten(&mut path, scene, ctl, gravity);
+    straighten(&mut path, ground);
     if path.points.len() < piece.points.len() && !followed(&path, scene, ctl, gravity) {
         return piece;
     }
@@ -230,13 +252,13 @@ fn followed(path: &NavPath, scene: &Scene, ctl: &CharacterController, gravity: V
 }
 
 /// The path from the search's parents: node feet, with each jump's landing point after its take-off.
-fn unwind(map: &AgentMap, best: &HashMap<u32, (f32, Via)>, goal: u32) -> Option<NavPath> {
+fn unwind(map: &AgentMap, costs: &Costs, goal: u32) -> Option<NavPath> {
     let g = &map.graph;
     let ctl = g.controller();
     let mut chain = vec![(goal, Via::Start)];
     let mut n = goal;
     loop {
-        let (_, via) = *best.get(&n)?;
+        let (_, via) = costs.get(n)?;
         let last = chain.len() - 1;
         chain[last].1 = via;
         n = match via {
@@ -302,8 +324,10 @@ fn finish(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity:
 }
 
 /// Drop intermediate points along each run of walking while the shortcut walks on the ground (see [`walks`],
-/// by the agent's body and ones a little wider and narrower): from each kept point, the farthest point of the run found by doubling the reach and then halving back.
-fn straighten(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity: Vec3) {
+/// by the agent's body and ones a little wider and narrower, unless `line::proven` or `line::blocked` settles
+/// it): from each kept point, the farthest point of the run found by doubling the reach and then halving back.
+fn straighten(path: &mut NavPath, ground: &Ground) {
+    let (scene, ctl, gravity) = (ground.scene, &ground.ctl, ground.gravity);
     // The shortcut is walked by the agent's body, by one a little wider (and as tall as that needs), and by one
     // a little narrower: a steered body arrives at a point up to a frame's walk aside, and must still get past
     // walls (the wide one) and over pits (the narrow one falls in first) where the test did.
@@ -335,6 +359,13 @@ fn straighten(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, grav
             end += 1;
         }
         let ok = |j: usize| {
+            let (a, b) = (points[i], points[j]);
+            if line::proven(scene, &ground.map.graph, ctl, margin, a, b) {
+                return true;
+            }
+            if line::blocked(scene, ctl, margin, a, b) {
+                return false;
+            }
             [ctl, &fat, &thin].into_iter().all(|c| {
                 walks(scene, c, gravity, points[i], points[j], true)
                     .is_some_and(|f| (f.y - points[j].y).abs() <= c.max_step + 2.0 * c.skin)

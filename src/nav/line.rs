@@ -1,0 +1,142 @@
+//! Straight walks decided without stepping a body, where geometry settles them: a shortcut across one flat
+//! floor that the widest body checked sweeps across touching nothing is walked; one that even the narrowest,
+//! lifted over any step, cannot sweep along is not.
+//!
+//! Why the first is a proof: on a level floor with nothing within a body's reach, [`Body::step`] moves the
+//! body exactly by its wish (the ground holds it at the floor's height; nothing to slide along or step onto),
+//! and the wish points at the shortcut's end, so the body goes along the line and arrives, on the ground. The
+//! sweep of the widest body (radius grown by half a skin, as every move keeps clear) along the line from the
+//! start's feet shows nothing is within reach of it or of the narrower ones, at any of the body's heights; and
+//! every point of the line (every half cell) lies within half a cell's diagonal of a place of the map at the
+//! floor's height, so the floor is there (a place is where the scan found a level surface under the body, a
+//! skin below the feet). Anything else (steps, slopes, walls near the line, a floor with a gap) is stepped as
+//! before.
+//!
+//! [`Body::step`]: crate::character::Body::step
+
+use glam::{Vec2, Vec3};
+
+use crate::character::{CharacterController, MoveGraph};
+use crate::scene::Scene;
+
+/// How far a place may stand from the floor's height and still count as on it, metres.
+const LEVEL: f32 = 1e-3;
+
+/// The most support look-ups one proof makes (a longer shortcut is stepped instead).
+const MAX_SAMPLES: usize = 4096;
+
+/// Whether bodies as wide as `ctl`'s agent and up to `margin` wider or narrower (as tall as the agent, or as
+/// the widest needs) surely walk from `a` to `b` on the ground, decided from the scene and the graph alone
+/// (see the module). `false` says only that geometry does not settle it.
+pub(super) fn proven(
+    scene: &Scene,
+    g: &MoveGraph,
+    ctl: &CharacterController,
+    margin: f32,
+    a: Vec3,
+    b: Vec3,
+) -> bool {
+    if !(a.is_finite() && b.is_finite()) || (a.y - b.y).abs() > LEVEL {
+        return false;
+    }
+    let cell = g.cell();
+    let length = Vec2::new(b.x - a.x, b.z - a.z).length();
+    let samples = (length / (0.5 * cell)).ceil() as usize + 1;
+    if samples > MAX_SAMPLES {
+        return false;
+    }
+    let wide = ctl.radius + margin.max(0.0);
+    let mut body = CharacterController {
+        radius: wide,
+        height: ctl.height.max(2.0 * wide),
+        ..*ctl
+    }
+    .capsule(a);
+    body.radius += 0.5 * ctl.skin;
+    let motion = Vec3::new(b.x - a.x, 0.0, b.z - a.z);
+    // The sweep does not report what the capsule already overlaps and moves away from: ask at both ends.
+    if !scene.overlap_capsule(&body).is_empty()
+        || scene.sweep_capsule(&body, motion).is_some()
+        || !scene.overlap_capsule(&body.translated(motion)).is_empty()
+    {
+        return false;
+    }
+    let near = cell * std::f32::consts::FRAC_1_SQRT_2 + LEVEL;
+    (0..samples).all(|s| {
+        let t = s as f32 / (samples - 1).max(1) as f32;
+        let p = a.lerp(Vec3::new(b.x, a.y, b.z), t);
+        g.spot_near(p, near, LEVEL).is_some()
+    })
+}
+
+/// Whether a body up to `margin` narrower than `ctl`'s agent and half a radius more (the stepped body may
+/// slide that far off the line), lifted over any step (`max_step` and two skins
+/// above the higher end), meets something sweeping from above `a` to above `b`: a wall or a rise too high to
+/// step across the line, which the stepped body would not get past either. A heuristic, never a proof: it
+/// only spares stepping bodies into a wall (a shortcut it turns down is not taken; the path stays walkable).
+pub(super) fn blocked(
+    scene: &Scene,
+    ctl: &CharacterController,
+    margin: f32,
+    a: Vec3,
+    b: Vec3,
+) -> bool {
+    // The stepped body may slide up to half a radius off the line (`walks`): so much narrower still.
+    let thin = (ctl.radius - margin.max(0.0) - 0.5 * ctl.radius).max(0.02);
+    let lift = a.y.max(b.y) - a.y + ctl.max_step + 2.0 * ctl.skin;
+    let height = ctl.height - lift;
+    if !(a.is_finite() && b.is_finite()) || height < 2.0 * thin {
+        return false;
+    }
+    let body = CharacterController {
+        radius: thin,
+        height,
+        ..*ctl
+    }
+    .capsule(a + Vec3::Y * lift);
+    let motion = Vec3::new(b.x - a.x, 0.0, b.z - a.z);
+    scene.sweep_capsule(&body, motion).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::character::ReachSettings;
+    use crate::level::Level;
+    use crate::shape::Aabb;
+
+    #[test]
+    fn open_floor_is_proven_walls_block_steps_are_left_to_the_walk() {
+        // A 6 m floor, a wall across x = 0 from z = -3 to z = 1, a 0.3 m crate at x = 2.
+        let text = "(version: 2, aabbs: [(id: 1, min: (-3.0, -0.5, -3.0), max: (3.0, 0.0, 3.0)), \
+                    (id: 2, min: (-0.1, 0.0, -3.0), max: (0.1, 2.5, 1.0)), \
+                    (id: 3, min: (1.7, 0.0, -2.5), max: (2.3, 0.3, -1.5))])";
+        let scene = Scene::build(&Level::from_ron_str(text).unwrap_or_else(|e| panic!("{e}")));
+        let ctl = CharacterController::default();
+        let bounds = Aabb::new(Vec3::new(-3.0, -0.5, -3.0), Vec3::new(3.0, 2.5, 3.0));
+        let g = MoveGraph::build(&scene, &ctl, bounds, &ReachSettings::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let feet = |x: f32, z: f32| {
+            let n = g
+                .node_near(Vec3::new(x, 0.0, z), 0.2, 0.1)
+                .unwrap_or_else(|| panic!("a place near {x}, {z}"));
+            g.feet(n)
+        };
+        let m = 0.05;
+        // In the open, along the wall's far side.
+        let (a, b) = (feet(-2.0, 2.0), feet(2.0, 2.2));
+        assert!(proven(&scene, &g, &ctl, m, a, b));
+        assert!(!blocked(&scene, &ctl, m, a, b));
+        // Through the wall: never proven, and blocked.
+        let (a, b) = (feet(-1.5, -1.0), feet(1.0, -1.0));
+        assert!(!proven(&scene, &g, &ctl, m, a, b));
+        assert!(blocked(&scene, &ctl, m, a, b));
+        // Grazing the wall's end (within the widest body): not proven, left to the walk.
+        let (a, b) = (feet(-1.5, 1.25), feet(1.5, 1.25));
+        assert!(!proven(&scene, &g, &ctl, m, a, b));
+        // Over the crate (a step): not proven, not blocked.
+        let (a, b) = (feet(1.0, -2.0), feet(2.8, -2.0));
+        assert!(!proven(&scene, &g, &ctl, m, a, b));
+        assert!(!blocked(&scene, &ctl, m, a, b));
+    }
+}
