@@ -257,6 +257,9 @@ mod tests {
         Scene::build(&Level::from_ron_str(&text).unwrap_or_else(|e| panic!("{e}")))
     }
 
+    /// A box of the room: its id, min and max.
+    type Box3 = (u32, Vec3, Vec3);
+
     /// Everything the two maps answer from: each agent size's nodes (feet), moves (so their links and kinds),
     /// jump links and flights, ride links.
     fn assert_same(a: &NavMap, b: &NavMap, what: &str) {
@@ -299,7 +302,8 @@ mod tests {
         let mut map = NavMap::build(&room(&boxes), &settings);
         assert!(map.error().is_none(), "{:?}", map.error());
         assert!(map.stats().jumps > 0, "jumps onto the platform");
-        let edits: [(&str, Option<(u32, Vec3, Vec3)>, u32); 4] = [
+        // What each edit is called, the box it leaves (`None`: taken away), and its id.
+        let edits: [(&str, Option<Box3>, u32); 4] = [
             (
                 "a wall added",
                 Some((13, v(-3.5, 0.0, 2.0), v(-1.5, 2.5, 2.2))),
