@@ -126,19 +126,16 @@ impl AabbTree {
     }
 
     /// Give every item `i` in the tree the box `boxes[i]` and refit the nodes once (a scene's movers, all moved
-    /// at one time: one pass instead of one per item). `false` (nothing changed) when an item's new box is
-    /// missing or invalid: the caller rebuilds.
+    /// at one time: one pass instead of one per item). `false` when an item's new box is missing or invalid:
+    /// the tree is then left half updated (the items before it have their new boxes, the nodes are not
+    /// refitted) and the caller rebuilds.
     pub fn refit_all(&mut self, boxes: &[Aabb]) -> bool {
-        if self
-            .items
-            .iter()
-            .any(|&i| !boxes.get(i as usize).is_some_and(Aabb::is_valid))
-        {
-            return false;
-        }
-        for (k, &i) in self.items.iter().enumerate() {
-            let b = &boxes[i as usize];
-            self.item_boxes[k] = (Vec3A::from(b.min), Vec3A::from(b.max));
+        // One pass that checks and copies (the check was a pass of its own over the same random reads).
+        for (&i, slot) in self.items.iter().zip(&mut self.item_boxes) {
+            match boxes.get(i as usize) {
+                Some(b) if b.is_valid() => *slot = (Vec3A::from(b.min), Vec3A::from(b.max)),
+                _ => return false,
+            }
         }
         self.refit_nodes();
         true
