@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use collidoscope::character::{Body, BodyInput, CharacterController};
+use collidoscope::character::{Body, BodyInput, CharacterController, ReachMap, ReachSettings};
 use collidoscope::generate::SplitMix64;
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::nav::{NavMap, NavPath, NavSettings, STEER_SPEED};
@@ -65,6 +65,8 @@ fn flat(a: Vec3, b: Vec3) -> f32 {
 struct Walk {
     arrived: bool,
     inside: bool,
+    /// Where the body was last.
+    end: Vec3,
 }
 
 /// Step a body from `from` with `input` until it is at `end` (the contract's tolerances) or `bound` seconds.
@@ -93,12 +95,14 @@ fn walk(
             return Walk {
                 arrived: !inside,
                 inside,
+                end: body.feet,
             };
         }
     }
     Walk {
         arrived: false,
         inside,
+        end: body.feet,
     }
 }
 
@@ -115,6 +119,7 @@ fn walk_ours(
         return Walk {
             arrived: false,
             inside: false,
+            end: from,
         };
     };
     let length = from.distance(first) + path.length() + last.distance(to);
@@ -134,6 +139,7 @@ fn walk_corners(
         return Walk {
             arrived: false,
             inside: false,
+            end: from,
         };
     };
     let length =
@@ -150,6 +156,59 @@ fn walk_corners(
             ..BodyInput::default()
         }
     })
+}
+
+/// Why a pair only Recast has a path for is not a path ours misses: where Recast's path starts and ends
+/// against `from` and `to`, whether its corners walked from `from` on to `to` itself arrive there, and what the
+/// reach map from `from` says of `to` (reachable, or the limit that keeps it out).
+fn recast_only_evidence(
+    level: &str,
+    scene: &Scene,
+    ctl: &CharacterController,
+    corners: &[Vec3],
+    from: Vec3,
+    to: Vec3,
+    walked: bool,
+) {
+    let (Some(&first), Some(&last)) = (corners.first(), corners.last()) else {
+        return;
+    };
+    let mut whole = vec![from];
+    whole.extend_from_slice(corners);
+    whole.push(to);
+    let walk = walk_corners(scene, ctl, &whole, from, NavSettings::default().cell);
+    let reach = ReachMap::build(scene, ctl, from, &ReachSettings::default());
+    let to_to = if walk.arrived {
+        format!(
+            "true, at {} (which the reach map from `from` says is {})",
+            walk.end,
+            if reach.reachable(walk.end) {
+                "reachable"
+            } else {
+                "unreachable"
+            }
+        )
+    } else {
+        "false".into()
+    };
+    let says = if reach.reachable(to) {
+        "reachable".to_string()
+    } else {
+        reach
+            .blocker(to)
+            .map_or("unreachable, no blocker".into(), |b| {
+                format!("unreachable: {}", b.describe(ctl))
+            })
+    };
+    println!(
+        "  {level}: only Recast has {from} -> {to}: its path starts {:.2} m across and {:+.2} m up from `from`, \
+         ends {:.2} m across and {:+.2} m up from `to`; walked to its end: {walked}, on to `to`: {to_to}; \
+         the reach map from `from`: {says}; corners {corners:?}",
+        flat(first, from),
+        first.y - from.y,
+        flat(last, to),
+        last.y - to.y,
+    );
 }
 
 /// The best of up to three runs of `f` (fewer when they pass five seconds together), and its last value.
@@ -272,11 +331,7 @@ pub fn compare(level: &str, scene: &Scene, pairs: usize, seed: u64) -> Result<Ro
                 row.inside += usize::from(w.inside);
                 row.recast_only += usize::from(ours.is_none());
                 if ours.is_none() && std::env::var_os("NAV_RECAST_DEBUG").is_some() {
-                    let w = w.arrived;
-                    println!(
-                        "  {level}: only Recast has {from} -> {to} (its path walked: {w}; {} corners: {c:?})",
-                        c.len()
-                    );
+                    recast_only_evidence(level, scene, &ctl, c, from, to, w.arrived);
                 }
             }
             None => {

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
-use super::consts::flat;
+use super::consts::{TAKE_OFF, flat};
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController, MoveGraph, ReachSettings};
@@ -303,6 +303,18 @@ pub(super) fn simulate_jump(
 ) -> Option<Vec3> {
     let mut body = Body::new(feet);
     body.grounded = true;
+    fly(scene, ctl, gravity, body, dir, flight)
+}
+
+/// [`simulate_jump`] from `body` as it is (grounded: its first step jumps).
+fn fly(
+    scene: &Scene,
+    ctl: &CharacterController,
+    gravity: Vec3,
+    mut body: Body,
+    dir: Vec2,
+    flight: &mut Flight,
+) -> Option<Vec3> {
     let wish = dir * STEER_SPEED;
     let mut left = false;
     for frame in 0..(3.0 * HZ) as usize {
@@ -328,8 +340,10 @@ pub(super) fn simulate_jump(
 }
 
 /// A jump link from node `n` along `dir`, when the simulated jump lands on a place of the graph more than two
-/// cells away, and lands there again taken off a frame's walk short of the take-off (where a steered body
-/// arriving at it may jump: `steer` jumps within a frame's walk of it).
+/// cells away, and lands there again taken off wherever a steered body takes off: from the node at rest, and
+/// where bodies walking to it (as steering walks, from behind the take-off, from either side and between) are
+/// first on the ground within [`TAKE_OFF`] of it. A body that walks up to it but is never on the ground that
+/// near (a crest that throws it into the air) makes no link.
 fn try_jump(
     scene: &Scene,
     graph: &MoveGraph,
@@ -351,18 +365,30 @@ fn try_jump(
         return None;
     };
     // The steering jumps along the link (take-off to landing): the flight must have gone straight (nothing
-    // turned it aside), and the jump along the link, and from a frame's walk short of the take-off, must land
-    // there too.
+    // turned it aside), and the jump along the link from every take-off must land there too.
     let along = Vec2::new(landing.x - feet.x, landing.z - feet.z);
     let side = (along - dir * along.dot(dir)).length();
     if side > 0.02 * along.length() {
         return None;
     }
     let dir = along.normalize_or_zero();
-    let early = feet - Vec3::new(dir.x, 0.0, dir.y) * (STEER_SPEED / HZ);
-    for start in [feet, early] {
-        let again = simulate_jump(scene, ctl, gravity, start, dir, flight)?;
-        if flat(again, landing) > cell || (again.y - landing.y).abs() > step {
+    let lands = |at: Vec3| flat(at, landing) <= cell && (at.y - landing.y).abs() <= step;
+    if !lands(simulate_jump(scene, ctl, gravity, feet, dir, flight)?) {
+        return None;
+    }
+    let diagonal = std::f32::consts::FRAC_1_SQRT_2;
+    let turns = [
+        Vec2::X,
+        Vec2::new(diagonal, diagonal),
+        Vec2::new(diagonal, -diagonal),
+        Vec2::Y,
+        Vec2::NEG_Y,
+    ];
+    for turn in turns {
+        let Some(body) = approached(scene, ctl, gravity, feet, turn.rotate(dir))? else {
+            continue;
+        };
+        if !lands(fly(scene, ctl, gravity, body, dir, flight)?) {
             return None;
         }
     }
@@ -371,4 +397,66 @@ fn try_jump(
         to,
         landing,
     })
+}
+
+/// How far back from a take-off the approaches the bake simulates begin, metres.
+const APPROACH: f32 = 0.3;
+
+/// The body a steered walk along `way` to the take-off `feet` brings to where steering jumps: the walk begins
+/// where a body walking [`APPROACH`] back from the take-off stands, and heads for the take-off reaching it
+/// exactly at 60 Hz, as steering walks to a segment's end; it jumps on the first frame it is on the ground
+/// within [`TAKE_OFF`] of it. `Some(None)` when there is no such walk to try (the way back leaves the ground or
+/// is blocked), `None` when the walk never is on the ground that near (steering would not jump).
+fn approached(
+    scene: &Scene,
+    ctl: &CharacterController,
+    gravity: Vec3,
+    feet: Vec3,
+    way: Vec2,
+) -> Option<Option<Body>> {
+    let back = feet - Vec3::new(way.x, 0.0, way.y) * APPROACH;
+    let mut body = Body::new(feet);
+    body.grounded = true;
+    let frames = (2.0 * APPROACH * HZ / STEER_SPEED) as usize + 2;
+    for _ in 0..frames {
+        walk_toward(scene, ctl, gravity, &mut body, back, STEER_SPEED);
+    }
+    if !(body.grounded && body.feet.is_finite() && flat(body.feet, back) < 0.25 * APPROACH) {
+        return Some(None);
+    }
+    // Down to the take-off more than the snap catches, steering walks slowly (as off a ledge).
+    let fall = body.feet.y - feet.y;
+    let speed = if fall > ctl.snap_distance {
+        (ctl.radius.max(0.25) / (2.0 * fall / 9.81).sqrt()).clamp(0.5, STEER_SPEED)
+    } else {
+        STEER_SPEED
+    };
+    for _ in 0..(2.0 * APPROACH * HZ / speed) as usize + 2 {
+        if body.grounded && flat(body.feet, feet) <= TAKE_OFF {
+            return Some(Some(body));
+        }
+        walk_toward(scene, ctl, gravity, &mut body, feet, speed);
+        if !body.feet.is_finite() {
+            return None;
+        }
+    }
+    None
+}
+
+/// One 60 Hz step of `body` walking toward `to` at `speed`, reaching it exactly (as steering walks).
+fn walk_toward(
+    scene: &Scene,
+    ctl: &CharacterController,
+    gravity: Vec3,
+    body: &mut Body,
+    to: Vec3,
+    speed: f32,
+) {
+    let d = Vec2::new(to.x - body.feet.x, to.z - body.feet.z);
+    let input = BodyInput {
+        wish: d.normalize_or_zero() * (d.length() * HZ).min(speed),
+        jump: false,
+        crouch: false,
+    };
+    body.step(ctl, scene, &input, gravity, 1.0 / HZ);
 }

@@ -3,8 +3,15 @@
 
 use glam::{Vec2, Vec3};
 
+use super::STEER_SPEED;
+
 /// Simulated frames per second (the property the contract states is at 60 Hz).
 pub(super) const HZ: f32 = 60.0;
+
+/// How near its take-off (horizontally, metres) a steered body on the ground jumps: a frame's walk at
+/// [`STEER_SPEED`] and 2 cm. The bake checks each jump link from the take-offs bodies walking to it this way
+/// reach.
+pub(super) const TAKE_OFF: f32 = STEER_SPEED / HZ + 0.02;
 
 /// The horizontal distance between two points.
 pub(super) fn flat(a: Vec3, b: Vec3) -> f32 {

@@ -6,9 +6,10 @@
 //! the path passes close to itself goes on rather than back. Within
 //! a radius of it the body heads for the segment's end (on the ground reaching it exactly, at 60 Hz, rather than
 //! a frame's walk past it: the next segment was checked walking from that point); pushed farther off, back to the nearest point on it
-//! first. A jump link's take-off jumps when the body is grounded within a frame's walk of it, with the wish
-//! along the link (as the bake simulated it); on the ground short of the link's middle the body heads for the
-//! take-off (never walks off toward the landing); in the air the wish stays along the link. On the last segment
+//! first. A jump link's take-off jumps when the body is grounded within a frame's walk of it (`TAKE_OFF`), with
+//! the wish along the link (the bake simulated such approaches); on the ground short of the link's middle the
+//! body heads for the take-off (never walks off toward the landing; reaching it exactly at 60 Hz, as a
+//! segment's end); in the air the wish stays along the link. On the last segment
 //! the speed falls off within a quarter metre of the end, so the body stops there. Off a ledge deeper than the
 //! snap catches, the body walks slowly (the fall carries it about a quarter metre past the rim) and arrives at
 //! the segment's end in the air.
@@ -27,7 +28,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::bake::HZ;
+use super::consts::{HZ, TAKE_OFF};
 use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
@@ -49,7 +50,6 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
         input.wish = arrive(feet, pts[0]);
         return input;
     }
-    let frame = STEER_SPEED / HZ;
     let (i, q, t) = nearest_segment(path, body, ctl);
     if let Some(block) = ride_block(path, body, i) {
         let found = ride::timetable(block.object, block.board, block.land);
@@ -70,7 +70,7 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     // The next link a jump, its take-off within a frame's walk: jump now, along it.
     if body.grounded
         && let Some(NavLink::Jump { .. }) = path.links.get(i + 1)
-        && flat(feet, b).length() <= frame + 0.02
+        && flat(feet, b).length() <= TAKE_OFF
         && let Some(&c) = pts.get(i + 2)
     {
         input.wish = flat(b, c).normalize_or_zero() * STEER_SPEED;
@@ -84,11 +84,12 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
         }
         // On the ground on the take-off's side: to the take-off, and jump there.
         if t < 0.5 {
-            if flat(feet, a).length() <= frame + 0.02 {
+            let to = flat(feet, a);
+            if to.length() <= TAKE_OFF {
                 input.jump = true;
                 input.wish = along;
             } else {
-                input.wish = flat(feet, a).normalize_or_zero() * STEER_SPEED;
+                input.wish = to.normalize_or_zero() * (to.length() * HZ).min(STEER_SPEED);
             }
             return input;
         }
