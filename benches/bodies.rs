@@ -7,10 +7,16 @@
 //! every core; without it both rows are one thread. One iteration is one frame of every body (the bodies go on
 //! walking from frame to frame, so every sample is a fresh stretch of their routes); the report after the
 //! groups gives the frame time and the time per move at each count.
+//!
+//! Two modes skip criterion: `-- --report [COUNT]` prints the report alone (at one count when given), and
+//! `-- --hash` prints a hash of every step's answer (workings included) and every body's state over 300 bodies
+//! stepped 300 frames by `Body::step`, then 2,000 bodies stepped 45 frames by `step_bodies`: 180,000 steps
+//! whose bits a change meant to keep the answers must leave alone.
 
 #[path = "common/terrain.rs"]
 mod terrain;
 
+use std::hash::{DefaultHasher, Hasher};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -102,8 +108,9 @@ fn bench(c: &mut Criterion, scene: &Scene, ctl: &CharacterController) {
     }
 }
 
-/// The report: frame times and µs per move at each count, timed over 120 frames after 60 to settle.
-fn report(scene: &Scene, ctl: &CharacterController) {
+/// The report: frame times and µs per move at each count (or at `only`), timed over 120 frames after 60 to
+/// settle.
+fn report(scene: &Scene, ctl: &CharacterController, only: Option<usize>) {
     println!(
         "\nbodies on the terrain (60 Hz frames; {} threads):",
         rayon_threads()
@@ -112,7 +119,7 @@ fn report(scene: &Scene, ctl: &CharacterController) {
         "| bodies | step_bodies frame | µs per move | one thread frame | µs per move | speed-up |"
     );
     println!("|---|---|---|---|---|---|");
-    for n in COUNTS {
+    for n in only.map_or(COUNTS.to_vec(), |n| vec![n]) {
         let frame = |parallel: bool| {
             let mut crowd = Crowd::new(scene, ctl, n);
             for _ in 0..60 {
@@ -136,6 +143,30 @@ fn report(scene: &Scene, ctl: &CharacterController) {
     }
 }
 
+/// The hash of the answers and states of the `--hash` mode (see the module's doc): the `Debug` text of every
+/// answer and body (floats printed to the last bit).
+fn hash_steps(scene: &Scene, ctl: &CharacterController) -> (u64, u64) {
+    let mut h = DefaultHasher::new();
+    let mut crowd = Crowd::new(scene, ctl, 300);
+    for _ in 0..300 {
+        crowd.next_inputs();
+        for (body, input) in crowd.bodies.iter_mut().zip(&crowd.inputs) {
+            let answer = body.step(ctl, scene, input, GRAVITY, DT);
+            h.write(format!("{answer:?}{body:?}").as_bytes());
+        }
+    }
+    let traced = h.finish();
+    let mut h = DefaultHasher::new();
+    let mut crowd = Crowd::new(scene, ctl, 2_000);
+    for _ in 0..45 {
+        crowd.frame(scene, ctl, true);
+        for body in &crowd.bodies {
+            h.write(format!("{body:?}").as_bytes());
+        }
+    }
+    (traced, h.finish())
+}
+
 /// Threads `step_bodies` uses.
 fn rayon_threads() -> usize {
     if cfg!(feature = "parallel") {
@@ -150,12 +181,23 @@ fn main() {
     let scene = Scene::from_objects(objects);
     let ctl = CharacterController::default();
     println!("{note}");
-    let quick = std::env::args().any(|a| a == "--test");
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "--test");
+    if args.iter().any(|a| a == "--hash") {
+        let (traced, crowd) = hash_steps(&scene, &ctl);
+        println!("hash: Body::step {traced:016x}, step_bodies {crowd:016x}");
+        return;
+    }
+    if let Some(k) = args.iter().position(|a| a == "--report") {
+        let only = args.get(k + 1).and_then(|a| a.parse().ok());
+        report(&scene, &ctl, only);
+        return;
+    }
     let mut c = Criterion::default().configure_from_args();
     if !quick {
         bench(&mut c, &scene, &ctl);
         c.final_summary();
-        report(&scene, &ctl);
+        report(&scene, &ctl, None);
     } else {
         // `cargo test --benches`: one frame of the smallest crowd, no timing.
         let mut crowd = Crowd::new(&scene, &ctl, 16);

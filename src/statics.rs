@@ -7,7 +7,7 @@
 
 use glam::{DVec3, Vec2, Vec3};
 
-use crate::mesh::TriMesh;
+use crate::mesh::{Near, TriMesh};
 use crate::query::closest::{point_segment_d, point_triangle_d};
 use crate::query::closest_segment::{
     Pair, segment_aabb, segment_convex, segment_plane, segment_triangle,
@@ -162,8 +162,11 @@ impl Static {
     /// Calls `push` with the normal (not necessarily unit) of each face of this object through `point` (within
     /// `tol`), pointing out of a solid, or for a surface (plane, triangle, mesh triangle) toward `body` (the
     /// body's point nearest the contact). A box corner has three; a mesh vertex one per triangle around it.
+    /// A mesh's are found through its triangles `gathered` near a move when they hold the point's box (the
+    /// same faces in the same order: the tree's triangles, in the tree's order).
     pub(crate) fn faces_through(
         &self,
+        gathered: Option<&Near<'_>>,
         point: Vec3,
         body: Vec3,
         tol: f32,
@@ -237,14 +240,27 @@ impl Static {
                 }
             }
             Static::Mesh(m) => {
-                let r = Vec3::splat(tol);
+                let (lo, hi) = (point - Vec3::splat(tol), point + Vec3::splat(tol));
                 let p = d3(point);
-                m.triangles_in_box(point - r, point + r, |_, t| {
+                let mut face = |t: Triangle| {
                     let [a, b, c] = t.vertices().map(d3);
                     if p.distance(point_triangle_d(p, a, b, c)) <= f64::from(tol) {
                         push(toward(t.normal_unnormalized()));
                     }
-                });
+                };
+                match gathered.filter(|n| n.holds(lo, hi)) {
+                    Some(n) => {
+                        for (_, _, t) in n.touching(lo, hi) {
+                            // A triangle whose plane lies beyond the reach has no point within it.
+                            if t.may_be_within(p, f64::from(tol)) {
+                                // The corners are the f32 ones, widened: narrowing gives them back exactly.
+                                let [a, b, c] = t.v.map(DVec3::as_vec3);
+                                face(Triangle::new(a, b, c));
+                            }
+                        }
+                    }
+                    None => m.triangles_in_box(lo, hi, |_, t| face(t)),
+                }
             }
         }
     }

@@ -4,6 +4,7 @@
 
 use glam::{DVec3, Vec3};
 
+use crate::mesh::Near;
 use crate::query::f3;
 use crate::query::sweep::CapD;
 use crate::scene::Static;
@@ -52,8 +53,19 @@ impl Faces {
 /// The faces of `shape` through `point` (within `tol`), their normals pointing out of a solid, or for a surface
 /// (plane, triangle, mesh triangle) toward `body` (the body's point nearest the contact).
 pub(crate) fn faces_at(shape: &Static, point: Vec3, body: Vec3, tol: f32) -> Faces {
+    faces_near(shape, None, point, body, tol)
+}
+
+/// [`faces_at`], a mesh's through its triangles gathered near the move (`near`, the same faces).
+pub(crate) fn faces_near(
+    shape: &Static,
+    near: Option<&Near<'_>>,
+    point: Vec3,
+    body: Vec3,
+    tol: f32,
+) -> Faces {
     let mut out = Faces::default();
-    shape.faces_through(point, body, tol, |n| out.push(n));
+    shape.faces_through(near, point, body, tol, |n| out.push(n));
     out
 }
 

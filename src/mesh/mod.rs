@@ -14,7 +14,7 @@ mod build;
 mod gltf;
 mod layout;
 mod near;
-pub(crate) use near::{Near, NearTriangle};
+pub(crate) use near::{Near, NearTriangle, TrianglePre};
 mod ray;
 mod translate;
 mod volume;

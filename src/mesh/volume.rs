@@ -16,8 +16,9 @@ use crate::query::{Toi, closest::point_triangle_d};
 use crate::shape::{Aabb, Capsule, Sphere, Triangle};
 
 thread_local! {
-    /// Each thread's list of the triangles a capsule sweep reaches, kept from sweep to sweep.
-    static REACH: RefCell<Vec<(f64, usize)>> = const { RefCell::new(Vec::new()) };
+    /// Each thread's list of the triangles a capsule sweep reaches (its reach, slot and index among the
+    /// gathered triangles, or `usize::MAX`), kept from sweep to sweep.
+    static REACH: RefCell<Vec<(f64, usize, usize)>> = const { RefCell::new(Vec::new()) };
     /// Each thread's stack for [`TriMesh::visit_box`], kept from visit to visit.
     static VISIT: RefCell<Stack<u32>> = const { RefCell::new(Stack::new(0)) };
 }
@@ -98,8 +99,17 @@ impl TriMesh {
         let cap = CapD::of(capsule);
         let rr = cap.r * cap.r;
         let (lo, hi) = reach_box(&cap, DVec3::ZERO, self.bounds);
+        if let Some(n) = near.filter(|n| n.holds(lo, hi)) {
+            // The gathered triangles, with their kept geometry and closest pairs: the same tests.
+            return n.touching(lo, hi).any(|(_, _, t)| {
+                t.reach(&cap, DVec3::ZERO).is_some() && {
+                    let (on_segment, on_triangle) = t.segment_pair(cap.p, cap.q);
+                    on_segment.distance_squared(on_triangle) <= rr
+                }
+            });
+        }
         let mut found = false;
-        self.visit_near(near, bounds.min, bounds.max, lo, hi, |k| {
+        self.visit_triangles(bounds.min, bounds.max, lo, hi, |k| {
             let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
             // A triangle whose box or plane stays beyond the radius (and the rounding slack) of the segment
             // cannot come within it: the sweeps' own reach test, not moving. Most triangles near a body
@@ -155,29 +165,38 @@ impl TriMesh {
         // Room for the triangles of any sweep but a long one over a dense mesh, from the first.
         reach.reserve(256);
         let (lo, hi) = reach_box(&cap, m, self.bounds);
-        self.visit_near(
-            near,
-            from.min.min(to.min),
-            from.max.max(to.max),
-            lo,
-            hi,
-            |k| {
+        let held = near.filter(|n| n.holds(lo, hi));
+        if let Some(n) = held {
+            // The gathered triangles, with their kept geometry (`reach` is `triangle_reach` bit for bit).
+            for (k, j, t) in n.touching(lo, hi) {
+                if let Some(t0) = t.reach(&cap, m) {
+                    reach.push((t0, k, j));
+                }
+            }
+        } else {
+            self.visit_triangles(from.min.min(to.min), from.max.max(to.max), lo, hi, |k| {
                 let [a, b, c] = self.slot(k).map(Vec3::as_dvec3);
                 if let Some(t0) = triangle_reach(&cap, m, a, b, c) {
-                    reach.push((t0, k));
+                    reach.push((t0, k, usize::MAX));
                 }
                 true
-            },
-        );
+            });
+        }
         reach.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
         let mut best: Option<(TriangleHit, u32, [DVec3; 3])> = None;
-        for &(t0, k) in &reach {
+        for &(t0, k, j) in &reach {
             let bound = best.map_or(f64::INFINITY, |(hit, ..)| hit.t());
             if t0 >= bound {
                 break;
             }
-            let tri = self.slot(k).map(Vec3::as_dvec3);
-            if let Some(hit) = capsule_triangle_hit(&cap, m, tri, t0, bound)
+            let pre = held.and_then(|n| n.pre.get(j));
+            let tri = pre.map_or_else(|| self.slot(k).map(Vec3::as_dvec3), |t| t.v);
+            let [a, b, c] = tri;
+            let pair = || match pre {
+                Some(t) => t.segment_pair(cap.p, cap.q),
+                None => segment_triangle(cap.p, cap.q, a, b, c),
+            };
+            if let Some(hit) = capsule_triangle_hit(&cap, m, tri, (t0, bound), pair)
                 && hit.t() < bound
             {
                 best = Some((hit, self.id(k), tri));

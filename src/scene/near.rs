@@ -8,7 +8,8 @@ use std::cell::RefCell;
 use glam::Vec3;
 
 use super::Scene;
-use crate::mesh::{Near, NearTriangle};
+use crate::id::ObjectId;
+use crate::mesh::{Near, NearTriangle, TrianglePre};
 use crate::shape::Capsule;
 use crate::statics::Static;
 
@@ -27,6 +28,8 @@ pub(crate) struct NearScene {
     /// For each mesh among `objects`: its scene index and its run of `triangles`.
     meshes: Vec<(u32, u32, u32)>,
     triangles: Vec<NearTriangle>,
+    /// The geometry of `triangles`, in the same order.
+    pre: Vec<TrianglePre>,
 }
 
 impl NearScene {
@@ -54,6 +57,7 @@ impl NearScene {
             lo: self.lo,
             hi: self.hi,
             triangles: self.triangles.get(a as usize..b as usize)?,
+            pre: self.pre.get(a as usize..b as usize)?,
         })
     }
 }
@@ -65,6 +69,7 @@ impl Scene {
         out.objects.clear();
         out.meshes.clear();
         out.triangles.clear();
+        out.pre.clear();
         (out.lo, out.hi) = (lo, hi);
         if !(lo.is_finite() && hi.is_finite()) {
             (out.lo, out.hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
@@ -74,11 +79,21 @@ impl Scene {
             out.objects.push(i as u32);
             if let Static::Mesh(m) = &self.shapes[i] {
                 let start = out.triangles.len() as u32;
-                m.gather_near(lo, hi, &mut out.triangles);
+                m.gather_near(lo, hi, &mut out.triangles, &mut out.pre);
                 out.meshes
                     .push((i as u32, start, out.triangles.len() as u32));
             }
         });
+    }
+
+    /// Object `id`'s shape and, for a mesh, its triangles gathered in `near`.
+    pub(crate) fn object_near<'n>(
+        &'n self,
+        near: Option<&'n NearScene>,
+        id: ObjectId,
+    ) -> Option<(&'n Static, Option<Near<'n>>)> {
+        let i = *self.by_id.get(&id)? as usize;
+        Some((self.shapes.get(i)?, near.and_then(|n| n.mesh(i))))
     }
 
     /// The bounded objects that may touch the box `lo..=hi`: through `near` when its region holds the box
@@ -209,10 +224,22 @@ mod tests {
                     let moved = body.translated(motion).bounds();
                     held += usize::from(near.holds(b.min.min(moved.min), b.max.max(moved.max)));
                     total += 1;
-                    assert_eq!(
-                        scene.sweep_capsule_near(Some(&near), &body, motion),
-                        scene.sweep_capsule(&body, motion)
-                    );
+                    let hit = scene.sweep_capsule_near(Some(&near), &body, motion);
+                    assert_eq!(hit, scene.sweep_capsule(&body, motion));
+                    // The faces through the contact (and through it within a wider reach, where the order of
+                    // several matters), gathered as through the tree.
+                    if let Some(h) = hit
+                        && let Some((shape, tris)) = scene.object_near(Some(&near), h.object)
+                    {
+                        for tol in [1e-5, 0.3] {
+                            let faces = |t| {
+                                let mut out = Vec::new();
+                                shape.faces_through(t, h.point, body.a, tol, |n| out.push(n));
+                                out
+                            };
+                            assert_eq!(faces(tris.as_ref()), faces(None));
+                        }
+                    }
                     let at = body.translated(motion);
                     assert_eq!(
                         scene.overlaps_capsule_any_near(Some(&near), &at),

@@ -25,8 +25,8 @@ use crate::shape::{Aabb, Cylinder, Obb, Plane, Sphere, Triangle, Wall};
 mod capsule;
 
 pub(crate) use capsule::{
-    CapD, TriangleHit, WallD, capsule_triangle_hit, cylinder_pair, obb_pair, plane_pair,
-    triangle_contact, triangle_reach,
+    CapD, TriangleHit, WallD, capsule_triangle_hit, cylinder_pair, interval_meet, obb_pair,
+    plane_pair, reject_slack, triangle_contact, triangle_reach,
 };
 pub use capsule::{
     capsule_aabb, capsule_capsule, capsule_cylinder, capsule_obb, capsule_plane, capsule_sphere,

@@ -390,7 +390,7 @@ fn triangle_entry(cap: &CapD, m: DVec3, a: DVec3, b: DVec3, c: DVec3) -> Option<
 /// The rounding allowance of the early rejections: 1e-12 of the sizes involved, far above the f64 rounding of
 /// the few operations of a bound and far below anything the queries resolve, so a rejection never drops a
 /// contact the full computation would find (nor changes its bits).
-fn reject_slack(cap: &CapD, m: DVec3, at: DVec3) -> f64 {
+pub(crate) fn reject_slack(cap: &CapD, m: DVec3, at: DVec3) -> f64 {
     1e-12
         * (cap.p.abs().max_element()
             + cap.q.abs().max_element()
@@ -401,7 +401,7 @@ fn reject_slack(cap: &CapD, m: DVec3, at: DVec3) -> f64 {
 
 /// The times within `range` at which the interval `lo + v t ..= hi + v t` meets `min..=max`: `None` when it
 /// never does.
-fn interval_meet(
+pub(crate) fn interval_meet(
     lo: f64,
     hi: f64,
     v: f64,
@@ -471,15 +471,17 @@ impl TriangleHit {
 /// The first contact of a capsule moving by `m` with the triangle `a, b, c`, given its reach `t0` (from
 /// [`triangle_reach`]), unless it cannot come before `before` (then `None`, as for no contact): the plane's
 /// reach rejects most triangles a few operations in and skips the start's overlap test for those it leaves.
+/// `start_pair` answers `segment_triangle` of the capsule's segment and the triangle (a caller that met the
+/// same pair before hands back its answer).
 pub(crate) fn capsule_triangle_hit(
     cap: &CapD,
     m: DVec3,
     [a, b, c]: [DVec3; 3],
-    t0: f64,
-    before: f64,
+    (t0, before): (f64, f64),
+    start_pair: impl FnOnce() -> Pair,
 ) -> Option<TriangleHit> {
     if t0 == 0.0 {
-        let pair = segment_triangle(cap.p, cap.q, a, b, c);
+        let pair = start_pair();
         if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
             return touching(pair, m, || None).map(TriangleHit::Touching);
         }
@@ -511,7 +513,9 @@ pub(crate) fn capsule_triangle_d(
     c: DVec3,
 ) -> Option<ToiD> {
     let t0 = triangle_reach(cap, m, a, b, c)?;
-    match capsule_triangle_hit(cap, m, [a, b, c], t0, f64::INFINITY)? {
+    match capsule_triangle_hit(cap, m, [a, b, c], (t0, f64::INFINITY), || {
+        segment_triangle(cap.p, cap.q, a, b, c)
+    })? {
         TriangleHit::Touching(toi) => Some(toi),
         TriangleHit::Entry(t) => triangle_contact(cap, m, a, b, c, t),
     }

@@ -1,0 +1,221 @@
+//! Stepping up a riser: lift, move on at the lifted height, settle onto the tread (moving fully onto it from
+//! the nosing), and the checks that the step went up and on along the motion.
+
+use glam::Vec3;
+
+use super::Mover;
+use crate::character::result::{
+    CharacterHit, Limit, StepAttempt, StepRefusal, SweepPhase, degrees_from_up,
+};
+use crate::scene::SceneToi;
+
+impl Mover<'_> {
+    /// Try to step up a riser met at `hit`, carrying the horizontal motion `horizontal` forward: lift by up to
+    /// `max_step` (plus the skin), move forward at that height, settle onto the tread (moving the body fully
+    /// onto it when it only rests on the nosing). The landing and the motion left, or the limit met.
+    pub(super) fn try_step(
+        &mut self,
+        it: u32,
+        pos: Vec3,
+        horizontal: Vec3,
+        hit: &SceneToi,
+    ) -> Result<(Vec3, Vec3), Limit> {
+        let mut attempt = StepAttempt {
+            iteration: it,
+            obstacle: hit.object,
+            lift: 0.0,
+            forward: 0.0,
+            riser: None,
+            taken: false,
+            refused: None,
+        };
+        let outcome = self.step_probes(it, pos, horizontal, hit.point, &mut attempt);
+        let result = match outcome {
+            Ok(found) => {
+                attempt.taken = true;
+                Ok(found)
+            }
+            Err(why) => {
+                attempt.refused = Some(why);
+                Err(match why {
+                    StepRefusal::NoHeadroom => Limit::Ceiling {
+                        object: hit.object,
+                        at: hit.point,
+                    },
+                    StepRefusal::TreadTooSteep | StepRefusal::NoTread => {
+                        let (support, _) = self.support(hit, pos);
+                        if support.y > 1e-3 && support.y < self.walkable_y {
+                            Limit::SlopeTooSteep {
+                                object: hit.object,
+                                degrees: degrees_from_up(support),
+                                at: hit.point,
+                            }
+                        } else {
+                            Limit::Wall {
+                                object: hit.object,
+                                at: hit.point,
+                            }
+                        }
+                    }
+                    StepRefusal::TooHigh | StepRefusal::NoProgress => {
+                        attempt.riser = attempt.riser.or(self.obstacle_height(hit, pos));
+                        self.wall_or_riser(hit, pos)
+                    }
+                })
+            }
+        };
+        if self.record {
+            self.trace.steps.push(attempt);
+        }
+        result
+    }
+
+    /// The probes of a step-up; fills in `attempt` as it goes. Answers the landing and the horizontal motion
+    /// left.
+    fn step_probes(
+        &mut self,
+        it: u32,
+        pos: Vec3,
+        horizontal: Vec3,
+        riser_at: Vec3,
+        attempt: &mut StepAttempt,
+    ) -> Result<(Vec3, Vec3), StepRefusal> {
+        let ctl = *self.ctl;
+        let up = self.sweep(
+            SweepPhase::StepUp,
+            it,
+            pos,
+            Vec3::Y * (ctl.max_step + ctl.skin),
+        );
+        let lift = up.to.y - pos.y;
+        attempt.lift = lift;
+        if lift < ctl.skin {
+            return Err(StepRefusal::NoHeadroom);
+        }
+        let fwd = self.sweep(SweepPhase::StepForward, it, up.to, horizontal);
+        let forward = Vec3::new(fwd.to.x - up.to.x, 0.0, fwd.to.z - up.to.z).length();
+        attempt.forward = forward;
+        // Progress is measured along the motion and against the rounding of the coordinates: a body pressed
+        // against a face that the lifted body meets again moves by an ulp or two (a few microns 30 m from the
+        // origin), which is no way past the riser.
+        let dir = horizontal.normalize_or_zero();
+        if (fwd.to - up.to).dot(dir) <= rounding(up.to) {
+            return Err(if up.hit.is_some() {
+                StepRefusal::NoHeadroom
+            } else {
+                StepRefusal::TooHigh
+            });
+        }
+        // The top of the riser being climbed: straight down onto it just past the contact that blocked the walk.
+        let into = Vec3::new(horizontal.x, 0.0, horizontal.z).normalize_or_zero() * ctl.skin;
+        let top = pos.y + ctl.height;
+        let ray = crate::shape::Ray::new(
+            Vec3::new(riser_at.x + into.x, top, riser_at.z + into.z),
+            Vec3::NEG_Y,
+        );
+        let riser_top = self
+            .scene
+            .cast_ray(&ray, ctl.height)
+            .map_or(pos.y + ctl.max_step, |h| h.point.y);
+        let (over, landed, h) = self.settle_on_tread(it, fwd.to, dir, lift, riser_top)?;
+        // The riser: the ground straight under the feet after, less the ground straight under them before.
+        let base = self
+            .ground_below(pos)
+            .or(self.ground_y)
+            .unwrap_or(pos.y - ctl.skin);
+        let tread = self.ground_below(landed).unwrap_or(h.point.y);
+        let rise = tread - base;
+        attempt.riser = Some(rise);
+        if landed.y - pos.y > ctl.max_step + ctl.skin + 1e-3 || rise > ctl.max_step + 1e-3 {
+            return Err(StepRefusal::TooHigh);
+        }
+        // A step goes on along the motion: one that would land no farther on than it started (settled back
+        // onto the ground it came from, or higher up that ground behind it) climbed nothing, and one that
+        // would land back against the move's own motion (walked sideways onto a nosing behind) is not taken.
+        let moved = landed - pos;
+        if rise < ctl.skin
+            || moved.dot(dir) <= rounding(pos)
+            || moved.dot(self.heading) < -rounding(pos)
+        {
+            // Back down where it started from: nothing was stepped onto this time. The riser's own height
+            // (measured where the walk met it) says whether it ever could be.
+            let riser = riser_top - base;
+            attempt.riser = Some(riser);
+            return Err(if riser > ctl.max_step + 1e-3 {
+                StepRefusal::TooHigh
+            } else {
+                StepRefusal::NoProgress
+            });
+        }
+        self.stepped_up += rise;
+        self.ground_y = Some(tread);
+        self.hits.push(CharacterHit {
+            object: h.object,
+            point: h.point,
+            normal: h.normal,
+            iteration: it,
+        });
+        let done = Vec3::new(over.x - up.to.x, 0.0, over.z - up.to.z);
+        let rest = if done.length() >= horizontal.length() {
+            Vec3::ZERO
+        } else {
+            horizontal - horizontal.normalize_or_zero() * done.length()
+        };
+        Ok((landed, rest))
+    }
+
+    /// From `over` (lifted by `lift` and moved on past the riser along the unit horizontal `dir`), settle down onto
+    /// the tread; when the body would rest on the nosing (the contact off to the side of the axis, on an edge,
+    /// ahead along `dir`), move on at the lifted height until the axis is over the contact, and settle again.
+    /// Answers where it was over the tread, where it landed and the tread's contact.
+    fn settle_on_tread(
+        &mut self,
+        it: u32,
+        mut over: Vec3,
+        dir: Vec3,
+        lift: f32,
+        riser_top: f32,
+    ) -> Result<(Vec3, Vec3, SceneToi), StepRefusal> {
+        let ctl = *self.ctl;
+        let down_by = Vec3::NEG_Y * (lift + 2.0 * ctl.skin);
+        let mut down = self.sweep(SweepPhase::StepDown, it, over, down_by);
+        for _ in 0..3 {
+            let Some(h) = down.hit else {
+                return Err(StepRefusal::NoTread);
+            };
+            let (support, on_face) = self.support(&h, down.to);
+            let axis = Vec3::new(down.to.x, 0.0, down.to.z);
+            let to_contact = Vec3::new(h.point.x, 0.0, h.point.z) - axis;
+            // The nosing being climbed lies ahead along the motion; an edge at or behind the axis is a crease
+            // of the ground the body came from (a terrain mesh's ridge at a crate's foot), which it rests on
+            // as it is. Walking the body onto such an edge carried it back against its own motion.
+            if on_face || to_contact.length() <= 1e-4 || to_contact.dot(dir) <= 0.0 {
+                if support.y < self.walkable_y {
+                    return Err(StepRefusal::TreadTooSteep);
+                }
+                break;
+            }
+            // An edge: the nosing being climbed (no higher than the riser's top), move on until the axis is
+            // over it; a higher one (the next riser's nosing, on a tread narrower than the body), move back until
+            // the body clears it.
+            let nudge = if h.point.y <= riser_top + 1e-3 {
+                if support.y < self.walkable_y {
+                    return Err(StepRefusal::TreadTooSteep);
+                }
+                to_contact + to_contact.normalize_or_zero() * ctl.skin
+            } else {
+                let clear = self.body(down.to).radius + ctl.skin;
+                -to_contact.normalize_or_zero() * (clear - to_contact.length()).max(ctl.skin)
+            };
+            over = self.sweep(SweepPhase::StepForward, it, over, nudge).to;
+            down = self.sweep(SweepPhase::StepDown, it, over, down_by);
+        }
+        let h = down.hit.ok_or(StepRefusal::NoTread)?;
+        Ok((over, down.to, h))
+    }
+}
+
+/// A few ulps of the largest coordinate of `p` (and of 1): distances below it are rounding, not motion.
+fn rounding(p: Vec3) -> f32 {
+    8.0 * f32::EPSILON * (1.0 + p.abs().max_element())
+}
