@@ -51,6 +51,7 @@ mod pushout;
 mod reach;
 /// The whole move graph, for navigation (`crate::nav`).
 pub(crate) use reach::graph::MoveGraph;
+pub(crate) use reach::par::on_threads;
 pub(crate) use reach::walk::walks;
 mod result;
 mod support;

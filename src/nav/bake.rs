@@ -9,7 +9,9 @@ use glam::{Vec2, Vec3};
 use super::consts::{TAKE_OFF, flat};
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
-use crate::character::{Body, BodyInput, CharacterController, MoveGraph, ReachSettings};
+use crate::character::{
+    Body, BodyInput, CharacterController, MoveGraph, ReachSettings, on_threads,
+};
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
@@ -268,18 +270,7 @@ pub(super) fn find_jumps(
         }
         (out, flights)
     };
-    let parts: Vec<Jumps> = if threads <= 1 {
-        vec![work(0)]
-    } else {
-        std::thread::scope(|s| {
-            let work = &work;
-            let handles: Vec<_> = (0..threads).map(|t| s.spawn(move || work(t))).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        })
-    };
+    let parts: Vec<Jumps> = on_threads(threads, work);
     let (mut jumps, mut flights) = (Vec::new(), Vec::new());
     for (j, f) in parts {
         jumps.extend(j);

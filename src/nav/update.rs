@@ -189,50 +189,14 @@ fn update_jumps(
             }
         }
     }
-    for (new_jumps, new_flights) in jumps_again(scene, graph, settings, &again) {
-        jumps.extend(new_jumps);
-        flights.extend(new_flights);
-    }
+    // `find_jumps` deals the take-offs out over the settings' threads in turn (they cluster).
+    let (new_jumps, new_flights) = bake::find_jumps(scene, graph, settings, &again);
+    jumps.extend(new_jumps);
+    flights.extend(new_flights);
     jumps.sort_by_key(|j| (j.from, j.to));
     jumps.dedup_by_key(|j| (j.from, j.to));
     flights.sort_by_key(|f| f.0);
     (jumps, flights)
-}
-
-/// The jumps from `again` simulated anew, in parts on the settings' threads: an edit's few hundred take-offs
-/// are fewer than `find_jumps` shares out itself, and each costs a few hundred steps of a body. Each part's
-/// links and flights are by take-off, and the parts hold different take-offs, so the caller's sort merges them.
-fn jumps_again(
-    scene: &Scene,
-    graph: &MoveGraph,
-    settings: &super::NavSettings,
-    again: &[u32],
-) -> Vec<bake::Jumps> {
-    let threads = if settings.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        settings.threads
-    }
-    .clamp(1, 64)
-    .min(again.len().div_ceil(16))
-    .max(1);
-    if threads == 1 {
-        return vec![bake::find_jumps(scene, graph, settings, again)];
-    }
-    // Take-offs dealt out in turn, so each part gets its share of the costly ones (they cluster).
-    let parts: Vec<Vec<u32>> = (0..threads)
-        .map(|t| again.iter().skip(t).step_by(threads).copied().collect())
-        .collect();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = parts
-            .iter()
-            .map(|part| s.spawn(move || bake::find_jumps(scene, graph, settings, part)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ mod edges;
 mod explain;
 pub(crate) mod graph;
 mod memo;
-mod par;
+pub(crate) mod par;
 mod regions;
 mod regraph;
 mod spots;

@@ -1,10 +1,10 @@
 //! Work shared over threads: the one way the map's three parallel parts (the places, the moves of each
-//! breadth-first round, the blockers) start theirs.
+//! breadth-first round, the blockers) and navigation's jump search start theirs.
 
 /// `work(t)` for every `t` in `0..threads`, each on a thread of its own (on this one when `threads` is 1 or
 /// less), the answers in the order of `t` whatever order the threads end in; a panic in one is raised again
 /// here.
-pub(super) fn on_threads<T: Send>(threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub(crate) fn on_threads<T: Send>(threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
     if threads <= 1 {
         return vec![work(0)];
     }
