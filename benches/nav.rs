@@ -172,6 +172,15 @@ fn walked(scene: &Scene, ctl: &CharacterController, path: &NavPath, from: Vec3, 
     false
 }
 
+/// The place of `places` nearest `p` (the maze has places).
+fn nearest_place(places: &[Vec3], p: Vec3) -> Vec3 {
+    places
+        .iter()
+        .copied()
+        .min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)))
+        .expect("the maze has places")
+}
+
 /// The path row alone (`NAV_PATH=1`, `NAV_SIZE=metres`, 100 by default): the maze baked for the default
 /// agent only, the path across it timed (the best of five) and walked, then `NAV_PAIRS` (20) seeded random
 /// pairs of places timed and walked.
@@ -193,13 +202,7 @@ fn path_row() {
         began.elapsed().as_secs_f64()
     );
     let places = map.places(0);
-    let nearest = |p: Vec3| {
-        places
-            .iter()
-            .copied()
-            .min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)))
-            .expect("the maze has places")
-    };
+    let nearest = |p: Vec3| nearest_place(&places, p);
     let corner = 0.48 * size;
     let mut all = vec![(
         nearest(Vec3::new(-corner, 0.0, -corner)),
@@ -312,13 +315,7 @@ fn main() {
     );
     // A path across the maze: from the place nearest one corner to the place nearest the other.
     let places = map.places(1);
-    let nearest = |p: Vec3| {
-        places
-            .iter()
-            .copied()
-            .min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)))
-            .expect("the maze has places")
-    };
+    let nearest = |p: Vec3| nearest_place(&places, p);
     let (from, to) = (
         nearest(Vec3::new(-48.0, 0.0, -48.0)),
         nearest(Vec3::new(48.0, 0.0, 48.0)),

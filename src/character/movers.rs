@@ -224,12 +224,7 @@ fn sweep_short(ctl: &CharacterController, scene: &Scene, from: Vec3, motion: Vec
     };
     let len = motion.length();
     let dir = motion / len;
-    let closing = (-hit.normal).dot(dir);
-    let back = if closing > 0.0 {
-        ctl.skin * 0.5 / closing.max(0.05)
-    } else {
-        0.0
-    };
+    let back = skin_back(ctl, (-hit.normal).dot(dir));
     from + dir * (hit.t * len - back).max(0.0)
 }
 
@@ -251,16 +246,22 @@ fn push_along(ctl: &CharacterController, shape: &Static, at: Vec3, dm: Vec3) -> 
             continue;
         }
         let toi = shape.sweep_capsule(&body, -dir * reach)?;
-        let closing = toi.normal.dot(dir);
-        let back = if closing > 0.0 {
-            ctl.skin * 0.5 / closing.max(0.05)
-        } else {
-            0.0
-        };
+        let back = skin_back(ctl, toi.normal.dot(dir));
         let travel = (reach * (1.0 - toi.t) + back).min(reach);
         return Some(at + dir * travel);
     }
     None
+}
+
+/// How far back from a contact a body moving into it with `closing` (the cosine between the motion and the
+/// contact's inward normal) stops, so that the grown body keeps half a skin from it: nothing when it is not
+/// closing in; at a grazing angle no more than twenty half-skins.
+fn skin_back(ctl: &CharacterController, closing: f32) -> f32 {
+    if closing > 0.0 {
+        ctl.skin * 0.5 / closing.max(0.05)
+    } else {
+        0.0
+    }
 }
 
 /// Whether a point of the body (`mid`, its middle) lies ahead of the moved object along its motion `dm`: past
@@ -287,12 +288,7 @@ fn push_room(
     };
     let len = motion.length();
     let dir = motion / len;
-    let closing = (-normal).dot(dir);
-    let back = if closing > 0.0 {
-        ctl.skin * 0.5 / closing.max(0.05)
-    } else {
-        0.0
-    };
+    let back = skin_back(ctl, (-normal).dot(dir));
     (at + dir * (t * len - back).max(0.0), Some(id))
 }
 
