@@ -3,22 +3,48 @@
 
 use super::*;
 
-/// Segment `p..q` and the solid capped cylinder `a..b` of radius `rc`. Where the segment's closest point to
-/// the axis segment lies strictly between the caps, the answer is in closed form: the distance to the infinite
-/// solid cylinder (a lower bound) is reached there on the finite one's side, or the segment's point is inside.
-/// Otherwise (beyond a cap) by golden-section search on the convex distance along the segment.
+/// Segment `p..q` and the solid capped cylinder `a..b` of radius `rc`, exact. A point of the segment between
+/// the caps' planes is nearest the solid's side at its own height (or inside), so over that stretch of the
+/// segment the distance is the distance to the axis line less `rc`, least where the segment comes nearest
+/// the line (clamped to the stretch); beyond the caps' planes the solid's nearest part is a cap's disk, whose
+/// pair with the whole segment `segment_disk` gives exactly. Every candidate is a true pair of a segment point
+/// and a solid point, and the nearest pair is one of them.
 pub(super) fn segment_cylinder(p: DVec3, q: DVec3, a: DVec3, b: DVec3, rc: f64) -> Pair {
-    let (on_seg, on_axis) = closest_segment_segment_d(p, q, a, b);
     let axis = b - a;
-    let k = (on_axis - a).dot(axis) / axis.length_squared();
-    if k > 0.0 && k < 1.0 {
-        let d = on_seg.distance(on_axis);
-        if d <= rc {
-            return (on_seg, on_seg);
-        }
-        return (on_seg, on_axis + (on_seg - on_axis) * (rc / d));
+    let len = axis.length();
+    if !(len > 0.0) {
+        return segment_disk(p, q, a, DVec3::Y, rc);
     }
-    segment_convex(p, q, |x| point_cylinder_d(x, a, b, rc))
+    let u = axis / len;
+    let d = q - p;
+    let (h0, hd) = (u.dot(p - a), u.dot(d));
+    // The stretch of the segment between the caps' planes: `0 <= h0 + s hd <= len`.
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    if hd != 0.0 {
+        let (s1, s2) = ((0.0 - h0) / hd, (len - h0) / hd);
+        lo = lo.max(s1.min(s2));
+        hi = hi.min(s1.max(s2));
+    } else if !(0.0..=len).contains(&h0) {
+        hi = -1.0;
+    }
+    let mut best = None;
+    if lo <= hi {
+        // The radial offset from the axis, `rho0 + s rhod`, is least in length at `s*` (any `s` when the
+        // segment is parallel to the axis).
+        let (rho0, rhod) = (p - a - u * h0, d - u * hd);
+        let rr = rhod.length_squared();
+        let s = if rr > 0.0 { -rho0.dot(rhod) / rr } else { lo };
+        let s = s.clamp(lo, hi);
+        let x = p + d * s;
+        let rho = rho0 + rhod * s;
+        let r = rho.length();
+        if r <= rc {
+            return (x, x);
+        }
+        best = Some((x, x - rho + rho * (rc / r)));
+    }
+    let caps = nearer(segment_disk(p, q, a, u, rc), segment_disk(p, q, b, u, rc));
+    best.map_or(caps, |side| nearer(side, caps))
 }
 
 /// The point of the disk of centre `c`, unit normal `u` and radius `rc` closest to `x`.

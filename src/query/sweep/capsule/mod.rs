@@ -26,8 +26,8 @@ mod tests;
 use glam::{DMat3, DVec2, DVec3, Vec2, Vec3};
 
 use super::super::closest_segment::{
-    Pair, box_corners, box_edges, nearer, segment_aabb, segment_convex, segment_plane,
-    segment_point, segment_triangle,
+    Pair, box_corners, box_edges, nearer, segment_aabb, segment_plane, segment_point,
+    segment_triangle,
 };
 use super::super::segment::closest_segment_segment_d;
 use super::super::{Toi, d3, f3, finite_toi};

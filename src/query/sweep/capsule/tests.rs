@@ -1,5 +1,6 @@
 use super::cylinder::{point_disk_d, segment_cylinder, segment_disk};
 use super::*;
+use crate::query::closest_segment::segment_convex;
 
 /// The disk's closest pair equals a fine golden-section search's, across segments crossing the disk, over
 /// it, beside it, parallel to it and to its axis.
