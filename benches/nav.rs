@@ -114,6 +114,27 @@ fn table() {
     }
 }
 
+/// The maze's build alone (`NAV_MAZE=1`, `NAV_SIZE=metres`, 100 by default): three agent sizes, timed once,
+/// with the bake's counts.
+fn maze_row() {
+    let size: f32 = std::env::var("NAV_SIZE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100.0);
+    let scene = Scene::from_level(&maze_level(size)).expect("a valid level");
+    let settings = NavSettings {
+        agents: agents(),
+        ..NavSettings::default()
+    };
+    let began = Instant::now();
+    let map = NavMap::build(&scene, &settings);
+    println!(
+        "maze {size} m, 3 sizes: build {:.3} s {:?}",
+        began.elapsed().as_secs_f64(),
+        map.stats()
+    );
+}
+
 /// Recast beside `NavMap` on four levels (300 seeded pairs each), printed as a table.
 #[cfg(feature = "bench-recast")]
 fn recast_table() {
@@ -252,6 +273,10 @@ fn path_row() {
 fn main() {
     if std::env::var_os("NAV_PATH").is_some() {
         path_row();
+        return;
+    }
+    if std::env::var_os("NAV_MAZE").is_some() {
+        maze_row();
         return;
     }
     let quick = std::env::var_os("NAV_QUICK").is_some();

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{TAKE_OFF, flat};
+use super::consts::{TAKE_OFF, flat, jump_cost};
+use super::dominate;
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{
@@ -260,7 +261,8 @@ pub(super) fn find_jumps(
         for &n in nodes.iter().skip(t).step_by(threads) {
             let mut flight = Flight::new();
             for dir in graph.rims(n, rise) {
-                if let Some(j) = try_jump(scene, graph, settings.gravity, n, dir, &mut flight) {
+                let ends = (n, dir);
+                if let Some(j) = try_jump(scene, graph, settings, ends, &mut flight) {
                     out.push(j);
                 }
             }
@@ -335,15 +337,16 @@ fn fly(
 /// cells away, and lands there again taken off wherever a steered body takes off: from the node at rest, and
 /// where bodies walking to it (as steering walks, from behind the take-off, from either side and between) are
 /// first on the ground within [`TAKE_OFF`] of it. A body that walks up to it but is never on the ground that
-/// near (a crest that throws it into the air) makes no link.
+/// near (a crest that throws it into the air) makes no link. Nor does a jump the moves from `n` match in the
+/// path search's cost (`dominate.rs`): it would never be taken.
 fn try_jump(
     scene: &Scene,
     graph: &MoveGraph,
-    gravity: Vec3,
-    n: u32,
-    dir: Vec2,
+    settings: &NavSettings,
+    (n, dir): (u32, Vec2),
     flight: &mut Flight,
 ) -> Option<JumpLink> {
+    let gravity = settings.gravity;
     let ctl = graph.controller();
     let (cell, step) = (graph.cell(), ctl.max_step);
     let feet = graph.feet(n);
@@ -364,6 +367,13 @@ fn try_jump(
         return None;
     }
     let dir = along.normalize_or_zero();
+    // A link the moves match in the path search's cost would never be taken: it is not checked further.
+    let budget = jump_cost(feet, landing);
+    if dominate::walk_matches(graph, n, to, budget, settings.drops, &mut |p| {
+        flight.extend(p)
+    }) {
+        return None;
+    }
     let lands = |at: Vec3| flat(at, landing) <= cell && (at.y - landing.y).abs() <= step;
     if !lands(simulate_jump(scene, ctl, gravity, feet, dir, flight)?) {
         return None;

@@ -17,3 +17,15 @@ pub(super) const TAKE_OFF: f32 = STEER_SPEED / HZ + 0.02;
 pub(super) fn flat(a: Vec3, b: Vec3) -> f32 {
     Vec2::new(a.x - b.x, a.z - b.z).length()
 }
+
+/// What the path search counts for a move (walk or drop) from feet `a` to feet `b`: the horizontal distance
+/// and a quarter of the height changed.
+pub(super) fn move_cost(a: Vec3, b: Vec3) -> f32 {
+    flat(a, b) + 0.25 * (a.y - b.y).abs()
+}
+
+/// What the path search counts for a jump link from feet `a` landing at `landing`: the horizontal distance and
+/// a metre.
+pub(super) fn jump_cost(a: Vec3, landing: Vec3) -> f32 {
+    flat(a, landing) + 1.0
+}

@@ -41,6 +41,7 @@ use crate::shape::Aabb;
 mod astar;
 mod bake;
 mod consts;
+mod dominate;
 mod line;
 mod path;
 mod ride;

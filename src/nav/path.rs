@@ -17,6 +17,7 @@ use glam::{Vec2, Vec3};
 
 use super::astar::{self, Costs, Via};
 use super::bake::AgentMap;
+use super::consts::{jump_cost, move_cost};
 use super::line;
 use super::{NavLink, NavPath, NavSettings};
 use crate::character::{CharacterController, walks};
@@ -157,17 +158,13 @@ fn search(
             if !settings.drops && down > ctl.max_step {
                 continue;
             }
-            relax(
-                m,
-                flat(at, to_feet) + 0.25 * (at.y - to_feet.y).abs(),
-                Via::Move(n),
-            );
+            relax(m, move_cost(at, to_feet), Via::Move(n));
         }
         let first = map.jumps.partition_point(|j| j.from < n);
         for (i, j) in map.jumps_from(n).iter().enumerate() {
             relax(
                 j.to,
-                flat(at, j.landing) + 1.0,
+                jump_cost(at, j.landing),
                 Via::Jump((first + i) as u32),
             );
         }
