@@ -153,6 +153,50 @@ fn the_five_jumping_pairs_are_walked() {
     }
 }
 
+/// Six pairs of the bench from places where a body set down does not stay (on a slope in the fold under a
+/// steeper face it slides off at once): the search once started on that place, made no move out of it and
+/// found no path, though a body walks to `to`. It starts beside it, where a body stays; each path is walked.
+#[test]
+#[ignore = "builds the whole terrain's map"]
+fn the_six_pairs_from_where_a_body_does_not_stay_are_walked() {
+    let scene = terrain();
+    let settings = NavSettings::default();
+    let map = NavMap::build(&scene, &settings);
+    let pairs = [
+        (
+            [-17.742594, -0.50798136, 4.0074053],
+            [1.3749619, -0.9970966, -11.125038],
+        ),
+        (
+            [-10.125038, 0.7435754, -15.625038],
+            [19.124962, -0.72853243, -8.375038],
+        ),
+        (
+            [0.87496185, 0.2972015, -1.1250381],
+            [-6.875038, -0.0117841065, -8.125038],
+        ),
+        (
+            [-17.125038, -1.1860247, -2.3376944],
+            [-11.875038, -0.7086148, 5.124962],
+        ),
+        (
+            [-3.741904, 0.41315725, 6.0080957],
+            [-12.875038, 0.8338287, 18.874962],
+        ),
+        (
+            [8.11226, 0.4299391, -9.884535],
+            [15.874962, -0.120219365, 4.173048],
+        ),
+    ];
+    for (from, to) in pairs {
+        let (from, to) = (Vec3::from(from), Vec3::from(to));
+        assert!(map.path(0, from, to).is_some(), "no path {from} -> {to}");
+        if let Err(e) = walk_on(&scene, &map, settings.cell, from, to) {
+            panic!("{e}");
+        }
+    }
+}
+
 /// Every jump link of the terrain around the take-offs the bench's failing paths jumped from (a slope up to a
 /// crest, and a path's first point) is made by a body steered to it walking from behind it and from either
 /// side (from where a body walking 0.3 m back from it stands): it takes off where steering jumps, within a

@@ -14,7 +14,7 @@ use glam::{Vec2, Vec3};
 use super::super::CharacterController;
 use super::edges::{EdgeWork, Key, Node, Places};
 use super::spots::{Grid, Spot, find_spots};
-use super::{ReachError, ReachMap, ReachSettings, nearest_item};
+use super::{ReachError, ReachMap, ReachSettings, nearest_item, nearest_start};
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
@@ -388,11 +388,9 @@ impl MoveGraph {
     }
 
     /// The place a search from `feet` starts on, as [`ReachMap::build`] picks it: the nearest within 1.5
-    /// cells across and a step, a snap and two skins up or down.
+    /// cells across and a step, a snap and two skins up or down where a body set down stays, else the nearest.
     pub(crate) fn start_node(&self, feet: Vec3) -> Option<u32> {
-        let c = &self.ctl;
-        let dy = c.max_step + c.snap_distance + c.skin * 2.0;
-        self.spot_near(feet, self.grid.cell * 1.5, dy)
+        nearest_start(&self.grid, &self.ctl, &self.spots, &self.col_start, feet)
     }
 
     /// The place nearest `feet` within `horizontal` and `vertical` (places only, not landings).

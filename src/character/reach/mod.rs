@@ -201,6 +201,36 @@ fn nearest_item<I: Iterator<Item = u32>>(
     best.map(|(_, i)| i)
 }
 
+/// The place a search from `feet` starts on: the nearest within 1.5 cells horizontally (and a step, a snap and
+/// two skins vertically), unless a body set down there does not stay (`Spot::rests`): then the nearest there
+/// where one stays, no higher than that place (the body slides down off it, pushed by a steeper face just
+/// above), else at any height; the nearest of any when none stays. No move out of a place where the body
+/// does not stay replays, so a search starting there found nothing but its start. [`ReachMap`] and the move
+/// graph (`graph.rs`) both start here, so they agree.
+fn nearest_start(
+    grid: &Grid,
+    ctl: &CharacterController,
+    spots: &[Spot],
+    col_start: &[u32],
+    feet: Vec3,
+) -> Option<u32> {
+    let reach = grid.cell * 1.5;
+    let dy = ctl.max_step + ctl.snap_distance + ctl.skin * 2.0;
+    let find = |keep: &dyn Fn(&Spot) -> bool| {
+        let places =
+            |c: usize| (col_start[c]..col_start[c + 1]).filter(|&j| keep(&spots[j as usize]));
+        nearest_item(grid, feet, reach, dy, places, |j| spots[j as usize].feet)
+    };
+    let nearest = find(&|_| true)?;
+    let top = spots[nearest as usize].feet.y + ctl.skin;
+    if spots[nearest as usize].rests {
+        return Some(nearest);
+    }
+    find(&|s| s.rests && s.feet.y <= top)
+        .or_else(|| find(&|s| s.rests))
+        .or(Some(nearest))
+}
+
 impl ReachMap {
     /// Map where the character `controller` can stand and go from `start_feet` in `scene`. Never fails: a map
     /// that could not be built is empty and says why in [`ReachMap::error`] (see [`ReachMap::try_build`]).
@@ -440,13 +470,15 @@ impl ReachMap {
         Ok(b)
     }
 
-    /// The place nearest the start within 1.5 cells horizontally (and a step and a snap vertically).
+    /// The place a search from `feet` starts on ([`nearest_start`]).
     fn start_place(&self, feet: Vec3) -> Option<u32> {
-        let grid = self.grid?;
-        let reach = grid.cell * 1.5;
-        let dy =
-            self.controller.max_step + self.controller.snap_distance + self.controller.skin * 2.0;
-        self.nearest(feet, reach, dy, |_| true)
+        nearest_start(
+            &self.grid?,
+            &self.controller,
+            &self.spots,
+            &self.col_start,
+            feet,
+        )
     }
 
     /// The place nearest `feet` (3D) within `horizontal` and `vertical` of it, among those `keep` accepts.

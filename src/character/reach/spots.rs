@@ -112,6 +112,8 @@ pub(super) struct Spot {
     pub(super) object: ObjectId,
     /// Its column.
     pub(super) column: u32,
+    /// Whether a body set down here stays: its move with only gravity ends where it began ([`rests_at`]).
+    pub(super) rests: bool,
 }
 
 /// One surface met going down a column.
@@ -251,6 +253,7 @@ pub(super) fn column_spots(
                 ground: s.point.y,
                 object: s.object,
                 column: c as u32,
+                rests: rests_at(scene, ctl, feet, s.normal),
             });
             continue;
         }
@@ -270,9 +273,26 @@ pub(super) fn column_spots(
                 ground: f.ground,
                 object: s.object,
                 column: c as u32,
+                rests: rests_at(scene, ctl, f.feet, f.normal),
             });
         }
     }
+}
+
+/// Whether a body set down with its feet at `feet` (a place on a surface of normal `normal`) stays there: the
+/// controller's move with only gravity in it ends where it began. It does not where the body, resting a skin
+/// above a walkable slope, is nearer still to a steeper face just above it (the fold of a valley): the move
+/// finds no ground to stand on under the start, its fall slides down that face, and every move out of the
+/// place slides as far again, so none lands where the same move aimed at its landing lands (a search started
+/// there found nothing). Such a place is still a place to stand and to reach (a move lands on it from
+/// elsewhere); only a search does not start on it (`nearest_start`). On a level surface the moves between
+/// places are single sweeps (`edges.rs`), so the question is not asked (nor paid for) there.
+fn rests_at(scene: &Scene, ctl: &CharacterController, feet: Vec3, normal: Vec3) -> bool {
+    if normal == Vec3::Y {
+        return true;
+    }
+    let m = ctl.move_character(scene, feet, Vec3::NEG_Y * ctl.max_step);
+    m.grounded && m.feet.distance(feet) <= 1e-4 * (1.0 + feet.abs().max_element())
 }
 
 /// Why the body does not fit at `feet` over the surface point `ground`: a ceiling lower than the body, or
