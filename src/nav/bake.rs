@@ -386,10 +386,23 @@ fn try_jump(
         Vec2::Y,
         Vec2::NEG_Y,
     ];
+    // Where a body cannot stand still (it slides off), every approach must be walked: one that leaves the
+    // ground there is the way steering's bodies come too.
+    let rests = graph.rests(n);
     for turn in turns {
         let Some(body) = approached(scene, ctl, gravity, feet, turn.rotate(dir))? else {
-            continue;
+            if rests {
+                continue;
+            }
+            return None;
         };
+        if !lands(fly(scene, ctl, gravity, body, dir, flight)?) {
+            return None;
+        }
+    }
+    // Where a body cannot stand still, steering jumps from wherever the slide lets it get back to.
+    if !rests {
+        let body = slid_back(scene, ctl, gravity, feet)?;
         if !lands(fly(scene, ctl, gravity, body, dir, flight)?) {
             return None;
         }
@@ -426,6 +439,19 @@ fn approached(
     if !(body.grounded && body.feet.is_finite() && flat(body.feet, back) < 0.25 * APPROACH) {
         return Some(None);
     }
+    come_back(scene, ctl, gravity, body, feet, APPROACH)
+}
+
+/// `body` walked back to the take-off `feet` from up to `far` off, as steering walks to a segment's end: the
+/// body on the first frame it is on the ground within [`TAKE_OFF`] of it, `None` when it never is.
+fn come_back(
+    scene: &Scene,
+    ctl: &CharacterController,
+    gravity: Vec3,
+    mut body: Body,
+    feet: Vec3,
+    far: f32,
+) -> Option<Option<Body>> {
     // Down to the take-off more than the snap catches, steering walks slowly (as off a ledge).
     let fall = body.feet.y - feet.y;
     let speed = if fall > ctl.snap_distance {
@@ -433,7 +459,7 @@ fn approached(
     } else {
         STEER_SPEED
     };
-    for _ in 0..(2.0 * APPROACH * HZ / speed) as usize + 2 {
+    for _ in 0..(2.0 * far * HZ / speed) as usize + 2 {
         if body.grounded && flat(body.feet, feet) <= TAKE_OFF {
             return Some(Some(body));
         }
@@ -443,6 +469,25 @@ fn approached(
         }
     }
     None
+}
+
+/// The body steering brings back to the take-off `feet` of a place where a body set down does not stay (it
+/// slides off, `MoveGraph::rests`): set down there, let slide with no wish until it stops (half a second at
+/// most), then walked back as [`come_back`] walks. `None` when it does not get back (steering would not jump).
+fn slid_back(scene: &Scene, ctl: &CharacterController, gravity: Vec3, feet: Vec3) -> Option<Body> {
+    let mut body = Body::new(feet);
+    body.grounded = true;
+    for _ in 0..(0.5 * HZ) as usize {
+        let was = body.feet;
+        body.step(ctl, scene, &BodyInput::default(), gravity, 1.0 / HZ);
+        if !body.feet.is_finite() {
+            return None;
+        }
+        if body.grounded && body.feet.distance(was) <= 1e-4 {
+            break;
+        }
+    }
+    come_back(scene, ctl, gravity, body, feet, APPROACH).flatten()
 }
 
 /// One 60 Hz step of `body` walking toward `to` at `speed`, reaching it exactly (as steering walks).

@@ -328,6 +328,11 @@ impl MoveGraph {
         self.nodes[n as usize].feet
     }
 
+    /// Whether a body set down on node `n` stays there (a place's `rests`; a landing stays, a move ended there).
+    pub(crate) fn rests(&self, n: u32) -> bool {
+        self.spots.get(n as usize).is_none_or(|s| s.rests)
+    }
+
     /// Where node `n`'s moves land.
     pub(crate) fn moves(&self, n: u32) -> &[u32] {
         &self.edges[self.edge_start[n as usize] as usize..self.edge_start[n as usize + 1] as usize]
