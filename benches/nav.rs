@@ -114,14 +114,29 @@ fn table() {
     }
 }
 
+/// The maze with its edit: a 4 m room of the maze gets a 1 m block in its middle (the update's bench).
+fn room_edit(level: &Level) -> Level {
+    let mut edited = level.clone();
+    edited.aabbs.push(AabbObject {
+        id: ObjectId(2_000_000),
+        name: None,
+        min: Vec3::new(-0.5, 0.0, -0.5),
+        max: Vec3::new(0.5, 1.0, 0.5),
+        properties: Default::default(),
+        one_way: false,
+    });
+    edited
+}
+
 /// The maze's build alone (`NAV_MAZE=1`, `NAV_SIZE=metres`, 100 by default): three agent sizes, timed once,
-/// with the bake's counts.
+/// with the bake's counts, then the update after the room edit.
 fn maze_row() {
     let size: f32 = std::env::var("NAV_SIZE")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100.0);
-    let scene = Scene::from_level(&maze_level(size)).expect("a valid level");
+    let level = maze_level(size);
+    let scene = Scene::from_level(&level).expect("a valid level");
     let settings = NavSettings {
         agents: agents(),
         ..NavSettings::default()
@@ -132,6 +147,15 @@ fn maze_row() {
         "maze {size} m, 3 sizes: build {:.3} s {:?}",
         began.elapsed().as_secs_f64(),
         map.stats()
+    );
+    let edited = Scene::from_level(&room_edit(&level)).expect("a valid level");
+    let room = Aabb::new(Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.5, 2.0));
+    let mut updated = map.clone();
+    let began = Instant::now();
+    updated.update(&edited, room);
+    println!(
+        "update after a 4 m room edit: {:.2} ms",
+        began.elapsed().as_secs_f64() * 1e3
     );
 }
 
@@ -301,16 +325,7 @@ fn main() {
         began.elapsed().as_secs_f64(),
         map.stats()
     );
-    // The edit: a 4 m room of the maze gets a 1 m block in its middle.
-    let mut edited = level.clone();
-    edited.aabbs.push(AabbObject {
-        id: ObjectId(2_000_000),
-        name: None,
-        min: Vec3::new(-0.5, 0.0, -0.5),
-        max: Vec3::new(0.5, 1.0, 0.5),
-        properties: Default::default(),
-        one_way: false,
-    });
+    let edited = room_edit(&level);
     let edited_scene = Scene::from_level(&edited).expect("a valid level");
     let room = Aabb::new(Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.5, 2.0));
     let mut updated = map.clone();

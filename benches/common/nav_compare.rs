@@ -231,7 +231,11 @@ fn best_of<T>(mut f: impl FnMut() -> T) -> (f64, T) {
 /// settings: drops and jumps on), then `pairs` random pairs of our places (`seed`).
 pub fn compare(level: &str, scene: &Scene, pairs: usize, seed: u64) -> Result<Row, String> {
     let ctl = CharacterController::default();
-    let settings = NavSettings::default();
+    // `NAV_NO_JUMP=1`: our map without jump links (walks and drops only).
+    let settings = NavSettings {
+        jump: std::env::var_os("NAV_NO_JUMP").is_none(),
+        ..NavSettings::default()
+    };
     let cell = settings.cell;
     // Recast's time is its pipeline's (from the triangles to the detail mesh), not the conversion of the
     // scene's objects to triangles nor that of the mesh for the queries.
@@ -319,6 +323,19 @@ pub fn compare(level: &str, scene: &Scene, pairs: usize, seed: u64) -> Result<Ro
                     "  {level}: our path {from} -> {to} not walked ({} points)",
                     p.points.len()
                 );
+                if std::env::var("NAV_RECAST_DEBUG").as_deref() == Ok("2") {
+                    println!("    points {:?}\n    links {:?}", p.points, p.links);
+                    let mut body = Body::new(from);
+                    body.grounded = true;
+                    for frame in 0..300 {
+                        let i = p.steer(&body, &ctl);
+                        body.step(&ctl, scene, &i, GRAVITY, DT);
+                        println!(
+                            "    {frame}: {} g {} wish {} jump {}",
+                            body.feet, body.grounded, i.wish, i.jump
+                        );
+                    }
+                }
             }
             row.ours_walked += usize::from(w.arrived);
             row.inside += usize::from(w.inside);
