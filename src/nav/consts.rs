@@ -24,8 +24,10 @@ pub(super) fn move_cost(a: Vec3, b: Vec3) -> f32 {
     flat(a, b) + 0.25 * (a.y - b.y).abs()
 }
 
-/// What the path search counts for a jump link from feet `a` landing at `landing`: the horizontal distance and
-/// a metre.
+/// What the path search counts for a jump link from feet `a` landing at `landing`: the distance along x and
+/// along z, and a metre. The moves join a column to its four neighbours, so walking is counted that way too (a
+/// diagonal walk costs its two legs until the path is straightened); counted as the crow flies, a jump across
+/// a level floor looked cheaper than walking there, and paths hopped across open floors.
 pub(super) fn jump_cost(a: Vec3, landing: Vec3) -> f32 {
-    flat(a, landing) + 1.0
+    (a.x - landing.x).abs() + (a.z - landing.z).abs() + 1.0
 }
