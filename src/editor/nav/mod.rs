@@ -63,13 +63,16 @@ pub fn route_text(o: &NavOverlay) -> String {
                         && (i == 0 || kinds[i - 1] != geometry::LinkKind::Ride)
                 })
                 .count();
+            let n = |k: usize, one: &str, many: &str| {
+                format!("{k} {}", if k == 1 { one } else { many })
+            };
             format!(
-                "navigation path: {} points, {:.1} m ({} drops, {} jumps, {} rides) from {} to {}",
-                p.points.len(),
+                "navigation path: {}, {:.1} m ({}, {}, {}) from {} to {}",
+                n(p.points.len(), "point", "points"),
                 p.length(),
-                count(geometry::LinkKind::Drop),
-                count(geometry::LinkKind::Jump),
-                rides,
+                n(count(geometry::LinkKind::Drop), "drop", "drops"),
+                n(count(geometry::LinkKind::Jump), "jump", "jumps"),
+                n(rides, "ride", "rides"),
                 at(r.from),
                 at(r.to)
             )
