@@ -2,7 +2,7 @@
 //! did not walk to their end: walked from `from` itself, as the contract measures (both build the whole
 //! terrain's map, too slow for every run: `cargo test --test character -- nav::terrain --ignored`).
 
-use collidoscope::character::{Body, BodyInput, CharacterController};
+use collidoscope::character::{Body, BodyInput, CharacterController, ReachMap, ReachSettings};
 use collidoscope::glam::{Vec2, Vec3};
 use collidoscope::level::Level;
 use collidoscope::nav::{NavLink, NavMap, NavPath, NavSettings};
@@ -112,6 +112,39 @@ fn the_benchs_rolling_terrain_pairs_are_walked() {
         "{} of {found} paths not walked",
         failed.len()
     );
+}
+
+/// The bench's 300 seeded pairs of the terrain's places: `path` with jumps and rides off has a path exactly
+/// where the reach map from `from` reaches `to` (a reach map of the whole terrain for each pair: minutes even in
+/// a release build, hence ignored; when written, 294 of the 300 reached, none disagreeing). Not among them: from (-17.13, 0.42, -4.38) to (-12.26, 0.22, -3.51), where
+/// the two disagree (the map's node on the place before `to` stands where the move onto it landed, 3 mm above
+/// the place's feet the graph moves from, and from there the move onto `to`'s place ends on a 45.7° face).
+#[test]
+#[ignore = "builds the whole terrain's reach map for each of 300 pairs"]
+fn the_benchs_rolling_terrain_pairs_agree_with_the_reach_map() {
+    let scene = terrain();
+    let ctl = CharacterController::default();
+    let settings = NavSettings {
+        jump: false,
+        rides: false,
+        ..NavSettings::default()
+    };
+    let map = NavMap::build(&scene, &settings);
+    let places = map.places(0);
+    let mut rng = collidoscope::generate::SplitMix64::new(38);
+    let (mut reached, mut disagree) = (0, Vec::new());
+    for _ in 0..300 {
+        let from = places[rng.below(places.len())];
+        let to = places[rng.below(places.len())];
+        let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
+        let nav = map.path(0, from, to).is_some();
+        reached += usize::from(reach.reachable(to));
+        if nav != reach.reachable(to) {
+            disagree.push((from, to, nav));
+        }
+    }
+    println!("{} of 300 disagree ({reached} reached)", disagree.len());
+    assert!(disagree.is_empty(), "(from, to, path found): {disagree:?}");
 }
 
 /// The five pairs of the bench that once failed at a jump (four over the take-off at (-7.9, -0.2, -5.6) up a
