@@ -128,6 +128,32 @@ fn room_edit(level: &Level) -> Level {
     edited
 }
 
+/// The three agent sizes' settings the maze is baked with.
+fn maze_settings() -> NavSettings {
+    NavSettings {
+        agents: agents(),
+        ..NavSettings::default()
+    }
+}
+
+/// The scene of `level` (a generated, valid level).
+fn map_scene(level: &Level) -> Scene {
+    Scene::from_level(level).expect("a valid level")
+}
+
+/// The maze `size` metres across and its map for the three sizes, the build's time and counts printed.
+fn maze_built(size: f32) -> (Level, NavMap) {
+    let level = maze_level(size);
+    let began = Instant::now();
+    let map = NavMap::build(&map_scene(&level), &maze_settings());
+    println!(
+        "maze {size} m, 3 sizes: build {:.3} s {:?}",
+        began.elapsed().as_secs_f64(),
+        map.stats()
+    );
+    (level, map)
+}
+
 /// The maze's build alone (`NAV_MAZE=1`, `NAV_SIZE=metres`, 100 by default): three agent sizes, timed once,
 /// with the bake's counts, then the update after the room edit.
 fn maze_row() {
@@ -135,19 +161,7 @@ fn maze_row() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(100.0);
-    let level = maze_level(size);
-    let scene = Scene::from_level(&level).expect("a valid level");
-    let settings = NavSettings {
-        agents: agents(),
-        ..NavSettings::default()
-    };
-    let began = Instant::now();
-    let map = NavMap::build(&scene, &settings);
-    println!(
-        "maze {size} m, 3 sizes: build {:.3} s {:?}",
-        began.elapsed().as_secs_f64(),
-        map.stats()
-    );
+    let (level, map) = maze_built(size);
     let edited = Scene::from_level(&room_edit(&level)).expect("a valid level");
     let room = Aabb::new(Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.5, 2.0));
     let mut updated = map.clone();
@@ -312,19 +326,8 @@ fn main() {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5))
         .configure_from_args();
-    let level = maze_level(100.0);
-    let scene = Scene::from_level(&level).expect("a valid level");
-    let settings = NavSettings {
-        agents: agents(),
-        ..NavSettings::default()
-    };
-    let began = Instant::now();
-    let map = NavMap::build(&scene, &settings);
-    println!(
-        "maze 100 m, 3 sizes: build {:.3} s {:?}",
-        began.elapsed().as_secs_f64(),
-        map.stats()
-    );
+    let (level, map) = maze_built(100.0);
+    let (scene, settings) = (map_scene(&level), maze_settings());
     let edited = room_edit(&level);
     let edited_scene = Scene::from_level(&edited).expect("a valid level");
     let room = Aabb::new(Vec3::new(-2.0, 0.0, -2.0), Vec3::new(2.0, 2.5, 2.0));
