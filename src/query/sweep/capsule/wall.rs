@@ -23,6 +23,13 @@ impl WallD {
         }
     }
 
+    /// The box around the post at `c` (one of the segment's ends): the cylinder of the wall's radius standing
+    /// from the floor to the wall's height.
+    fn post_box(&self, c: DVec3) -> (DVec3, DVec3) {
+        let r = DVec3::new(self.r, 0.0, self.r);
+        (c - r, c + r + DVec3::Y * self.h.max(0.0))
+    }
+
     /// The closest point of the solid to `p`.
     pub(crate) fn closest(&self, p: DVec3) -> DVec3 {
         point_wall_solid_d(p, self.a, self.b, self.r, self.h)
@@ -50,6 +57,13 @@ impl WallD {
             &[self.a, self.b]
         };
         for &c in ends {
+            // A post whose box is farther from the segment's box than the nearest pair so far cannot be
+            // nearer (the common case: a body beside the wall's middle, or at its other end).
+            if let Some(b) = best
+                && box_gap_squared(lo_hi(p, q), self.post_box(c)) > b.0.distance_squared(b.1)
+            {
+                continue;
+            }
             let top = c + DVec3::Y * self.h;
             let pair = if self.r > 0.0 && self.h > 0.0 {
                 segment_cylinder(p, q, c, top, self.r)
@@ -112,8 +126,15 @@ pub(crate) fn capsule_wall_d(cap: &CapD, m: DVec3, w: &WallD) -> Option<ToiD> {
         };
         box_entry(&local, to_local * m, -half, half)
     });
+    // The box the capsule sweeps through, a micrometre larger than it (a contact is found within a root
+    // tolerance of 1e-15 of the scene's scale): a post whose box it misses is not met.
+    let (lo, hi) = lo_hi(cap.p, cap.q);
+    let reach = DVec3::splat(cap.r + 1e-6);
+    let swept = (lo.min(lo + m) - reach, hi.max(hi + m) + reach);
     let post = |c: DVec3| {
-        if w.r > 0.0 {
+        if box_gap_squared(swept, w.post_box(c)) > 0.0 {
+            None
+        } else if w.r > 0.0 {
             cylinder_entry(cap, m, c, c + DVec3::Y * w.h, w.r)
         } else if core.is_none() {
             // A wall of no length and no radius: the vertical segment at its end (the core's end edges
@@ -172,4 +193,15 @@ pub fn capsule_wall(capsule: &Capsule, motion: Vec3, wall: &Wall, height: f32) -
         return None;
     }
     capsule_wall_d(&cap, m, &WallD::of(wall, height))?.to_f32()
+}
+
+/// The corners of the box around `p` and `q`.
+fn lo_hi(p: DVec3, q: DVec3) -> (DVec3, DVec3) {
+    (p.min(q), p.max(q))
+}
+
+/// The squared distance between two boxes (`(min, max)` each): 0 where they meet.
+fn box_gap_squared(a: (DVec3, DVec3), b: (DVec3, DVec3)) -> f64 {
+    let gap = (b.0 - a.1).max(a.0 - b.1).max(DVec3::ZERO);
+    gap.length_squared()
 }
