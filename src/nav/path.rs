@@ -363,26 +363,22 @@ fn straighten(path: &mut NavPath, ground: &Ground) {
             if line::blocked(scene, ctl, margin, a, b) {
                 return false;
             }
-            [ctl, &fat, &thin].into_iter().all(|c| {
+            [&fat, &thin, ctl].into_iter().all(|c| {
                 walks(scene, c, gravity, points[i], points[j], true)
                     .is_some_and(|f| (f.y - points[j].y).abs() <= c.max_step + 2.0 * c.skin)
             })
         };
-        let (mut good, mut reach) = (i + 1, 2);
-        let mut bad = None;
-        while i + reach <= end {
-            if ok(i + reach) {
-                good = i + reach;
-                reach *= 2;
-            } else {
-                bad = Some(i + reach);
-                break;
-            }
+        // Where the walk is tried first: the farthest point the cheap sweep (`line::blocked`) does not turn
+        // down. Where that point is not walked, halving back from it with the walk: a walk that succeeds costs
+        // its whole length three times over, so short ones on the way out are not walked for nothing.
+        let top = farthest(i, end, |j| {
+            !line::blocked(scene, ctl, margin, points[i], points[j])
+        });
+        let mut good = i + 1;
+        if top > good && ok(top) {
+            good = top;
         }
-        let mut hi = bad.unwrap_or(end + 1).min(end + 1);
-        if bad.is_none() && good < end && ok(end) {
-            good = end;
-        }
+        let mut hi = top;
         while hi > good + 1 {
             let mid = (good + hi) / 2;
             if ok(mid) {
@@ -397,4 +393,33 @@ fn straighten(path: &mut NavPath, ground: &Ground) {
     }
     path.points = out_points;
     path.links = out_links;
+}
+
+/// The farthest index of `i + 1..=end` that `pass` lets through, found by doubling the reach from `i` (`i + 1`
+/// counts as let through) and then halving back: a search, not a scan (`pass` need not hold all the way).
+fn farthest(i: usize, end: usize, mut pass: impl FnMut(usize) -> bool) -> usize {
+    let (mut good, mut reach) = (i + 1, 2);
+    let mut bad = None;
+    while i + reach <= end {
+        if pass(i + reach) {
+            good = i + reach;
+            reach *= 2;
+        } else {
+            bad = Some(i + reach);
+            break;
+        }
+    }
+    let mut hi = bad.unwrap_or(end + 1);
+    if bad.is_none() && good < end && pass(end) {
+        good = end;
+    }
+    while hi > good + 1 {
+        let mid = (good + hi) / 2;
+        if pass(mid) {
+            good = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    good
 }
