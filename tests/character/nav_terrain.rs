@@ -84,6 +84,18 @@ fn a_rolling_terrain_path_ends_at_its_to() {
     );
 }
 
+/// The bench's 300 seeded pairs of the map's places (its first agent's), `from` then `to` drawn each time.
+fn bench_pairs(map: &NavMap) -> Vec<(Vec3, Vec3)> {
+    let places = map.places(0);
+    let mut rng = collidoscope::generate::SplitMix64::new(38);
+    (0..300)
+        .map(|_| {
+            let from = places[rng.below(places.len())];
+            (from, places[rng.below(places.len())])
+        })
+        .collect()
+}
+
 /// The bench's 300 seeded pairs of the terrain's places (the whole map), each walked from its `from`: all
 /// arrive (a minute, hence ignored; five once failed, each at a jump taken off a few centimetres from where the
 /// bake had checked it, on a slope or a crest: `jump_links_are_made_by_steered_bodies` is their fast guard).
@@ -93,12 +105,8 @@ fn the_benchs_rolling_terrain_pairs_are_walked() {
     let scene = terrain();
     let settings = NavSettings::default();
     let map = NavMap::build(&scene, &settings);
-    let places = map.places(0);
-    let mut rng = collidoscope::generate::SplitMix64::new(38);
     let (mut found, mut failed) = (0, Vec::new());
-    for _ in 0..300 {
-        let from = places[rng.below(places.len())];
-        let to = places[rng.below(places.len())];
+    for (from, to) in bench_pairs(&map) {
         found += usize::from(map.path(0, from, to).is_some());
         if let Err(e) = walk_on(&scene, &map, settings.cell, from, to) {
             failed.push(e);
@@ -130,12 +138,8 @@ fn the_benchs_rolling_terrain_pairs_agree_with_the_reach_map() {
         ..NavSettings::default()
     };
     let map = NavMap::build(&scene, &settings);
-    let places = map.places(0);
-    let mut rng = collidoscope::generate::SplitMix64::new(38);
     let (mut reached, mut disagree) = (0, Vec::new());
-    for _ in 0..300 {
-        let from = places[rng.below(places.len())];
-        let to = places[rng.below(places.len())];
+    for (from, to) in bench_pairs(&map) {
         let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
         let nav = map.path(0, from, to).is_some();
         reached += usize::from(reach.reachable(to));
