@@ -322,7 +322,8 @@ fn finish(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity:
 
 /// Drop intermediate points along each run of walking while the shortcut walks on the ground (see [`walks`],
 /// by the agent's body and ones a little wider and narrower, unless `line::proven` or `line::blocked` settles
-/// it): from each kept point, the farthest point of the run found by doubling the reach and then halving back.
+/// it): from each kept point, the farthest point of the run the cheap sweep lets through (`farthest`), walked
+/// first, then halving back from it with the walk where it is not walked.
 fn straighten(path: &mut NavPath, ground: &Ground) {
     let (scene, ctl, gravity) = (ground.scene, &ground.ctl, ground.gravity);
     // The shortcut is walked by the agent's body, by one a little wider (and as tall as that needs), and by one
