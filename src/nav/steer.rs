@@ -184,7 +184,12 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     // In the air, a segment against the flight (a path back over a jump's landing) is not the one flown.
     let flight = Vec2::new(body.velocity.x, body.velocity.z);
     let flying = !body.grounded && flight.length() > 0.5;
-    let mut near: Vec<(f32, Vec3, f32)> = Vec::with_capacity(pts.len() - 1);
+    // One pass, nothing allocated: the latest segment within the tolerance of the least distance so far is the
+    // answer so far (where the least falls, the segment that lowers it is the latest within it), and a later
+    // segment within the tolerance of the final least comes after the one that set it.
+    let tolerance = 0.5 * ctl.radius;
+    let mut least = f32::INFINITY;
+    let mut found = (0, pts[0], 0.0);
     for i in 0..pts.len() - 1 {
         let (a, b) = (pts[i], pts[i + 1]);
         let ab = flat(a, b);
@@ -205,12 +210,12 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         if flying && ab.dot(flight) < 0.0 {
             d += 1.0;
         }
-        near.push((d, q, t));
+        if d < least {
+            least = d;
+            found = (i, q, t);
+        } else if d <= least + tolerance {
+            found = (i, q, t);
+        }
     }
-    let least = near.iter().map(|n| n.0).fold(f32::INFINITY, f32::min);
-    let i = near
-        .iter()
-        .rposition(|n| n.0 <= least + 0.5 * ctl.radius)
-        .unwrap_or(0);
-    (i, near[i].1, near[i].2)
+    found
 }
