@@ -238,6 +238,44 @@ impl NavMap {
         path::find(map, scene, &self.settings, from, to)
     }
 
+    /// The seconds a body following `path` (agent `agent`'s, from this map) with [`NavPath::steer`] at 60 Hz
+    /// is given to arrive: the contract's `1.5 × length / STEER_SPEED + 2 s`, and for each ride step the
+    /// mover's worst wait (a whole period) and its travel, which the walk's length does not count (a ride's
+    /// boarding and landing points are in it, the waiting is not). A ride step this map did not make (or an
+    /// agent out of range) adds a minute, the most a ride's simulation at the bake lasts.
+    #[must_use]
+    pub fn follow_seconds(&self, agent: usize, path: &NavPath) -> f32 {
+        let walking = 1.5 * path.length() / STEER_SPEED + 2.0;
+        let map = self.slots.get(agent).map(|&s| &self.maps[s]);
+        let rides: f32 = (0..path.links.len().saturating_sub(1))
+            .filter_map(|i| {
+                let (NavLink::Ride { mover }, NavLink::Ride { .. }) =
+                    (path.links[i], path.links[i + 1])
+                else {
+                    return None;
+                };
+                if i > 0 && matches!(path.links[i - 1], NavLink::Ride { .. }) {
+                    return None;
+                }
+                let (board, land) = (*path.points.get(i + 1)?, *path.points.get(i + 2)?);
+                let found = map.and_then(|m| {
+                    let r = m.rides.iter().find(|r| {
+                        r.object == mover
+                            && r.board.distance(board) < 1e-3
+                            && r.land.distance(land) < 1e-3
+                    })?;
+                    Some((m, r))
+                });
+                Some(found.map_or(60.0, |(m, r)| {
+                    let walk = consts::flat(m.graph.feet(r.from), r.board)
+                        + consts::flat(r.land, m.graph.feet(r.to));
+                    ((r.cost - walk) / STEER_SPEED).max(0.0)
+                }))
+            })
+            .sum();
+        walking + rides
+    }
+
     /// Why the map is empty, when it could not be built.
     #[must_use]
     pub fn error(&self) -> Option<&str> {

@@ -104,3 +104,51 @@ fn shift_clicks_give_a_path_the_agent_walks_and_an_edit_updates_the_map() {
     // The path was asked again of the new map: the start is in the air now, so there is none.
     assert!(s.nav.overlay.route.as_ref().unwrap().path.is_none());
 }
+
+/// A ground floor, a 3 m balcony (box 2) and a lift plate (box 3) going up 2.8 m at 1 m/s and back, waiting
+/// 4 s at each end: a period of 13.6 s, longer than the walking's own time.
+fn lift_room() -> Harness<'static, EditorApp> {
+    let level = Level::from_ron_str(
+        "(version: 3, aabbs: [
+            (id: 1, min: (-6.0, -1.0, -4.0), max: (6.0, 0.0, 4.0)),
+            (id: 2, min: (2.0, 0.0, -4.0), max: (6.0, 3.0, 4.0)),
+            (id: 3, min: (0.0, 0.0, -1.0), max: (2.0, 0.2, 1.0)),
+        ], movers: [(id: 10, object: 3, path: [(0.0, 0.0, 0.0), (0.0, 2.8, 0.0)], speed: 1.0, wait: 4.0)])",
+    )
+    .unwrap();
+    harness3d(EditorApp::new(level, None, options(None)))
+}
+
+#[test]
+fn the_agent_waits_for_the_lift_rides_it_and_arrives() {
+    let mut h = lift_room();
+    key(&mut h, Modifiers::NONE, Key::N);
+    wait_for_nav(&mut h);
+    // From the ground to the balcony: up by the lift only.
+    shift_click(&mut h, -4.0, 0.0);
+    shift_click(&mut h, 4.5, 0.5);
+    let route = h.state().nav.overlay.route.clone().unwrap();
+    let path = route.path.clone().expect("a path up by the lift");
+    assert!(
+        path.links.iter().any(|l| matches!(l, NavLink::Ride { .. })),
+        "{:?}",
+        path.links
+    );
+    // The preview's scene stands at one time; the agent's walk advances the lift's (it used to wait for a
+    // lift that never came, and gave up after the walking's time).
+    for _ in 0..600 {
+        if h.state().nav.overlay.walker.as_ref().unwrap().state != WalkState::Walking {
+            break;
+        }
+        h.step();
+    }
+    let w = h.state().nav.overlay.walker.clone().unwrap();
+    assert!(
+        matches!(w.state, WalkState::Arrived(_)),
+        "{:?} after {} s at {}",
+        w.state,
+        w.time,
+        w.body.feet
+    );
+    assert!(w.body.feet.y > 2.9, "on the balcony: {}", w.body.feet);
+}

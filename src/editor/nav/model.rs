@@ -457,21 +457,24 @@ impl NavOverlay {
 
     /// The agent walks the route's path from its start again (nothing when there is no path).
     pub fn walk_route(&mut self) {
-        let controller = self
-            .data()
-            .and_then(|d| d.map.settings().agents.get(self.agent).copied());
-        self.walker = match (&self.route, controller) {
-            (
-                Some(Route {
-                    path: Some(p),
-                    from,
-                    to,
-                    ..
-                }),
-                Some(c),
-            ) => Some(NavWalker::new(p.clone(), *from, *to, c)),
-            _ => None,
-        };
+        let agent = self.agent;
+        let walker = self.data().and_then(|d| {
+            let c = *d.map.settings().agents.get(agent)?;
+            let Some(Route {
+                path: Some(p),
+                from,
+                to,
+                ..
+            }) = &self.route
+            else {
+                return None;
+            };
+            // The rides' waits: what the map gives a follow beyond the walking.
+            let walking = 1.5 * p.length() / crate::nav::STEER_SPEED + 2.0;
+            let waits = d.map.follow_seconds(agent, p) - walking;
+            Some(NavWalker::new(p.clone(), (*from, *to), c, waits))
+        });
+        self.walker = walker;
     }
 
     /// Forget the start, the path and the walker.

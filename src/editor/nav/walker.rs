@@ -20,7 +20,8 @@ pub enum WalkState {
     Walking,
     /// Arrived after this many seconds.
     Arrived(f32),
-    /// Did not arrive in the contract's time (`1.5 × length / 4 m/s + 2 s`).
+    /// Did not arrive in the contract's time (`1.5 × length / 4 m/s + 2 s`, and each ride step's worst wait and
+    /// travel).
     GaveUp,
 }
 
@@ -43,12 +44,24 @@ pub struct NavWalker {
     pending: f32,
     /// The time allowed.
     limit: f32,
+    /// Where the level has movers: the scene the agent walks, its time advanced with the walk's (the frame's
+    /// scene stands at one time, so a lift would never come), the address of the frame's scene it was copied
+    /// from (an edit gives a new one, copied again), and the scene time the walk set off at.
+    timed: Option<(usize, Scene, f32)>,
 }
 
 impl NavWalker {
-    /// An agent at `from` about to walk `path` to `to`.
+    /// An agent at `from` about to walk `path` to `to`, given the contract's time for the walking and `waits`
+    /// seconds more (its ride steps' worst waits and travel: [`NavMap::follow_seconds`] less the walking).
+    ///
+    /// [`NavMap::follow_seconds`]: crate::nav::NavMap::follow_seconds
     #[must_use]
-    pub fn new(path: NavPath, from: Vec3, to: Vec3, controller: CharacterController) -> Self {
+    pub fn new(
+        path: NavPath,
+        (from, to): (Vec3, Vec3),
+        controller: CharacterController,
+        waits: f32,
+    ) -> Self {
         let mut length = 0.0;
         let mut last = from;
         for p in path.points.iter().copied().chain(std::iter::once(to)) {
@@ -63,7 +76,8 @@ impl NavWalker {
             time: 0.0,
             state: WalkState::Walking,
             pending: 0.0,
-            limit: 1.5 * length / STEER_SPEED + 2.0,
+            limit: 1.5 * length / STEER_SPEED + 2.0 + waits.max(0.0),
+            timed: None,
         }
     }
 
@@ -74,10 +88,28 @@ impl NavWalker {
             return false;
         }
         self.pending = (self.pending + dt.clamp(0.0, 0.1)).min(DT * MAX_STEPS as f32);
+        if scene.has_movers() {
+            let address = std::ptr::from_ref(scene) as usize;
+            match &mut self.timed {
+                Some((a, _, _)) if *a == address => {}
+                Some((a, copy, _)) => (*a, *copy) = (address, scene.clone()),
+                None => self.timed = Some((address, scene.clone(), scene.time() - self.time)),
+            }
+        } else {
+            self.timed = None;
+        }
         while self.pending >= DT * 0.999 && self.state == WalkState::Walking {
             self.pending -= DT;
             let input = self.path.steer(&self.body, &self.controller);
-            self.body.step(&self.controller, scene, &input, gravity, DT);
+            let walked = match &mut self.timed {
+                Some((_, copy, set_off)) => {
+                    copy.set_time(*set_off + self.time + DT);
+                    &*copy
+                }
+                None => scene,
+            };
+            self.body
+                .step(&self.controller, walked, &input, gravity, DT);
             self.time += DT;
             if self.arrived(cell) {
                 self.state = WalkState::Arrived(self.time);
