@@ -136,10 +136,16 @@ fn the_agent_waits_for_the_lift_rides_it_and_arrives() {
     );
     // The preview's scene stands at one time; the agent's walk advances the lift's (it used to wait for a
     // lift that never came, and gave up after the walking's time).
+    // The preview draws the movers at the walk's time: the lift up under the agent at some frame.
+    let mut lift_up = false;
     for _ in 0..600 {
-        if h.state().nav.overlay.walker.as_ref().unwrap().state != WalkState::Walking {
+        let w = h.state().nav.overlay.walker.as_ref().unwrap();
+        if w.state != WalkState::Walking {
             break;
         }
+        lift_up |= w
+            .clock()
+            .is_some_and(|(s, t)| s.mover_offset_at(ObjectId(3), t).y > 2.0);
         h.step();
     }
     let w = h.state().nav.overlay.walker.clone().unwrap();
@@ -151,4 +157,6 @@ fn the_agent_waits_for_the_lift_rides_it_and_arrives() {
         w.body.feet
     );
     assert!(w.body.feet.y > 2.9, "on the balcony: {}", w.body.feet);
+    assert!(lift_up, "the walk's clock never had the lift up");
+    assert!(w.clock().is_none(), "no clock once arrived");
 }

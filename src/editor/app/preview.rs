@@ -272,7 +272,16 @@ impl Preview3 {
             .as_ref()
             .filter(|_| input.debug.active())
             .map(|d| d.world().scene());
-        let clock = shown::clock(self.walk_clock(), debugger, input.recorded_movers);
+        // Walk mode's clock, else the navigation agent's while it walks (it rides a copy of the level whose
+        // time runs with its walk).
+        let walk = self.walk_clock().or_else(|| {
+            input
+                .nav
+                .as_ref()
+                .and_then(|n| n.walker)
+                .and_then(|w| w.clock())
+        });
+        let clock = shown::clock(walk, debugger, input.recorded_movers);
         marks3d::movers(overlay, level, &|m| clock.offset(level, m));
         marks3d::one_way(overlay, level, &|o| clock.object_offset(level, o));
         level

@@ -120,6 +120,14 @@ impl NavWalker {
         self.state == WalkState::Walking
     }
 
+    /// While it walks a level with movers: the scene it walks and that scene's time (the preview draws the
+    /// movers there, so a lift the agent rides is drawn under it).
+    #[must_use]
+    pub fn clock(&self) -> Option<(&Scene, f32)> {
+        let (_, scene, _) = self.timed.as_ref()?;
+        (self.state == WalkState::Walking).then(|| (scene, scene.time()))
+    }
+
     /// On the ground within `cell·√2` of the goal horizontally and `max_step` vertically.
     fn arrived(&self, cell: f32) -> bool {
         let f = self.body.feet;
