@@ -61,6 +61,13 @@ pub const MAX_RIDE_MOVERS: usize = 32;
 /// The speed [`NavPath::steer`] asks for, metres per second.
 pub const STEER_SPEED: f32 = 4.0;
 
+/// The seconds the contract gives a body following a path of `length` metres with [`NavPath::steer`] at
+/// 60 Hz, rides aside: `1.5 × length / STEER_SPEED + 2 s`.
+#[must_use]
+pub fn walking_seconds(length: f32) -> f32 {
+    1.5 * length / STEER_SPEED + 2.0
+}
+
 /// How a navigation map is baked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -239,24 +246,22 @@ impl NavMap {
     }
 
     /// The seconds a body following `path` (agent `agent`'s, from this map) with [`NavPath::steer`] at 60 Hz
-    /// is given to arrive: the contract's `1.5 × length / STEER_SPEED + 2 s`, and for each ride step the
-    /// mover's worst wait (a whole period) and its travel, which the walk's length does not count (a ride's
-    /// boarding and landing points are in it, the waiting is not). A ride step this map did not make (or an
-    /// agent out of range) adds a minute, the most a ride's simulation at the bake lasts.
+    /// is given to arrive: the contract's `1.5 × length / STEER_SPEED + 2 s` ([`walking_seconds`]), and
+    /// [`NavMap::ride_seconds`] for its ride steps.
     #[must_use]
     pub fn follow_seconds(&self, agent: usize, path: &NavPath) -> f32 {
-        let walking = 1.5 * path.length() / STEER_SPEED + 2.0;
+        walking_seconds(path.length()) + self.ride_seconds(agent, path)
+    }
+
+    /// For each ride step of `path` (agent `agent`'s, from this map), the mover's worst wait (a whole period)
+    /// and its travel, seconds: what a follow takes beyond the walk's length (a ride's boarding and landing
+    /// points are in it, the waiting is not). A ride step this map did not make (or an agent out of range)
+    /// counts a minute, the most a ride's simulation at the bake lasts.
+    #[must_use]
+    pub fn ride_seconds(&self, agent: usize, path: &NavPath) -> f32 {
         let map = self.slots.get(agent).map(|&s| &self.maps[s]);
-        let rides: f32 = (0..path.links.len().saturating_sub(1))
-            .filter_map(|i| {
-                let (NavLink::Ride { mover }, NavLink::Ride { .. }) =
-                    (path.links[i], path.links[i + 1])
-                else {
-                    return None;
-                };
-                if i > 0 && matches!(path.links[i - 1], NavLink::Ride { .. }) {
-                    return None;
-                }
+        ride::ride_steps(&path.links)
+            .filter_map(|(i, mover)| {
                 let (board, land) = (*path.points.get(i + 1)?, *path.points.get(i + 2)?);
                 let found = map.and_then(|m| {
                     let r = m.rides.iter().find(|r| {
@@ -272,8 +277,7 @@ impl NavMap {
                     ((r.cost - walk) / STEER_SPEED).max(0.0)
                 }))
             })
-            .sum();
-        walking + rides
+            .sum()
     }
 
     /// Why the map is empty, when it could not be built.

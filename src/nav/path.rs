@@ -231,7 +231,7 @@ fn followed(path: &NavPath, scene: &Scene, ctl: &CharacterController, gravity: V
     let (Some(&first), Some(&last)) = (path.points.first(), path.points.last()) else {
         return true;
     };
-    let bound = 1.5 * path.length() / super::STEER_SPEED + 2.0;
+    let bound = super::walking_seconds(path.length());
     let mut body = crate::character::Body::new(first);
     body.grounded = true;
     let dt = 1.0 / super::bake::HZ;
@@ -375,19 +375,11 @@ fn straighten(path: &mut NavPath, ground: &Ground) {
         let top = farthest(i, end, |j| {
             !line::blocked(scene, ctl, margin, points[i], points[j])
         });
-        let mut good = i + 1;
-        if top > good && ok(top) {
-            good = top;
-        }
-        let mut hi = top;
-        while hi > good + 1 {
-            let mid = (good + hi) / 2;
-            if ok(mid) {
-                good = mid;
-            } else {
-                hi = mid;
-            }
-        }
+        let good = if top > i + 1 && ok(top) {
+            top
+        } else {
+            halve(i + 1, top, &ok)
+        };
         out_links.push(NavLink::Walk);
         out_points.push(points[good]);
         i = good;
@@ -410,16 +402,21 @@ fn farthest(i: usize, end: usize, mut pass: impl FnMut(usize) -> bool) -> usize 
             break;
         }
     }
-    let mut hi = bad.unwrap_or(end + 1);
     if bad.is_none() && good < end && pass(end) {
         good = end;
     }
-    while hi > good + 1 {
-        let mid = (good + hi) / 2;
+    halve(good, bad.unwrap_or(end + 1), &mut pass)
+}
+
+/// Between `good` (let through) and `bad` (not, or past the end), the last index `pass` lets through, found by
+/// halving the gap.
+fn halve(mut good: usize, mut bad: usize, mut pass: impl FnMut(usize) -> bool) -> usize {
+    while bad > good + 1 {
+        let mid = (good + bad) / 2;
         if pass(mid) {
             good = mid;
         } else {
-            hi = mid;
+            bad = mid;
         }
     }
     good

@@ -55,6 +55,20 @@ pub(super) struct RideLink {
     pub(super) cost: f32,
 }
 
+/// Where each ride step of `links` begins, and its mover: two `Ride` links of one mover in a row (to the
+/// boarding point, then to the far end) not just after another `Ride` link.
+pub(super) fn ride_steps(links: &[super::NavLink]) -> impl Iterator<Item = (usize, ObjectId)> + '_ {
+    use super::NavLink::Ride;
+    (0..links.len().saturating_sub(1)).filter_map(|w| match (links[w], links[w + 1]) {
+        (Ride { mover }, Ride { mover: m2 })
+            if mover == m2 && !(w > 0 && matches!(links[w - 1], Ride { .. })) =>
+        {
+            Some((w, mover))
+        }
+        _ => None,
+    })
+}
+
 /// The ride step of a path as steering reads it: `wait` (points[w]), `board`, `land`, `off` (the landing).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Block {

@@ -32,6 +32,7 @@ use super::consts::{HZ, TAKE_OFF};
 use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
+use crate::id::ObjectId;
 
 /// The horizontal offset from `a` to `b`.
 fn flat(a: Vec3, b: Vec3) -> Vec2 {
@@ -124,15 +125,8 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
 fn ride_block(path: &NavPath, body: &Body, i: usize) -> Option<Block> {
     let (pts, links) = (&path.points, &path.links);
     let on = body.ground.filter(|_| body.grounded).map(|g| g.object);
-    let mut best: Option<(usize, usize)> = None;
-    for w in 0..links.len().saturating_sub(1) {
-        let (NavLink::Ride { mover }, NavLink::Ride { mover: m2 }) = (links[w], links[w + 1])
-        else {
-            continue;
-        };
-        if mover != m2 || (w > 0 && matches!(links[w - 1], NavLink::Ride { .. })) {
-            continue;
-        }
+    let mut best: Option<(usize, usize, ObjectId)> = None;
+    for (w, mover) in ride::ride_steps(links) {
         let rank = if on == Some(mover) {
             (w + 1).abs_diff(i)
         } else if i == w || i == w + 1 {
@@ -140,14 +134,11 @@ fn ride_block(path: &NavPath, body: &Body, i: usize) -> Option<Block> {
         } else {
             continue;
         };
-        if best.is_none_or(|(r, _)| rank < r) {
-            best = Some((rank, w));
+        if best.is_none_or(|(r, _, _)| rank < r) {
+            best = Some((rank, w, mover));
         }
     }
-    let (_, w) = best?;
-    let NavLink::Ride { mover } = links[w] else {
-        return None;
-    };
+    let (_, w, mover) = best?;
     let land = *pts.get(w + 2)?;
     Some(Block {
         object: mover,

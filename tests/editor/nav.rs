@@ -33,6 +33,24 @@ fn wait_for_nav(h: &mut Harness<'_, EditorApp>) {
     panic!("the navigation map was not made within 15 s");
 }
 
+/// Step frames (at most `frames`) while the overlay's agent walks, calling `each` with it before each frame;
+/// the agent as it ended.
+fn walk_out(
+    h: &mut Harness<'_, EditorApp>,
+    frames: usize,
+    mut each: impl FnMut(&collidoscope::editor::nav::NavWalker),
+) -> collidoscope::editor::nav::NavWalker {
+    for _ in 0..frames {
+        let w = h.state().nav.overlay.walker.as_ref().unwrap();
+        if w.state != WalkState::Walking {
+            break;
+        }
+        each(w);
+        h.step();
+    }
+    h.state().nav.overlay.walker.clone().unwrap()
+}
+
 fn shift_click(h: &mut Harness<'_, EditorApp>, x: f32, z: f32) {
     let p = screen(h, x, z);
     h.event(Event::ModifiersChanged(Modifiers::SHIFT));
@@ -70,13 +88,7 @@ fn shift_clicks_give_a_path_the_agent_walks_and_an_edit_updates_the_map() {
         path.links
     );
     // The agent walks it in the 3D preview and arrives.
-    for _ in 0..200 {
-        if h.state().nav.overlay.walker.as_ref().unwrap().state != WalkState::Walking {
-            break;
-        }
-        h.step();
-    }
-    let w = h.state().nav.overlay.walker.clone().unwrap();
+    let w = walk_out(&mut h, 200, |_| {});
     assert!(
         matches!(w.state, WalkState::Arrived(_)),
         "{:?} at {}",
@@ -138,17 +150,11 @@ fn the_agent_waits_for_the_lift_rides_it_and_arrives() {
     // lift that never came, and gave up after the walking's time).
     // The preview draws the movers at the walk's time: the lift up under the agent at some frame.
     let mut lift_up = false;
-    for _ in 0..600 {
-        let w = h.state().nav.overlay.walker.as_ref().unwrap();
-        if w.state != WalkState::Walking {
-            break;
-        }
+    let w = walk_out(&mut h, 600, |w| {
         lift_up |= w
             .clock()
             .is_some_and(|(s, t)| s.mover_offset_at(ObjectId(3), t).y > 2.0);
-        h.step();
-    }
-    let w = h.state().nav.overlay.walker.clone().unwrap();
+    });
     assert!(
         matches!(w.state, WalkState::Arrived(_)),
         "{:?} after {} s at {}",

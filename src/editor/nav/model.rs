@@ -469,9 +469,7 @@ impl NavOverlay {
             else {
                 return None;
             };
-            // The rides' waits: what the map gives a follow beyond the walking.
-            let walking = 1.5 * p.length() / crate::nav::STEER_SPEED + 2.0;
-            let waits = d.map.follow_seconds(agent, p) - walking;
+            let waits = d.map.ride_seconds(agent, p);
             Some(NavWalker::new(p.clone(), (*from, *to), c, waits))
         });
         self.walker = walker;

@@ -5,7 +5,7 @@
 use glam::{Vec2, Vec3};
 
 use crate::character::{Body, CharacterController};
-use crate::nav::{NavPath, STEER_SPEED};
+use crate::nav::{NavPath, walking_seconds};
 use crate::scene::Scene;
 
 /// The step, seconds (60 Hz, as the contract's walks).
@@ -52,9 +52,9 @@ pub struct NavWalker {
 
 impl NavWalker {
     /// An agent at `from` about to walk `path` to `to`, given the contract's time for the walking and `waits`
-    /// seconds more (its ride steps' worst waits and travel: [`NavMap::follow_seconds`] less the walking).
+    /// seconds more (its ride steps' worst waits and travel: [`NavMap::ride_seconds`]).
     ///
-    /// [`NavMap::follow_seconds`]: crate::nav::NavMap::follow_seconds
+    /// [`NavMap::ride_seconds`]: crate::nav::NavMap::ride_seconds
     #[must_use]
     pub fn new(
         path: NavPath,
@@ -76,7 +76,7 @@ impl NavWalker {
             time: 0.0,
             state: WalkState::Walking,
             pending: 0.0,
-            limit: 1.5 * length / STEER_SPEED + 2.0 + waits.max(0.0),
+            limit: walking_seconds(length) + waits.max(0.0),
             timed: None,
         }
     }
