@@ -145,3 +145,38 @@ fn a_riser_above_max_step_blocks_whatever_holds_it() {
         }
     }
 }
+
+/// A riser whose tread falls away from its top (a ridge: a sector sloped down from the shared edge, 0.25 m
+/// above the floor before it) is climbed by a slim body in a frame's moves. The step's settling measured the
+/// riser's top a skin past the riser, where the tread is already lower than the ridge it then touched, took the
+/// ridge for the next riser's nosing and backed off: the body stood at the riser for good (found by the
+/// navigation soak on random sector levels).
+#[test]
+fn a_riser_whose_tread_falls_away_from_its_top_is_climbed_in_small_moves() {
+    let text = "#![enable(implicit_some)]\n(version: 3, sectors: [\
+        (id: 1, outline: [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)], floor: (height: 0.0), ceiling: (height: 3.0)), \
+        (id: 2, outline: [(2.0, 0.0), (4.0, 0.0), (4.0, 2.0), (2.0, 2.0)], \
+         floor: (height: 0.25, slope: (edge: 3, degrees: -33.7)), ceiling: (height: 4.0))])";
+    let scene = crate::common::scene(text);
+    let ctl = CharacterController {
+        radius: 0.1,
+        height: 1.67,
+        max_step: 0.5,
+        max_slope_deg: 42.6,
+        ..CharacterController::default()
+    };
+    for z in [0.5f32, 0.875, 1.3] {
+        let mut feet = Vec3::new(1.7, 0.01, z);
+        for _ in 0..12 {
+            feet = ctl
+                .move_character(&scene, feet, Vec3::new(4.0 / 60.0, 0.0, 0.0))
+                .feet;
+        }
+        // Past the riser, on the tread (its plane falls 0.667 m a metre from 0.25 m at x = 2).
+        let tread = 0.25 - 0.6669 * (feet.x - 2.0);
+        assert!(
+            feet.x > 2.05 && (feet.y - tread).abs() < 0.05,
+            "stood at {feet} short of the ridge"
+        );
+    }
+}

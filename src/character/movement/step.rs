@@ -198,7 +198,11 @@ impl Mover<'_> {
             // An edge: the nosing being climbed (no higher than the riser's top), move on until the axis is
             // over it; a higher one (the next riser's nosing, on a tread narrower than the body), move back until
             // the body clears it.
-            let nudge = if h.point.y <= riser_top + 1e-3 {
+            // The riser's top was measured a skin past the riser: a tread falling away from its top (a ridge)
+            // is lower there by up to a skin's run down the steepest walkable slope.
+            let fall = ctl.skin * (1.0 - self.walkable_y * self.walkable_y).max(0.0).sqrt()
+                / self.walkable_y.max(1e-3);
+            let nudge = if h.point.y <= riser_top + fall + 1e-3 {
                 if support.y < self.walkable_y {
                     return Err(StepRefusal::TreadTooSteep);
                 }
