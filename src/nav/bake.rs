@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{TAKE_OFF, flat, jump_cost};
+use super::consts::{at_take_off, coming_down, flat, jump_cost};
 use super::dominate;
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
@@ -297,7 +297,7 @@ pub(super) fn simulate_jump(
 ) -> Option<Vec3> {
     let mut body = Body::new(feet);
     body.grounded = true;
-    fly(scene, ctl, gravity, body, dir, flight)
+    fly(scene, ctl, gravity, (body, feet), dir, flight)
 }
 
 /// How far aside of its line (metres, horizontally) a flight may be carried before it is given up. A link's
@@ -306,13 +306,14 @@ pub(super) fn simulate_jump(
 /// such a flight (a diagonal jump sliding along a wall) used to be flown to its landing only to be turned down.
 const ASIDE: f32 = 0.5;
 
-/// [`simulate_jump`] from `body` as it is (grounded: its first step jumps), given up (`None`) once carried
-/// [`ASIDE`] of its line.
+/// [`simulate_jump`] from `body` as it is (grounded: its first step jumps) for the take-off `feet`, given up
+/// (`None`) once carried [`ASIDE`] of its line, or where steering would take the body for one coming down onto
+/// the take-off rather than flying the jump (`coming_down`).
 fn fly(
     scene: &Scene,
     ctl: &CharacterController,
     gravity: Vec3,
-    mut body: Body,
+    (mut body, feet): (Body, Vec3),
     dir: Vec2,
     flight: &mut Flight,
 ) -> Option<Vec3> {
@@ -335,6 +336,9 @@ fn fly(
         if (d - dir * d.dot(dir)).length() > ASIDE {
             return None;
         }
+        if coming_down(&body, feet, dir, ctl) {
+            return None;
+        }
         if !body.grounded {
             left = true;
         } else if left {
@@ -349,7 +353,7 @@ fn fly(
 /// A jump link from node `n` along `dir`, when the simulated jump lands on a place of the graph more than two
 /// cells away, and lands there again taken off wherever a steered body takes off: from the node at rest, and
 /// where bodies walking to it (as steering walks, from behind the take-off, from either side and between) are
-/// first on the ground within [`TAKE_OFF`] of it. A body that walks up to it but is never on the ground that
+/// first on the ground within [`TAKE_OFF`](super::consts::TAKE_OFF) of it. A body that walks up to it but is never on the ground that
 /// near (a crest that throws it into the air) makes no link. Nor does a jump the moves from `n` match in the
 /// path search's cost (`dominate.rs`): it would never be taken.
 fn try_jump(
@@ -387,36 +391,47 @@ fn try_jump(
     }) {
         return None;
     }
-    let lands = |at: Vec3| flat(at, landing) <= cell && (at.y - landing.y).abs() <= step;
+    // Each flight lands near the first, and a body set down there walks on to the node the link joins (the
+    // path's next point): one held on a rim's corner by its rounded bottom may not get up onto the tread.
+    let node = graph.feet(to);
+    let lands = |at: Vec3| {
+        flat(at, landing) <= cell
+            && (at.y - landing.y).abs() <= step
+            && walks_onto(scene, ctl, gravity, at, node)
+    };
     if !lands(simulate_jump(scene, ctl, gravity, feet, dir, flight)?) {
         return None;
     }
     let diagonal = std::f32::consts::FRAC_1_SQRT_2;
+    // From behind twice: the walk from `APPROACH` back jumps about a half frame's walk short of the take-off,
+    // the one from `EARLIEST` back as far short as steering ever jumps (a knife-edge flight over a rim can
+    // land from the one and not the other).
     let turns = [
-        Vec2::X,
-        Vec2::new(diagonal, diagonal),
-        Vec2::new(diagonal, -diagonal),
-        Vec2::Y,
-        Vec2::NEG_Y,
+        (Vec2::X, APPROACH),
+        (Vec2::X, EARLIEST),
+        (Vec2::new(diagonal, diagonal), APPROACH),
+        (Vec2::new(diagonal, -diagonal), APPROACH),
+        (Vec2::Y, APPROACH),
+        (Vec2::NEG_Y, APPROACH),
     ];
     // Where a body cannot stand still (it slides off), every approach must be walked: one that leaves the
     // ground there is the way steering's bodies come too.
     let rests = graph.rests(n);
-    for turn in turns {
-        let Some(body) = approached(scene, ctl, gravity, feet, turn.rotate(dir))? else {
+    for (turn, back) in turns {
+        let Some(body) = approached(scene, ctl, gravity, (feet, back), turn.rotate(dir))? else {
             if rests {
                 continue;
             }
             return None;
         };
-        if !lands(fly(scene, ctl, gravity, body, dir, flight)?) {
+        if !lands(fly(scene, ctl, gravity, (body, feet), dir, flight)?) {
             return None;
         }
     }
     // Where a body cannot stand still, steering jumps from wherever the slide lets it get back to.
     if !rests {
         let body = slid_back(scene, ctl, gravity, feet)?;
-        if !lands(fly(scene, ctl, gravity, body, dir, flight)?) {
+        if !lands(fly(scene, ctl, gravity, (body, feet), dir, flight)?) {
             return None;
         }
     }
@@ -427,36 +442,70 @@ fn try_jump(
     })
 }
 
+/// Whether a body set down at `at` (where a flight landed) walks on to `node` as steering walks to a segment's
+/// end (reaching it exactly at 60 Hz): within 5 cm across and a step up or down, in ten frames more than the
+/// walk at [`STEER_SPEED`] takes.
+fn walks_onto(
+    scene: &Scene,
+    ctl: &CharacterController,
+    gravity: Vec3,
+    at: Vec3,
+    node: Vec3,
+) -> bool {
+    let there = |b: &Body| {
+        flat(b.feet, node) <= 0.05 && (b.feet.y - node.y).abs() <= ctl.max_step + 2.0 * ctl.skin
+    };
+    let mut body = Body::new(at);
+    body.grounded = true;
+    let frames = (flat(at, node) * HZ / STEER_SPEED) as usize + 10;
+    for _ in 0..frames {
+        if there(&body) {
+            return true;
+        }
+        walk_toward(scene, ctl, gravity, &mut body, node, STEER_SPEED);
+        if !body.feet.is_finite() {
+            return false;
+        }
+    }
+    there(&body)
+}
+
 /// How far back from a take-off the approaches the bake simulates begin, metres.
 const APPROACH: f32 = 0.3;
 
+/// How far back the approach from behind that jumps earliest begins: four frames' walks at [`STEER_SPEED`]
+/// short of [`TAKE_OFF`](super::consts::TAKE_OFF), so its first frame within reach of the take-off is
+/// 2 mm inside it.
+const EARLIEST: f32 = super::consts::TAKE_OFF - 0.002 + 4.0 * STEER_SPEED / HZ;
+
 /// The body a steered walk along `way` to the take-off `feet` brings to where steering jumps: the walk begins
-/// where a body walking [`APPROACH`] back from the take-off stands, and heads for the take-off reaching it
+/// where a body walking `far` ([`APPROACH`] or [`EARLIEST`]) back from the take-off stands, and heads for the take-off reaching it
 /// exactly at 60 Hz, as steering walks to a segment's end; it jumps on the first frame it is on the ground
-/// within [`TAKE_OFF`] of it. `Some(None)` when there is no such walk to try (the way back leaves the ground or
+/// within [`TAKE_OFF`](super::consts::TAKE_OFF) of it. `Some(None)` when there is no such walk to try (the way back leaves the ground or
 /// is blocked), `None` when the walk never is on the ground that near (steering would not jump).
 fn approached(
     scene: &Scene,
     ctl: &CharacterController,
     gravity: Vec3,
-    feet: Vec3,
+    (feet, far): (Vec3, f32),
     way: Vec2,
 ) -> Option<Option<Body>> {
-    let back = feet - Vec3::new(way.x, 0.0, way.y) * APPROACH;
+    let back = feet - Vec3::new(way.x, 0.0, way.y) * far;
     let mut body = Body::new(feet);
     body.grounded = true;
-    let frames = (2.0 * APPROACH * HZ / STEER_SPEED) as usize + 2;
+    let frames = (2.0 * far * HZ / STEER_SPEED) as usize + 2;
     for _ in 0..frames {
         walk_toward(scene, ctl, gravity, &mut body, back, STEER_SPEED);
     }
     if !(body.grounded && body.feet.is_finite() && flat(body.feet, back) < 0.25 * APPROACH) {
         return Some(None);
     }
-    come_back(scene, ctl, gravity, body, feet, APPROACH)
+    come_back(scene, ctl, gravity, body, feet, far)
 }
 
 /// `body` walked back to the take-off `feet` from up to `far` off, as steering walks to a segment's end: the
-/// body on the first frame it is on the ground within [`TAKE_OFF`] of it, `None` when it never is.
+/// body on the first frame it is on the ground within [`TAKE_OFF`](super::consts::TAKE_OFF) of it on its
+/// surface (`at_take_off`, as steering jumps), `None` when it never is.
 fn come_back(
     scene: &Scene,
     ctl: &CharacterController,
@@ -473,7 +522,7 @@ fn come_back(
         STEER_SPEED
     };
     for _ in 0..(2.0 * far * HZ / speed) as usize + 2 {
-        if body.grounded && flat(body.feet, feet) <= TAKE_OFF {
+        if at_take_off(&body, feet, ctl) {
             return Some(Some(body));
         }
         walk_toward(scene, ctl, gravity, &mut body, feet, speed);

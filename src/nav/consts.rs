@@ -4,6 +4,7 @@
 use glam::{Vec2, Vec3};
 
 use super::STEER_SPEED;
+use crate::character::{Body, CharacterController};
 
 /// Simulated frames per second (the property the contract states is at 60 Hz).
 pub(super) const HZ: f32 = 60.0;
@@ -12,6 +13,30 @@ pub(super) const HZ: f32 = 60.0;
 /// [`STEER_SPEED`] and 2 cm. The bake checks each jump link from the take-offs bodies walking to it this way
 /// reach.
 pub(super) const TAKE_OFF: f32 = STEER_SPEED / HZ + 0.02;
+
+/// Whether a steered body jumps for the take-off `feet` where it is: on the ground within [`TAKE_OFF`] of it
+/// across, and on the take-off's surface (within `max_step`, two skins and what the steepest walkable slope
+/// rises over [`TAKE_OFF`] of it up or down). A body still on a rim above the take-off (walking off toward it
+/// along a drop) does not jump from there.
+pub(super) fn at_take_off(body: &Body, feet: Vec3, ctl: &CharacterController) -> bool {
+    let rise = TAKE_OFF * ctl.max_slope_deg.clamp(0.0, 80.0).to_radians().tan();
+    body.grounded
+        && flat(body.feet, feet) <= TAKE_OFF
+        && (body.feet.y - feet.y).abs() <= ctl.max_step + 2.0 * ctl.skin + rise
+}
+
+/// Whether `body`, in the air, is coming down onto the take-off `feet` of a jump along `dir` (unit) rather
+/// than flying that jump: falling, more than a step and two skins above the take-off, and not past it along
+/// `dir` by more than a cell (a radius when larger) and [`TAKE_OFF`] (off a drop that ends at the take-off,
+/// say). Steering does not follow the jump with such a body (it comes down onto the take-off first), and the
+/// bake gives up a flight that would read so.
+pub(super) fn coming_down(body: &Body, feet: Vec3, dir: Vec2, ctl: &CharacterController) -> bool {
+    let along = Vec2::new(body.feet.x - feet.x, body.feet.z - feet.z).dot(dir);
+    !body.grounded
+        && body.velocity.y <= 0.0
+        && body.feet.y - feet.y > ctl.max_step + 2.0 * ctl.skin
+        && along <= ctl.radius.max(0.25) + TAKE_OFF
+}
 
 /// The horizontal distance between two points.
 pub(super) fn flat(a: Vec3, b: Vec3) -> f32 {

@@ -2,12 +2,14 @@
 //! controller (a game calls it every step; nothing is remembered between calls).
 //!
 //! The segment followed is the nearest to the feet (horizontally, with heights beyond a step counted half, and
-//! beyond a jump's or drop's arc for those links), or a later one within half a radius of it, so a body where
+//! beyond a drop's arc, or a jump's flight in the air, for those links: on the ground a body is at a jump's
+//! ends, not under its flight; `off_height`), or a later one within half a radius of it, so a body where
 //! the path passes close to itself goes on rather than back. Within
 //! a radius of it the body heads for the segment's end (on the ground reaching it exactly, at 60 Hz, rather than
 //! a frame's walk past it: the next segment was checked walking from that point); pushed farther off, back to the nearest point on it
-//! first. A jump link's take-off jumps when the body is grounded within a frame's walk of it (`TAKE_OFF`), with
-//! the wish along the link (the bake simulated such approaches); on the ground short of the link's middle the
+//! first. A jump link's take-off jumps when the body is grounded within a frame's walk of it (`TAKE_OFF`) on
+//! its surface (not on a rim above it, `at_take_off`), with the wish along the link (the bake simulated such approaches); a body coming down onto the take-off
+//! (falling, above it, not past it: `coming_down`) follows the segment before, not the jump; on the ground short of the link's middle the
 //! body heads for the take-off (never walks off toward the landing; reaching it exactly at 60 Hz, as a
 //! segment's end); in the air the wish stays along the link. On the last segment
 //! the speed falls off within a quarter metre of the end, so the body stops there. Off a ledge deeper than the
@@ -28,7 +30,11 @@
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{HZ, TAKE_OFF};
+use super::consts::{HZ, at_take_off, coming_down};
+
+/// The gravity steering's estimates assume, metres per second squared (the default level's): how long a drop
+/// falls, how high a flight rises.
+const GRAVITY: f32 = 9.81;
 use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
@@ -69,9 +75,8 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     let along = flat(a, b).normalize_or_zero() * STEER_SPEED;
     let last = i + 2 == pts.len();
     // The next link a jump, its take-off within a frame's walk: jump now, along it.
-    if body.grounded
-        && let Some(NavLink::Jump { .. }) = path.links.get(i + 1)
-        && flat(feet, b).length() <= TAKE_OFF
+    if let Some(NavLink::Jump { .. }) = path.links.get(i + 1)
+        && at_take_off(body, b, ctl)
         && let Some(&c) = pts.get(i + 2)
     {
         input.wish = flat(b, c).normalize_or_zero() * STEER_SPEED;
@@ -83,14 +88,19 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
             input.wish = along;
             return input;
         }
-        // On the ground on the take-off's side: to the take-off, and jump there.
+        // On the ground on the take-off's side: to the take-off, and jump there (on a rim above it, walking
+        // off slowly toward it, as off a ledge).
         if t < 0.5 {
             let to = flat(feet, a);
-            if to.length() <= TAKE_OFF {
+            if at_take_off(body, a, ctl) {
                 input.jump = true;
                 input.wish = along;
             } else {
                 input.wish = to.normalize_or_zero() * (to.length() * HZ).min(STEER_SPEED);
+                let fall = feet.y - a.y;
+                if fall > ctl.snap_distance {
+                    input.wish = input.wish.clamp_length_max(drop_speed(ctl, fall));
+                }
             }
             return input;
         }
@@ -111,9 +121,7 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     // drop's move lands) rather than flying on over whatever lies beyond; in the air, arriving at its end.
     let fall = a.y - b.y;
     if fall > ctl.snap_distance && body.grounded {
-        let seconds = (2.0 * fall / 9.81).sqrt();
-        let slow = (path_cell(ctl) / seconds).clamp(0.5, STEER_SPEED);
-        input.wish = input.wish.clamp_length_max(slow);
+        input.wish = input.wish.clamp_length_max(drop_speed(ctl, fall));
     } else if fall > ctl.snap_distance {
         input.wish = arrive(feet, b);
     }
@@ -155,6 +163,13 @@ fn path_cell(ctl: &CharacterController) -> f32 {
     ctl.radius.max(0.25)
 }
 
+/// How fast a body walks off a ledge `fall` metres high: so the fall carries it about [`path_cell`] past the
+/// rim (at least 0.5 m/s, at most [`STEER_SPEED`]).
+fn drop_speed(ctl: &CharacterController, fall: f32) -> f32 {
+    let seconds = (2.0 * fall / GRAVITY).sqrt();
+    (path_cell(ctl) / seconds).clamp(0.5, STEER_SPEED)
+}
+
 /// The wish that brings the feet to `end` and stops there: full speed, falling off within a quarter metre.
 fn arrive(feet: Vec3, end: Vec3) -> Vec2 {
     let to = flat(feet, end);
@@ -163,6 +178,40 @@ fn arrive(feet: Vec3, end: Vec3) -> Vec2 {
         return Vec2::ZERO;
     }
     to / d * (d * 8.0).min(STEER_SPEED)
+}
+
+/// How far the feet are above or below where a body following segment `a`→`b` (`link`) can be near its point
+/// `q`: a step around the line for a walk, down a drop's height, around a ride's rise; on the ground at a
+/// jump's ends (a step around the line), and in the air within its flight: from a step and two skins under the
+/// lower of its ends to the jump's height and a step over the higher (a body below both ends, early in a later
+/// jump over the same place, is not flying that one), its height and vertical speed those of a flight from the
+/// take-off (the height it would rise to within a step of the take-off's and the jump's, under
+/// [`GRAVITY`]: a body jumping up along a wall under a later jump that passes over its take-off is flying its
+/// own).
+fn off_height(
+    link: Option<&NavLink>,
+    (a, b, q): (Vec3, Vec3, Vec3),
+    body: &Body,
+    ctl: &CharacterController,
+) -> f32 {
+    let y = body.feet.y;
+    let band = match link {
+        Some(NavLink::Jump { .. }) if body.grounded => ctl.max_step + 2.0 * ctl.skin,
+        Some(NavLink::Jump { .. }) => {
+            let step = ctl.max_step + 2.0 * ctl.skin;
+            let lo = a.y.min(b.y) - step;
+            let hi = a.y.max(b.y) + ctl.jump_height + ctl.max_step;
+            // In free flight the height the body would rise to (its feet and what its upward or downward speed
+            // is worth) stays where the jump's take-off and height put it: a flight from elsewhere is not this.
+            let apex = y + body.velocity.y * body.velocity.y / (2.0 * GRAVITY);
+            let energy = ((apex - a.y - ctl.jump_height).abs() - step).max(0.0);
+            return (lo - y).max(0.0) + (y - hi).max(0.0) + energy;
+        }
+        Some(NavLink::Drop { height }) => ctl.max_step + height,
+        Some(NavLink::Ride { .. }) => ctl.max_step + (a.y - b.y).abs(),
+        _ => ctl.max_step,
+    };
+    ((y - q.y).abs() - band).max(0.0)
 }
 
 /// The segment followed from the body's feet: the latest whose distance is within half a radius of the nearest
@@ -191,14 +240,15 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
             0.0
         };
         let q = a + (b - a) * t;
-        let band = match path.links.get(i) {
-            Some(NavLink::Jump { height, .. }) => ctl.max_step + ctl.jump_height + height.abs(),
-            Some(NavLink::Drop { height }) => ctl.max_step + height,
-            Some(NavLink::Ride { .. }) => ctl.max_step + (a.y - b.y).abs(),
-            _ => ctl.max_step,
-        };
-        let mut d = flat(feet, q).length() + 0.5 * ((feet.y - q.y).abs() - band).max(0.0);
+        let mut d =
+            flat(feet, q).length() + 0.5 * off_height(path.links.get(i), (a, b, q), body, ctl);
         if flying && ab.dot(flight) < 0.0 {
+            d += 1.0;
+        }
+        // Falling onto a jump's take-off (off the drop before it) is not flying the jump.
+        if let Some(NavLink::Jump { .. }) = path.links.get(i)
+            && coming_down(body, a, ab.normalize_or_zero(), ctl)
+        {
             d += 1.0;
         }
         if d < least {

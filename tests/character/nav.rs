@@ -14,6 +14,8 @@ use crate::common::scene;
 
 #[path = "nav_ride.rs"]
 mod ride;
+#[path = "nav_soak.rs"]
+mod soak;
 #[path = "nav_terrain.rs"]
 mod terrain;
 
