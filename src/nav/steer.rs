@@ -31,14 +31,14 @@
 use glam::{Vec2, Vec3};
 
 use super::consts::{HZ, at_take_off, coming_down};
-
-/// The gravity steering's estimates assume, metres per second squared (the default level's): how long a drop
-/// falls, how high a flight rises.
-const GRAVITY: f32 = 9.81;
 use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
 use crate::id::ObjectId;
+
+/// The gravity steering's estimates assume, metres per second squared (the default level's): how long a drop
+/// falls, how high a flight rises.
+const GRAVITY: f32 = 9.81;
 
 /// The horizontal offset from `a` to `b`.
 fn flat(a: Vec3, b: Vec3) -> Vec2 {
@@ -195,10 +195,10 @@ fn off_height(
     ctl: &CharacterController,
 ) -> f32 {
     let y = body.feet.y;
+    let step = ctl.max_step + 2.0 * ctl.skin;
     let band = match link {
-        Some(NavLink::Jump { .. }) if body.grounded => ctl.max_step + 2.0 * ctl.skin,
+        Some(NavLink::Jump { .. }) if body.grounded => step,
         Some(NavLink::Jump { .. }) => {
-            let step = ctl.max_step + 2.0 * ctl.skin;
             let lo = a.y.min(b.y) - step;
             let hi = a.y.max(b.y) + ctl.jump_height + ctl.max_step;
             // In free flight the height the body would rise to (its feet and what its upward or downward speed

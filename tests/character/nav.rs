@@ -91,6 +91,54 @@ fn follow(
     }
 }
 
+/// Agent 0's path on `map` from `from` to `to` walked from `from` itself with `steer` and `Body::step` at
+/// 60 Hz, as the contract measures: within `cell·√2` across and `max_step` and two skins up or down of `to`,
+/// grounded, in `1.5 × length / 4 m/s + 2 s` (the length from `from` through the points to `to`), never inside
+/// anything; why not (with the body's trace every quarter second) when it is not. `Ok` without a path.
+fn walk_from(
+    scene: &Scene,
+    map: &NavMap,
+    ctl: &CharacterController,
+    from: Vec3,
+    to: Vec3,
+) -> Result<(), String> {
+    let Some(path) = map.path(0, from, to) else {
+        return Ok(());
+    };
+    let (first, last) = (path.points[0], *path.points.last().unwrap());
+    let length = from.distance(first) + path.length() + last.distance(to);
+    let bound = 1.5 * length / 4.0 + 2.0;
+    let cell = map.settings().cell;
+    let mut body = Body::new(from);
+    body.grounded = true;
+    let dt = 1.0 / 60.0;
+    let mut t = 0.0;
+    let mut trace = Vec::new();
+    while t < bound {
+        let input = path.steer(&body, ctl);
+        body.step(ctl, scene, &input, GRAVITY, dt);
+        t += dt;
+        trace.push((t, body.feet, body.grounded, input.wish));
+        if !scene.overlap_capsule(&ctl.capsule(body.feet)).is_empty() {
+            return Err(format!(
+                "{from} -> {to}: inside something at {}: {path:?}",
+                body.feet
+            ));
+        }
+        if flat(body.feet, to) <= cell * std::f32::consts::SQRT_2
+            && (body.feet.y - to.y).abs() <= ctl.max_step + 2.0 * ctl.skin
+            && body.grounded
+        {
+            return Ok(());
+        }
+    }
+    let every: Vec<_> = trace.iter().step_by(15).collect();
+    Err(format!(
+        "{from} -> {to} not arrived in {bound} s: path {path:?}\nend {:?}\ntrace {every:?}",
+        body.feet
+    ))
+}
+
 fn settings(jump: bool, agents: Vec<CharacterController>) -> NavSettings {
     NavSettings {
         agents,

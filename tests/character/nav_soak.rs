@@ -7,13 +7,13 @@
 //! Seconds a case in a release build: `cargo test --release --test character -- nav::soak --ignored`
 //! (`NAV_SOAK_CASES`, 24 by default, sets how many random levels).
 
-use collidoscope::character::{Body, CharacterController};
+use collidoscope::character::CharacterController;
 use collidoscope::glam::Vec3;
 use collidoscope::level::Level;
-use collidoscope::nav::{NavLink, NavMap};
+use collidoscope::nav::{NavLink, NavMap, NavPath};
 use collidoscope::scene::Scene;
 
-use super::{GRAVITY, disagreements, flat, settings};
+use super::{disagreements, settings, walk_from};
 
 /// One cell of a random sector grid: the floor's height, the clearance to the ceiling, the slope (edge,
 /// degrees; the ceiling parallel to the floor), or no sector at all (a solid block).
@@ -65,47 +65,6 @@ fn sector_grid(size: f32, cols: usize, cells: &[Cell], crates: &[(f32, f32, f32,
     Scene::from_level(&level).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-/// The contract's walk of `map`'s path from `from` to `to` for `ctl`: from `from` itself, within `cell·√2`
-/// across and `max_step` and two skins up or down, grounded, in `1.5 × length / 4 m/s + 2 s` (the length
-/// from `from` through the points to `to`), never inside anything. `Ok` without a path.
-fn walked(
-    scene: &Scene,
-    map: &NavMap,
-    ctl: &CharacterController,
-    from: Vec3,
-    to: Vec3,
-) -> Result<(), String> {
-    let Some(path) = map.path(0, from, to) else {
-        return Ok(());
-    };
-    let (first, last) = (path.points[0], *path.points.last().unwrap());
-    let length = from.distance(first) + path.length() + last.distance(to);
-    let bound = 1.5 * length / 4.0 + 2.0;
-    let cell = map.settings().cell;
-    let mut body = Body::new(from);
-    body.grounded = true;
-    let dt = 1.0 / 60.0;
-    let mut t = 0.0;
-    while t < bound {
-        let input = path.steer(&body, ctl);
-        body.step(ctl, scene, &input, GRAVITY, dt);
-        t += dt;
-        if !scene.overlap_capsule(&ctl.capsule(body.feet)).is_empty() {
-            return Err(format!("{from} -> {to}: inside at {}: {path:?}", body.feet));
-        }
-        if flat(body.feet, to) <= cell * std::f32::consts::SQRT_2
-            && (body.feet.y - to.y).abs() <= ctl.max_step + 2.0 * ctl.skin
-            && body.grounded
-        {
-            return Ok(());
-        }
-    }
-    Err(format!(
-        "{from} -> {to}: not arrived in {bound:.1} s, at {}: {path:?}",
-        body.feet
-    ))
-}
-
 /// Every check of the module for `ctl` on `scene`: `pairs` picks of its places (jumps off: agreement with
 /// the reach map and walked; jumps on: walked).
 fn check(scene: &Scene, ctl: CharacterController, picks: &[(usize, usize)]) -> Result<(), String> {
@@ -129,7 +88,7 @@ fn check(scene: &Scene, ctl: CharacterController, picks: &[(usize, usize)]) -> R
             }
         }
         for &(from, to) in &pairs {
-            walked(scene, &map, &ctl, from, to).map_err(|e| format!("jump {jump}: {e}"))?;
+            walk_from(scene, &map, &ctl, from, to).map_err(|e| format!("jump {jump}: {e}"))?;
         }
     }
     Ok(())
@@ -225,6 +184,24 @@ fn the_greybox_sample_for_three_agent_sizes() {
     }
 }
 
+/// `ctl`'s path on `scene`'s map with jumps on from `from` to `to`, walked from `from` (a panic saying why when
+/// it is not), or `None` without one.
+fn walked_path(scene: &Scene, ctl: CharacterController, from: Vec3, to: Vec3) -> Option<NavPath> {
+    let map = NavMap::build(scene, &settings(true, vec![ctl]));
+    if let Err(e) = walk_from(scene, &map, &ctl, from, to) {
+        panic!("{e}");
+    }
+    map.path(0, from, to)
+}
+
+/// How many jump links `path` has.
+fn jumps(path: &NavPath) -> usize {
+    path.links
+        .iter()
+        .filter(|l| matches!(l, NavLink::Jump { .. }))
+        .count()
+}
+
 /// Found by the random levels: a path drops from one roof (a sector's ceiling top) onto another and jumps from
 /// there across a gap to a third. Steering jumped while the body was still on the first roof's rim, 2 m above
 /// the take-off, and then, falling, flew the jump's wish from above the take-off: the body fell off the level.
@@ -242,22 +219,14 @@ fn a_drop_onto_a_jumps_take_off_is_walked() {
         Some((0.0, 1.0, None)),
         None,
     ];
-    let size = 2.119;
-    let scene = sector_grid(size, 3, &cells, &[(5.661, 0.353, 0.487, 0.0)]);
+    let scene = sector_grid(2.119, 3, &cells, &[(5.661, 0.353, 0.487, 0.0)]);
     let ctl = agent(0.488, 0.1, 0.267, 56.2, 1.317);
-    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
     let (from, to) = (
         Vec3::new(4.375, 3.253, 1.241),
         Vec3::new(2.625, 1.01, 5.241),
     );
-    let path = map.path(0, from, to).expect("a path");
-    assert!(
-        path.links.iter().any(|l| matches!(l, NavLink::Jump { .. })),
-        "{path:?}"
-    );
-    if let Err(e) = walked(&scene, &map, &ctl, from, to) {
-        panic!("{e}");
-    }
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 1, "{path:?}");
 }
 
 /// Found by the random levels: a path jumps back up a slope and then over its own start to a crate's top, and
@@ -279,29 +248,17 @@ fn a_body_under_a_later_jumps_flight_follows_its_own_segment() {
     ];
     let scene = sector_grid(2.546, 3, &cells, &[(5.151, 2.123, 0.657, 1.423)]);
     let ctl = agent(0.349, 1.273, 0.05, 55.3, 0.806);
-    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
     let (from, to) = (
         Vec3::new(2.91, 0.344, 4.125),
         Vec3::new(0.125, 1.741, 0.125),
     );
-    let path = map.path(0, from, to).expect("a path");
-    let jumps = path
-        .links
-        .iter()
-        .filter(|l| matches!(l, NavLink::Jump { .. }));
-    assert!(jumps.count() >= 2, "{path:?}");
-    if let Err(e) = walked(&scene, &map, &ctl, from, to) {
-        panic!("{e}");
-    }
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 2, "{path:?}");
 }
 
-/// Found by the random levels: a jump from one roof to another just cleared the rim of a third between them
-/// when taken off where the bake's walk from behind jumped (3 cm short of the take-off), and hit it when taken
-/// off where a body walking on from farther jumps (8 cm short); the bounced body then followed a later jump
-/// off the level. The bake now also flies from behind taken off as early as steering ever jumps: the link is
-/// not made, and a path, if any, is walked.
-#[test]
-fn a_knife_edge_jump_over_a_rim_is_made_only_where_every_take_off_lands() {
+/// The roofs of the next two cases (found by the random levels): sectors whose ceilings' tops stand at 1 m to
+/// 3.6 m, sloped ones among them, and a crate; and the slim agent that jumps over them.
+fn roofs() -> (Scene, CharacterController) {
     let cells: Vec<Cell> = vec![
         None,
         Some((0.0, 1.0, None)),
@@ -314,50 +271,37 @@ fn a_knife_edge_jump_over_a_rim_is_made_only_where_every_take_off_lands() {
         None,
     ];
     let scene = sector_grid(2.119, 3, &cells, &[(5.796, 0.766, 0.579, 0.992)]);
-    let ctl = agent(0.1, 1.399, 0.267, 56.2, 1.317);
-    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    (scene, agent(0.1, 1.399, 0.267, 56.2, 1.317))
+}
+
+/// A jump from one roof to another just cleared the rim of a third between them when taken off where the
+/// bake's walk from behind jumped (3 cm short of the take-off), and hit it when taken off where a body walking
+/// on from farther jumps (8 cm short); the bounced body then followed a later jump off the level. The bake now
+/// also flies from behind taken off as early as steering ever jumps: the link is not made, and a path, if any,
+/// is walked.
+#[test]
+fn a_knife_edge_jump_over_a_rim_is_made_only_where_every_take_off_lands() {
+    let (scene, ctl) = roofs();
     let (from, to) = (
         Vec3::new(2.125, 1.01, 0.125),
         Vec3::new(6.125, 3.253, 0.125),
     );
-    if let Err(e) = walked(&scene, &map, &ctl, from, to) {
-        panic!("{e}");
-    }
+    walked_path(&scene, ctl, from, to);
 }
 
-/// Found by the random levels (the roofs above): a jump up onto a higher roof rises along that roof's wall
-/// before it clears the rim, right under a later jump of the same path that passes over the take-off. Steering
-/// took the rising body for one on the later jump and turned it back. In the air a jump is the body's when its
-/// height and vertical speed are those of a flight from that jump's take-off.
+/// A jump up onto a higher roof rises along that roof's wall before it clears the rim, right under a later
+/// jump of the same path that passes over the take-off. Steering took the rising body for one on the later
+/// jump and turned it back. In the air a jump is the body's when its height and vertical speed are those of a
+/// flight from that jump's take-off.
 #[test]
 fn a_jump_up_along_a_wall_under_a_later_jump_is_flown() {
-    let cells: Vec<Cell> = vec![
-        None,
-        Some((0.0, 1.0, None)),
-        Some((0.139, 3.104, None)),
-        Some((1.2, 1.0, Some((3, 35.268)))),
-        Some((0.0, 1.519, None)),
-        Some((0.238, 2.478, Some((0, -10.249)))),
-        None,
-        Some((0.0, 1.0, None)),
-        None,
-    ];
-    let scene = sector_grid(2.119, 3, &cells, &[(5.796, 0.766, 0.579, 0.992)]);
-    let ctl = agent(0.1, 1.399, 0.267, 56.2, 1.317);
-    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    let (scene, ctl) = roofs();
     let (from, to) = (
         Vec3::new(2.235, 1.529, 2.625),
         Vec3::new(4.375, 3.253, 0.625),
     );
-    let path = map.path(0, from, to).expect("a path");
-    let jumps = path
-        .links
-        .iter()
-        .filter(|l| matches!(l, NavLink::Jump { .. }));
-    assert!(jumps.count() >= 2, "{path:?}");
-    if let Err(e) = walked(&scene, &map, &ctl, from, to) {
-        panic!("{e}");
-    }
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 2, "{path:?}");
 }
 
 /// Found by the random levels: a jump up to a roof 1.07 m above the take-off (a body that jumps 1.06 m) landed
@@ -380,12 +324,9 @@ fn a_jump_landing_held_on_a_roofs_corner_makes_no_link() {
     ];
     let scene = sector_grid(2.064, 3, &cells, &[(2.009, 0.46, 0.698, 0.109)]);
     let ctl = agent(0.158, 1.571, 0.453, 25.0, 1.06);
-    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
     let (from, to) = (
         Vec3::new(0.125, 1.673, 1.387),
         Vec3::new(4.125, 2.134, 1.137),
     );
-    if let Err(e) = walked(&scene, &map, &ctl, from, to) {
-        panic!("{e}");
-    }
+    walked_path(&scene, ctl, from, to);
 }

@@ -9,7 +9,7 @@ use collidoscope::nav::{NavLink, NavMap, NavPath, NavSettings};
 use collidoscope::scene::Scene;
 use collidoscope::shape::Aabb;
 
-use super::{GRAVITY, flat};
+use super::{GRAVITY, flat, walk_from};
 
 /// The terrain of the reach map's regression (`data/rolling_terrain_reach.ron`).
 fn terrain() -> Scene {
@@ -29,47 +29,9 @@ fn walk_pair(from: Vec3, to: Vec3) {
         "the path ends {} across from `to`: {path:?}",
         flat(end, to)
     );
-    if let Err(e) = walk_on(&scene, &map, settings.cell, from, to) {
+    if let Err(e) = walk_from(&scene, &map, &CharacterController::default(), from, to) {
         panic!("{e}");
     }
-}
-
-/// `map`'s path from `from` to `to` walked from `from` with `steer`: the contract's tolerances and time bound,
-/// never inside; why not when it is not.
-fn walk_on(scene: &Scene, map: &NavMap, cell: f32, from: Vec3, to: Vec3) -> Result<(), String> {
-    let ctl = CharacterController::default();
-    let Some(path) = map.path(0, from, to) else {
-        return Ok(());
-    };
-    let first = path.points[0];
-    let last = *path.points.last().unwrap();
-    let length = from.distance(first) + path.length() + last.distance(to);
-    let bound = 1.5 * length / 4.0 + 2.0;
-    let mut body = Body::new(from);
-    body.grounded = true;
-    let dt = 1.0 / 60.0;
-    let mut t = 0.0;
-    let mut trace = Vec::new();
-    while t < bound {
-        let input = path.steer(&body, &ctl);
-        body.step(&ctl, scene, &input, GRAVITY, dt);
-        t += dt;
-        trace.push((t, body.feet, body.grounded, input.wish));
-        if !scene.overlap_capsule(&ctl.capsule(body.feet)).is_empty() {
-            return Err(format!("inside something at {:?}", body.feet));
-        }
-        if flat(body.feet, to) <= cell * std::f32::consts::SQRT_2
-            && (body.feet.y - to.y).abs() <= ctl.max_step + 2.0 * ctl.skin
-            && body.grounded
-        {
-            return Ok(());
-        }
-    }
-    let every: Vec<_> = trace.iter().step_by(15).collect();
-    Err(format!(
-        "{from} -> {to} not arrived in {bound} s: path {path:?}\nend {:?}\ntrace {every:?}",
-        body.feet
-    ))
 }
 
 /// The search stopped at the first node answering for `to` (as the reach map decides), 0.36 m across and
@@ -108,7 +70,7 @@ fn the_benchs_rolling_terrain_pairs_are_walked() {
     let (mut found, mut failed) = (0, Vec::new());
     for (from, to) in bench_pairs(&map) {
         found += usize::from(map.path(0, from, to).is_some());
-        if let Err(e) = walk_on(&scene, &map, settings.cell, from, to) {
+        if let Err(e) = walk_from(&scene, &map, &CharacterController::default(), from, to) {
             failed.push(e);
         }
     }
@@ -191,7 +153,7 @@ fn the_five_jumping_pairs_are_walked() {
             k == 0 || map.path(0, from, to).is_some(),
             "no path {from} -> {to}"
         );
-        if let Err(e) = walk_on(&scene, &map, settings.cell, from, to) {
+        if let Err(e) = walk_from(&scene, &map, &CharacterController::default(), from, to) {
             panic!("{e}");
         }
     }
@@ -238,7 +200,7 @@ fn the_six_pairs_from_where_a_body_does_not_stay_are_walked() {
             k == 0 || map.path(0, from, to).is_some(),
             "no path {from} -> {to}"
         );
-        if let Err(e) = walk_on(&scene, &map, settings.cell, from, to) {
+        if let Err(e) = walk_from(&scene, &map, &CharacterController::default(), from, to) {
             panic!("{e}");
         }
     }
