@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{at_take_off, coming_down, flat, jump_cost};
+use super::consts::{at_take_off, coming_down, drop_speed, flat, jump_cost};
 use super::dominate;
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
@@ -517,7 +517,7 @@ fn come_back(
     // Down to the take-off more than the snap catches, steering walks slowly (as off a ledge).
     let fall = body.feet.y - feet.y;
     let speed = if fall > ctl.snap_distance {
-        (ctl.radius.max(0.25) / (2.0 * fall / 9.81).sqrt()).clamp(0.5, STEER_SPEED)
+        drop_speed(ctl, fall)
     } else {
         STEER_SPEED
     };

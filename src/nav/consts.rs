@@ -14,6 +14,24 @@ pub(super) const HZ: f32 = 60.0;
 /// reach.
 pub(super) const TAKE_OFF: f32 = STEER_SPEED / HZ + 0.02;
 
+/// The gravity steering's estimates assume, metres per second squared (the default level's): how long a drop
+/// falls, how high a flight rises.
+pub(super) const GRAVITY: f32 = 9.81;
+
+/// The distance a drop may carry the body past its rim: a quarter metre (the default cell), or its radius
+/// when larger.
+pub(super) fn path_cell(ctl: &CharacterController) -> f32 {
+    ctl.radius.max(0.25)
+}
+
+/// How fast a steered body walks off a ledge `fall` metres high (and the bake's approaches down to a take-off
+/// with it): so the fall carries it about [`path_cell`] past the rim (at least 0.5 m/s, at most
+/// [`STEER_SPEED`]).
+pub(super) fn drop_speed(ctl: &CharacterController, fall: f32) -> f32 {
+    let seconds = (2.0 * fall / GRAVITY).sqrt();
+    (path_cell(ctl) / seconds).clamp(0.5, STEER_SPEED)
+}
+
 /// Whether a steered body jumps for the take-off `feet` where it is: on the ground within [`TAKE_OFF`] of it
 /// across, and on the take-off's surface (within `max_step`, two skins and what the steepest walkable slope
 /// rises over [`TAKE_OFF`] of it up or down). A body still on a rim above the take-off (walking off toward it
@@ -35,7 +53,7 @@ pub(super) fn coming_down(body: &Body, feet: Vec3, dir: Vec2, ctl: &CharacterCon
     !body.grounded
         && body.velocity.y <= 0.0
         && body.feet.y - feet.y > ctl.max_step + 2.0 * ctl.skin
-        && along <= ctl.radius.max(0.25) + TAKE_OFF
+        && along <= path_cell(ctl) + TAKE_OFF
 }
 
 /// The horizontal distance between two points.

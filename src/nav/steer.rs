@@ -30,15 +30,11 @@
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{HZ, at_take_off, coming_down};
+use super::consts::{GRAVITY, HZ, at_take_off, coming_down, drop_speed};
 use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
 use crate::id::ObjectId;
-
-/// The gravity steering's estimates assume, metres per second squared (the default level's): how long a drop
-/// falls, how high a flight rises.
-const GRAVITY: f32 = 9.81;
 
 /// The horizontal offset from `a` to `b`.
 fn flat(a: Vec3, b: Vec3) -> Vec2 {
@@ -155,19 +151,6 @@ fn ride_block(path: &NavPath, body: &Body, i: usize) -> Option<Block> {
         land,
         off: pts.get(w + 3).copied().unwrap_or(land),
     })
-}
-
-/// The distance a drop may carry the body past its rim: a quarter metre (the default cell), or its radius
-/// when larger.
-fn path_cell(ctl: &CharacterController) -> f32 {
-    ctl.radius.max(0.25)
-}
-
-/// How fast a body walks off a ledge `fall` metres high: so the fall carries it about [`path_cell`] past the
-/// rim (at least 0.5 m/s, at most [`STEER_SPEED`]).
-fn drop_speed(ctl: &CharacterController, fall: f32) -> f32 {
-    let seconds = (2.0 * fall / GRAVITY).sqrt();
-    (path_cell(ctl) / seconds).clamp(0.5, STEER_SPEED)
 }
 
 /// The wish that brings the feet to `end` and stops there: full speed, falling off within a quarter metre.
