@@ -166,3 +166,38 @@ fn the_agent_waits_for_the_lift_rides_it_and_arrives() {
     assert!(lift_up, "the walk's clock never had the lift up");
     assert!(w.clock().is_none(), "no clock once arrived");
 }
+
+/// Two greybox rooms side by side, the east one's floor 0.3 m up (a step), both under ceilings whose tops (the
+/// rooms' roofs) are the highest surfaces of their columns: Shift+clicks in the top-down view stand on the
+/// rooms' floors, and the path between them is walked.
+#[test]
+fn shift_clicks_in_greybox_rooms_stand_on_their_floors() {
+    let level = Level::from_ron_str(
+        "(version: 3, sectors: [
+            (id: 1, outline: [(-4.0, -2.0), (0.0, -2.0), (0.0, 2.0), (-4.0, 2.0)],
+                floor: (height: 0.0), ceiling: (height: 3.0)),
+            (id: 2, outline: [(0.0, -2.0), (4.0, -2.0), (4.0, 2.0), (0.0, 2.0)],
+                floor: (height: 0.3), ceiling: (height: 3.0)),
+        ])",
+    )
+    .unwrap();
+    let mut h = harness3d(EditorApp::new(level, None, options(None)));
+    key(&mut h, Modifiers::NONE, Key::N);
+    wait_for_nav(&mut h);
+    shift_click(&mut h, -2.0, 0.0);
+    shift_click(&mut h, 2.0, 0.5);
+    let route = h.state().nav.overlay.route.clone().unwrap();
+    assert!(route.from.y < 0.1, "the west room's floor: {route:?}");
+    assert!(
+        route.to.y > 0.29 && route.to.y < 0.4,
+        "the east room's floor: {route:?}"
+    );
+    assert!(route.path.is_some(), "{route:?}");
+    let w = walk_out(&mut h, 400, |_| {});
+    assert!(
+        matches!(w.state, WalkState::Arrived(_)),
+        "{:?} at {}",
+        w.state,
+        w.body.feet
+    );
+}

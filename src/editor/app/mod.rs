@@ -212,20 +212,14 @@ impl EditorApp {
         }
     }
 
-    /// The feet over floor point `w`: on the highest surface under it (`skin` over it; the floor at 0 when
-    /// there is none).
+    /// The feet for a Shift+click at plan point `w`: on the floor of the room under it (or what stands on that
+    /// floor), else on the highest surface under it (`skin` over it; see `nav::spot::click_spot`).
     pub(crate) fn nav_spot(&mut self, w: glam::Vec2) -> glam::Vec3 {
         let scene = self.level_scene();
-        let skin = crate::editor::document::character::effective(self.doc.level()).skin;
-        let top = scene.bounds().map_or(10.0, |b| b.max.y + 1.0);
-        scene
-            .cast_ray(
-                &crate::shape::Ray::new(glam::Vec3::new(w.x, top, w.y), glam::Vec3::NEG_Y),
-                1e5,
-            )
-            .map_or(glam::Vec3::new(w.x, 0.0, w.y), |h| {
-                h.point + glam::Vec3::Y * skin
-            })
+        let level = self.doc.level();
+        let skin = crate::editor::document::character::effective(level).skin;
+        let storey = self.greybox.storey.range();
+        crate::editor::nav::spot::click_spot(level, &scene, w, storey, skin)
     }
 
     /// Once a frame: take what the live link received, and ask more recorded queries of the current level.

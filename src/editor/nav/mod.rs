@@ -18,6 +18,7 @@ pub mod live;
 pub mod model;
 pub mod paint;
 pub mod panel;
+pub mod spot;
 pub mod walker;
 
 pub use model::{AgentSize, NavOverlay, Route};
