@@ -102,7 +102,8 @@ impl Grid {
 /// A place to stand.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Spot {
-    /// Where the feet rest: a skin above the surface (measured along its normal).
+    /// Where the feet rest: a skin above the surface (measured along its normal), or lower where a body set
+    /// down there comes straight down onto an edge and stays ([`settle`]).
     pub(super) feet: Vec3,
     /// The surface's unit normal.
     pub(super) normal: Vec3,
@@ -247,13 +248,14 @@ pub(super) fn column_spots(
         }
         let feet = feet_above(ctl, s.point, s.normal);
         if scene.overlap_capsule(&grown(ctl, feet)).is_empty() {
+            let (feet, rests) = settle(scene, ctl, feet, s.normal);
             out.spots.push(Spot {
                 feet,
                 normal: s.normal,
                 ground: s.point.y,
                 object: s.object,
                 column: c as u32,
-                rests: rests_at(scene, ctl, feet, s.normal),
+                rests,
             });
             continue;
         }
@@ -277,6 +279,21 @@ pub(super) fn column_spots(
             });
         }
     }
+}
+
+/// Where a body set down at `feet` (over a surface of normal `normal`) stays, and whether it does: where it
+/// does not ([`rests_at`]) but comes straight down onto ground within the column and stays there (a wide body
+/// over a rim, held by the rim's edge below where the surface's plane would hold it), there.
+fn settle(scene: &Scene, ctl: &CharacterController, feet: Vec3, normal: Vec3) -> (Vec3, bool) {
+    if rests_at(scene, ctl, feet, normal) {
+        return (feet, true);
+    }
+    let m = ctl.move_character(scene, feet, Vec3::NEG_Y * ctl.max_step);
+    let across = Vec2::new(m.feet.x - feet.x, m.feet.z - feet.z).length();
+    if m.grounded && across <= 1e-3 && m.feet.y < feet.y && rests_at(scene, ctl, m.feet, Vec3::X) {
+        return (m.feet, true);
+    }
+    (feet, false)
 }
 
 /// Whether a body set down with its feet at `feet` (a place on a surface of normal `normal`) stays there: the
