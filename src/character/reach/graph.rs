@@ -423,7 +423,9 @@ impl MoveGraph {
 
     /// The horizontal directions from node `n` (of the eight compass ones) toward a rim: the next column
     /// holds nothing within a step of its height, but a place lower down, a place higher up within
-    /// `rise`, or nothing at all (a pit).
+    /// `rise`, or nothing at all (a pit); or a riser within `rise` lies past a band of columns too near its
+    /// face to stand in (`riser_beyond`), where the next column holds nothing within a step, or only places
+    /// pushed back off that face no more than half a cell farther along than `n`.
     pub(crate) fn rims(&self, n: u32, rise: f32) -> Vec<Vec2> {
         let node = &self.nodes[n as usize];
         let y = node.feet.y;
@@ -442,18 +444,58 @@ impl MoveGraph {
             let Some(c) = self.grid.neighbour(node.column as usize, di, dk) else {
                 continue;
             };
-            let heights: Vec<f32> = (self.col_start[c]..self.col_start[c + 1])
-                .map(|j| self.spots[j as usize].feet.y)
+            let dir = Vec2::new(di as f32, dk as f32).normalize();
+            let spots =
+                || (self.col_start[c]..self.col_start[c + 1]).map(|j| &self.spots[j as usize]);
+            let beyond = || self.riser_beyond(node.column as usize, (di, dk), (y + step, y + rise));
+            let level: Vec<Vec3> = spots()
+                .map(|s| s.feet)
+                .filter(|f| (f.y - y).abs() <= step)
                 .collect();
-            if heights.iter().any(|h| (h - y).abs() <= step) {
+            if !level.is_empty() {
+                // Walking on goes that way, unless the places there lie no farther along than half a cell
+                // (pushed back off a riser's face a jump may climb: a body there is at the riser's foot too).
+                let along = |f: &Vec3| Vec2::new(f.x - node.feet.x, f.z - node.feet.z).dot(dir);
+                if level.iter().any(|f| along(f) > 0.5 * self.grid.cell) || !beyond() {
+                    continue;
+                }
+                out.push(dir);
                 continue;
             }
-            let useful = heights.is_empty() || heights.iter().any(|&h| h < y || h <= y + rise);
+            // A pit, a place lower down or higher up within the jump, or a riser that high past a band of
+            // columns too near its face to stand in.
+            let useful =
+                spots().next().is_none() || spots().any(|s| s.feet.y <= y + rise) || beyond();
             if useful {
-                out.push(Vec2::new(di as f32, dk as f32).normalize());
+                out.push(dir);
             }
         }
         out
+    }
+}
+
+impl MoveGraph {
+    /// Whether a column past column `c`'s neighbour along `(di, dk)`, within a radius and a skin of it (the
+    /// band before a riser where the body is too near the riser's face to stand), holds a place higher up
+    /// within `heights` (`(lo, hi]`): the top of a riser a jump may climb, which the neighbour alone does not
+    /// show. A place lower down (the floor on past a thin obstacle) ends the band.
+    fn riser_beyond(&self, c: usize, (di, dk): (i64, i64), (lo, hi): (f32, f32)) -> bool {
+        let band = ((self.ctl.radius + self.ctl.skin) / self.grid.cell).ceil() as i64;
+        for k in 2..=band + 1 {
+            let Some(b) = self.grid.neighbour(c, di * k, dk * k) else {
+                return false;
+            };
+            let feet = || {
+                (self.col_start[b]..self.col_start[b + 1]).map(|j| self.spots[j as usize].feet.y)
+            };
+            if feet().any(|h| h > lo && h <= hi) {
+                return true;
+            }
+            if feet().any(|h| h <= lo) {
+                return false;
+            }
+        }
+        false
     }
 }
 
