@@ -159,14 +159,19 @@ proptest::proptest! {
     }
 }
 
+/// The greybox sample's scene (`levels/greybox.ron`).
+fn greybox() -> Scene {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/greybox.ron"))
+        .unwrap();
+    Scene::from_level(&Level::from_ron_str(&text).unwrap()).unwrap()
+}
+
 /// The greybox sample (stairs of 0.3 m and of 0.45 m risers, a 30° ramp, a balcony, a low passage, a
 /// doorway) for a small, the default and a large agent: the module's checks on 40 pairs each.
 #[test]
 #[ignore = "seconds in a release build"]
 fn the_greybox_sample_for_three_agent_sizes() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/greybox.ron"))
-        .unwrap();
-    let scene = Scene::from_level(&Level::from_ron_str(&text).unwrap()).unwrap();
+    let scene = greybox();
     let picks: Vec<(usize, usize)> = (0..40u64)
         .map(|k| {
             let h = k.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
@@ -415,14 +420,13 @@ fn regression_a_rim_place_the_reach_map_neither_reaches_nor_blocks() {
 /// Found in the editor: on the greybox sample the default agent (a 1 m jump) had no path up the 0.45 m riser
 /// to the top landing, jumps on. Jump candidates look at the next column; at the riser's foot that column's
 /// place at the same height is pushed back off the riser's face (no farther along than the body already is),
-/// and the jump from there landed at once: rising past the riser's edge, the body was taken as standing on it.
-/// Now such a place does not hide the riser (`rims`), and a rising body stands only where its contact itself is
-/// walkable: paths from the hall and from the west room jump up the riser and are walked.
+/// and the jumps tried from those places "land" at once, 0.2 m up the riser (the controller takes the rising
+/// body's contact with the riser's edge for standing: a defect ARCHITECTURE describes, not fixed yet). Now such
+/// a place does not hide the riser (`rims`), and the jumps from the column behind it make the links: paths from
+/// the hall and from the west room jump up the riser and are walked.
 #[test]
 fn the_greybox_samples_top_landing_is_reached_by_a_jump_up_its_high_riser() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/greybox.ron"))
-        .unwrap();
-    let scene = Scene::from_level(&Level::from_ron_str(&text).unwrap()).unwrap();
+    let scene = greybox();
     let ctl = CharacterController::default();
     let map = NavMap::build(&scene, &settings(true, vec![ctl]));
     let to = Vec3::new(6.86, 1.51, -3.92);

@@ -51,6 +51,17 @@ fn walk_out(
     h.state().nav.overlay.walker.clone().unwrap()
 }
 
+/// The walk ended with the agent arrived (else where and when it stopped, and why).
+fn assert_arrived(w: &collidoscope::editor::nav::NavWalker) {
+    assert!(
+        matches!(w.state, WalkState::Arrived(_)),
+        "{:?} after {} s at {}",
+        w.state,
+        w.time,
+        w.body.feet
+    );
+}
+
 fn shift_click(h: &mut Harness<'_, EditorApp>, x: f32, z: f32) {
     let p = screen(h, x, z);
     h.event(Event::ModifiersChanged(Modifiers::SHIFT));
@@ -89,12 +100,7 @@ fn shift_clicks_give_a_path_the_agent_walks_and_an_edit_updates_the_map() {
     );
     // The agent walks it in the 3D preview and arrives.
     let w = walk_out(&mut h, 200, |_| {});
-    assert!(
-        matches!(w.state, WalkState::Arrived(_)),
-        "{:?} at {}",
-        w.state,
-        w.body.feet
-    );
+    assert_arrived(&w);
     assert!(h.state().status.contains("arrived"), "{}", h.state().status);
     // An edit (the ledge deleted): the map is updated from the box it touched, off the frame, and answers
     // as a fresh bake of the edited level.
@@ -155,13 +161,7 @@ fn the_agent_waits_for_the_lift_rides_it_and_arrives() {
             .clock()
             .is_some_and(|(s, t)| s.mover_offset_at(ObjectId(3), t).y > 2.0);
     });
-    assert!(
-        matches!(w.state, WalkState::Arrived(_)),
-        "{:?} after {} s at {}",
-        w.state,
-        w.time,
-        w.body.feet
-    );
+    assert_arrived(&w);
     assert!(w.body.feet.y > 2.9, "on the balcony: {}", w.body.feet);
     assert!(lift_up, "the walk's clock never had the lift up");
     assert!(w.clock().is_none(), "no clock once arrived");
@@ -194,10 +194,5 @@ fn shift_clicks_in_greybox_rooms_stand_on_their_floors() {
     );
     assert!(route.path.is_some(), "{route:?}");
     let w = walk_out(&mut h, 400, |_| {});
-    assert!(
-        matches!(w.state, WalkState::Arrived(_)),
-        "{:?} at {}",
-        w.state,
-        w.body.feet
-    );
+    assert_arrived(&w);
 }

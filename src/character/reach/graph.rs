@@ -421,6 +421,32 @@ impl MoveGraph {
         out
     }
 
+    /// Whether a column past column `c`'s neighbour along `(di, dk)`, within a radius and a skin of it (the
+    /// band before a riser where the body is too near the riser's face to stand), holds a place higher up
+    /// within `heights` (`(lo, hi]`): the top of a riser a jump may climb, which the neighbour alone does not
+    /// show. A place lower down (the floor on past a thin obstacle) ends the band.
+    fn riser_beyond(&self, c: usize, (di, dk): (i64, i64), (lo, hi): (f32, f32)) -> bool {
+        let band = ((self.ctl.radius + self.ctl.skin) / self.grid.cell).ceil() as i64;
+        for k in 2..=band + 1 {
+            let Some(b) = self.grid.neighbour(c, di * k, dk * k) else {
+                return false;
+            };
+            let spots = self.spots_in(b);
+            if spots.iter().any(|s| s.feet.y > lo && s.feet.y <= hi) {
+                return true;
+            }
+            if spots.iter().any(|s| s.feet.y <= lo) {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Column `c`'s places, from the top down.
+    fn spots_in(&self, c: usize) -> &[Spot] {
+        &self.spots[self.col_start[c] as usize..self.col_start[c + 1] as usize]
+    }
+
     /// The horizontal directions from node `n` (of the eight compass ones) toward a rim: the next column
     /// holds nothing within a step of its height, but a place lower down, a place higher up within
     /// `rise`, or nothing at all (a pit); or a riser within `rise` lies past a band of columns too near its
@@ -445,57 +471,31 @@ impl MoveGraph {
                 continue;
             };
             let dir = Vec2::new(di as f32, dk as f32).normalize();
-            let spots =
-                || (self.col_start[c]..self.col_start[c + 1]).map(|j| &self.spots[j as usize]);
+            let spots = self.spots_in(c);
             let beyond = || self.riser_beyond(node.column as usize, (di, dk), (y + step, y + rise));
-            let level: Vec<Vec3> = spots()
-                .map(|s| s.feet)
-                .filter(|f| (f.y - y).abs() <= step)
-                .collect();
-            if !level.is_empty() {
+            let level = |s: &&Spot| (s.feet.y - y).abs() <= step;
+            if spots.iter().any(|s| level(&s)) {
                 // Walking on goes that way, unless the places there lie no farther along than half a cell
                 // (pushed back off a riser's face a jump may climb: a body there is at the riser's foot too).
-                let along = |f: &Vec3| Vec2::new(f.x - node.feet.x, f.z - node.feet.z).dot(dir);
-                if level.iter().any(|f| along(f) > 0.5 * self.grid.cell) || !beyond() {
-                    continue;
+                let along =
+                    |s: &Spot| Vec2::new(s.feet.x - node.feet.x, s.feet.z - node.feet.z).dot(dir);
+                let on = spots
+                    .iter()
+                    .filter(level)
+                    .any(|s| along(s) > 0.5 * self.grid.cell);
+                if !on && beyond() {
+                    out.push(dir);
                 }
-                out.push(dir);
                 continue;
             }
             // A pit, a place lower down or higher up within the jump, or a riser that high past a band of
             // columns too near its face to stand in.
-            let useful =
-                spots().next().is_none() || spots().any(|s| s.feet.y <= y + rise) || beyond();
+            let useful = spots.is_empty() || spots.iter().any(|s| s.feet.y <= y + rise) || beyond();
             if useful {
                 out.push(dir);
             }
         }
         out
-    }
-}
-
-impl MoveGraph {
-    /// Whether a column past column `c`'s neighbour along `(di, dk)`, within a radius and a skin of it (the
-    /// band before a riser where the body is too near the riser's face to stand), holds a place higher up
-    /// within `heights` (`(lo, hi]`): the top of a riser a jump may climb, which the neighbour alone does not
-    /// show. A place lower down (the floor on past a thin obstacle) ends the band.
-    fn riser_beyond(&self, c: usize, (di, dk): (i64, i64), (lo, hi): (f32, f32)) -> bool {
-        let band = ((self.ctl.radius + self.ctl.skin) / self.grid.cell).ceil() as i64;
-        for k in 2..=band + 1 {
-            let Some(b) = self.grid.neighbour(c, di * k, dk * k) else {
-                return false;
-            };
-            let feet = || {
-                (self.col_start[b]..self.col_start[b + 1]).map(|j| self.spots[j as usize].feet.y)
-            };
-            if feet().any(|h| h > lo && h <= hi) {
-                return true;
-            }
-            if feet().any(|h| h <= lo) {
-                return false;
-            }
-        }
-        false
     }
 }
 

@@ -290,7 +290,7 @@ fn settle(scene: &Scene, ctl: &CharacterController, feet: Vec3, normal: Vec3) ->
     }
     let m = ctl.move_character(scene, feet, Vec3::NEG_Y * ctl.max_step);
     let across = Vec2::new(m.feet.x - feet.x, m.feet.z - feet.z).length();
-    if m.grounded && across <= 1e-3 && m.feet.y < feet.y && rests_at(scene, ctl, m.feet, Vec3::X) {
+    if m.grounded && across <= 1e-3 && m.feet.y < feet.y && rests_at(scene, ctl, m.feet, normal) {
         return (m.feet, true);
     }
     (feet, false)
