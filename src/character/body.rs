@@ -11,7 +11,8 @@
 //!   depend on the frame rate), then `velocity += gravity·dt`;
 //! - after the move, **landing** (grounded) clears a downward speed, a surface facing down (a ceiling) the
 //!   speed into it, and in the air every surface met the speed into it (a wall stops the drift into it, a
-//!   too-steep slope is slid down);
+//!   too-steep slope is slid down); a body in the air lands only on a move that does not rise (one rising
+//!   past a riser's edge is not standing there, so it never jumps again before it comes down);
 //! - **crouching** moves the body with `crouch_height` as its height; letting go stands it up only where the
 //!   full height fits (`crouching` stays true under a low ceiling);
 //! - the controller's **snap** (onto ground within `snap_distance` below) applies to a body that was on the
@@ -237,6 +238,13 @@ impl Body {
         let clear = before.clear == Some(grown(&mover, self.feet));
         make_move(&mover, self.feet, motion, clear, out);
         let m = out;
+        // A body in the air lands on the way down: a move still rising that ends over ground (a riser's edge
+        // met on the way up, within the walkable cone) is not a landing, or the body could jump again from the
+        // air and rise past its jump height.
+        if !self.grounded && motion.y > 0.0 && m.grounded {
+            m.grounded = false;
+            m.ground = None;
+        }
         if matches!(m.limit, Some(Limit::Invalid { .. })) {
             self.feet = start;
             return;

@@ -198,6 +198,14 @@ impl<'a> Mover<'a> {
         (best.unwrap_or(hit.normal), on_face)
     }
 
+    /// Whether the contact `point` of the body at `feet` lies under it within the walkable cone: the direction
+    /// from the point to the nearest point of the body's axis is no steeper from up than `max_slope_deg`.
+    fn met_from_above(&self, feet: Vec3, point: Vec3) -> bool {
+        let body = self.ctl.capsule(feet);
+        let axis = crate::query::closest::point_segment(point, &body.segment());
+        (axis - point).normalize_or_zero().y >= self.walkable_y
+    }
+
     /// The ground under `feet`: a short probe down (or down to `snap` when that is farther). Answers the ground
     /// and how far down the feet would settle onto it (0 when already within the skin band).
     fn probe_ground(&mut self, feet: Vec3, reach: f32, phase: SweepPhase) -> Option<(Ground, f32)> {
@@ -369,6 +377,12 @@ impl<'a> Mover<'a> {
         let Some((g, drop)) = probe else {
             return (end, None, 0.0, left);
         };
+        // Rising (a jump), the body stands only on ground met from above: a contact on a riser's top edge that
+        // it grazes on the way up is not standing (the most level face there is the tread, but the body is
+        // beside it, not on it), or it would land mid-jump and could jump again.
+        if motion.y > 0.0 && !self.met_from_above(end, g.point) {
+            return (end, None, 0.0, left);
+        }
         // `drop` is how far the feet would settle to rest a skin above it: within a skin, they stand.
         if drop <= ctl.skin + 1e-5 {
             (end, Some(g), 0.0, left)

@@ -227,6 +227,12 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
             flat(feet, q).length() + 0.5 * off_height(path.links.get(i), (a, b, q), body, ctl);
         if flying && ab.dot(flight) < 0.0 {
             d += 1.0;
+        } else if flying && let Some(NavLink::Jump { .. }) = path.links.get(i) {
+            // A jump flown across another's line (turned along a riser it rises against, say) is told from
+            // that one by the way it flies: the farther its flight turns from a jump's line, the less it is
+            // that jump.
+            let cos = ab.normalize_or_zero().dot(flight.normalize_or_zero());
+            d += 0.5 * (1.0 - cos);
         }
         // Falling onto a jump's take-off (off the drop before it) is not flying the jump.
         if let Some(NavLink::Jump { .. }) = path.links.get(i)

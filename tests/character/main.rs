@@ -8,6 +8,7 @@ mod common;
 mod crate_corner_bounce;
 mod guarantees;
 mod hand_worked;
+mod jump_riser;
 mod movers;
 mod nav;
 mod playground;
