@@ -44,8 +44,10 @@ mod consts;
 mod dominate;
 mod line;
 mod path;
+mod pull;
 mod ride;
 mod steer;
+mod straighten;
 mod update;
 
 use bake::AgentMap;

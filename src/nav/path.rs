@@ -1,10 +1,9 @@
 //! Paths: A* over an agent's graph (its moves and jump links; the bookkeeping in flat arrays, `astar.rs`) from
-//! the place the reach map would start on to the first node that answers for the goal, then straightened:
-//! along runs of walking, intermediate points are dropped while a body stepped at 60 Hz toward the farther
-//! point, as [`NavPath::steer`](super::NavPath::steer) steers it, still gets there without leaving the
-//! shortcut or falling (`character::reach::walk`). Where geometry settles a shortcut (`line.rs`: a sweep of
-//! the widest body across one level floor touches nothing; a narrow one lifted over any step meets a wall),
-//! no body is stepped for it. The straightened path is followed by a steered body last, as before.
+//! the place the reach map would start on to the first node that answers for the goal, then straightened
+//! (`straighten.rs`): along runs of walking, intermediate points are dropped along lines geometry proves
+//! walked (`pull.rs`, `line.rs`), else while a body stepped at 60 Hz toward the farther point, as
+//! [`NavPath::steer`](super::NavPath::steer) steers it, still gets there without leaving the shortcut or
+//! falling (`character::reach::walk`).
 //!
 //! Ride links are edges of the search too, costing the walk on and off plus the mover's travel and its worst
 //! wait (a whole period) at walking speed. A ride step is kept as found (waiting place, boarding point, the
@@ -18,7 +17,7 @@ use glam::{Vec2, Vec3};
 use super::astar::{self, Costs, Via};
 use super::bake::AgentMap;
 use super::consts::{jump_cost, move_cost};
-use super::line;
+use super::straighten::{Ground, straightened};
 use super::{NavLink, NavPath, NavSettings};
 use crate::character::{CharacterController, walks};
 use crate::scene::Scene;
@@ -45,14 +44,6 @@ fn move_link(ctl: &CharacterController, a: Vec3, b: Vec3) -> NavLink {
     } else {
         NavLink::Walk
     }
-}
-
-/// What straightening checks a shortcut against: the scene, the agent's map and controller, the gravity.
-struct Ground<'a> {
-    scene: &'a Scene,
-    map: &'a AgentMap,
-    ctl: CharacterController,
-    gravity: Vec3,
 }
 
 /// The path for `map`'s agent from `from` to `to` (see [`NavMap::path`](super::NavMap::path)).
@@ -209,45 +200,6 @@ fn pieces(path: &NavPath) -> Vec<Piece<'_>> {
     out
 }
 
-/// A walking piece straightened, or as it was where a steered body does not follow the straightened one to
-/// its end (a step up that carried the body past a point, say, so a shortcut began elsewhere than it was
-/// checked from).
-fn straightened(piece: NavPath, ground: &Ground) -> NavPath {
-    if piece.links.is_empty() {
-        return piece;
-    }
-    let (scene, ctl, gravity) = (ground.scene, &ground.ctl, ground.gravity);
-    let mut path = piece.clone();
-    straighten(&mut path, ground);
-    if path.points.len() < piece.points.len() && !followed(&path, scene, ctl, gravity) {
-        return piece;
-    }
-    path
-}
-
-/// Whether a body stepped at 60 Hz with [`NavPath::steer`](super::NavPath::steer) from the path's first point
-/// gets within a quarter metre across and a step up or down of its last, in the contract's time.
-fn followed(path: &NavPath, scene: &Scene, ctl: &CharacterController, gravity: Vec3) -> bool {
-    let (Some(&first), Some(&last)) = (path.points.first(), path.points.last()) else {
-        return true;
-    };
-    let bound = super::walking_seconds(path.length());
-    let mut body = crate::character::Body::new(first);
-    body.grounded = true;
-    let dt = 1.0 / super::bake::HZ;
-    for _ in 0..(bound / dt) as usize {
-        let input = path.steer(&body, ctl);
-        body.step(ctl, scene, &input, gravity, dt);
-        if flat(body.feet, last) <= 0.25
-            && (body.feet.y - last.y).abs() <= ctl.max_step
-            && body.grounded
-        {
-            return true;
-        }
-    }
-    false
-}
-
 /// The path from the search's parents: node feet, with each jump's landing point after its take-off.
 fn unwind(map: &AgentMap, costs: &Costs, goal: u32) -> Option<NavPath> {
     let g = &map.graph;
@@ -318,106 +270,4 @@ fn finish(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity:
         path.points.push(end);
         path.links.push(NavLink::Walk);
     }
-}
-
-/// Drop intermediate points along each run of walking while the shortcut walks on the ground (see [`walks`],
-/// by the agent's body and ones a little wider and narrower, unless `line::proven` or `line::blocked` settles
-/// it): from each kept point, the farthest point of the run the cheap sweep lets through (`farthest`), walked
-/// first, then halving back from it with the walk where it is not walked.
-fn straighten(path: &mut NavPath, ground: &Ground) {
-    let (scene, ctl, gravity) = (ground.scene, &ground.ctl, ground.gravity);
-    // The shortcut is walked by the agent's body, by one a little wider (and as tall as that needs), and by one
-    // a little narrower: a steered body arrives at a point up to a frame's walk aside, and must still get past
-    // walls (the wide one) and over pits (the narrow one falls in first) where the test did.
-    let margin = (0.25 * ctl.radius).min(0.05);
-    let fat = CharacterController {
-        radius: ctl.radius + margin,
-        height: ctl.height.max(2.0 * (ctl.radius + margin)),
-        ..*ctl
-    };
-    let thin = CharacterController {
-        radius: ctl.radius - margin,
-        skin: ctl.skin.min(0.5 * (ctl.radius - margin)),
-        ..*ctl
-    };
-    let (points, links) = (&path.points, &path.links);
-    let mut out_points = vec![points[0]];
-    let mut out_links = Vec::new();
-    let mut i = 0;
-    while i + 1 < points.len() {
-        if links[i] != NavLink::Walk {
-            out_links.push(links[i]);
-            out_points.push(points[i + 1]);
-            i += 1;
-            continue;
-        }
-        // The run of walking from `i`: points i..=end.
-        let mut end = i + 1;
-        while end < links.len() && links[end] == NavLink::Walk {
-            end += 1;
-        }
-        let ok = |j: usize| {
-            let (a, b) = (points[i], points[j]);
-            if line::proven(scene, &ground.map.graph, ctl, margin, a, b) {
-                return true;
-            }
-            if line::blocked(scene, ctl, margin, a, b) {
-                return false;
-            }
-            [&fat, &thin, ctl].into_iter().all(|c| {
-                walks(scene, c, gravity, points[i], points[j], true)
-                    .is_some_and(|f| (f.y - points[j].y).abs() <= c.max_step + 2.0 * c.skin)
-            })
-        };
-        // Where the walk is tried first: the farthest point the cheap sweep (`line::blocked`) does not turn
-        // down. Where that point is not walked, halving back from it with the walk: a walk that succeeds costs
-        // its whole length three times over, so short ones on the way out are not walked for nothing.
-        let top = farthest(i, end, |j| {
-            !line::blocked(scene, ctl, margin, points[i], points[j])
-        });
-        let good = if top > i + 1 && ok(top) {
-            top
-        } else {
-            halve(i + 1, top, &ok)
-        };
-        out_links.push(NavLink::Walk);
-        out_points.push(points[good]);
-        i = good;
-    }
-    path.points = out_points;
-    path.links = out_links;
-}
-
-/// The farthest index of `i + 1..=end` that `pass` lets through, found by doubling the reach from `i` (`i + 1`
-/// counts as let through) and then halving back: a search, not a scan (`pass` need not hold all the way).
-fn farthest(i: usize, end: usize, mut pass: impl FnMut(usize) -> bool) -> usize {
-    let (mut good, mut reach) = (i + 1, 2);
-    let mut bad = None;
-    while i + reach <= end {
-        if pass(i + reach) {
-            good = i + reach;
-            reach *= 2;
-        } else {
-            bad = Some(i + reach);
-            break;
-        }
-    }
-    if bad.is_none() && good < end && pass(end) {
-        good = end;
-    }
-    halve(good, bad.unwrap_or(end + 1), &mut pass)
-}
-
-/// Between `good` (let through) and `bad` (not, or past the end), the last index `pass` lets through, found by
-/// halving the gap.
-fn halve(mut good: usize, mut bad: usize, mut pass: impl FnMut(usize) -> bool) -> usize {
-    while bad > good + 1 {
-        let mid = (good + bad) / 2;
-        if pass(mid) {
-            good = mid;
-        } else {
-            bad = mid;
-        }
-    }
-    good
 }

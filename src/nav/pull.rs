@@ -1,0 +1,200 @@
+//! Straightening by proof: along a run of walking, the line from the point reached so far to the farthest
+//! later point that [`line::proven`] settles (a level floor the widest checked body crosses touching nothing),
+//! so no body is stepped for it.
+//!
+//! The search's points hug walls where the path turns (a place beside a wall stands its body a skin off it),
+//! and no line from such a point is proven: the widest body does not fit there. So each point of a run has an
+//! anchor for proven lines: the place of the map nearest it (itself first) within two cells at its height where
+//! a body half a cell wider than the widest stands clear (a cell or so off the wall, so lines between such
+//! anchors round a corner keep clear of it). A proven line may end on an anchor that is not
+//! a point of the search: the line itself is the proof, wherever its ends are. The run's last point is its own
+//! anchor only (a jump's take-off, a drop's rim or the goal). Where no line from the point reached is proven,
+//! the caller steps bodies as before.
+
+use glam::Vec3;
+
+use super::line;
+use crate::character::{CharacterController, MoveGraph};
+use crate::scene::Scene;
+
+/// How far from a point (in cells) its anchor may stand.
+const REACH: f32 = 2.0;
+
+/// How far a place may stand from a point's height and still anchor it, metres (`line`'s level).
+const LEVEL: f32 = 1e-3;
+
+/// The anchors of one path's points, found as the straightening asks for them.
+pub(super) struct Anchors<'a> {
+    scene: &'a Scene,
+    graph: &'a MoveGraph,
+    ctl: &'a CharacterController,
+    margin: f32,
+    points: &'a [Vec3],
+    /// Per point: not looked for yet (`None`), or its anchor if it has one.
+    memo: Vec<Option<Option<Vec3>>>,
+}
+
+impl<'a> Anchors<'a> {
+    /// Anchors for `points`, proven for `ctl`'s agent and bodies up to `margin` wider or narrower.
+    pub(super) fn new(
+        scene: &'a Scene,
+        graph: &'a MoveGraph,
+        ctl: &'a CharacterController,
+        margin: f32,
+        points: &'a [Vec3],
+    ) -> Self {
+        Self {
+            scene,
+            graph,
+            ctl,
+            margin,
+            points,
+            memo: vec![None; points.len()],
+        }
+    }
+
+    /// Whether the line from `a` to `b` is proven walked (`line::proven`).
+    pub(super) fn proven(&self, a: Vec3, b: Vec3) -> bool {
+        line::proven(self.scene, self.graph, self.ctl, self.margin, a, b)
+    }
+
+    /// Whether the widest checked body stands clear at `p` on a level floor (a proven line of no length).
+    pub(super) fn clear(&self, p: Vec3) -> bool {
+        self.proven(p, p)
+    }
+
+    /// The anchor of point `k` (see the module): the place nearest it within [`REACH`] cells at its height
+    /// (itself first) with room for a body half a cell wider than the widest checked; `last` (the run's end)
+    /// only itself, where the widest body stands clear.
+    fn anchor(&mut self, k: usize, last: bool) -> Option<Vec3> {
+        let p = *self.points.get(k)?;
+        if last {
+            return self.clear(p).then_some(p);
+        }
+        if let Some(found) = self.memo[k] {
+            return found;
+        }
+        // Room for half a cell more than the widest body: lines between such anchors round a corner, a cell or
+        // two apart, keep clear of it.
+        let roomy = self.margin + 0.5 * self.graph.cell();
+        let room = |q: Vec3| line::proven(self.scene, self.graph, self.ctl, roomy, q, q);
+        let found = if room(p) {
+            Some(p)
+        } else {
+            let reach = REACH * self.graph.cell();
+            let mut near: Vec<Vec3> = self
+                .graph
+                .nodes_near(p, reach, LEVEL)
+                .into_iter()
+                .map(|n| self.graph.feet(n))
+                .collect();
+            near.sort_by(|a, b| a.distance_squared(p).total_cmp(&b.distance_squared(p)));
+            near.into_iter().find(|&q| room(q))
+        };
+        self.memo[k] = Some(found);
+        found
+    }
+
+    /// From `from` (standing for point `at`), the farthest point of `at + 1..=end` whose anchor a proven line
+    /// reaches, with that anchor; `None` when not even the next one's is. Doubling the reach, then halving back
+    /// (a search, not a scan: the lines need not be proven all the way).
+    pub(super) fn farthest(&mut self, from: Vec3, at: usize, end: usize) -> Option<(usize, Vec3)> {
+        if !self.clear(from) {
+            return None;
+        }
+        let reach = |me: &mut Self, k: usize| {
+            me.anchor(k, k == end)
+                .filter(|&q| me.proven(from, q))
+                .map(|q| (k, q))
+        };
+        let mut good = reach(self, at + 1)?;
+        let mut step = 2;
+        let mut bad = None;
+        while at + step <= end {
+            match reach(self, at + step) {
+                Some(g) => {
+                    good = g;
+                    step *= 2;
+                }
+                None => {
+                    bad = Some(at + step);
+                    break;
+                }
+            }
+        }
+        if bad.is_none() && good.0 < end {
+            match reach(self, end) {
+                Some(g) => return Some(g),
+                None => bad = Some(end),
+            }
+        }
+        let mut bad = bad.unwrap_or(end + 1);
+        while bad > good.0 + 1 {
+            let mid = (good.0 + bad) / 2;
+            match reach(self, mid) {
+                Some(g) => good = g,
+                None => bad = mid,
+            }
+        }
+        Some(good)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::character::ReachSettings;
+    use crate::level::Level;
+    use crate::shape::Aabb;
+
+    #[test]
+    fn a_point_hugging_a_wall_is_anchored_a_cell_off_it_and_lines_round_the_corner_are_proven() {
+        // A 6 m floor and a wall along x = 0 from z = -3 to z = 1: a path from (-1, -2) round the wall's end to
+        // (1, -2) passes points hugging the wall's end on either side.
+        let text = "(version: 2, aabbs: [(id: 1, min: (-3.0, -0.5, -3.0), max: (3.0, 0.0, 3.0)), \
+                    (id: 2, min: (-0.1, 0.0, -3.0), max: (0.1, 2.5, 1.0))])";
+        let scene = Scene::build(&Level::from_ron_str(text).unwrap_or_else(|e| panic!("{e}")));
+        let ctl = CharacterController::default();
+        let bounds = Aabb::new(Vec3::new(-3.0, -0.5, -3.0), Vec3::new(3.0, 2.5, 3.0));
+        let g = MoveGraph::build(&scene, &ctl, bounds, &ReachSettings::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let feet = |x: f32, z: f32| {
+            let n = g
+                .node_near(Vec3::new(x, 0.0, z), 0.2, 0.1)
+                .unwrap_or_else(|| panic!("a place near {x}, {z}"));
+            g.feet(n)
+        };
+        // The search's points round the wall's end: in the open, hugging the end's corners (a body a skin off
+        // the wall), over the end, in the open again.
+        let points = [
+            feet(-1.0, -2.0),
+            feet(-0.45, 1.25),
+            feet(0.0, 1.4),
+            feet(0.45, 1.25),
+            feet(1.0, -2.0),
+        ];
+        let mut anchors = Anchors::new(&scene, &g, &ctl, 0.05, &points);
+        for k in [1, 3] {
+            assert!(!anchors.clear(points[k]), "{:?}", points[k]);
+            let a = anchors.anchor(k, false).expect("an anchor off the wall");
+            assert!(anchors.clear(a));
+            assert!(
+                a.distance(points[k]) <= 2.0 * g.cell() + 1e-3,
+                "{a} for {:?}",
+                points[k]
+            );
+        }
+        assert_eq!(anchors.anchor(0, false), Some(points[0]));
+        // From a point hugging the wall no line is proven.
+        assert_eq!(anchors.farthest(points[1], 1, 4), None);
+        // From the start, proven lines from anchor to anchor round the end to the end itself.
+        let (mut at, mut from, mut lines) = (0, points[0], 0);
+        while at < 4 {
+            let (j, q) = anchors.farthest(from, at, 4).expect("a proven line");
+            assert!(j > at && anchors.proven(from, q));
+            (at, from, lines) = (j, q, lines + 1);
+        }
+        assert_eq!(from, points[4]);
+        assert!(lines <= 4, "{lines} lines");
+    }
+}
