@@ -17,48 +17,59 @@ pub(super) enum Via {
     Ride(u32),
 }
 
+/// One node's entry: the best cost found and how, valid in the query whose generation `stamp` holds (one
+/// entry a node, so a look-up touches one cache line).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    cost: f32,
+    stamp: u32,
+    via: Via,
+}
+
 /// The best cost to each node reached and how, for one query.
 #[derive(Debug, Default)]
 pub(super) struct Costs {
-    cost: Vec<f32>,
-    via: Vec<Via>,
-    /// `stamp[n] == generation`: node `n` was reached in this query.
-    stamp: Vec<u32>,
+    slots: Vec<Slot>,
     generation: u32,
 }
 
 impl Costs {
     /// Ready for a query over `nodes` nodes: nothing reached.
     fn reset(&mut self, nodes: usize) {
-        if self.stamp.len() != nodes {
-            self.cost = vec![0.0; nodes];
-            self.via = vec![Via::Start; nodes];
-            self.stamp = vec![0; nodes];
+        if self.slots.len() != nodes {
+            let empty = Slot {
+                cost: 0.0,
+                stamp: 0,
+                via: Via::Start,
+            };
+            self.slots = vec![empty; nodes];
             self.generation = 0;
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             // Wrapped: old stamps could read as this generation's.
-            self.stamp.fill(0);
+            self.slots.iter_mut().for_each(|s| s.stamp = 0);
             self.generation = 1;
         }
     }
 
     /// The best cost to `n` found so far and how, if reached.
     pub(super) fn get(&self, n: u32) -> Option<(f32, Via)> {
-        let i = n as usize;
-        (self.stamp.get(i) == Some(&self.generation)).then(|| (self.cost[i], self.via[i]))
+        self.slots
+            .get(n as usize)
+            .filter(|s| s.stamp == self.generation)
+            .map(|s| (s.cost, s.via))
     }
 
     /// Record `cost` and `via` for `n` (a node index below the query's node count).
     pub(super) fn set(&mut self, n: u32, cost: f32, via: Via) {
-        let i = n as usize;
-        if i >= self.stamp.len() {
-            return;
+        if let Some(s) = self.slots.get_mut(n as usize) {
+            *s = Slot {
+                cost,
+                stamp: self.generation,
+                via,
+            };
         }
-        self.stamp[i] = self.generation;
-        self.cost[i] = cost;
-        self.via[i] = via;
     }
 }
 

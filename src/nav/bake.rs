@@ -1,7 +1,7 @@
 //! The bake: one move graph per distinct agent size (identical controllers share one), then the jump links of
 //! each, found by simulating the jump.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use glam::{Vec2, Vec3};
@@ -28,6 +28,39 @@ pub(super) struct AgentMap {
     pub(super) flights: Vec<(u32, Flight)>,
     /// Its ride links, by waiting node.
     pub(super) rides: Vec<RideLink>,
+    /// Where each node's jump and ride links begin (`LinkIndex`), made by the first query that reads them
+    /// (`set_rides` forgets it; the jumps are set once, by the bake or an update making the map).
+    pub(super) index: OnceLock<LinkIndex>,
+}
+
+/// For node `n`, its jump links are `jumps[jump[n]..jump[n + 1]]` and its ride links
+/// `rides[ride[n]..ride[n + 1]]`: the path search reads a node's links without searching the lists.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LinkIndex {
+    jump: Vec<u32>,
+    ride: Vec<u32>,
+}
+
+impl LinkIndex {
+    /// The index of links sorted by the node they leave (`from`), for `nodes` nodes.
+    fn new(nodes: usize, jumps: &[JumpLink], rides: &[RideLink]) -> Self {
+        let starts = |froms: &mut dyn Iterator<Item = u32>| {
+            let mut start = vec![0u32; nodes + 1];
+            for f in froms {
+                if let Some(c) = start.get_mut(f as usize + 1) {
+                    *c += 1;
+                }
+            }
+            for k in 1..start.len() {
+                start[k] += start[k - 1];
+            }
+            start
+        };
+        Self {
+            jump: starts(&mut jumps.iter().map(|j| j.from)),
+            ride: starts(&mut rides.iter().map(|r| r.from)),
+        }
+    }
 }
 
 /// Where the jumps simulated from one node went: what an update needs to tell whether an edit could change
@@ -79,18 +112,43 @@ pub(super) struct JumpLink {
 }
 
 impl AgentMap {
-    /// The jump links out of node `n`.
-    pub(super) fn jumps_from(&self, n: u32) -> &[JumpLink] {
-        let lo = self.jumps.partition_point(|j| j.from < n);
-        let hi = self.jumps.partition_point(|j| j.from <= n);
-        &self.jumps[lo..hi]
+    /// A map of `graph`'s places and moves with no links yet.
+    pub(super) fn new(graph: MoveGraph) -> Self {
+        Self {
+            graph,
+            jumps: Vec::new(),
+            flights: Vec::new(),
+            rides: Vec::new(),
+            index: OnceLock::new(),
+        }
+    }
+
+    /// Its ride links (sorted by waiting node) set, the link index made again.
+    pub(super) fn set_rides(&mut self, rides: Vec<RideLink>) {
+        self.rides = rides;
+        self.index.take();
+    }
+
+    /// The jump links out of node `n`, with the index of the first.
+    pub(super) fn jumps_from(&self, n: u32) -> (usize, &[JumpLink]) {
+        let (lo, hi) = self.span(n, |x| &x.jump);
+        (lo, self.jumps.get(lo..hi).unwrap_or(&[]))
     }
 
     /// The ride links out of node `n`, with the index of the first.
     pub(super) fn rides_from(&self, n: u32) -> (usize, &[RideLink]) {
-        let lo = self.rides.partition_point(|r| r.from < n);
-        let hi = self.rides.partition_point(|r| r.from <= n);
-        (lo, &self.rides[lo..hi])
+        let (lo, hi) = self.span(n, |x| &x.ride);
+        (lo, self.rides.get(lo..hi).unwrap_or(&[]))
+    }
+
+    /// Where node `n`'s links begin and end in the list `of` picks from the index.
+    fn span(&self, n: u32, of: impl Fn(&LinkIndex) -> &Vec<u32>) -> (usize, usize) {
+        let index = self
+            .index
+            .get_or_init(|| LinkIndex::new(self.graph.len(), &self.jumps, &self.rides));
+        let start = of(index);
+        let at = |k: usize| start.get(k).map_or(0, |&v| v as usize);
+        (at(n as usize), at(n as usize + 1))
     }
 }
 
@@ -174,7 +232,12 @@ pub(super) fn build(scene: &Scene, settings: &NavSettings) -> Result<NavMap, Str
     let mut maps = Vec::with_capacity(sizes.len());
     for ctl in &sizes {
         let mut m = bake_agent(scene, ctl, bounds, settings)?;
-        m.rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, settings);
+        m.set_rides(ride::find_rides(
+            scene,
+            &Arc::downgrade(&shared),
+            &m.graph,
+            settings,
+        ));
         maps.push(m);
     }
     let mut map = NavMap {
@@ -222,12 +285,7 @@ pub(super) fn bake_agent(
 ) -> Result<AgentMap, String> {
     let graph = MoveGraph::build(scene, ctl, bounds, &reach_settings(settings, bounds))
         .map_err(|e| e.to_string())?;
-    let mut map = AgentMap {
-        graph,
-        jumps: Vec::new(),
-        flights: Vec::new(),
-        rides: Vec::new(),
-    };
+    let mut map = AgentMap::new(graph);
     if settings.jump && ctl.jump_height > 0.0 {
         let all: Vec<u32> = (0..map.graph.len() as u32).collect();
         (map.jumps, map.flights) = find_jumps(scene, &map.graph, settings, &all);

@@ -151,8 +151,8 @@ fn search(
             }
             relax(m, move_cost(at, to_feet), Via::Move(n));
         }
-        let first = map.jumps.partition_point(|j| j.from < n);
-        for (i, j) in map.jumps_from(n).iter().enumerate() {
+        let (first, jumps) = map.jumps_from(n);
+        for (i, j) in jumps.iter().enumerate() {
             relax(
                 j.to,
                 jump_cost(at, j.landing),

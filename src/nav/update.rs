@@ -55,7 +55,12 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
         };
         // Rides are found again whole: a handful of simulations per mover, and an edit anywhere along a
         // mover's path may change them.
-        m.rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, &settings);
+        m.set_rides(ride::find_rides(
+            scene,
+            &Arc::downgrade(&shared),
+            &m.graph,
+            &settings,
+        ));
         maps.push(m);
     }
     map.maps = maps;
@@ -80,12 +85,7 @@ fn update_agent(
         .update(scene, bounds, &reach, changed)
         .map_err(|e| e.to_string())?;
     let ctl = *graph.controller();
-    let mut map = AgentMap {
-        graph,
-        jumps: Vec::new(),
-        flights: Vec::new(),
-        rides: Vec::new(),
-    };
+    let mut map = AgentMap::new(graph);
     if settings.jump && ctl.jump_height > 0.0 {
         (map.jumps, map.flights) = update_jumps(scene, old, &map.graph, &reused, settings, changed);
     }
@@ -177,7 +177,7 @@ fn update_jumps(
             Some(f) if near(f) => again.push(n),
             Some(f) => {
                 flights.push((n, f.clone()));
-                for j in old.jumps_from(o) {
+                for j in old.jumps_from(o).1 {
                     if let Some(to) = graph.node_near(j.landing, cell, step) {
                         jumps.push(JumpLink {
                             from: n,
