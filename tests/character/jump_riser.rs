@@ -47,7 +47,7 @@ fn jump_at(height: f32, gap: f32) -> Result<(), String> {
     };
     let mut jumps = 0;
     for frame in 0..180 {
-        let was = body.clone();
+        let was = body;
         body.step(&c, &scene, &held, G, DT);
         if was.grounded {
             jumps += 1;
