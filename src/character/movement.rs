@@ -166,8 +166,7 @@ impl<'a> Mover<'a> {
     /// objects meet at the nosing, and the sweep names the lower id); the contact normal when none is found.
     /// Also whether the contact is on the interior of a face of the object hit.
     fn support(&self, hit: &SceneToi, feet: Vec3) -> (Vec3, bool) {
-        let body = self.ctl.capsule(feet);
-        let axis = crate::query::closest::point_segment(hit.point, &body.segment());
+        let axis = self.axis_near(feet, hit.point);
         let tol = 1e-5 * (1.0 + hit.point.abs().max_element());
         let faces = self
             .scene
@@ -201,9 +200,12 @@ impl<'a> Mover<'a> {
     /// Whether the contact `point` of the body at `feet` lies under it within the walkable cone: the direction
     /// from the point to the nearest point of the body's axis is no steeper from up than `max_slope_deg`.
     fn met_from_above(&self, feet: Vec3, point: Vec3) -> bool {
-        let body = self.ctl.capsule(feet);
-        let axis = crate::query::closest::point_segment(point, &body.segment());
-        (axis - point).normalize_or_zero().y >= self.walkable_y
+        (self.axis_near(feet, point) - point).normalize_or_zero().y >= self.walkable_y
+    }
+
+    /// The point of the axis of the body at `feet` nearest `point`.
+    fn axis_near(&self, feet: Vec3, point: Vec3) -> Vec3 {
+        crate::query::closest::point_segment(point, &self.ctl.capsule(feet).segment())
     }
 
     /// The ground under `feet`: a short probe down (or down to `snap` when that is farther). Answers the ground

@@ -98,30 +98,52 @@ pub(super) fn blocked(
     scene.sweep_capsule(&body, motion).is_some()
 }
 
+/// What the nav modules' tests stand on: a floor with boxes on it and the default agent's move graph.
+#[cfg(test)]
+pub(super) mod fixture {
+    use glam::Vec3;
+
+    use crate::character::{CharacterController, MoveGraph, ReachSettings};
+    use crate::level::Level;
+    use crate::scene::Scene;
+    use crate::shape::Aabb;
+
+    /// A 6 m floor box (x and z from -3 to 3, its top at y 0) with the boxes `more` on it (RON, ids from 2),
+    /// and the default agent's move graph over it.
+    pub(in crate::nav) fn floor(more: &str) -> (Scene, MoveGraph) {
+        let text = format!(
+            "(version: 2, aabbs: [(id: 1, min: (-3.0, -0.5, -3.0), max: (3.0, 0.0, 3.0)), {more}])"
+        );
+        let scene = Scene::build(&Level::from_ron_str(&text).unwrap_or_else(|e| panic!("{e}")));
+        let bounds = Aabb::new(Vec3::new(-3.0, -0.5, -3.0), Vec3::new(3.0, 2.5, 3.0));
+        let ctl = CharacterController::default();
+        let g = MoveGraph::build(&scene, &ctl, bounds, &ReachSettings::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        (scene, g)
+    }
+
+    /// The feet of the place of `g` nearest `(x, 0, z)` (within 0.2 m across and 0.1 m up or down).
+    pub(in crate::nav) fn feet(g: &MoveGraph, x: f32, z: f32) -> Vec3 {
+        let n = g
+            .node_near(Vec3::new(x, 0.0, z), 0.2, 0.1)
+            .unwrap_or_else(|| panic!("a place near {x}, {z}"));
+        g.feet(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::character::ReachSettings;
-    use crate::level::Level;
-    use crate::shape::Aabb;
 
     #[test]
     fn open_floor_is_proven_walls_block_steps_are_left_to_the_walk() {
         // A 6 m floor, a wall across x = 0 from z = -3 to z = 1, a 0.3 m crate at x = 2.
-        let text = "(version: 2, aabbs: [(id: 1, min: (-3.0, -0.5, -3.0), max: (3.0, 0.0, 3.0)), \
-                    (id: 2, min: (-0.1, 0.0, -3.0), max: (0.1, 2.5, 1.0)), \
-                    (id: 3, min: (1.7, 0.0, -2.5), max: (2.3, 0.3, -1.5))])";
-        let scene = Scene::build(&Level::from_ron_str(text).unwrap_or_else(|e| panic!("{e}")));
+        let (scene, g) = fixture::floor(
+            "(id: 2, min: (-0.1, 0.0, -3.0), max: (0.1, 2.5, 1.0)), \
+             (id: 3, min: (1.7, 0.0, -2.5), max: (2.3, 0.3, -1.5))",
+        );
         let ctl = CharacterController::default();
-        let bounds = Aabb::new(Vec3::new(-3.0, -0.5, -3.0), Vec3::new(3.0, 2.5, 3.0));
-        let g = MoveGraph::build(&scene, &ctl, bounds, &ReachSettings::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-        let feet = |x: f32, z: f32| {
-            let n = g
-                .node_near(Vec3::new(x, 0.0, z), 0.2, 0.1)
-                .unwrap_or_else(|| panic!("a place near {x}, {z}"));
-            g.feet(n)
-        };
+        let feet = |x: f32, z: f32| fixture::feet(&g, x, z);
         let m = 0.05;
         // In the open, along the wall's far side.
         let (a, b) = (feet(-2.0, 2.0), feet(2.0, 2.2));

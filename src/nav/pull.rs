@@ -96,74 +96,74 @@ impl<'a> Anchors<'a> {
     }
 
     /// From `from` (standing for point `at`), the farthest point of `at + 1..=end` whose anchor a proven line
-    /// reaches, with that anchor; `None` when not even the next one's is. Doubling the reach, then halving back
-    /// (a search, not a scan: the lines need not be proven all the way).
+    /// reaches, with that anchor; `None` when not even the next one's is ([`farthest`]: the lines need not be
+    /// proven all the way).
     pub(super) fn farthest(&mut self, from: Vec3, at: usize, end: usize) -> Option<(usize, Vec3)> {
         if !self.clear(from) {
             return None;
         }
-        let reach = |me: &mut Self, k: usize| {
-            me.anchor(k, k == end)
-                .filter(|&q| me.proven(from, q))
-                .map(|q| (k, q))
+        let mut reaches = |k: usize| {
+            self.anchor(k, k == end)
+                .is_some_and(|q| self.proven(from, q))
         };
-        let mut good = reach(self, at + 1)?;
-        let mut step = 2;
-        let mut bad = None;
-        while at + step <= end {
-            match reach(self, at + step) {
-                Some(g) => {
-                    good = g;
-                    step *= 2;
-                }
-                None => {
-                    bad = Some(at + step);
-                    break;
-                }
-            }
+        if !reaches(at + 1) {
+            return None;
         }
-        if bad.is_none() && good.0 < end {
-            match reach(self, end) {
-                Some(g) => return Some(g),
-                None => bad = Some(end),
-            }
-        }
-        let mut bad = bad.unwrap_or(end + 1);
-        while bad > good.0 + 1 {
-            let mid = (good.0 + bad) / 2;
-            match reach(self, mid) {
-                Some(g) => good = g,
-                None => bad = mid,
-            }
-        }
-        Some(good)
+        let j = farthest(at, end, reaches);
+        Some((j, self.anchor(j, j == end)?))
     }
+}
+
+/// The farthest index of `i + 1..=end` that `pass` lets through, found by doubling the reach from `i` (`i + 1`
+/// counts as let through) and then halving back: a search, not a scan (`pass` need not hold all the way).
+pub(super) fn farthest(i: usize, end: usize, mut pass: impl FnMut(usize) -> bool) -> usize {
+    let (mut good, mut reach) = (i + 1, 2);
+    let mut bad = None;
+    while i + reach <= end {
+        if pass(i + reach) {
+            good = i + reach;
+            reach *= 2;
+        } else {
+            bad = Some(i + reach);
+            break;
+        }
+    }
+    if bad.is_none() && good < end {
+        if pass(end) {
+            good = end;
+        } else {
+            bad = Some(end);
+        }
+    }
+    halve(good, bad.unwrap_or(end + 1), &mut pass)
+}
+
+/// Between `good` (let through) and `bad` (not, or past the end), the last index `pass` lets through, found by
+/// halving the gap.
+pub(super) fn halve(mut good: usize, mut bad: usize, mut pass: impl FnMut(usize) -> bool) -> usize {
+    while bad > good + 1 {
+        let mid = (good + bad) / 2;
+        if pass(mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    good
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::character::ReachSettings;
-    use crate::level::Level;
-    use crate::shape::Aabb;
+    use crate::nav::line::fixture;
 
     #[test]
     fn a_point_hugging_a_wall_is_anchored_a_cell_off_it_and_lines_round_the_corner_are_proven() {
         // A 6 m floor and a wall along x = 0 from z = -3 to z = 1: a path from (-1, -2) round the wall's end to
         // (1, -2) passes points hugging the wall's end on either side.
-        let text = "(version: 2, aabbs: [(id: 1, min: (-3.0, -0.5, -3.0), max: (3.0, 0.0, 3.0)), \
-                    (id: 2, min: (-0.1, 0.0, -3.0), max: (0.1, 2.5, 1.0))])";
-        let scene = Scene::build(&Level::from_ron_str(text).unwrap_or_else(|e| panic!("{e}")));
+        let (scene, g) = fixture::floor("(id: 2, min: (-0.1, 0.0, -3.0), max: (0.1, 2.5, 1.0))");
         let ctl = CharacterController::default();
-        let bounds = Aabb::new(Vec3::new(-3.0, -0.5, -3.0), Vec3::new(3.0, 2.5, 3.0));
-        let g = MoveGraph::build(&scene, &ctl, bounds, &ReachSettings::default())
-            .unwrap_or_else(|e| panic!("{e}"));
-        let feet = |x: f32, z: f32| {
-            let n = g
-                .node_near(Vec3::new(x, 0.0, z), 0.2, 0.1)
-                .unwrap_or_else(|| panic!("a place near {x}, {z}"));
-            g.feet(n)
-        };
+        let feet = |x: f32, z: f32| fixture::feet(&g, x, z);
         // The search's points round the wall's end: in the open, hugging the end's corners (a body a skin off
         // the wall), over the end, in the open again.
         let points = [

@@ -11,7 +11,7 @@ use glam::{Vec2, Vec3};
 
 use super::bake::AgentMap;
 use super::line;
-use super::pull::Anchors;
+use super::pull::{Anchors, farthest, halve};
 use super::{NavLink, NavPath};
 use crate::character::{Body, CharacterController, walks};
 use crate::scene::Scene;
@@ -223,44 +223,6 @@ fn walk_step(
         return None;
     }
     Some((good, good > i + 1 || !own))
-}
-
-/// The farthest index of `i + 1..=end` that `pass` lets through, found by doubling the reach from `i` (`i + 1`
-/// counts as let through) and then halving back: a search, not a scan (`pass` need not hold all the way).
-fn farthest(i: usize, end: usize, mut pass: impl FnMut(usize) -> bool) -> usize {
-    let (mut good, mut reach) = (i + 1, 2);
-    let mut bad = None;
-    while i + reach <= end {
-        if pass(i + reach) {
-            good = i + reach;
-            reach *= 2;
-        } else {
-            bad = Some(i + reach);
-            break;
-        }
-    }
-    if bad.is_none() && good < end {
-        if pass(end) {
-            good = end;
-        } else {
-            bad = Some(end);
-        }
-    }
-    halve(good, bad.unwrap_or(end + 1), &mut pass)
-}
-
-/// Between `good` (let through) and `bad` (not, or past the end), the last index `pass` lets through, found by
-/// halving the gap.
-fn halve(mut good: usize, mut bad: usize, mut pass: impl FnMut(usize) -> bool) -> usize {
-    while bad > good + 1 {
-        let mid = (good + bad) / 2;
-        if pass(mid) {
-            good = mid;
-        } else {
-            bad = mid;
-        }
-    }
-    good
 }
 
 #[cfg(test)]
