@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{at_take_off, coming_down, drop_speed, flat, jump_cost};
+use super::approach::{APPROACH, EARLIEST, approached, on_line, slid_back, walks_onto};
+use super::consts::{coming_down, flat, jump_cost};
 use super::dominate;
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
@@ -441,7 +442,7 @@ fn try_jump(
     if side > 0.02 * along.length() {
         return None;
     }
-    let dir = along.normalize_or_zero();
+    let aim = along.normalize_or_zero();
     // A link the moves match in the path search's cost would never be taken: it is not checked further.
     let budget = jump_cost(feet, landing);
     if dominate::walk_matches(graph, n, to, budget, settings.drops, &mut |p| {
@@ -457,7 +458,14 @@ fn try_jump(
             && (at.y - landing.y).abs() <= step
             && walks_onto(scene, ctl, gravity, at, node)
     };
-    if !lands(simulate_jump(scene, ctl, gravity, feet, dir, flight)?) {
+    // Along the link itself: where that is the compass direction flown (a jump nothing turned), the same
+    // simulation as the first, so the same landing.
+    let again = if aim == dir {
+        landing
+    } else {
+        simulate_jump(scene, ctl, gravity, feet, aim, flight)?
+    };
+    if !lands(again) {
         return None;
     }
     let diagonal = std::f32::consts::FRAC_1_SQRT_2;
@@ -475,21 +483,32 @@ fn try_jump(
     // Where a body cannot stand still (it slides off), every approach must be walked: one that leaves the
     // ground there is the way steering's bodies come too.
     let rests = graph.rests(n);
+    // Movers carry a body standing on them (and fling one leaving them) by what it stood on, which a body set
+    // down does not know: with movers about, every approach is stepped.
+    let still = scene.movers().is_empty();
     for (turn, back) in turns {
-        let Some(body) = approached(scene, ctl, gravity, (feet, back), turn.rotate(dir))? else {
+        let way = turn.rotate(aim);
+        let body = match still
+            .then(|| on_line(scene, graph, (feet, back), way))
+            .flatten()
+        {
+            Some(body) => Some(body),
+            None => approached(scene, ctl, gravity, (feet, back), way)?,
+        };
+        let Some(body) = body else {
             if rests {
                 continue;
             }
             return None;
         };
-        if !lands(fly(scene, ctl, gravity, (body, feet), dir, flight)?) {
+        if !lands(fly(scene, ctl, gravity, (body, feet), aim, flight)?) {
             return None;
         }
     }
     // Where a body cannot stand still, steering jumps from wherever the slide lets it get back to.
     if !rests {
         let body = slid_back(scene, ctl, gravity, feet)?;
-        if !lands(fly(scene, ctl, gravity, (body, feet), dir, flight)?) {
+        if !lands(fly(scene, ctl, gravity, (body, feet), aim, flight)?) {
             return None;
         }
     }
@@ -498,132 +517,4 @@ fn try_jump(
         to,
         landing,
     })
-}
-
-/// Whether a body set down at `at` (where a flight landed) walks on to `node` as steering walks to a segment's
-/// end (reaching it exactly at 60 Hz): within 5 cm across and a step up or down, in ten frames more than the
-/// walk at [`STEER_SPEED`] takes.
-fn walks_onto(
-    scene: &Scene,
-    ctl: &CharacterController,
-    gravity: Vec3,
-    at: Vec3,
-    node: Vec3,
-) -> bool {
-    let there = |b: &Body| {
-        flat(b.feet, node) <= 0.05 && (b.feet.y - node.y).abs() <= ctl.max_step + 2.0 * ctl.skin
-    };
-    let mut body = Body::new(at);
-    body.grounded = true;
-    let frames = (flat(at, node) * HZ / STEER_SPEED) as usize + 10;
-    for _ in 0..frames {
-        if there(&body) {
-            return true;
-        }
-        walk_toward(scene, ctl, gravity, &mut body, node, STEER_SPEED);
-        if !body.feet.is_finite() {
-            return false;
-        }
-    }
-    there(&body)
-}
-
-/// How far back from a take-off the approaches the bake simulates begin, metres.
-const APPROACH: f32 = 0.3;
-
-/// How far back the approach from behind that jumps earliest begins: four frames' walks at [`STEER_SPEED`]
-/// short of [`TAKE_OFF`](super::consts::TAKE_OFF), so its first frame within reach of the take-off is
-/// 2 mm inside it.
-const EARLIEST: f32 = super::consts::TAKE_OFF - 0.002 + 4.0 * STEER_SPEED / HZ;
-
-/// The body a steered walk along `way` to the take-off `feet` brings to where steering jumps: the walk begins
-/// where a body walking `far` ([`APPROACH`] or [`EARLIEST`]) back from the take-off stands, and heads for the take-off reaching it
-/// exactly at 60 Hz, as steering walks to a segment's end; it jumps on the first frame it is on the ground
-/// within [`TAKE_OFF`](super::consts::TAKE_OFF) of it. `Some(None)` when there is no such walk to try (the way back leaves the ground or
-/// is blocked), `None` when the walk never is on the ground that near (steering would not jump).
-fn approached(
-    scene: &Scene,
-    ctl: &CharacterController,
-    gravity: Vec3,
-    (feet, far): (Vec3, f32),
-    way: Vec2,
-) -> Option<Option<Body>> {
-    let back = feet - Vec3::new(way.x, 0.0, way.y) * far;
-    let mut body = Body::new(feet);
-    body.grounded = true;
-    let frames = (2.0 * far * HZ / STEER_SPEED) as usize + 2;
-    for _ in 0..frames {
-        walk_toward(scene, ctl, gravity, &mut body, back, STEER_SPEED);
-    }
-    if !(body.grounded && body.feet.is_finite() && flat(body.feet, back) < 0.25 * APPROACH) {
-        return Some(None);
-    }
-    come_back(scene, ctl, gravity, body, feet, far)
-}
-
-/// `body` walked back to the take-off `feet` from up to `far` off, as steering walks to a segment's end: the
-/// body on the first frame it is on the ground within [`TAKE_OFF`](super::consts::TAKE_OFF) of it on its
-/// surface (`at_take_off`, as steering jumps), `None` when it never is.
-fn come_back(
-    scene: &Scene,
-    ctl: &CharacterController,
-    gravity: Vec3,
-    mut body: Body,
-    feet: Vec3,
-    far: f32,
-) -> Option<Option<Body>> {
-    // Down to the take-off more than the snap catches, steering walks slowly (as off a ledge).
-    let fall = body.feet.y - feet.y;
-    let speed = if fall > ctl.snap_distance {
-        drop_speed(ctl, fall)
-    } else {
-        STEER_SPEED
-    };
-    for _ in 0..(2.0 * far * HZ / speed) as usize + 2 {
-        if at_take_off(&body, feet, ctl) {
-            return Some(Some(body));
-        }
-        walk_toward(scene, ctl, gravity, &mut body, feet, speed);
-        if !body.feet.is_finite() {
-            return None;
-        }
-    }
-    None
-}
-
-/// The body steering brings back to the take-off `feet` of a place where a body set down does not stay (it
-/// slides off, `MoveGraph::rests`): set down there, let slide with no wish until it stops (half a second at
-/// most), then walked back as [`come_back`] walks. `None` when it does not get back (steering would not jump).
-fn slid_back(scene: &Scene, ctl: &CharacterController, gravity: Vec3, feet: Vec3) -> Option<Body> {
-    let mut body = Body::new(feet);
-    body.grounded = true;
-    for _ in 0..(0.5 * HZ) as usize {
-        let was = body.feet;
-        body.step(ctl, scene, &BodyInput::default(), gravity, 1.0 / HZ);
-        if !body.feet.is_finite() {
-            return None;
-        }
-        if body.grounded && body.feet.distance(was) <= 1e-4 {
-            break;
-        }
-    }
-    come_back(scene, ctl, gravity, body, feet, APPROACH).flatten()
-}
-
-/// One 60 Hz step of `body` walking toward `to` at `speed`, reaching it exactly (as steering walks).
-fn walk_toward(
-    scene: &Scene,
-    ctl: &CharacterController,
-    gravity: Vec3,
-    body: &mut Body,
-    to: Vec3,
-    speed: f32,
-) {
-    let d = Vec2::new(to.x - body.feet.x, to.z - body.feet.z);
-    let input = BodyInput {
-        wish: d.normalize_or_zero() * (d.length() * HZ).min(speed),
-        jump: false,
-        crouch: false,
-    };
-    body.step(ctl, scene, &input, gravity, 1.0 / HZ);
 }

@@ -38,6 +38,7 @@ use crate::id::ObjectId;
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
+mod approach;
 mod astar;
 mod bake;
 mod consts;
