@@ -203,3 +203,24 @@ fn the_greybox_sample_is_what_the_builders_make() {
     let committed = Level::load(Path::new(path)).unwrap();
     assert_eq!(committed, made);
 }
+
+#[test]
+fn a_chosen_tools_options_come_into_view_in_an_800_pixel_window() {
+    let mut h = empty();
+    // The bottom of the tool palette's scrolled area: the objects list's heading sits just under it.
+    let shown = |h: &Harness<'_, EditorApp>, label: &str| {
+        h.get_by_label(label).rect().bottom() <= h.get_by_label("Objects").rect().top()
+    };
+    key(&mut h, Modifiers::NONE, Key::O);
+    assert_eq!(h.state().tools.tool, Tool::Sector);
+    assert!(shown(&h, "Storey filter"));
+    // The stairs builder's fields, its last one too (they are taller than the room's).
+    key(&mut h, Modifiers::NONE, Key::Num3);
+    key(&mut h, Modifiers::NONE, Key::Num1);
+    assert_eq!(h.state().greybox.build.builder, Builder::Stairs);
+    assert!(shown(&h, "up to the floor beyond"));
+    assert!(shown(&h, "headroom"));
+    // Back to Select: the first tools are in view again once scrolled back up (nothing forces them out).
+    key(&mut h, Modifiers::NONE, Key::S);
+    assert_eq!(h.state().tools.tool, Tool::Select);
+}

@@ -227,9 +227,9 @@ pub(super) fn paint_selected_preview(
         return;
     }
     let plan = greybox.build.plan_selected(doc.level(), &ids);
-    // More than two sectors selected (the steps a build just made, say) is no selection a builder takes:
-    // a refusal there would read as if the build had failed, so nothing is said until Enter asks.
-    if plan.edit.is_err() && ids.len() > 2 {
+    // A selection the builder does not take (the room or the steps a build just made, say): a refusal there
+    // would read as if the build had failed, so nothing is said until Enter asks.
+    if plan.edit.is_err() && !greybox.build.takes(ids.len()) {
         return;
     }
     let at = plan

@@ -167,6 +167,10 @@ pub struct Panels {
     pub lower_collapsed: bool,
     /// The lower panel's tab.
     pub tab: Tab,
+    /// The tool whose options the tool palette last brought into view, and their height in points: another
+    /// tool, or its options grown or shrunk (another builder), scrolls them in (in a short window they lie
+    /// below the tool buttons).
+    pub(crate) options_in_view: Option<(crate::editor::command::Tool, i32)>,
 }
 
 impl Default for Panels {
@@ -176,6 +180,7 @@ impl Default for Panels {
             show_problems: true,
             lower_collapsed: false,
             tab: Tab::Problems,
+            options_in_view: None,
         }
     }
 }

@@ -513,7 +513,17 @@ impl EditorApp {
             )
             .labelled_by(l.id);
         });
+        let before = ui.cursor().top();
         self.tool_options(ui);
+        // Options just shown (a tool chosen, another builder): scrolled into view (in a short window they lie
+        // below the buttons, and a builder's fields or the storey filter out of sight look like none).
+        let shown = (self.tools.tool, (ui.cursor().top() - before).round() as i32);
+        if self.panels.options_in_view != Some(shown) {
+            self.panels.options_in_view = Some(shown);
+            if shown.1 > 0 {
+                ui.scroll_to_cursor(Some(egui::Align::BOTTOM));
+            }
+        }
     }
 
     /// The level's objects, a click selecting one (Shift adds it) and framing it.

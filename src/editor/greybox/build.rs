@@ -169,6 +169,18 @@ impl BuildParams {
         }
     }
 
+    /// Whether the builder builds on a selection of `count` sectors: stairs and ramps on one, a doorway on
+    /// two, a room on none (it is dragged). A refusal for another count is no news until Enter asks (just after
+    /// a build its new sectors are selected, and a red refusal there would read as if the build had failed).
+    #[must_use]
+    pub fn takes(&self, count: usize) -> bool {
+        match self.builder {
+            Builder::Room => false,
+            Builder::Doorway => count == 2,
+            Builder::Stairs | Builder::Ramp => count == 1,
+        }
+    }
+
     /// What the builder makes of the selected sectors `ids`: stairs or a ramp in place of one rectangular
     /// sector (climbing its longer side from its lower neighbour), a doorway between two rooms.
     #[must_use]
@@ -469,5 +481,25 @@ mod tests {
         // At its foot, the ramp's base height.
         let plan = p.plan_drag(&level, Vec2::new(-2.0, 0.0), Vec2::new(0.0, 2.0), None);
         assert_eq!(plan.summary, "room, floor 0.50 m, ceiling 3.50 m");
+    }
+
+    #[test]
+    fn each_builder_takes_its_own_selection_and_a_room_none() {
+        let with = |builder| BuildParams {
+            builder,
+            ..BuildParams::default()
+        };
+        let takes = |b: Builder| (0..4).filter(|&n| with(b).takes(n)).collect::<Vec<_>>();
+        assert_eq!(takes(Builder::Room), Vec::<usize>::new());
+        assert_eq!(takes(Builder::Doorway), vec![2]);
+        assert_eq!(takes(Builder::Stairs), vec![1]);
+        assert_eq!(takes(Builder::Ramp), vec![1]);
+        // What a room builder says of a selection, asked (Enter), is still its reason.
+        let level = with_ids(vec![rect(Vec2::ZERO, Vec2::new(2.0, 2.0), 0.0)]);
+        let plan = with(Builder::Room).plan_selected(&level, &[ObjectId(1)]);
+        assert_eq!(
+            plan.edit.err().as_deref(),
+            Some("drag the room's rectangle")
+        );
     }
 }
