@@ -196,3 +196,33 @@ fn shift_clicks_in_greybox_rooms_stand_on_their_floors() {
     let w = walk_out(&mut h, 400, |_| {});
     assert_arrived(&w);
 }
+
+#[test]
+fn a_shift_click_in_3d_on_an_upper_storeys_floor_stands_there_not_on_its_roof() {
+    // A hall (floor 0, ceiling 3) with a room over it (floor 3, ceiling 6). The preview draws the upper
+    // room's floor and not the top of its ceiling: the click is on the floor.
+    let level = Level::from_ron_str(
+        "(version: 3, sectors: [
+            (id: 1, outline: [(0.0, 0.0), (6.0, 0.0), (6.0, 6.0), (0.0, 6.0)],
+                floor: (height: 0.0), ceiling: (height: 3.0)),
+            (id: 2, outline: [(0.0, 0.0), (6.0, 0.0), (6.0, 6.0), (0.0, 6.0)],
+                floor: (height: 3.0), ceiling: (height: 6.0)),
+        ])",
+    )
+    .unwrap();
+    let mut h = harness3d(EditorApp::new(level, None, options(None)));
+    key(&mut h, Modifiers::NONE, Key::N);
+    wait_for_nav(&mut h);
+    let at = h.state().view3d.project(Vec3::new(3.0, 3.0, 3.0)).unwrap();
+    h.event(Event::ModifiersChanged(Modifiers::SHIFT));
+    press(&mut h, at, true, Modifiers::SHIFT);
+    press(&mut h, at, false, Modifiers::SHIFT);
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(8);
+    let from = h.state().nav.overlay.start;
+    let from = from.unwrap_or_else(|| panic!("no start set: {}", h.state().status));
+    assert!(
+        (from.y - 3.0).abs() < 0.05 && from.distance(Vec3::new(3.0, from.y, 3.0)) < 0.1,
+        "the upper room's floor under the pointer: {from}"
+    );
+}

@@ -400,6 +400,20 @@ impl Preview3 {
         (out != HeightsOut::Nothing).then_some(out)
     }
 
+    /// The place a click along `ray` asks about (a path's start or goal, the Reach tool's spot): a skin above
+    /// the surface the preview shows there. A sector's faces count from the side the preview draws them (the
+    /// heights' pick), so from above a room gives its floor, not the top of the ceiling it does not draw
+    /// (an upper storey's floor, not its roof); anything else is what the scene's ray meets first.
+    fn spot_under(&mut self, input: &Input3<'_>, ray: &Ray, reach: f32) -> Option<Vec3> {
+        let skin = crate::editor::document::character::effective(input.doc.level()).skin;
+        let shown = self.heights.aim(input.doc, &input.scene, ray, reach);
+        let point = match shown {
+            Some(aim) => Some(aim.point),
+            None => input.scene.cast_ray(ray, reach).map(|h| h.point),
+        };
+        point.map(|p| p + Vec3::Y * skin)
+    }
+
     /// A click selects what is under the pointer (a sector's surface aimed is remembered), casts the probe
     /// with the Probe tool, or asks the reachability map with the Reach tool.
     fn click(
@@ -414,13 +428,9 @@ impl Preview3 {
         Some(if input.probe_tool {
             Action3::Probe(ray, reach)
         } else if input.nav.is_some() && click.shift {
-            let skin = crate::editor::document::character::effective(input.doc.level()).skin;
-            let hit = input.scene.cast_ray(&ray, reach);
-            Action3::Nav(hit.map(|h| h.point + Vec3::Y * skin))
+            Action3::Nav(self.spot_under(input, &ray, reach))
         } else if input.reach_tool {
-            let skin = crate::editor::document::character::effective(input.doc.level()).skin;
-            let hit = input.scene.cast_ray(&ray, reach);
-            Action3::Reach(hit.map(|h| h.point + Vec3::Y * skin))
+            Action3::Reach(self.spot_under(input, &ray, reach))
         } else if self.points.hover.is_some() {
             // A click on a mover's path point keeps the mover selected (its points stay to drag).
             return None;
