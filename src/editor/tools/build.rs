@@ -48,7 +48,10 @@ impl Tools {
                     } else {
                         cx.doc.select_only([id]);
                     }
-                    *cx.status = "selected a sector: Enter builds on the selection".into();
+                    let n = cx.doc.selection().len();
+                    *cx.status = format!(
+                        "{n} selected: Enter builds stairs or a ramp in one sector, a doorway between two"
+                    );
                 }
                 _ => cx.doc.clear_selection(),
             }
