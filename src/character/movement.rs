@@ -506,6 +506,17 @@ impl<'a> Mover<'a> {
                 objects.sort_unstable();
                 objects.dedup();
                 if objects.len() >= 2 {
+                    // Named by what walls the body in: the ground it stands on is one of the planes, but
+                    // not the reason (the door's two jambs, not the floor between them).
+                    let walls = |o: &ObjectId| {
+                        planes
+                            .as_slice()
+                            .iter()
+                            .any(|p| p.object == *o && p.constraint != Constraint::Ground)
+                    };
+                    if objects.iter().any(walls) {
+                        objects.retain(walls);
+                    }
                     self.set_block(Limit::Corner {
                         objects,
                         at: hit.point,
