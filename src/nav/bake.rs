@@ -468,6 +468,26 @@ fn try_jump(
     if !lands(again) {
         return None;
     }
+    take_offs_land(scene, graph, gravity, (n, feet, aim), flight, &lands)?;
+    Some(JumpLink {
+        from: n,
+        to,
+        landing,
+    })
+}
+
+/// `Some` when the jump along `aim` from node `n` (feet `feet`) lands (`lands`) from every take-off steering
+/// uses: where bodies walked to it from behind (twice), from either side and between are first on the ground
+/// near enough to jump, and where a slide leaves a body that cannot stand still there. `None`: no link.
+fn take_offs_land(
+    scene: &Scene,
+    graph: &MoveGraph,
+    gravity: Vec3,
+    (n, feet, aim): (u32, Vec3, Vec2),
+    flight: &mut Flight,
+    lands: &dyn Fn(Vec3) -> bool,
+) -> Option<()> {
+    let ctl = graph.controller();
     let diagonal = std::f32::consts::FRAC_1_SQRT_2;
     // From behind twice: the walk from `APPROACH` back jumps about a half frame's walk short of the take-off,
     // the one from `EARLIEST` back as far short as steering ever jumps (a knife-edge flight over a rim can
@@ -512,9 +532,5 @@ fn try_jump(
             return None;
         }
     }
-    Some(JumpLink {
-        from: n,
-        to,
-        landing,
-    })
+    Some(())
 }
