@@ -491,7 +491,9 @@ fn take_offs_land(
     let diagonal = std::f32::consts::FRAC_1_SQRT_2;
     // From behind twice: the walk from `APPROACH` back jumps about a half frame's walk short of the take-off,
     // the one from `EARLIEST` back as far short as steering ever jumps (a knife-edge flight over a rim can
-    // land from the one and not the other).
+    // land from the one and not the other). From either side twice too: a body that comes from the side jumps
+    // up to `TAKE_OFF` aside, and a diagonal jump from a platform's corner, turned along its face while
+    // rising, landed on the far corner from 3 cm aside and slid off it from 6 cm (the 100 m maze's bench).
     let turns = [
         (Vec2::X, APPROACH),
         (Vec2::X, EARLIEST),
@@ -499,6 +501,8 @@ fn take_offs_land(
         (Vec2::new(diagonal, -diagonal), APPROACH),
         (Vec2::Y, APPROACH),
         (Vec2::NEG_Y, APPROACH),
+        (Vec2::Y, EARLIEST),
+        (Vec2::NEG_Y, EARLIEST),
     ];
     // Where a body cannot stand still (it slides off), every approach must be walked: one that leaves the
     // ground there is the way steering's bodies come too.
