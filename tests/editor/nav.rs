@@ -19,6 +19,15 @@ fn ledge_room() -> Harness<'static, EditorApp> {
     harness3d(EditorApp::new(level, None, options(None)))
 }
 
+/// The editor (3D preview open) on the level `ron`, the navigation overlay on and its map made.
+fn with_nav(ron: &str) -> Harness<'static, EditorApp> {
+    let level = Level::from_ron_str(ron).unwrap();
+    let mut h = harness3d(EditorApp::new(level, None, options(None)));
+    key(&mut h, Modifiers::NONE, Key::N);
+    wait_for_nav(&mut h);
+    h
+}
+
 /// Step frames until the overlay shows a map of the document as it is (made on its own thread).
 fn wait_for_nav(h: &mut Harness<'_, EditorApp>) {
     for _ in 0..3000 {
@@ -64,6 +73,11 @@ fn assert_arrived(w: &collidoscope::editor::nav::NavWalker) {
 
 fn shift_click(h: &mut Harness<'_, EditorApp>, x: f32, z: f32) {
     let p = screen(h, x, z);
+    shift_press(h, p);
+}
+
+/// A Shift+click at screen point `p` (in either view).
+fn shift_press(h: &mut Harness<'_, EditorApp>, p: Pos2) {
     h.event(Event::ModifiersChanged(Modifiers::SHIFT));
     press(h, p, true, Modifiers::SHIFT);
     press(h, p, false, Modifiers::SHIFT);
@@ -172,18 +186,14 @@ fn the_agent_waits_for_the_lift_rides_it_and_arrives() {
 /// rooms' floors, and the path between them is walked.
 #[test]
 fn shift_clicks_in_greybox_rooms_stand_on_their_floors() {
-    let level = Level::from_ron_str(
+    let mut h = with_nav(
         "(version: 3, sectors: [
             (id: 1, outline: [(-4.0, -2.0), (0.0, -2.0), (0.0, 2.0), (-4.0, 2.0)],
                 floor: (height: 0.0), ceiling: (height: 3.0)),
             (id: 2, outline: [(0.0, -2.0), (4.0, -2.0), (4.0, 2.0), (0.0, 2.0)],
                 floor: (height: 0.3), ceiling: (height: 3.0)),
         ])",
-    )
-    .unwrap();
-    let mut h = harness3d(EditorApp::new(level, None, options(None)));
-    key(&mut h, Modifiers::NONE, Key::N);
-    wait_for_nav(&mut h);
+    );
     shift_click(&mut h, -2.0, 0.0);
     shift_click(&mut h, 2.0, 0.5);
     let route = h.state().nav.overlay.route.clone().unwrap();
@@ -201,24 +211,16 @@ fn shift_clicks_in_greybox_rooms_stand_on_their_floors() {
 fn a_shift_click_in_3d_on_an_upper_storeys_floor_stands_there_not_on_its_roof() {
     // A hall (floor 0, ceiling 3) with a room over it (floor 3, ceiling 6). The preview draws the upper
     // room's floor and not the top of its ceiling: the click is on the floor.
-    let level = Level::from_ron_str(
+    let mut h = with_nav(
         "(version: 3, sectors: [
             (id: 1, outline: [(0.0, 0.0), (6.0, 0.0), (6.0, 6.0), (0.0, 6.0)],
                 floor: (height: 0.0), ceiling: (height: 3.0)),
             (id: 2, outline: [(0.0, 0.0), (6.0, 0.0), (6.0, 6.0), (0.0, 6.0)],
                 floor: (height: 3.0), ceiling: (height: 6.0)),
         ])",
-    )
-    .unwrap();
-    let mut h = harness3d(EditorApp::new(level, None, options(None)));
-    key(&mut h, Modifiers::NONE, Key::N);
-    wait_for_nav(&mut h);
+    );
     let at = h.state().view3d.project(Vec3::new(3.0, 3.0, 3.0)).unwrap();
-    h.event(Event::ModifiersChanged(Modifiers::SHIFT));
-    press(&mut h, at, true, Modifiers::SHIFT);
-    press(&mut h, at, false, Modifiers::SHIFT);
-    h.event(Event::ModifiersChanged(Modifiers::NONE));
-    h.run_steps(8);
+    shift_press(&mut h, at);
     let from = h.state().nav.overlay.start;
     let from = from.unwrap_or_else(|| panic!("no start set: {}", h.state().status));
     assert!(
