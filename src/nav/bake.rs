@@ -312,6 +312,9 @@ pub(super) fn find_jumps(
     .clamp(1, 64)
     .min(nodes.len().div_ceil(16).max(1));
     let rise = graph.controller().jump_height + graph.controller().max_step;
+    // Movers carry a body standing on them (and fling one leaving them) by what it stood on, which a body set
+    // down does not know: with movers about, every approach is stepped (`take_offs_land`).
+    let still = scene.movers().is_empty();
     // Thread `t` takes every `threads`-th node: the take-offs cluster (ledges, crates), so contiguous runs of
     // nodes gave one thread most of the simulations. Each node's links stay on one thread in their order, so
     // the stable sort below gives what one thread would.
@@ -321,7 +324,7 @@ pub(super) fn find_jumps(
             let mut flight = Flight::new();
             for dir in graph.rims(n, rise) {
                 let ends = (n, dir);
-                if let Some(j) = try_jump(scene, graph, settings, ends, &mut flight) {
+                if let Some(j) = try_jump(scene, graph, settings, ends, still, &mut flight) {
                     out.push(j);
                 }
             }
@@ -420,6 +423,7 @@ fn try_jump(
     graph: &MoveGraph,
     settings: &NavSettings,
     (n, dir): (u32, Vec2),
+    still: bool,
     flight: &mut Flight,
 ) -> Option<JumpLink> {
     let gravity = settings.gravity;
@@ -468,7 +472,7 @@ fn try_jump(
     if !lands(again) {
         return None;
     }
-    take_offs_land(scene, graph, gravity, (n, feet, aim), flight, &lands)?;
+    take_offs_land(scene, graph, gravity, (n, feet, aim), still, flight, &lands)?;
     Some(JumpLink {
         from: n,
         to,
@@ -477,13 +481,15 @@ fn try_jump(
 }
 
 /// `Some` when the jump along `aim` from node `n` (feet `feet`) lands (`lands`) from every take-off steering
-/// uses: where bodies walked to it from behind (twice), from either side and between are first on the ground
-/// near enough to jump, and where a slide leaves a body that cannot stand still there. `None`: no link.
+/// uses: where bodies walked to it from behind and from either side (each twice) and between are first on the
+/// ground near enough to jump, and where a slide leaves a body that cannot stand still there. `None`: no link.
+/// `still` (the scene has no movers) lets an approach along a proven line be set down (`on_line`).
 fn take_offs_land(
     scene: &Scene,
     graph: &MoveGraph,
     gravity: Vec3,
     (n, feet, aim): (u32, Vec3, Vec2),
+    still: bool,
     flight: &mut Flight,
     lands: &dyn Fn(Vec3) -> bool,
 ) -> Option<()> {
@@ -507,9 +513,6 @@ fn take_offs_land(
     // Where a body cannot stand still (it slides off), every approach must be walked: one that leaves the
     // ground there is the way steering's bodies come too.
     let rests = graph.rests(n);
-    // Movers carry a body standing on them (and fling one leaving them) by what it stood on, which a body set
-    // down does not know: with movers about, every approach is stepped.
-    let still = scene.movers().is_empty();
     for (turn, back) in turns {
         let way = turn.rotate(aim);
         let body = match still
