@@ -241,8 +241,8 @@ fn nearest_place(places: &[Vec3], p: Vec3) -> Vec3 {
 }
 
 /// The path row alone (`NAV_PATH=1`, `NAV_SIZE=metres`, 100 by default): the maze baked for the default
-/// agent only, the path across it timed (the best of five) and walked, then `NAV_PAIRS` (20) seeded random
-/// pairs of places timed and walked.
+/// agent only (`NAV_AGENT=k`: the three sizes, the k-th's paths), the path across it timed (the best of five)
+/// and walked, then `NAV_PAIRS` (20) seeded random pairs of places timed and walked.
 fn path_row() {
     let size: f32 = std::env::var("NAV_SIZE")
         .ok()
@@ -252,15 +252,25 @@ fn path_row() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
+    // `NAV_AGENT=k`: the three sizes baked, the paths for the k-th (0 small, 1 default, 2 large).
+    let agent: Option<usize> = std::env::var("NAV_AGENT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&k| k < 3);
     let scene = Scene::from_level(&maze_level(size)).expect("a valid level");
-    let ctl = CharacterController::default();
+    let (settings, a) = match agent {
+        Some(k) => (maze_settings(), k),
+        None => (NavSettings::default(), 0),
+    };
+    let ctl = settings.agents[a];
     let began = Instant::now();
-    let map = NavMap::build(&scene, &NavSettings::default());
+    let map = NavMap::build(&scene, &settings);
     println!(
-        "maze {size} m, default agent: build {:.3} s",
+        "maze {size} m, agent {a} of {}: build {:.3} s",
+        settings.agents.len(),
         began.elapsed().as_secs_f64()
     );
-    let places = map.places(0);
+    let places = map.places(a);
     let nearest = |p: Vec3| nearest_place(&places, p);
     let corner = 0.48 * size;
     let mut all = vec![(
@@ -283,7 +293,7 @@ fn path_row() {
         let mut path = None;
         for _ in 0..if k == 0 { 5 } else { 1 } {
             let began = Instant::now();
-            path = map.path(0, from, to);
+            path = map.path(a, from, to);
             best = best.min(began.elapsed().as_secs_f64());
         }
         total += best;

@@ -283,6 +283,53 @@ proptest! {
         }
     }
 
+    /// Never stuck on a rim: a body standing over the edge of a wall's top (a level wall with rounded ends, a
+    /// box or a mesh prism, 0.4 m wide) and walking along it, turned a little onto or off it, moves every move
+    /// it stays grounded by at least half its motion along the rim. (Walking along a maze's wall top, a body
+    /// 4 mm past the rim, met 0.5° off the top's normal, was clipped by the top's plane, met the rim again where
+    /// it stood and never moved: a navigation path that started on a wall top.)
+    #[test]
+    fn never_stuck_walking_along_a_rim(
+        off in -0.1f32..0.29,
+        turn in -0.06f32..0.06,
+        speed in 0.02f32..0.1,
+        kind in 0u8..3,
+    ) {
+        let c = CharacterController::default();
+        let (lo, hi) = (Vec3::new(-0.2, 0.0, -50.0), Vec3::new(0.2, 2.5, 50.0));
+        let top = match kind {
+            0 => Static::Wall {
+                wall: Wall::new(Vec2::new(0.0, -50.0), Vec2::new(0.0, 50.0), 0.2),
+                height: 2.5,
+            },
+            1 => Static::Aabb(Aabb::new(lo, hi)),
+            _ => Static::Mesh(TriMesh::new(
+                vec![
+                    Vec3::new(lo.x, lo.y, lo.z), Vec3::new(hi.x, lo.y, lo.z), Vec3::new(hi.x, hi.y, lo.z), Vec3::new(lo.x, hi.y, lo.z),
+                    Vec3::new(lo.x, lo.y, hi.z), Vec3::new(hi.x, lo.y, hi.z), Vec3::new(hi.x, hi.y, hi.z), Vec3::new(lo.x, hi.y, hi.z),
+                ],
+                vec![
+                    [0, 2, 1], [0, 3, 2], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4],
+                    [3, 7, 6], [3, 6, 2], [0, 4, 7], [0, 7, 3], [1, 2, 6], [1, 6, 5],
+                ],
+            ).unwrap()),
+        };
+        let scene = Scene::from_objects([(ObjectId(1), Static::Plane(Plane::new(Vec3::Y, 0.0))), (ObjectId(2), top)]);
+        let settle = c.move_character(&scene, Vec3::new(0.2 + off, 2.5 + c.skin, 0.0), Vec3::new(0.0, -0.02, 0.0));
+        prop_assume!(settle.grounded && settle.feet.y > 2.4);
+        let dir = Vec3::new(turn.sin(), 0.0, -turn.cos());
+        let mut feet = settle.feet;
+        for _ in 0..40 {
+            let m = c.move_character(&scene, feet, dir * speed + Vec3::new(0.0, -0.005, 0.0));
+            if !m.grounded || m.feet.y < 2.4 {
+                break;
+            }
+            let along = feet.z - m.feet.z;
+            prop_assert!(along >= 0.5 * speed * turn.cos(), "along {along} from {feet:?}: {:?}", m.trace.sweeps);
+            feet = m.feet;
+        }
+    }
+
     /// In a corner (two walls at any angle from 30 to 150 degrees), walking into it ends in it: within
     /// `radius + 2 skin + 1 mm` of both faces.
     #[test]

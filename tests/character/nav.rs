@@ -659,15 +659,16 @@ fn every_jump_link_is_walked_from_wherever_beside_its_take_off_steering_jumps() 
     let map = NavMap::build(&s, &settings(true, vec![ctl]));
     let links = map.jumps(0);
     let mut failed = Vec::new();
-    // From the floor: the walls' tops (0.4 m wide) are places too, and a path along them from 6 cm off a
-    // take-off there is not walked yet (a known defect of walking on tops narrower than the body).
-    let from_floor: Vec<_> = links.iter().filter(|(a, _)| a.y < 1.0).collect();
+    // From the floor and from the walls' tops (0.4 m wide, places too): a path along a top from 6 cm off a
+    // take-off there walked a body onto the top's rim, where the controller once stood it still (8 of these
+    // failed so; `guarantees::never_stuck_walking_along_a_rim`).
+    let from_tops = links.iter().filter(|(a, _)| a.y > 1.0).count();
     assert!(
-        from_floor.len() > 8,
-        "{} jump links from the floor",
-        from_floor.len()
+        links.len() - from_tops > 8 && from_tops > 8,
+        "{} jump links, {from_tops} from the tops",
+        links.len()
     );
-    for &&(take_off, landing) in &from_floor {
+    for &(take_off, landing) in &links {
         let along = Vec2::new(landing.x - take_off.x, landing.z - take_off.z).normalize();
         let side = Vec3::new(-along.y, 0.0, along.x);
         for aside in [-0.08, -0.06, 0.06, 0.08] {

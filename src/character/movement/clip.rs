@@ -79,6 +79,10 @@ pub(super) fn add_plane(planes: &mut Planes, hit: &SceneToi, constraint: Constra
             .iter_mut()
             .find(|p| p.normal.dot(normal) > 0.9999 && p.constraint == constraint)
         {
+            // The contact just met replaces it whole: a motion grazing a rounded edge is turned by its
+            // normal, not by the face's (the walk along a wall top's rim, met at 0.5° off its face's normal,
+            // was clipped by the face it stood on, met the rim again where it was, and never moved).
+            p.normal = normal;
             p.object = hit.object;
             return;
         }
