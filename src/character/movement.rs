@@ -459,6 +459,7 @@ impl<'a> Mover<'a> {
             let Some(hit) = swept.hit else {
                 return (swept.to, Vec3::ZERO, it + 1);
             };
+            let stalled = swept.to == pos;
             let left = rem - (swept.to - pos);
             pos = swept.to;
             self.hits.push(CharacterHit {
@@ -500,35 +501,53 @@ impl<'a> Mover<'a> {
             add_plane(&mut planes, &hit, constraint, left);
             let (clipped, corner) = clip(left, planes.as_slice(), motion);
             if corner && planes.len() >= 2 {
-                let mut objects = std::mem::take(&mut self.spare);
-                objects.clear();
-                objects.extend(planes.as_slice().iter().map(|p| p.object));
-                objects.sort_unstable();
-                objects.dedup();
-                if objects.len() >= 2 {
-                    // Named by what walls the body in: the ground it stands on is one of the planes, but
-                    // not the reason (the door's two jambs, not the floor between them).
-                    let walls = |o: &ObjectId| {
-                        planes
-                            .as_slice()
-                            .iter()
-                            .any(|p| p.object == *o && p.constraint != Constraint::Ground)
-                    };
-                    if objects.iter().any(walls) {
-                        objects.retain(walls);
-                    }
-                    self.set_block(Limit::Corner {
-                        objects,
-                        at: hit.point,
-                    });
-                } else {
-                    self.spare = objects;
-                }
+                self.name_corner(&planes, hit.point);
+            }
+            // A walk that met the ground where it stood and is sent the same way again would meet it there
+            // again: the body stands lower than its skin over a rim it grazes (held by the rim's edge, its
+            // bottom half a skin under the face beyond). Lifted half a skin, it passes over.
+            if stalled
+                && constraint == Constraint::Ground
+                && (clipped - rem).length_squared() <= TINY * TINY
+                && let Some(lifted) = self.lifted(pos)
+            {
+                pos = lifted;
             }
             rem = clipped;
             self.set_left(rem);
         }
         (pos, rem, last)
+    }
+
+    /// A corner met at `at`: the limit names the objects of the planes that wall the body in.
+    fn name_corner(&mut self, planes: &Planes, at: Vec3) {
+        let mut objects = std::mem::take(&mut self.spare);
+        objects.clear();
+        objects.extend(planes.as_slice().iter().map(|p| p.object));
+        objects.sort_unstable();
+        objects.dedup();
+        if objects.len() < 2 {
+            self.spare = objects;
+            return;
+        }
+        // Named by what walls the body in: the ground it stands on is one of the planes, but not the reason
+        // (the door's two jambs, not the floor between them).
+        let walls = |o: &ObjectId| {
+            planes
+                .as_slice()
+                .iter()
+                .any(|p| p.object == *o && p.constraint != Constraint::Ground)
+        };
+        if objects.iter().any(walls) {
+            objects.retain(walls);
+        }
+        self.set_block(Limit::Corner { objects, at });
+    }
+
+    /// The body at `pos` lifted half a skin, when it overlaps nothing there.
+    fn lifted(&self, pos: Vec3) -> Option<Vec3> {
+        let up = pos + Vec3::Y * (0.5 * self.ctl.skin);
+        (!self.overlaps(up)).then_some(up)
     }
 
     /// The limit met last, keeping the list of ids of the one it replaces for the next corner.

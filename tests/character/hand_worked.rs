@@ -576,3 +576,37 @@ fn a_fall_in_open_air_moves_the_whole_motion_and_lands_a_skin_above_the_floor() 
         m.feet
     );
 }
+
+#[test]
+fn a_walk_along_a_wall_tops_rim_from_half_a_skin_over_it_moves() {
+    // The house sample's 1 m wall (3 m high) and a 1.13 m body found standing 0.1 µm past the top's rim, held by
+    // its edge half a skin up (the grown body touching it), walking along the rim and a little onto the top: the
+    // sweep met the top's face where the body stood, the walk clipped by it was sent the same way again, and the
+    // body never moved (a navigation path along the top, for a random agent size). Lifted half a skin, it walks.
+    let s = scene(
+        r#"(version: 2, walls: [(id: 5, a: (19.4, 14.4), b: (-24.4, 14.4), radius: 0.5, height: 3.0)])"#,
+    );
+    let c = CharacterController {
+        radius: 0.565_315_84,
+        height: 1.230_631_7,
+        max_step: 0.05,
+        max_slope_deg: 25.0,
+        jump_height: 0.3,
+        ..ctl()
+    };
+    let mut feet = Vec3::new(-10.029_134, 3.004_999_9, 13.899_899_5);
+    let motion =
+        Vec3::new(-3.999_942_5, 0.0, 0.021_459_306) / 60.0 + Vec3::new(0.0, -0.002_72, 0.0);
+    for _ in 0..30 {
+        let m = c.move_character(&s, feet, motion);
+        assert!(m.grounded, "{m:?}");
+        assert!(
+            feet.x - m.feet.x >= 0.06,
+            "{:?} -> {:?}: {:?}",
+            feet,
+            m.feet,
+            m.limit
+        );
+        feet = m.feet;
+    }
+}

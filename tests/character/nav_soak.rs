@@ -189,6 +189,37 @@ fn the_greybox_sample_for_three_agent_sizes() {
     }
 }
 
+/// The sample levels' scenes (`levels/`), by name.
+fn sample_level(name: &str) -> Scene {
+    let path = format!("{}/levels/{name}.ron", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    Scene::from_level(&Level::from_ron_str(&text).unwrap()).unwrap()
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::guarantees::config(cases()))]
+
+    /// The sample levels (crates, ramps, stairs, doorways, rooms of a house, a gallery of shapes, movers) for
+    /// random agent sizes: the module's checks on six random pairs of places.
+    #[test]
+    #[ignore = "seconds a case in a release build"]
+    fn sample_levels_and_random_agent_sizes(
+        level in proptest::sample::select(vec![
+            "playground", "courtyard", "house", "greybox", "magic_room", "cookbook_gallery", "triangle_walk",
+        ]),
+        radius in 0.1f32..0.7,
+        tall in 0.1f32..1.6,
+        max_step in 0.05f32..0.6,
+        slope in 25.0f32..60.0,
+        jump in 0.3f32..1.5,
+        picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
+    ) {
+        let ctl = agent(radius, tall, max_step, slope, jump);
+        let r = check(&sample_level(level), ctl, &picks);
+        proptest::prop_assert!(r.is_ok(), "{level}, {ctl:?}: {}", r.unwrap_err());
+    }
+}
+
 /// `ctl`'s path on `scene`'s map with jumps on from `from` to `to`, walked from `from` (a panic saying why when
 /// it is not), or `None` without one.
 fn walked_path(scene: &Scene, ctl: CharacterController, from: Vec3, to: Vec3) -> Option<NavPath> {
