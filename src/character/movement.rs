@@ -253,12 +253,19 @@ impl<'a> Mover<'a> {
         let (mut end, mut ground, snapped, left) = self.settle(end, motion, fall, used, left);
         // Never inside by construction; checked all the same (one overlap test). A body that rose through a
         // one-way floor and ended within its tolerance of resting on it counts as on it, and overlapping: it
-        // is lifted onto it a skin above. Anything else falls back to the start, with the start's ground.
+        // is lifted onto it a skin above; a body standing a hair into a rim it grazed, half a skin up. Anything
+        // else falls back to the start, with the start's ground.
         if self.overlaps(end) {
             let onto = ground.map_or(end.y, |g| g.point.y) + self.ctl.skin;
             let lifted = Vec3::new(end.x, onto.max(end.y), end.z);
+            let band = ground.map_or(f32::NEG_INFINITY, |g| g.point.y + 2.0 * self.ctl.skin);
             if onto > end.y && onto - end.y <= self.ctl.skin && !self.overlaps(lifted) {
                 end = lifted;
+            } else if let Some(up) = self.lifted(end).filter(|up| up.y <= band) {
+                // Standing, a hair into what the walk grazed (a rim held steeply, the sweep's tolerance): half a
+                // skin up, within the skin band of the ground it stands on, rather than back to the start, where
+                // the same move would end the same way for ever.
+                end = up;
             } else {
                 end = pos;
                 ground = self

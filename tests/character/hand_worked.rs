@@ -610,3 +610,42 @@ fn a_walk_along_a_wall_tops_rim_from_half_a_skin_over_it_moves() {
         feet = m.feet;
     }
 }
+
+#[test]
+fn a_walk_along_a_rim_held_steeply_that_ends_a_hair_into_it_moves_on() {
+    // The house sample's west wall (1 m thick, 3 m high) and a 0.46 m body held by the top's rim 3.5 cm below
+    // the top (the rim's normal 34° from up, within its 54.7° slope limit), walking along the wall a hair
+    // toward it: the slide's sweep let it a hair into the rim, the move fell back to its start and the next
+    // move did the same for ever (a navigation path along the top, for a random agent size). Lifted half a
+    // skin, within its ground's skin band, it walks on.
+    let s = scene(
+        r#"(version: 2, walls: [(id: 2, a: (-24.4, -14.1), b: (-24.4, 13.2), radius: 0.5, height: 3.0)])"#,
+    );
+    let c = CharacterController {
+        radius: 0.227_550_69,
+        height: 0.563_103_6,
+        max_step: 0.368_568_3,
+        max_slope_deg: 54.658_99,
+        jump_height: 0.769_938_47,
+        ..ctl()
+    };
+    let mut feet = Vec3::new(-23.769_417, 2.965_044_5, -12.273_667);
+    let motion = Vec3::new(-0.014_935_016, 0.0, -3.999_972) / 60.0 + Vec3::new(0.0, -0.002_72, 0.0);
+    for _ in 0..20 {
+        let m = c.move_character(&s, feet, motion);
+        assert!(m.grounded, "{m:?}");
+        assert!(
+            feet.z - m.feet.z >= 0.06,
+            "{:?} -> {:?}: {:?}",
+            feet,
+            m.feet,
+            m.limit
+        );
+        assert!(
+            s.overlap_capsule(&c.capsule(m.feet)).is_empty(),
+            "{:?}",
+            m.feet
+        );
+        feet = m.feet;
+    }
+}

@@ -473,3 +473,26 @@ fn the_greybox_samples_top_landing_is_reached_by_a_jump_up_its_high_riser() {
         }
     }
 }
+
+/// Found by the sample levels with random agent sizes: the gallery's two tilted crates (boxes turned about
+/// horizontal axes, their faces overhanging) leave a gap a 1 m wide body squeezes through in a zigzag. A move
+/// into the gap slides into a pocket between the crates' faces (the landing, in the column of the place beside
+/// it, counts as that place), and from the pocket exactly a move on to the place lands; the steered body, in
+/// the same pocket a few millimetres off, is held there by both crates and never gets out. Not fixed yet: the
+/// bake's moves out of a landing are checked from the landing alone, where a body that arrives there by steering
+/// may stand a little aside (moves checked from around their start, or a landing's pocket kept as a node of its
+/// own with the moves from it checked so, would be needed).
+#[test]
+#[ignore = "known: a pocket between tilted crates holds the steered body (see the comment)"]
+fn regression_a_pocket_between_tilted_crates_holds_the_steered_body() {
+    let scene = sample_level("cookbook_gallery");
+    let ctl = agent(0.492_950_92, 1.380_206, 0.361_584_42, 25.0, 0.711_896_36);
+    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    let (from, to) = (
+        Vec3::new(-5.975_005_6, 0.009_999_99, -4.875_005),
+        Vec3::new(1.274_994_4, 2.101_238_7, -0.375_004_77),
+    );
+    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
+        panic!("{e}");
+    }
+}
