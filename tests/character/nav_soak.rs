@@ -496,3 +496,47 @@ fn regression_a_pocket_between_tilted_crates_holds_the_steered_body() {
         panic!("{e}");
     }
 }
+
+/// Found by the sample levels with random agent sizes: the house's west and north walls do not meet (a
+/// 0.37 m gap between the west wall's rounded end and the north wall's side, 3 m deep), and a 0.2 m body's
+/// move across it along the tops stands (a body stepped from the move's start falls 1.7 cm into the gap, meets
+/// the north top's rim and is thrown up onto it, within its 5 cm step). The steered body turns onto that move a
+/// few centimetres early (steering takes the next segment within half a radius), falls 5.7 cm and hangs on the
+/// rim, more than a step down, for good. Not fixed yet: moves across gaps are checked from their start alone
+/// (a check from where steering may join the move, as the jump links' approaches are, would be needed).
+#[test]
+#[ignore = "known: a gap between two wall tops crossed from a start a few centimetres aside (see the comment)"]
+fn regression_a_gap_between_wall_tops_crossed_from_a_little_aside() {
+    let scene = sample_level("house");
+    let ctl = agent(0.1, 0.1, 0.05, 53.664_066, 0.3);
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    let (from, to) = (
+        Vec3::new(-24.775_023, 3.01, 1.224_986_1),
+        Vec3::new(18.974_977, 3.01, 11.974_986),
+    );
+    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
+        panic!("{e}");
+    }
+}
+
+/// Found by the sample levels with random agent sizes: on the greybox sample a 0.2 m body walking from the
+/// upper floor (3.0 m) down a 0.2 m step to the 2.8 m floor beyond falls into the 0.2 m slot between the two
+/// sectors and hangs on the lower floor's rim 4 cm below it. Its step up onto that floor is refused: the riser
+/// is measured from the ground straight under the feet (the slot's floor far below), and measured from the rim
+/// it stands on it is nothing (the same ground, only the feet rise), which the step's check reads as no climb.
+/// Not fixed yet: counting a climb of the feet alone let a body onto a riser too high, its axis landing off
+/// the tread (the riser tests failed), so the check needs the tread under the body, not under its axis.
+#[test]
+#[ignore = "known: a body hanging on a rim over a slot does not step up onto the rim's floor (see the comment)"]
+fn regression_a_body_hanging_on_a_rim_over_a_slot_steps_up_onto_it() {
+    let scene = greybox();
+    let ctl = agent(0.1, 0.997_402_55, 0.270_136_18, 37.515_026, 0.3);
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    let (from, to) = (
+        Vec3::new(-4.375_008_6, 3.009_999, 3.624_992_8),
+        Vec3::new(0.624_991_4, 2.809_998_8, 5.874_993),
+    );
+    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
+        panic!("{e}");
+    }
+}
