@@ -525,7 +525,10 @@ fn regression_a_gap_between_wall_tops_crossed_from_a_little_aside() {
 /// is measured from the ground straight under the feet (the slot's floor far below), and measured from the rim
 /// it stands on it is nothing (the same ground, only the feet rise), which the step's check reads as no climb.
 /// Not fixed yet: counting a climb of the feet alone let a body onto a riser too high, its axis landing off
-/// the tread (the riser tests failed), so the check needs the tread under the body, not under its axis.
+/// the tread (the riser tests failed); measuring from the rim the move started on when nothing lies within a
+/// step under the axis, and counting the feet's rise only onto the tread under the axis, climbs out of the
+/// slot, but a body at a jump's apex pressed against a riser's edge 21 cm above its feet also stands on that
+/// edge (the edge's most level face is its support) and then stepped up from the air (`jump_riser`).
 #[test]
 #[ignore = "known: a body hanging on a rim over a slot does not step up onto the rim's floor (see the comment)"]
 fn regression_a_body_hanging_on_a_rim_over_a_slot_steps_up_onto_it() {
