@@ -456,6 +456,7 @@ impl<'a> Mover<'a> {
         first: u32,
     ) -> (Vec3, Vec3, u32) {
         let mut rem = clip(motion, planes.as_slice(), motion).0;
+        let mut raised = false;
         // The iterations left of the move's budget (at least one, for the fall after a walk).
         let last = self.ctl.max_iterations.max(first + 1);
         for it in first..last {
@@ -512,13 +513,15 @@ impl<'a> Mover<'a> {
             }
             // A walk that met the ground where it stood and is sent the same way again would meet it there
             // again: the body stands lower than its skin over a rim it grazes (held by the rim's edge, its
-            // bottom half a skin under the face beyond). Lifted half a skin, it passes over.
+            // bottom half a skin under the face beyond). Lifted half a skin (once a slide), it passes over.
             if stalled
+                && !raised
                 && constraint == Constraint::Ground
                 && (clipped - rem).length_squared() <= TINY * TINY
                 && let Some(lifted) = self.lifted(pos)
             {
                 pos = lifted;
+                raised = true;
             }
             rem = clipped;
             self.set_left(rem);
