@@ -4,7 +4,10 @@
 //! The segment followed is the nearest to the feet (horizontally, with heights beyond a step counted half, and
 //! beyond a drop's arc, or a jump's flight in the air, for those links: on the ground a body is at a jump's
 //! ends, not under its flight; `off_height`), or a later one within half a radius of it, so a body where
-//! the path passes close to itself goes on rather than back. Within
+//! the path passes close to itself goes on rather than back; but on the ground the segment right after the
+//! nearest only once its corner is reached (within a millimetre), while the body closes on it (at more than
+//! 0.1 m/s; held short of it, or sliding past it, it goes on as before), so the body turns where the bake's
+//! walk along that segment began. Within
 //! a radius of it the body heads for the segment's end (on the ground reaching it exactly, at 60 Hz, rather than
 //! a frame's walk past it: the next segment was checked walking from that point); pushed farther off, back to the nearest point on it
 //! first. A jump link's take-off jumps when the body is grounded within a frame's walk of it (`TAKE_OFF`) on
@@ -213,6 +216,7 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     let tolerance = 0.5 * ctl.radius;
     let mut least = f32::INFINITY;
     let mut found = (0, pts[0], 0.0);
+    let mut nearest = found;
     for i in 0..pts.len() - 1 {
         let (a, b) = (pts[i], pts[i + 1]);
         let ab = flat(a, b);
@@ -243,8 +247,21 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         if d < least {
             least = d;
             found = (i, q, t);
+            nearest = found;
         } else if d <= least + tolerance {
             found = (i, q, t);
+        }
+    }
+    // On the ground the segment after the nearest is taken at its start: a body walking to a corner reaches
+    // it (the bake checked the next segment walking from there; a 0.2 m body that turned 6 mm short of a
+    // corner crossed a gap between two wall tops a frame out of step and hung on the far rim), while it
+    // closes on the corner (held short of it, or carried past it on a slope, it turns as before: three of
+    // the rolling terrain's paths stood at a corner they did not close on).
+    if body.grounded && found.0 == nearest.0 + 1 {
+        let to = flat(feet, pts[found.0]);
+        let closing = Vec2::new(body.velocity.x, body.velocity.z).dot(to.normalize_or_zero());
+        if to.length() > 1e-3 && closing > 0.1 {
+            found = nearest;
         }
     }
     found
