@@ -594,21 +594,10 @@ fn a_walk_along_a_wall_tops_rim_from_half_a_skin_over_it_moves() {
         jump_height: 0.3,
         ..ctl()
     };
-    let mut feet = Vec3::new(-10.029_134, 3.004_999_9, 13.899_899_5);
+    let feet = Vec3::new(-10.029_134, 3.004_999_9, 13.899_899_5);
     let motion =
         Vec3::new(-3.999_942_5, 0.0, 0.021_459_306) / 60.0 + Vec3::new(0.0, -0.002_72, 0.0);
-    for _ in 0..30 {
-        let m = c.move_character(&s, feet, motion);
-        assert!(m.grounded, "{m:?}");
-        assert!(
-            feet.x - m.feet.x >= 0.06,
-            "{:?} -> {:?}: {:?}",
-            feet,
-            m.feet,
-            m.limit
-        );
-        feet = m.feet;
-    }
+    walks_on(&c, &s, feet, motion, 30, Vec3::NEG_X);
 }
 
 #[test]
@@ -629,23 +618,38 @@ fn a_walk_along_a_rim_held_steeply_that_ends_a_hair_into_it_moves_on() {
         jump_height: 0.769_938_47,
         ..ctl()
     };
-    let mut feet = Vec3::new(-23.769_417, 2.965_044_5, -12.273_667);
+    let feet = Vec3::new(-23.769_417, 2.965_044_5, -12.273_667);
     let motion = Vec3::new(-0.014_935_016, 0.0, -3.999_972) / 60.0 + Vec3::new(0.0, -0.002_72, 0.0);
-    for _ in 0..20 {
-        let m = c.move_character(&s, feet, motion);
-        assert!(m.grounded, "{m:?}");
-        assert!(
-            feet.z - m.feet.z >= 0.06,
-            "{:?} -> {:?}: {:?}",
-            feet,
-            m.feet,
-            m.limit
-        );
+    for m in walks_on(&c, &s, feet, motion, 20, Vec3::NEG_Z) {
         assert!(
             s.overlap_capsule(&c.capsule(m.feet)).is_empty(),
             "{:?}",
             m.feet
         );
-        feet = m.feet;
     }
+}
+
+/// Walk `moves` times by `motion` from `feet` on a rim: every move grounded and at least 6 cm on along `dir`.
+fn walks_on(
+    c: &CharacterController,
+    s: &collidoscope::scene::Scene,
+    feet: Vec3,
+    motion: Vec3,
+    moves: usize,
+    dir: Vec3,
+) -> Vec<collidoscope::character::CharacterMove> {
+    let moves = walk(c, s, feet, motion, moves);
+    let mut from = feet;
+    for m in &moves {
+        assert!(m.grounded, "{m:?}");
+        assert!(
+            (m.feet - from).dot(dir) >= 0.06,
+            "{:?} -> {:?}: {:?}",
+            from,
+            m.feet,
+            m.limit
+        );
+        from = m.feet;
+    }
+    moves
 }

@@ -161,9 +161,7 @@ proptest::proptest! {
 
 /// The greybox sample's scene (`levels/greybox.ron`).
 fn greybox() -> Scene {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/greybox.ron"))
-        .unwrap();
-    Scene::from_level(&Level::from_ron_str(&text).unwrap()).unwrap()
+    sample_level("greybox")
 }
 
 /// The greybox sample (stairs of 0.3 m and of 0.45 m risers, a 30° ramp, a balcony, a low passage, a
@@ -220,14 +218,20 @@ proptest::proptest! {
     }
 }
 
-/// `ctl`'s path on `scene`'s map with jumps on from `from` to `to`, walked from `from` (a panic saying why when
-/// it is not), or `None` without one.
-fn walked_path(scene: &Scene, ctl: CharacterController, from: Vec3, to: Vec3) -> Option<NavPath> {
-    let map = NavMap::build(scene, &settings(true, vec![ctl]));
+/// `ctl`'s map of `scene` (jumps on or off), its path from `from` to `to` walked from `from` (a panic saying why
+/// when it is not).
+fn walked_map(scene: &Scene, ctl: CharacterController, jump: bool, from: Vec3, to: Vec3) -> NavMap {
+    let map = NavMap::build(scene, &settings(jump, vec![ctl]));
     if let Err(e) = walk_from(scene, &map, &ctl, from, to) {
         panic!("{e}");
     }
-    map.path(0, from, to)
+    map
+}
+
+/// `ctl`'s path on `scene`'s map with jumps on from `from` to `to`, walked from `from` (a panic saying why when
+/// it is not), or `None` without one.
+fn walked_path(scene: &Scene, ctl: CharacterController, from: Vec3, to: Vec3) -> Option<NavPath> {
+    walked_map(scene, ctl, true, from, to).path(0, from, to)
 }
 
 /// How many jump links `path` has.
@@ -483,14 +487,11 @@ fn the_greybox_samples_top_landing_is_reached_by_a_jump_up_its_high_riser() {
 fn a_pocket_between_tilted_crates_is_walked_through() {
     let scene = sample_level("cookbook_gallery");
     let ctl = agent(0.492_950_92, 1.380_206, 0.361_584_42, 25.0, 0.711_896_36);
-    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
     let (from, to) = (
         Vec3::new(-5.975_005_6, 0.009_999_99, -4.875_005),
         Vec3::new(1.274_994_4, 2.101_238_7, -0.375_004_77),
     );
-    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
-        panic!("{e}");
-    }
+    walked_map(&scene, ctl, true, from, to);
 }
 
 /// Found by the sample levels with random agent sizes: the house's west and north walls do not meet (a
@@ -504,14 +505,11 @@ fn a_pocket_between_tilted_crates_is_walked_through() {
 fn a_gap_between_wall_tops_is_crossed_as_the_bake_crossed_it() {
     let scene = sample_level("house");
     let ctl = agent(0.1, 0.1, 0.05, 53.664_066, 0.3);
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
     let (from, to) = (
         Vec3::new(-24.775_023, 3.01, 1.224_986_1),
         Vec3::new(18.974_977, 3.01, 11.974_986),
     );
-    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
-        panic!("{e}");
-    }
+    walked_map(&scene, ctl, false, from, to);
 }
 
 /// Found by the sample levels with random agent sizes: on the greybox sample a 0.2 m body walking from the
@@ -529,12 +527,9 @@ fn a_gap_between_wall_tops_is_crossed_as_the_bake_crossed_it() {
 fn regression_a_body_hanging_on_a_rim_over_a_slot_steps_up_onto_it() {
     let scene = greybox();
     let ctl = agent(0.1, 0.997_402_55, 0.270_136_18, 37.515_026, 0.3);
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
     let (from, to) = (
         Vec3::new(-4.375_008_6, 3.009_999, 3.624_992_8),
         Vec3::new(0.624_991_4, 2.809_998_8, 5.874_993),
     );
-    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
-        panic!("{e}");
-    }
+    walked_map(&scene, ctl, false, from, to);
 }
