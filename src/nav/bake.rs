@@ -9,6 +9,7 @@ use glam::{Vec2, Vec3};
 use super::approach::{APPROACH, EARLIEST, approached, on_line, slid_back, walks_onto};
 use super::consts::{coming_down, flat, jump_cost};
 use super::dominate;
+use super::landmarks::Landmarks;
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{
@@ -32,6 +33,9 @@ pub(super) struct AgentMap {
     /// Where each node's jump and ride links begin (`LinkIndex`), made by the first query that reads them
     /// (`set_rides` forgets it; the jumps are set once, by the bake or an update making the map).
     pub(super) index: OnceLock<LinkIndex>,
+    /// The path search's landmarks (`landmarks.rs`), made by the first query on a large map that needs them
+    /// (`set_rides` forgets them with the index).
+    pub(super) landmarks: OnceLock<Landmarks>,
 }
 
 /// For node `n`, its jump links are `jumps[jump[n]..jump[n + 1]]` and its ride links
@@ -121,6 +125,7 @@ impl AgentMap {
             flights: Vec::new(),
             rides: Vec::new(),
             index: OnceLock::new(),
+            landmarks: OnceLock::new(),
         }
     }
 
@@ -128,6 +133,12 @@ impl AgentMap {
     pub(super) fn set_rides(&mut self, rides: Vec<RideLink>) {
         self.rides = rides;
         self.index.take();
+        self.landmarks.take();
+    }
+
+    /// The path search's landmarks, made on the first call.
+    pub(super) fn landmarks(&self) -> &Landmarks {
+        self.landmarks.get_or_init(|| Landmarks::new(self))
     }
 
     /// The jump links out of node `n`, with the index of the first.

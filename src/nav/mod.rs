@@ -43,6 +43,7 @@ mod astar;
 mod bake;
 mod consts;
 mod dominate;
+mod landmarks;
 mod line;
 mod path;
 mod pull;

@@ -17,6 +17,7 @@ use glam::{Vec2, Vec3};
 use super::astar::{self, Costs, Via};
 use super::bake::AgentMap;
 use super::consts::{jump_cost, move_cost};
+use super::landmarks::{self, Bound};
 use super::straighten::{Ground, straightened};
 use super::{NavLink, NavPath, NavSettings};
 use crate::character::{CharacterController, walks};
@@ -60,8 +61,12 @@ pub(super) fn find(
     if goals.is_empty() {
         return None;
     }
+    // On a large map the landmarks bound the search (`landmarks.rs`).
+    let bound = (g.len() >= landmarks::MIN_NODES)
+        .then(|| map.landmarks().toward(&goals))
+        .flatten();
     let mut path = astar::with_costs(g.len(), |costs| {
-        let goal = search(map, settings, start, &goals, to, costs)?;
+        let goal = search(map, settings, (start, &goals, to), bound.as_ref(), costs)?;
         unwind(map, costs, goal)
     })?;
     let ground = Ground {
@@ -95,15 +100,18 @@ pub(super) fn find(
 fn search(
     map: &AgentMap,
     settings: &NavSettings,
-    start: u32,
-    goals: &[u32],
-    to: Vec3,
+    (start, goals, to): (u32, &[u32], Vec3),
+    bound: Option<&Bound<'_>>,
     costs: &mut Costs,
 ) -> Option<u32> {
     let g = &map.graph;
     let ctl = *g.controller();
     let slack = 2.0 * g.cell();
-    let h = |n: u32| (flat(g.feet(n), to) - slack).max(0.0);
+    // The landmarks' bound too, where given (the larger of two lower bounds is one).
+    let h = |n: u32| {
+        let crow = (flat(g.feet(n), to) - slack).max(0.0);
+        bound.as_ref().map_or(crow, |b| crow.max(b.at(n)))
+    };
     let mut heap = BinaryHeap::new();
     costs.set(start, 0.0, Via::Start);
     heap.push(Reverse((key(h(start)), start)));
@@ -139,8 +147,12 @@ fn search(
         let mut relax = |m: u32, step: f32, via: Via| {
             let c = cost + step;
             if costs.get(m).is_none_or(|(b, _)| c < b) {
-                costs.set(m, c, via);
-                heap.push(Reverse((key(c + h(m)), m)));
+                let left = h(m);
+                // Infinite: no goal is reachable from `m`.
+                if left.is_finite() {
+                    costs.set(m, c, via);
+                    heap.push(Reverse((key(c + left), m)));
+                }
             }
         };
         for &m in g.moves(n) {
@@ -269,5 +281,49 @@ fn finish(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity:
     {
         path.points.push(end);
         path.links.push(NavLink::Walk);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nav::landmarks::Landmarks;
+    use crate::nav::line::fixture;
+
+    #[test]
+    fn the_landmarks_change_what_the_search_settles_not_what_it_costs() {
+        // Two walls across a 6 m floor, the ways round at alternate ends.
+        let (_, g) = fixture::floor(
+            "(id: 2, min: (-1.1, 0.0, -3.0), max: (-0.9, 2.5, 1.5)), \
+             (id: 3, min: (0.9, 0.0, -1.5), max: (1.1, 2.5, 3.0))",
+        );
+        let map = AgentMap::new(g);
+        let marks = Landmarks::at_least(&map, 0);
+        let settings = NavSettings::default();
+        let g = &map.graph;
+        let n = g.len() as u32;
+        let mut compared = 0;
+        for a in (0..n).step_by(13) {
+            for b in (0..n).step_by(17) {
+                let to = g.feet(b);
+                let goals = g.goal_nodes(to);
+                let bound = marks.toward(&goals);
+                let cost = |bound: Option<&Bound<'_>>| {
+                    astar::with_costs(g.len(), |costs| {
+                        let goal = search(&map, &settings, (a, &goals, to), bound, costs)?;
+                        costs.get(goal).map(|(c, _)| c)
+                    })
+                };
+                let (plain, marked) = (cost(None), cost(bound.as_ref()));
+                match (plain, marked) {
+                    (Some(p), Some(m)) => {
+                        assert!((p - m).abs() <= 1e-3 * p.max(1.0), "{a} -> {b}: {p} vs {m}")
+                    }
+                    (p, m) => assert_eq!(p.is_some(), m.is_some(), "{a} -> {b}"),
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 500);
     }
 }

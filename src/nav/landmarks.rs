@@ -1,0 +1,317 @@
+//! Landmarks for the path search on large maps (ALT: A*, landmarks and the triangle inequality).
+//!
+//! For a few nodes `L` (landmarks) the least cost from `L` to every node and from every node to `L` is found
+//! once, over all of the map's edges (moves, drops, jumps, rides, each at the search's cost). Then for any
+//! node `v` and goal `g`, `d(L, g) - d(L, v)` and `d(v, L) - d(g, L)` are lower bounds of the cost from `v` to
+//! `g` (the triangle inequality), and the largest of them over the landmarks is a heuristic far closer than
+//! the distance as the crow flies: in a maze, whose corridors the straight line ignores, the search then
+//! settles the nodes near the best path instead of most of the maze. Bounds computed over all edges stay
+//! lower bounds when a query leaves some out (`drops: false`): a subgraph's costs are never lower.
+//!
+//! Toward a set of goals the bound is taken to the nearest: `min_g d(L, g) - d(L, v)` and
+//! `d(v, L) - max_g d(g, L)`. A node that cannot reach a landmark every goal reaches cannot reach a goal: the
+//! bound is infinite and the search leaves it.
+//!
+//! Landmarks are picked farthest first (each the node farthest from those picked, by the search's cost), and
+//! made only for maps of [`MIN_NODES`] nodes or more, on the first query that needs them: below that the
+//! straight-line heuristic already settles few nodes.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::bake::AgentMap;
+use super::consts::{jump_cost, move_cost};
+
+/// How many landmarks a map holds at most (each costs two floats a node).
+const COUNT: usize = 8;
+
+/// The fewest nodes a map has for landmarks to be made.
+pub(super) const MIN_NODES: usize = 20_000;
+
+/// A lower bound is shrunk by this fraction, so that rounding in the sums of `f32` costs never makes it exceed
+/// the cost the search adds up along another order of the same edges.
+const SHRINK: f32 = 1e-4;
+
+/// Edges in compressed rows: node `n`'s are `to[start[n]..start[n + 1]]` with costs `cost[..]`.
+struct Edges {
+    start: Vec<u32>,
+    to: Vec<u32>,
+    cost: Vec<f32>,
+}
+
+impl Edges {
+    /// The map's edges, forward (`reversed: false`) or each turned around.
+    fn of(map: &AgentMap, reversed: bool) -> Self {
+        let g = &map.graph;
+        let n = g.len();
+        let mut all: Vec<(u32, u32, f32)> = Vec::new();
+        for a in 0..n as u32 {
+            let at = g.feet(a);
+            all.extend(g.moves(a).iter().map(|&b| (a, b, move_cost(at, g.feet(b)))));
+            all.extend(
+                map.jumps_from(a)
+                    .1
+                    .iter()
+                    .map(|j| (a, j.to, jump_cost(at, j.landing))),
+            );
+            all.extend(map.rides_from(a).1.iter().map(|r| (a, r.to, r.cost)));
+        }
+        if reversed {
+            all.iter_mut()
+                .for_each(|e| std::mem::swap(&mut e.0, &mut e.1));
+            all.sort_by_key(|e| e.0);
+        }
+        let mut start = vec![0u32; n + 1];
+        for e in &all {
+            if let Some(c) = start.get_mut(e.0 as usize + 1) {
+                *c += 1;
+            }
+        }
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
+        }
+        Self {
+            start,
+            to: all.iter().map(|e| e.1).collect(),
+            cost: all.iter().map(|e| e.2.max(0.0)).collect(),
+        }
+    }
+
+    /// The least cost from `source` to every node into `out` (infinite where none), by Dijkstra.
+    fn costs_from(&self, source: u32, out: &mut [f32]) {
+        out.fill(f32::INFINITY);
+        let Some(first) = out.get_mut(source as usize) else {
+            return;
+        };
+        *first = 0.0;
+        let mut heap = BinaryHeap::new();
+        heap.push(Reverse((0u32, source)));
+        while let Some(Reverse((k, n))) = heap.pop() {
+            let d = out[n as usize];
+            if k > d.to_bits() {
+                continue;
+            }
+            let (lo, hi) = (
+                self.start[n as usize] as usize,
+                self.start[n as usize + 1] as usize,
+            );
+            for (&m, &w) in self.to[lo..hi].iter().zip(&self.cost[lo..hi]) {
+                let c = d + w;
+                if c < out[m as usize] {
+                    out[m as usize] = c;
+                    heap.push(Reverse((c.to_bits(), m)));
+                }
+            }
+        }
+    }
+}
+
+/// The landmarks of one agent's map and the costs to and from them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Landmarks {
+    /// How many landmarks.
+    count: usize,
+    /// Node by node (a node's numbers side by side, one cache line for eight landmarks): for node `v`,
+    /// `costs[v * 2 * count + k]` is the least cost from landmark `k` to `v` and
+    /// `costs[v * 2 * count + count + k]` the least from `v` to landmark `k` (infinite: none).
+    costs: Vec<f32>,
+}
+
+impl Landmarks {
+    /// The landmarks of `map` (none below [`MIN_NODES`] nodes).
+    pub(super) fn new(map: &AgentMap) -> Self {
+        Self::at_least(map, MIN_NODES)
+    }
+
+    /// The landmarks of `map` when it has `min` nodes or more (none otherwise).
+    pub(super) fn at_least(map: &AgentMap, min: usize) -> Self {
+        let nodes = map.graph.len();
+        if nodes < min.max(1) || nodes >= u32::MAX as usize {
+            return Self::default();
+        }
+        let forward = Edges::of(map, false);
+        let mut row = vec![f32::INFINITY; nodes];
+        // The first landmark: the node farthest from a node that leads anywhere (the first of node 0 and the
+        // nodes a quarter, half and three quarters through), then each the farthest from those picked.
+        let mut nearest = vec![f32::INFINITY; nodes];
+        let mut pick = None;
+        for s in [0, nodes / 2, nodes / 4, 3 * nodes / 4] {
+            forward.costs_from(s as u32, &mut row);
+            pick = farthest(&row, &nearest);
+            if pick.is_some() {
+                break;
+            }
+        }
+        let mut from = Vec::with_capacity(COUNT * nodes);
+        let mut marks = Vec::with_capacity(COUNT);
+        while let Some(mark) = pick {
+            if marks.len() == COUNT {
+                break;
+            }
+            marks.push(mark);
+            forward.costs_from(mark, &mut row);
+            nearest
+                .iter_mut()
+                .zip(&row)
+                .for_each(|(n, &r)| *n = n.min(r));
+            from.extend_from_slice(&row);
+            pick = farthest(&nearest, &nearest).filter(|m| !marks.contains(m));
+        }
+        let backward = Edges::of(map, true);
+        let mut to = Vec::with_capacity(marks.len() * nodes);
+        for &mark in &marks {
+            backward.costs_from(mark, &mut row);
+            to.extend_from_slice(&row);
+        }
+        let count = marks.len();
+        let mut costs = Vec::with_capacity(2 * count * nodes);
+        for v in 0..nodes {
+            costs.extend((0..count).map(|k| from[k * nodes + v]));
+            costs.extend((0..count).map(|k| to[k * nodes + v]));
+        }
+        Self { count, costs }
+    }
+
+    /// Node `v`'s costs from the landmarks and to them.
+    fn of(&self, v: u32) -> Option<(&[f32], &[f32])> {
+        let k = self.count;
+        let all = self
+            .costs
+            .get(v as usize * 2 * k..(v as usize + 1) * 2 * k)?;
+        Some(all.split_at(k))
+    }
+
+    /// The bound toward the nodes `goals`: `None` without landmarks.
+    pub(super) fn toward(&self, goals: &[u32]) -> Option<Bound<'_>> {
+        let k = self.count;
+        if k == 0 || goals.is_empty() {
+            return None;
+        }
+        let mut near = vec![f32::INFINITY; k];
+        let mut far = vec![0.0f32; k];
+        for &g in goals {
+            let (from, to) = self.of(g)?;
+            near.iter_mut().zip(from).for_each(|(n, &f)| *n = n.min(f));
+            far.iter_mut().zip(to).for_each(|(x, &t)| *x = x.max(t));
+        }
+        Some(Bound {
+            marks: self,
+            near,
+            far,
+        })
+    }
+}
+
+/// The node with the largest finite `of` whose `among` is not zero (`None` when every `of` is infinite or
+/// zero).
+fn farthest(of: &[f32], among: &[f32]) -> Option<u32> {
+    of.iter()
+        .zip(among)
+        .enumerate()
+        .filter(|(_, (d, a))| d.is_finite() && **d > 0.0 && **a > 0.0)
+        .max_by(|a, b| a.1.0.total_cmp(b.1.0))
+        .map(|(i, _)| i as u32)
+}
+
+/// The landmarks' lower bound of the cost from a node to the nearest of a set of goals.
+pub(super) struct Bound<'a> {
+    marks: &'a Landmarks,
+    /// Per landmark, the least cost from it to a goal.
+    near: Vec<f32>,
+    /// Per landmark, the greatest cost from a goal to it.
+    far: Vec<f32>,
+}
+
+impl Bound<'_> {
+    /// A lower bound of the cost from node `v` to the nearest goal (infinite: no goal is reachable from it).
+    pub(super) fn at(&self, v: u32) -> f32 {
+        let Some((froms, tos)) = self.marks.of(v) else {
+            return 0.0;
+        };
+        let mut best = 0.0f32;
+        for (((&near, &far), &from), &to) in self.near.iter().zip(&self.far).zip(froms).zip(tos) {
+            // From the landmark: the goals are at least `near` from it, `v` only `from`.
+            if near.is_finite() && from.is_finite() {
+                best = best.max(near - from);
+            }
+            // To the landmark: every goal reaches it within `far`; from `v` it takes `to`.
+            if far.is_finite() {
+                if !to.is_finite() {
+                    return f32::INFINITY;
+                }
+                best = best.max(to - far);
+            }
+        }
+        best * (1.0 - SHRINK)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nav::line::fixture;
+
+    /// A 6 m floor with two walls across it, leaving a way round at alternate ends (a small maze).
+    fn maze() -> AgentMap {
+        let (_, g) = fixture::floor(
+            "(id: 2, min: (-1.1, 0.0, -3.0), max: (-0.9, 2.5, 1.5)), \
+             (id: 3, min: (0.9, 0.0, -1.5), max: (1.1, 2.5, 3.0))",
+        );
+        AgentMap::new(g)
+    }
+
+    #[test]
+    fn the_bound_never_exceeds_the_least_cost_and_beats_the_crow_across_walls() {
+        let map = maze();
+        let marks = Landmarks::at_least(&map, 0);
+        assert_eq!(marks.count, COUNT);
+        let edges = Edges::of(&map, false);
+        let n = map.graph.len();
+        let mut row = vec![0.0; n];
+        let mut better = 0;
+        for v in (0..n as u32).step_by(7) {
+            edges.costs_from(v, &mut row);
+            for g in (0..n as u32).step_by(11) {
+                let bound = marks.toward(&[g]).expect("landmarks").at(v);
+                let least = row[g as usize];
+                assert!(
+                    bound <= least,
+                    "{v} -> {g}: bound {bound} above the least cost {least}"
+                );
+                let crow = super::super::consts::flat(map.graph.feet(v), map.graph.feet(g));
+                better += usize::from(least.is_finite() && bound > crow + 1.0);
+            }
+        }
+        // Across a wall the landmarks see the way round that the straight line does not.
+        assert!(
+            better > 100,
+            "only {better} pairs bounded above the straight line"
+        );
+    }
+
+    #[test]
+    fn toward_several_goals_the_bound_is_to_the_nearest() {
+        let map = maze();
+        let marks = Landmarks::at_least(&map, 0);
+        let edges = Edges::of(&map, false);
+        let n = map.graph.len() as u32;
+        let goals = [3, n / 2, n - 5];
+        let mut row = vec![0.0; n as usize];
+        for v in (0..n).step_by(5) {
+            edges.costs_from(v, &mut row);
+            let nearest = goals
+                .iter()
+                .map(|&g| row[g as usize])
+                .fold(f32::INFINITY, f32::min);
+            let bound = marks.toward(&goals).expect("landmarks").at(v);
+            assert!(bound <= nearest, "{v}: {bound} > {nearest}");
+        }
+    }
+
+    #[test]
+    fn a_small_map_has_none() {
+        let map = maze();
+        assert!(map.graph.len() < MIN_NODES);
+        assert!(Landmarks::new(&map).toward(&[0]).is_none());
+    }
+}
