@@ -112,15 +112,14 @@ impl Places<'_> {
             });
         Some(match spot {
             Some(j) => (Key::Spot(j as u32), c as u32, j as u32),
-            None => {
-                let step = (self.ctl.skin * 0.25).max(1e-4);
-                (
-                    Key::Loose(c as u32, (feet.y / step).round() as i32),
-                    c as u32,
-                    NONE,
-                )
-            }
+            None => (self.loose_key(c as u32, feet), c as u32, NONE),
         })
+    }
+
+    /// The key of a landing in column `c` that is no scan place: its column and height in quarter-skin steps.
+    fn loose_key(&self, c: u32, feet: Vec3) -> Key {
+        let step = (self.ctl.skin * 0.25).max(1e-4);
+        Key::Loose(c, (feet.y / step).round() as i32)
     }
 
     /// [`Places::try_move`], taken from the memo when there is one.
@@ -150,24 +149,29 @@ impl Places<'_> {
         // One move of several cells sweeps straight over a pit the body is narrower than; a body walking it
         // step by step falls in: such a move stands only when the walk makes it too, by a body a little
         // narrower (a body arriving a little aside, or one a little narrower than the pit's edges hold, falls
-        // in where this one would).
+        // in where this one would) and by the agent's own (over a gap a little narrower than the body, the
+        // agent's body sinks until both rims hold it, deeper than a step, where the narrower one, falling
+        // between them, is thrown up onto the far rim by its rounded edge).
         if flat > 1.5 * self.grid.cell && !drop {
-            work.moves += 1;
+            work.moves += 2;
             let margin = (0.25 * self.ctl.radius).min(0.05);
             let thin = CharacterController {
                 radius: self.ctl.radius - margin,
                 skin: self.ctl.skin.min(0.5 * (self.ctl.radius - margin)),
                 ..*self.ctl
             };
-            let end = super::walk::walks(
-                self.scene,
-                &thin,
-                super::walk::GRAVITY,
-                from.feet,
-                feet,
-                false,
-            )?;
-            if (end.y - feet.y).abs() > self.ctl.max_step + 2.0 * self.ctl.skin {
+            let arrives = |ctl: &CharacterController| {
+                super::walk::walks(
+                    self.scene,
+                    ctl,
+                    super::walk::GRAVITY,
+                    from.feet,
+                    feet,
+                    false,
+                )
+                .is_some_and(|end| (end.y - feet.y).abs() <= ctl.max_step + 2.0 * ctl.skin)
+            };
+            if !(arrives(&thin) && arrives(self.ctl)) {
                 return None;
             }
         }
