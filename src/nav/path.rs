@@ -259,8 +259,17 @@ fn unwind(map: &AgentMap, costs: &Costs, goal: u32) -> Option<NavPath> {
                 path.points.push(feet);
             }
         } else {
-            path.links.push(move_link(ctl, prev, feet));
-            path.points.push(feet);
+            // A move that landed off the place's feet (stopped in its column) goes by where it landed.
+            let by = match via {
+                Via::Move(p) => g.landing(p, node),
+                _ => None,
+            };
+            let mut at = prev;
+            for point in by.into_iter().chain([feet]) {
+                path.links.push(move_link(ctl, at, point));
+                path.points.push(point);
+                at = point;
+            }
         }
     }
     Some(path)

@@ -220,13 +220,7 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     for i in 0..pts.len() - 1 {
         let (a, b) = (pts[i], pts[i + 1]);
         let ab = flat(a, b);
-        let len2 = ab.length_squared();
-        let t = if len2 > 1e-12 {
-            (flat(a, feet).dot(ab) / len2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let q = a + (b - a) * t;
+        let (_, q, t) = on_segment(pts, i, feet);
         let mut d =
             flat(feet, q).length() + 0.5 * off_height(path.links.get(i), (a, b, q), body, ctl);
         if flying && ab.dot(flight) < 0.0 {
@@ -257,12 +251,41 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     // corner crossed a gap between two wall tops a frame out of step and hung on the far rim), while it
     // closes on the corner (held short of it, or carried past it on a slope, it turns as before: three of
     // the rolling terrain's paths stood at a corner they did not close on).
-    if body.grounded && found.0 == nearest.0 + 1 {
-        let to = flat(feet, pts[found.0]);
-        let closing = Vec2::new(body.velocity.x, body.velocity.z).dot(to.normalize_or_zero());
-        if to.length() > 1e-3 && closing > 0.1 {
-            found = nearest;
+    // So too past a run of short segments after the nearest (within a radius along the path: a wide body
+    // threading between crates, whose points lie within half its radius of each other): taken at once, they
+    // aim it past the corner the path's moves go round (a 1.2 m body on the gallery stopped against it). A
+    // later segment farther along the path (where it passes close to itself) is taken as before.
+    let short = |from: usize, to: usize| {
+        let mut along = 0.0;
+        for k in from..to {
+            along += flat(pts[k], pts[k + 1]).length();
         }
+        along <= ctl.radius
+    };
+    // Held short of the corner, at it or past it, the body goes on along the segment after it (and no
+    // farther: the run's points are where its moves went).
+    if body.grounded && found.0 > nearest.0 && short(nearest.0 + 1, found.0) {
+        let corner = nearest.0 + 1;
+        let to = flat(feet, pts[corner]);
+        let closing = Vec2::new(body.velocity.x, body.velocity.z).dot(to.normalize_or_zero());
+        found = if to.length() > 1e-3 && closing > 0.1 {
+            nearest
+        } else {
+            on_segment(pts, corner, feet)
+        };
     }
     found
+}
+
+/// The point of segment `i` of `pts` nearest `feet` across, and where it lies along it (0 to 1).
+fn on_segment(pts: &[Vec3], i: usize, feet: Vec3) -> (usize, Vec3, f32) {
+    let (a, b) = (pts[i], pts[i + 1]);
+    let ab = flat(a, b);
+    let len2 = ab.length_squared();
+    let t = if len2 > 1e-12 {
+        (flat(a, feet).dot(ab) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (i, a + (b - a) * t, t)
 }

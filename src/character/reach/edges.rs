@@ -122,6 +122,37 @@ impl Places<'_> {
         Key::Loose(c, (feet.y / step).round() as i32)
     }
 
+    /// The key of a landing at `feet` that did not land on the place it aimed at: the place of its column at
+    /// its height ([`Places::key_of`]) when a move from the landing aimed at that place lands on it (a body
+    /// stopped in a corner a cell from its column's place, which a wall keeps it from, is not there), else a
+    /// node of its own.
+    fn landing_key(&self, feet: Vec3, level: bool, work: &mut EdgeWork) -> Option<(Key, u32, u32)> {
+        let (key, column, spot) = self.key_of(feet)?;
+        let Key::Spot(j) = key else {
+            return Some((key, column, spot));
+        };
+        let place = &self.spots[j as usize];
+        let there = |at: Vec3| at.distance(place.feet) <= self.ctl.skin + 1e-3;
+        if there(feet) {
+            return Some((key, column, spot));
+        }
+        let from = Node {
+            feet,
+            column,
+            spot: NONE,
+            parent: 0,
+            level,
+        };
+        if self
+            .try_move(&from, place, work)
+            .is_some_and(|(at, _)| there(at))
+        {
+            Some((key, column, spot))
+        } else {
+            Some((self.loose_key(column, feet), column, NONE))
+        }
+    }
+
     /// [`Places::try_move`], taken from the memo when there is one.
     fn remembered_move(
         &self,
@@ -291,7 +322,9 @@ impl Places<'_> {
                         aimed.column,
                         j as u32,
                     ));
-                    let Some((key, column, spot)) = known.or_else(|| self.key_of(feet)) else {
+                    let Some((key, column, spot)) =
+                        known.or_else(|| self.landing_key(feet, level, work))
+                    else {
                         continue;
                     };
                     if reached.contains_key(&key) {
