@@ -264,14 +264,24 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     };
     // Held short of the corner, at it or past it, the body goes on along the segment after it (and no
     // farther: the run's points are where its moves went).
-    if body.grounded && found.0 > nearest.0 && short(nearest.0 + 1, found.0) {
+    // Off a jump's landing the run is not taken that way (the nearest is the jump, which the body lands
+    // past or short of): only the segment right after it, as before (the rolling terrain's bodies, walking
+    // back from a landing a few centimetres to its node, stood short of it).
+    let jumped = matches!(path.links.get(nearest.0), Some(NavLink::Jump { .. }));
+    let run = if jumped { nearest.0 + 1 } else { found.0 };
+    if body.grounded && found.0 > nearest.0 && found.0 <= run && short(nearest.0 + 1, found.0) {
         let corner = nearest.0 + 1;
         let to = flat(feet, pts[corner]);
         let closing = Vec2::new(body.velocity.x, body.velocity.z).dot(to.normalize_or_zero());
         found = if to.length() > 1e-3 && closing > 0.1 {
             nearest
         } else {
-            on_segment(pts, corner, feet)
+            // The first segment of the run the body is not at the end of.
+            let mut k = corner;
+            while k < found.0 && flat(feet, pts[k + 1]).length() <= 1e-3 {
+                k += 1;
+            }
+            on_segment(pts, k, feet)
         };
     }
     found

@@ -39,7 +39,8 @@ pub(crate) struct MoveGraph {
     /// Node `n`'s moves land on `edges[edge_start[n]..edge_start[n + 1]]`.
     edge_start: Vec<u32>,
     edges: Vec<u32>,
-    /// The moves onto a place none of whose landings was on the place's feet (within a millimetre), with the
+    /// The moves onto a place none of whose landings was on the place's feet (within a millimetre across: on a
+    /// slope a move lands at the height its own sweep finds), with the
     /// first landing, `(from, to, landing)` sorted: a path goes by the landing. A move aimed elsewhere that
     /// lands within a skin of the place is that place, and a move turned within the place's column lands
     /// where a move on to the place's feet lands there; but a body aimed at the place's feet straight from
@@ -217,10 +218,11 @@ impl MoveGraph {
                         let (targets, onto) = out;
                         let to = match key {
                             Key::Spot(j) => {
-                                let on = graph
-                                    .nodes
-                                    .get(j as usize)
-                                    .is_some_and(|p| p.feet.distance(node.feet) <= tol);
+                                let on = graph.nodes.get(j as usize).is_some_and(|p| {
+                                    Vec2::new(p.feet.x - node.feet.x, p.feet.z - node.feet.z)
+                                        .length()
+                                        <= tol
+                                });
                                 onto.push((j, node.feet, on));
                                 j
                             }
