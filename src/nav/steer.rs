@@ -246,6 +246,20 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
             found = (i, q, t);
         }
     }
+    at_corners(path, body, ctl, nearest, found)
+}
+
+/// The segment steering follows on the ground near the end of the nearest one (`nearest`; `found` the latest
+/// within half a radius of it): see the comments.
+fn at_corners(
+    path: &NavPath,
+    body: &Body,
+    ctl: &CharacterController,
+    nearest: (usize, Vec3, f32),
+    mut found: (usize, Vec3, f32),
+) -> (usize, Vec3, f32) {
+    let pts = &path.points;
+    let feet = body.feet;
     // On the ground the segment after the nearest is taken at its start: a body walking to a corner reaches
     // it (the bake checked the next segment walking from there; a 0.2 m body that turned 6 mm short of a
     // corner crossed a gap between two wall tops a frame out of step and hung on the far rim), while it

@@ -76,6 +76,26 @@ pub(super) struct Reuse<'a> {
 pub(super) const NONE: u32 = u32::MAX;
 
 impl Reuse<'_> {
+    /// Old node `o`'s moves onto places that are places still, as the new places they are, into `out` (with
+    /// where each landed when off the place's feet).
+    fn moves_onto_places(&self, o: u32, out: &mut Landed<'_>) {
+        let old_first = self.old.spots.len() as u32;
+        for &t in self.old.moves(o) {
+            let Some(&new) = self
+                .spot_new
+                .get(t as usize)
+                .filter(|&&n| t < old_first && n != NONE)
+            else {
+                continue;
+            };
+            out.0.push(new);
+            match self.old.landing(o, t) {
+                Some(feet) => out.1.push((new, feet, false)),
+                None => out.1.push((new, Vec3::ZERO, true)),
+            }
+        }
+    }
+
     /// The old node whose moves new node `n` (`node`, landing key `key` for a landing) makes, if any.
     fn old_of(&self, n: u32, node: &Node, key: Option<Key>) -> Option<u32> {
         if (self.fresh)(node.column as usize) {
@@ -187,7 +207,6 @@ impl MoveGraph {
         let mut targets: Vec<u32> = Vec::new();
         // This node's landings on places: `(place, landing, on its feet)`.
         let mut onto: Vec<(u32, Vec3, bool)> = Vec::new();
-        let tol = 1e-3;
         while !todo.is_empty() {
             let olds: Vec<u32> = todo
                 .iter()
@@ -218,12 +237,7 @@ impl MoveGraph {
                         let (targets, onto) = out;
                         let to = match key {
                             Key::Spot(j) => {
-                                let on = graph.nodes.get(j as usize).is_some_and(|p| {
-                                    Vec2::new(p.feet.x - node.feet.x, p.feet.z - node.feet.z)
-                                        .length()
-                                        <= tol
-                                });
-                                onto.push((j, node.feet, on));
+                                onto.push((j, node.feet, graph.on_feet(j, node.feet)));
                                 j
                             }
                             Key::Loose(..) => {
@@ -252,17 +266,7 @@ impl MoveGraph {
                     }
                 } else if let Some(r) = reuse {
                     let old = r.old;
-                    let old_first = old.spots.len() as u32;
-                    for &t in old.moves(o) {
-                        if t < old_first && r.spot_new[t as usize] != NONE {
-                            let new = r.spot_new[t as usize];
-                            targets.push(new);
-                            match old.landing(o, t) {
-                                Some(feet) => onto.push((new, feet, false)),
-                                None => onto.push((new, Vec3::ZERO, true)),
-                            }
-                        }
-                    }
+                    r.moves_onto_places(o, &mut (&mut targets, &mut onto));
                     let lo = old.landings.partition_point(|l| l.0 < o);
                     for (_, node, key) in old.landings[lo..].iter().take_while(|l| l.0 == o) {
                         land(self, node, *key, &mut (&mut targets, &mut onto));
@@ -278,6 +282,14 @@ impl MoveGraph {
         }
         self.index_loose();
         reused
+    }
+
+    /// Whether `feet` is on node `j`'s feet: within a millimetre across (on a slope a move lands at the
+    /// height its own sweep finds).
+    fn on_feet(&self, j: u32, feet: Vec3) -> bool {
+        self.nodes
+            .get(j as usize)
+            .is_some_and(|p| Vec2::new(p.feet.x - feet.x, p.feet.z - feet.z).length() <= 1e-3)
     }
 
     /// Keep node `n`'s moves onto places none of whose landings was on the place's feet (`onto`: each landing
