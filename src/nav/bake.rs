@@ -7,9 +7,10 @@ use std::time::Instant;
 use glam::{Vec2, Vec3};
 
 use super::approach::{APPROACH, EARLIEST, approached, on_line, slid_back, walks_onto};
-use super::consts::{coming_down, flat, jump_cost};
+use super::astar::Via;
+use super::consts::{coming_down, flat, jump_cost, move_cost};
 use super::dominate;
-use super::landmarks::Landmarks;
+use super::landmarks::{self, Landmarks};
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{
@@ -138,7 +139,39 @@ impl AgentMap {
 
     /// The path search's landmarks, made on the first call.
     pub(super) fn landmarks(&self) -> &Landmarks {
-        self.landmarks.get_or_init(|| Landmarks::new(self))
+        self.landmarks
+            .get_or_init(|| self.landmarks_from(landmarks::MIN_NODES))
+    }
+
+    /// This map's landmarks when it has `min` nodes or more (none otherwise).
+    pub(super) fn landmarks_from(&self, min: usize) -> Landmarks {
+        Landmarks::at_least(
+            self.graph.len(),
+            &|n, f| self.each_edge(n, |m, cost, _| f(m, cost)),
+            min,
+        )
+    }
+
+    /// Every edge out of node `n` at the path search's cost: `f(to, cost, how)` for each move (walk or drop),
+    /// jump link and ride link, in that order.
+    pub(super) fn each_edge(&self, n: u32, mut f: impl FnMut(u32, f32, Via)) {
+        let g = &self.graph;
+        let at = g.feet(n);
+        for &m in g.moves(n) {
+            f(m, move_cost(at, g.feet(m)), Via::Move(n));
+        }
+        let (first, jumps) = self.jumps_from(n);
+        for (i, j) in jumps.iter().enumerate() {
+            f(
+                j.to,
+                jump_cost(at, j.landing),
+                Via::Jump((first + i) as u32),
+            );
+        }
+        let (first, rides) = self.rides_from(n);
+        for (i, r) in rides.iter().enumerate() {
+            f(r.to, r.cost, Via::Ride((first + i) as u32));
+        }
     }
 
     /// The jump links out of node `n`, with the index of the first.

@@ -19,8 +19,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::bake::AgentMap;
-use super::consts::{jump_cost, move_cost};
+/// A graph's edges out of a node: `out(n, f)` calls `f(to, cost)` for each edge out of node `n` (costs not
+/// negative).
+pub(super) type OutEdges<'a> = &'a dyn Fn(u32, &mut dyn FnMut(u32, f32));
 
 /// How many landmarks a map holds at most (each costs two floats a node).
 const COUNT: usize = 8;
@@ -40,21 +41,11 @@ struct Edges {
 }
 
 impl Edges {
-    /// The map's edges, forward (`reversed: false`) or each turned around.
-    fn of(map: &AgentMap, reversed: bool) -> Self {
-        let g = &map.graph;
-        let n = g.len();
+    /// The edges of a graph of `n` nodes (`out`), forward (`reversed: false`) or each turned around.
+    fn of(n: usize, out: OutEdges<'_>, reversed: bool) -> Self {
         let mut all: Vec<(u32, u32, f32)> = Vec::new();
         for a in 0..n as u32 {
-            let at = g.feet(a);
-            all.extend(g.moves(a).iter().map(|&b| (a, b, move_cost(at, g.feet(b)))));
-            all.extend(
-                map.jumps_from(a)
-                    .1
-                    .iter()
-                    .map(|j| (a, j.to, jump_cost(at, j.landing))),
-            );
-            all.extend(map.rides_from(a).1.iter().map(|r| (a, r.to, r.cost)));
+            out(a, &mut |b, cost| all.push((a, b, cost)));
         }
         if reversed {
             all.iter_mut()
@@ -118,18 +109,13 @@ pub(super) struct Landmarks {
 }
 
 impl Landmarks {
-    /// The landmarks of `map` (none below [`MIN_NODES`] nodes).
-    pub(super) fn new(map: &AgentMap) -> Self {
-        Self::at_least(map, MIN_NODES)
-    }
-
-    /// The landmarks of `map` when it has `min` nodes or more (none otherwise).
-    pub(super) fn at_least(map: &AgentMap, min: usize) -> Self {
-        let nodes = map.graph.len();
+    /// The landmarks of a graph of `nodes` nodes whose edges are `out`, when it has `min` nodes or more (none
+    /// otherwise).
+    pub(super) fn at_least(nodes: usize, out: OutEdges<'_>, min: usize) -> Self {
         if nodes < min.max(1) || nodes >= u32::MAX as usize {
             return Self::default();
         }
-        let forward = Edges::of(map, false);
+        let forward = Edges::of(nodes, out, false);
         let mut row = vec![f32::INFINITY; nodes];
         // The first landmark: the node farthest from a node that leads anywhere (the first of node 0 and the
         // nodes a quarter, half and three quarters through), then each the farthest from those picked.
@@ -157,7 +143,7 @@ impl Landmarks {
             from.extend_from_slice(&row);
             pick = farthest(&nearest, &nearest).filter(|m| !marks.contains(m));
         }
-        let backward = Edges::of(map, true);
+        let backward = Edges::of(nodes, out, true);
         let mut to = Vec::with_capacity(marks.len() * nodes);
         for &mark in &marks {
             backward.costs_from(mark, &mut row);
@@ -249,36 +235,42 @@ impl Bound<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::character::MoveGraph;
+    use crate::nav::consts::{flat, move_cost};
     use crate::nav::line::fixture;
 
-    /// A 6 m floor with two walls across it, leaving a way round at alternate ends (a small maze).
-    fn maze() -> AgentMap {
-        let (_, g) = fixture::floor(
-            "(id: 2, min: (-1.1, 0.0, -3.0), max: (-0.9, 2.5, 1.5)), \
-             (id: 3, min: (0.9, 0.0, -1.5), max: (1.1, 2.5, 3.0))",
-        );
-        AgentMap::new(g)
+    fn maze() -> MoveGraph {
+        fixture::two_walls().1
+    }
+
+    /// The graph's moves at the path search's cost.
+    fn moves(g: &MoveGraph) -> impl Fn(u32, &mut dyn FnMut(u32, f32)) + '_ {
+        |n, f| {
+            for &m in g.moves(n) {
+                f(m, move_cost(g.feet(n), g.feet(m)));
+            }
+        }
     }
 
     #[test]
     fn the_bound_never_exceeds_the_least_cost_and_beats_the_crow_across_walls() {
-        let map = maze();
-        let marks = Landmarks::at_least(&map, 0);
+        let g = maze();
+        let n = g.len();
+        let marks = Landmarks::at_least(n, &moves(&g), 0);
         assert_eq!(marks.count, COUNT);
-        let edges = Edges::of(&map, false);
-        let n = map.graph.len();
+        let edges = Edges::of(n, &moves(&g), false);
         let mut row = vec![0.0; n];
         let mut better = 0;
         for v in (0..n as u32).step_by(7) {
             edges.costs_from(v, &mut row);
-            for g in (0..n as u32).step_by(11) {
-                let bound = marks.toward(&[g]).expect("landmarks").at(v);
-                let least = row[g as usize];
+            for goal in (0..n as u32).step_by(11) {
+                let bound = marks.toward(&[goal]).expect("landmarks").at(v);
+                let least = row[goal as usize];
                 assert!(
                     bound <= least,
-                    "{v} -> {g}: bound {bound} above the least cost {least}"
+                    "{v} -> {goal}: bound {bound} above the least cost {least}"
                 );
-                let crow = super::super::consts::flat(map.graph.feet(v), map.graph.feet(g));
+                let crow = flat(g.feet(v), g.feet(goal));
                 better += usize::from(least.is_finite() && bound > crow + 1.0);
             }
         }
@@ -291,17 +283,17 @@ mod tests {
 
     #[test]
     fn toward_several_goals_the_bound_is_to_the_nearest() {
-        let map = maze();
-        let marks = Landmarks::at_least(&map, 0);
-        let edges = Edges::of(&map, false);
-        let n = map.graph.len() as u32;
+        let g = maze();
+        let n = g.len() as u32;
+        let marks = Landmarks::at_least(g.len(), &moves(&g), 0);
+        let edges = Edges::of(g.len(), &moves(&g), false);
         let goals = [3, n / 2, n - 5];
         let mut row = vec![0.0; n as usize];
         for v in (0..n).step_by(5) {
             edges.costs_from(v, &mut row);
             let nearest = goals
                 .iter()
-                .map(|&g| row[g as usize])
+                .map(|&goal| row[goal as usize])
                 .fold(f32::INFINITY, f32::min);
             let bound = marks.toward(&goals).expect("landmarks").at(v);
             assert!(bound <= nearest, "{v}: {bound} > {nearest}");
@@ -310,8 +302,9 @@ mod tests {
 
     #[test]
     fn a_small_map_has_none() {
-        let map = maze();
-        assert!(map.graph.len() < MIN_NODES);
-        assert!(Landmarks::new(&map).toward(&[0]).is_none());
+        let g = maze();
+        assert!(g.len() < MIN_NODES);
+        let marks = Landmarks::at_least(g.len(), &moves(&g), MIN_NODES);
+        assert!(marks.toward(&[0]).is_none());
     }
 }

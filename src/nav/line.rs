@@ -122,6 +122,14 @@ pub(super) mod fixture {
         (scene, g)
     }
 
+    /// [`floor`] with two walls across it, leaving a way round at alternate ends (a small maze).
+    pub(in crate::nav) fn two_walls() -> (Scene, MoveGraph) {
+        floor(
+            "(id: 2, min: (-1.1, 0.0, -3.0), max: (-0.9, 2.5, 1.5)), \
+             (id: 3, min: (0.9, 0.0, -1.5), max: (1.1, 2.5, 3.0))",
+        )
+    }
+
     /// The feet of the place of `g` nearest `(x, 0, z)` (within 0.2 m across and 0.1 m up or down).
     pub(in crate::nav) fn feet(g: &MoveGraph, x: f32, z: f32) -> Vec3 {
         let n = g
@@ -171,10 +179,8 @@ mod tests {
         // 0.35 m body with a 5 cm step walking across sinks 9 cm between the rims and stays there. The sweep
         // touches nothing (the body passes over the gap), but no place at the tops' height lies near the
         // line's middle.
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/house.ron"))
-                .unwrap_or_else(|e| panic!("{e}"));
-        let level = Level::from_ron_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        let level = Level::from_ron_str(include_str!("../../levels/house.ron"))
+            .unwrap_or_else(|e| panic!("{e}"));
         let scene = Scene::from_level(&level).unwrap_or_else(|e| panic!("{e}"));
         let ctl = CharacterController {
             radius: 0.175_717_58,

@@ -16,7 +16,6 @@ use glam::{Vec2, Vec3};
 
 use super::astar::{self, Costs, Via};
 use super::bake::AgentMap;
-use super::consts::{jump_cost, move_cost};
 use super::landmarks::{self, Bound};
 use super::straighten::{Ground, straightened};
 use super::{NavLink, NavPath, NavSettings};
@@ -155,26 +154,13 @@ fn search(
                 }
             }
         };
-        for &m in g.moves(n) {
-            let to_feet = g.feet(m);
-            let down = at.y - to_feet.y;
-            if !settings.drops && down > ctl.max_step {
-                continue;
+        map.each_edge(n, |m, step, via| {
+            // A drop (a move ending more than a step lower) only where the settings allow drops.
+            let drop = matches!(via, Via::Move(_)) && at.y - g.feet(m).y > ctl.max_step;
+            if settings.drops || !drop {
+                relax(m, step, via);
             }
-            relax(m, move_cost(at, to_feet), Via::Move(n));
-        }
-        let (first, jumps) = map.jumps_from(n);
-        for (i, j) in jumps.iter().enumerate() {
-            relax(
-                j.to,
-                jump_cost(at, j.landing),
-                Via::Jump((first + i) as u32),
-            );
-        }
-        let (first, rides) = map.rides_from(n);
-        for (i, r) in rides.iter().enumerate() {
-            relax(r.to, r.cost, Via::Ride((first + i) as u32));
-        }
+        });
     }
     fallback.map(|(_, n)| n)
 }
@@ -296,18 +282,12 @@ fn finish(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nav::landmarks::Landmarks;
     use crate::nav::line::fixture;
 
     #[test]
     fn the_landmarks_change_what_the_search_settles_not_what_it_costs() {
-        // Two walls across a 6 m floor, the ways round at alternate ends.
-        let (_, g) = fixture::floor(
-            "(id: 2, min: (-1.1, 0.0, -3.0), max: (-0.9, 2.5, 1.5)), \
-             (id: 3, min: (0.9, 0.0, -1.5), max: (1.1, 2.5, 3.0))",
-        );
-        let map = AgentMap::new(g);
-        let marks = Landmarks::at_least(&map, 0);
+        let map = AgentMap::new(fixture::two_walls().1);
+        let marks = map.landmarks_from(0);
         let settings = NavSettings::default();
         let g = &map.graph;
         let n = g.len() as u32;

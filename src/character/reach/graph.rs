@@ -297,9 +297,9 @@ impl MoveGraph {
     fn note_off_feet(&mut self, n: u32, onto: &mut [(u32, Vec3, bool)]) {
         // Stable: the first landing of each place stays first.
         onto.sort_by_key(|o| o.0);
-        for (k, &(j, feet, on)) in onto.iter().enumerate() {
+        for (k, &(j, feet, _)) in onto.iter().enumerate() {
             let first = k == 0 || onto[k - 1].0 != j;
-            if first && !on && !onto[k..].iter().take_while(|o| o.0 == j).any(|o| o.2) {
+            if first && !onto[k..].iter().take_while(|o| o.0 == j).any(|o| o.2) {
                 self.off_feet.push((n, j, feet));
             }
         }
