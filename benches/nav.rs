@@ -132,6 +132,8 @@ fn room_edit(level: &Level) -> Level {
 fn maze_settings() -> NavSettings {
     NavSettings {
         agents: agents(),
+        // `NAV_JUMP=0`: without jump links (the moves' part of the bake alone).
+        jump: std::env::var("NAV_JUMP").map_or(true, |v| v != "0"),
         ..NavSettings::default()
     }
 }

@@ -442,7 +442,7 @@ fn fly(
         if (d - dir * d.dot(dir)).length() > ASIDE {
             return None;
         }
-        if coming_down(&body, feet, dir, ctl) {
+        if coming_down(&body, feet, dir, ctl) || thrown_up(&body, start, ctl) {
             return None;
         }
         if !body.grounded {
@@ -454,6 +454,20 @@ fn fly(
         }
     }
     None
+}
+
+/// How much higher than a jump rises (and a step up onto a rim at its top) a flight may carry the feet before
+/// it is given up, metres: the 60 Hz steps' rounding of the flight's top.
+const RISE_SLACK: f32 = 0.05;
+
+/// Whether a flight taken off at `start` has carried the body higher than a jump rises: the take-off's height
+/// plus `jump_height`, a step onto a rim at the top and [`RISE_SLACK`]. Only something pushing it up does that
+/// (a wide body's rounded bottom run up a flight of edges, as up a ramp: on the greybox's stair of sector
+/// roofs a 1.28 m body jumping 0.54 m was carried 3.2 m up), which a steered body taking off a little
+/// elsewhere does not repeat, and steering's reading of a flight (its top `vy²/2g` above the feet within a
+/// step of the take-off's plus the jump's, `steer.rs`) does not hold there.
+fn thrown_up(body: &Body, start: Vec3, ctl: &CharacterController) -> bool {
+    body.feet.y - start.y > ctl.jump_height + ctl.max_step + 2.0 * ctl.skin + RISE_SLACK
 }
 
 /// A jump link from node `n` along `dir`, when the simulated jump lands on a place of the graph more than two

@@ -54,10 +54,13 @@ pub(super) fn proven(
     .capsule(a);
     body.radius += 0.5 * ctl.skin;
     let motion = Vec3::new(b.x - a.x, 0.0, b.z - a.z);
-    // The sweep does not report what the capsule already overlaps and moves away from: ask at both ends.
+    // The sweep does not report what the capsule already overlaps and moves away from: ask at both ends (at
+    // one, for a line of no length: an anchor's room).
+    let moves = motion != Vec3::ZERO;
     if !scene.overlap_capsule(&body).is_empty()
-        || scene.sweep_capsule(&body, motion).is_some()
-        || !scene.overlap_capsule(&body.translated(motion)).is_empty()
+        || (moves
+            && (scene.sweep_capsule(&body, motion).is_some()
+                || !scene.overlap_capsule(&body.translated(motion)).is_empty()))
     {
         return false;
     }

@@ -96,8 +96,10 @@ impl<'a> Anchors<'a> {
     }
 
     /// From `from` (standing for point `at`), the farthest point of `at + 1..=end` whose anchor a proven line
-    /// reaches, with that anchor; `None` when not even the next one's is ([`farthest`]: the lines need not be
-    /// proven all the way).
+    /// reaches, with that anchor; `None` when none of `at + 1`, `at + 2`, `at + 4`, … (and `end`) is
+    /// ([`farthest`]: the lines need not be proven all the way). A point hugging a wall's end where the path
+    /// rounds it has no anchor (no room for the roomy body within two cells), but a line from `from` past
+    /// the corner to a later point's anchor often is proven.
     pub(super) fn farthest(&mut self, from: Vec3, at: usize, end: usize) -> Option<(usize, Vec3)> {
         if !self.clear(from) {
             return None;
@@ -106,10 +108,8 @@ impl<'a> Anchors<'a> {
             self.anchor(k, k == end)
                 .is_some_and(|q| self.proven(from, q))
         };
-        if !reaches(at + 1) {
-            return None;
-        }
-        let j = farthest(at, end, reaches);
+        let first = first_passing(at, end, &mut reaches)?;
+        let j = farthest(first - 1, end, reaches);
         Some((j, self.anchor(j, j == end)?))
     }
 }
@@ -136,6 +136,18 @@ pub(super) fn farthest(i: usize, end: usize, mut pass: impl FnMut(usize) -> bool
         }
     }
     halve(good, bad.unwrap_or(end + 1), &mut pass)
+}
+
+/// The first of `i + 1`, `i + 2`, `i + 4`, … up to `end`, then `end` itself, that `pass` lets through.
+fn first_passing(i: usize, end: usize, mut pass: impl FnMut(usize) -> bool) -> Option<usize> {
+    let mut d = 1;
+    while i + d <= end {
+        if pass(i + d) {
+            return Some(i + d);
+        }
+        d *= 2;
+    }
+    (i + d / 2 < end && pass(end)).then_some(end)
 }
 
 /// Between `good` (let through) and `bad` (not, or past the end), the last index `pass` lets through, found by
@@ -196,5 +208,51 @@ mod tests {
         }
         assert_eq!(from, points[4]);
         assert!(lines <= 4, "{lines} lines");
+    }
+
+    #[test]
+    fn a_point_with_no_anchor_does_not_stop_a_proven_line_past_it() {
+        // An open floor: the search's second point stands for one no anchor is found for (here half a metre up,
+        // where no place is), as a point hugging a wall's end in a corner of walls is; the line from the
+        // first to the third is proven all the same (before, a proof stopped at the second and bodies were
+        // stepped instead).
+        let (scene, g) = fixture::floor("");
+        let ctl = CharacterController::default();
+        let feet = |x: f32, z: f32| fixture::feet(&g, x, z);
+        let points = [
+            feet(-1.5, -1.5),
+            feet(-1.0, -1.0) + Vec3::Y * 0.5,
+            feet(0.0, 0.0),
+            feet(1.5, 1.5),
+            feet(1.5, 2.0) + Vec3::Y * 0.5,
+        ];
+        let mut anchors = Anchors::new(&scene, &g, &ctl, 0.05, &points);
+        assert_eq!(anchors.anchor(1, false), None);
+        assert_eq!(anchors.farthest(points[0], 0, 3), Some((3, points[3])));
+        // Nothing past the start passes: no line.
+        assert_eq!(anchors.farthest(points[0], 0, 1), None);
+        // The last point (the run's end) has no anchor: the line goes as far as the one before it.
+        assert_eq!(anchors.farthest(points[0], 0, 4), Some((3, points[3])));
+    }
+
+    #[test]
+    fn the_first_passing_index_is_searched_at_doubling_distances_and_at_the_end() {
+        let passing = |i, end, ok: &[usize]| first_passing(i, end, |k| ok.contains(&k));
+        assert_eq!(passing(0, 10, &[1, 2]), Some(1));
+        assert_eq!(passing(0, 10, &[3, 4, 5]), Some(4));
+        assert_eq!(passing(0, 10, &[3, 5, 10]), Some(10));
+        assert_eq!(passing(0, 10, &[3, 5, 6, 7]), None);
+        assert_eq!(passing(4, 12, &[12]), Some(12));
+        // `end` probed once, as a doubling distance or after them.
+        let mut asked = Vec::new();
+        assert_eq!(
+            first_passing(0, 8, |k| {
+                asked.push(k);
+                false
+            }),
+            None
+        );
+        assert_eq!(asked, vec![1, 2, 4, 8]);
+        assert_eq!(passing(0, 0, &[0, 1]), None);
     }
 }

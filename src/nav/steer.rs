@@ -209,7 +209,8 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     let feet = body.feet;
     // In the air, a segment against the flight (a path back over a jump's landing) is not the one flown.
     let flight = Vec2::new(body.velocity.x, body.velocity.z);
-    let flying = !body.grounded && flight.length() > 0.5;
+    let in_air = !body.grounded;
+    let flying = in_air && flight.length() > 0.5;
     // One pass, nothing allocated: the latest segment within the tolerance of the least distance so far is the
     // answer so far (where the least falls, the segment that lowers it is the latest within it), and a later
     // segment within the tolerance of the final least comes after the one that set it.
@@ -221,8 +222,8 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         let (a, b) = (pts[i], pts[i + 1]);
         let ab = flat(a, b);
         let (_, q, t) = on_segment(pts, i, feet);
-        let mut d =
-            flat(feet, q).length() + 0.5 * off_height(path.links.get(i), (a, b, q), body, ctl);
+        let off = off_height(path.links.get(i), (a, b, q), body, ctl);
+        let mut d = flat(feet, q).length() + 0.5 * off;
         if flying && ab.dot(flight) < 0.0 {
             d += 1.0;
         } else if flying && let Some(NavLink::Jump { .. }) = path.links.get(i) {
@@ -242,7 +243,10 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
             least = d;
             found = (i, q, t);
             nearest = found;
-        } else if d <= least + tolerance {
+        } else if d <= least + tolerance && !(in_air && off > 0.0) {
+            // In the air, a later segment the body's height or flight rules out is not taken for being
+            // about as near (stopped against a wall over a jump's landing and still rising, a body was
+            // steered onto the next jump's line, off the landing's ledge, before it came down).
             found = (i, q, t);
         }
     }
