@@ -43,6 +43,7 @@ mod astar;
 mod bake;
 mod consts;
 mod dominate;
+mod edit;
 mod landmarks;
 mod line;
 mod path;
@@ -230,7 +231,10 @@ impl NavMap {
     }
 
     /// Rebuild what an edit touched: `changed` bounds what moved in the level (its old and new places; the map
-    /// grows it by the agents' sizes itself). Answers as [`NavMap::build`] on the edited scene would.
+    /// grows it by the agents' sizes itself). Answers as [`NavMap::build`] on the edited scene would. The map
+    /// compares its scene with `scene` object by object (by id) and redoes only what lies near the objects
+    /// added, removed or changed (nothing, when none was; everything, when a plane was), so a box larger than
+    /// the edit costs nothing more; where movers or one-way objects are about, `changed` is taken as given.
     pub fn update(&mut self, scene: &Scene, changed: Aabb) {
         update::update(self, scene, changed);
     }

@@ -10,6 +10,7 @@ use glam::Vec3;
 
 use super::NavMap;
 use super::bake::{self, AgentMap, Flight, JumpLink};
+use super::edit::{Edit, edit_between};
 use super::ride;
 use crate::character::MoveGraph;
 use crate::scene::Scene;
@@ -30,8 +31,21 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
         *map = NavMap::build(scene, &settings);
         return;
     }
-    let Some(bounds) = bounds else {
+    let (Some(bounds), Some(before)) = (bounds, map.scene.as_deref()) else {
         return;
+    };
+    // What the objects say changed (`edit.rs`): nothing, everything, or a box (often far smaller than the
+    // one given: the block raised in a room rather than the room).
+    let changed = match edit_between(before, scene, changed) {
+        Edit::Nothing => {
+            map.stats = bake::stats_of(&map.maps, began);
+            return;
+        }
+        Edit::Everything => {
+            *map = NavMap::build(scene, &settings);
+            return;
+        }
+        Edit::Within(b) => b,
     };
     let shared = Arc::new(scene.clone());
     // The agent sizes side by side: each one's update has long single-threaded stretches (the walk over
@@ -316,5 +330,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The box given is what the caller knows; the objects say what changed: a box that misses the edit, or
+    /// one around the whole room, still gives the fresh build, and an update where nothing changed keeps
+    /// the map as it is.
+    #[test]
+    fn the_objects_not_the_box_given_say_what_an_update_redoes() {
+        let settings = NavSettings {
+            threads: 2,
+            ..NavSettings::default()
+        };
+        let v = Vec3::new;
+        let crate_at = |top: f32| (11, v(1.0, 0.0, -2.0), v(1.8, top, -1.2));
+        let wall = (10, v(-1.0, 0.0, -3.5), v(-0.8, 2.5, 0.5));
+        let before = room(&[wall, crate_at(0.3)]);
+        let map = NavMap::build(&before, &settings);
+        let after = room(&[wall, crate_at(0.9)]);
+        let fresh = NavMap::build(&after, &settings);
+        // A box in the far corner, nowhere near the crate raised; and one around the whole room.
+        let elsewhere = Aabb::new(v(-3.5, 0.0, 2.5), v(-3.0, 1.0, 3.0));
+        let everywhere = Aabb::new(v(-3.5, -0.5, -3.5), v(3.5, 3.0, 3.5));
+        for given in [elsewhere, everywhere] {
+            let mut updated = map.clone();
+            updated.update(&after, given);
+            assert_same(&updated, &fresh, "the crate raised");
+        }
+        assert_eq!(
+            edit_between(&before, &after, elsewhere),
+            Edit::Within(Aabb::new(v(1.0, 0.0, -2.0), v(1.8, 0.9, -1.2)))
+        );
+        // Nothing changed: the same map.
+        let mut same = map.clone();
+        same.update(&room(&[wall, crate_at(0.3)]), everywhere);
+        assert_same(&same, &map, "nothing");
     }
 }
