@@ -28,31 +28,31 @@ pub(super) fn edit_between(old: &Scene, new: &Scene, given: Aabb) -> Edit {
     if old.has_movers() || new.has_movers() || old.has_one_way() || new.has_one_way() {
         return Edit::Within(given);
     }
-    let before: HashMap<ObjectId, &Static> = old.objects().collect();
+    let (before, after) = (by_id(old), by_id(new));
     let mut out: Option<Aabb> = None;
     let mut unbounded = false;
-    let mut add = |shape: &Static| match shape.bounds() {
-        Some(b) => out = Some(out.map_or(b, |o| Aabb::new(o.min.min(b.min), o.max.max(b.max)))),
-        None => unbounded = true,
-    };
-    let mut kept = 0;
-    for (id, shape) in new.objects() {
-        match before.get(&id) {
-            Some(was) if same(was, shape) => kept += 1,
-            Some(was) => {
-                kept += 1;
-                add(was);
-                add(shape);
+    let mut add = |shapes: &[&Static]| {
+        for shape in shapes {
+            match shape.bounds() {
+                Some(b) => {
+                    out = Some(out.map_or(b, |o| Aabb::new(o.min.min(b.min), o.max.max(b.max))));
+                }
+                None => unbounded = true,
             }
-            None => add(shape),
+        }
+    };
+    let none: Vec<&Static> = Vec::new();
+    for (id, now) in &after {
+        let was = before.get(id).unwrap_or(&none);
+        let kept = was.len() == now.len() && was.iter().zip(now).all(|(a, b)| same(a, b));
+        if !kept {
+            add(was);
+            add(now);
         }
     }
-    if kept < before.len() {
-        let now: HashMap<ObjectId, ()> = new.objects().map(|(id, _)| (id, ())).collect();
-        for (id, was) in &before {
-            if !now.contains_key(id) {
-                add(was);
-            }
+    for (id, was) in &before {
+        if !after.contains_key(id) {
+            add(was);
         }
     }
     match (unbounded, out) {
@@ -60,6 +60,15 @@ pub(super) fn edit_between(old: &Scene, new: &Scene, given: Aabb) -> Edit {
         (false, Some(b)) => Edit::Within(b),
         (false, None) => Edit::Nothing,
     }
+}
+
+/// Each object's entries by its id: an id may stand for several (in the scene's order), compared as lists.
+fn by_id(scene: &Scene) -> HashMap<ObjectId, Vec<&Static>> {
+    let mut m: HashMap<ObjectId, Vec<&Static>> = HashMap::new();
+    for (id, shape) in scene.objects() {
+        m.entry(id).or_default().push(shape);
+    }
+    m
 }
 
 /// Whether two objects are the same geometry (a mesh: the same vertices and triangles).
@@ -152,5 +161,33 @@ mod tests {
             edit_between(&movers, &movers.clone(), room()),
             Edit::Within(room())
         );
+    }
+
+    #[test]
+    fn an_id_standing_for_several_entries_is_compared_entry_by_entry() {
+        let cube = |x: f32| {
+            Static::Aabb(Aabb::new(
+                Vec3::new(x, 0.0, 0.0),
+                Vec3::new(x + 1.0, 1.0, 1.0),
+            ))
+        };
+        let (a, b) = (ObjectId(1), ObjectId(2));
+        let old = Scene::from_objects([(a, cube(0.0)), (a, cube(2.0)), (b, cube(5.0))]);
+        // The second id taken away, the first's two entries kept.
+        let removed = Scene::from_objects([(a, cube(0.0)), (a, cube(2.0))]);
+        assert_eq!(
+            edit_between(&old, &removed, room()),
+            Edit::Within(Aabb::new(
+                Vec3::new(5.0, 0.0, 0.0),
+                Vec3::new(6.0, 1.0, 1.0)
+            ))
+        );
+        // The first id's second entry moved: its entries before and after.
+        let moved = Scene::from_objects([(a, cube(0.0)), (a, cube(3.0)), (b, cube(5.0))]);
+        assert_eq!(
+            edit_between(&old, &moved, room()),
+            Edit::Within(Aabb::new(Vec3::ZERO, Vec3::new(4.0, 1.0, 1.0)))
+        );
+        assert_eq!(edit_between(&old, &old.clone(), room()), Edit::Nothing);
     }
 }
