@@ -230,6 +230,12 @@ fn walked(scene: &Scene, ctl: &CharacterController, path: &NavPath, from: Vec3, 
             return true;
         }
     }
+    if std::env::var_os("NAV_TRACE").is_some() {
+        println!(
+            "  the body ended at {:?} (grounded {})",
+            body.feet, body.grounded
+        );
+    }
     false
 }
 
@@ -304,6 +310,9 @@ fn path_row() {
             .is_some_and(|p| walked(&scene, &ctl, p, from, to));
         found += usize::from(path.is_some());
         walks += usize::from(ok);
+        if let (Some(p), false) = (&path, ok) {
+            println!("not walked: {from:?} to {to:?}: {p:?}");
+        }
         if k == 0 {
             println!(
                 "path across the maze: {:.3} ms, {:?} points, {:.1} m, walked {ok}",

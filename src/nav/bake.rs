@@ -558,9 +558,14 @@ fn take_offs_land(
     // land from the one and not the other). From either side twice too: a body that comes from the side jumps
     // up to `TAKE_OFF` aside, and a diagonal jump from a platform's corner, turned along its face while
     // rising, landed on the far corner from 3 cm aside and slid off it from 6 cm (the 100 m maze's bench).
+    // And from ahead once: a path may come to a take-off from the side its jump goes to (walking out along a
+    // box top and jumping back over it), and then the body jumps up to `TAKE_OFF` ahead of it (a 3.7 m jump
+    // onto a tilted crate overshot it from 0.9 cm ahead: the soak's seed 19). Where the way ahead leaves the
+    // ground (a rim: no path comes from there) there is no such walk.
     let turns = [
         (Vec2::X, APPROACH),
         (Vec2::X, EARLIEST),
+        (Vec2::NEG_X, APPROACH),
         (Vec2::new(diagonal, diagonal), APPROACH),
         (Vec2::new(diagonal, -diagonal), APPROACH),
         (Vec2::Y, APPROACH),
