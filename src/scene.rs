@@ -511,7 +511,7 @@ impl Scene {
         for b in self.boxes.iter().filter(|b| b.is_valid()) {
             out = Some(match out {
                 None => *b,
-                Some(o) => Aabb::new(o.min.min(b.min), o.max.max(b.max)),
+                Some(o) => o.union(b),
             });
         }
         out

@@ -132,6 +132,20 @@ impl Aabb {
         self.min.is_finite() && self.max.is_finite() && self.min.cmple(self.max).all()
     }
 
+    /// The smallest box holding both.
+    ///
+    /// ```
+    /// use collidoscope::{glam::Vec3, shape::Aabb};
+    /// let a = Aabb::new(Vec3::ZERO, Vec3::ONE);
+    /// let b = Aabb::new(Vec3::new(2.0, -1.0, 0.5), Vec3::new(3.0, 0.5, 0.75));
+    /// assert_eq!(a.union(&b), Aabb::new(Vec3::new(0.0, -1.0, 0.0), Vec3::new(3.0, 1.0, 1.0)));
+    /// assert_eq!(a.union(&a), a);
+    /// ```
+    #[must_use]
+    pub fn union(&self, other: &Aabb) -> Aabb {
+        Aabb::new(self.min.min(other.min), self.max.max(other.max))
+    }
+
     /// The same box as an [`Obb`] with the identity rotation.
     #[must_use]
     pub fn to_obb(&self) -> Obb {

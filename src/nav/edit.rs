@@ -34,9 +34,7 @@ pub(super) fn edit_between(old: &Scene, new: &Scene, given: Aabb) -> Edit {
     let mut add = |shapes: &[&Static]| {
         for shape in shapes {
             match shape.bounds() {
-                Some(b) => {
-                    out = Some(out.map_or(b, |o| Aabb::new(o.min.min(b.min), o.max.max(b.max))));
-                }
+                Some(b) => out = Some(out.map_or(b, |o| o.union(&b))),
                 None => unbounded = true,
             }
         }

@@ -240,9 +240,7 @@ fn moved_bounds(scene: &Scene) -> HashMap<ObjectId, Aabb> {
         let Some(b) = shape.bounds().filter(|b| b.is_valid()) else {
             continue;
         };
-        out.entry(*id)
-            .and_modify(|a| *a = Aabb::new(a.min.min(b.min), a.max.max(b.max)))
-            .or_insert(b);
+        out.entry(*id).and_modify(|a| *a = a.union(&b)).or_insert(b);
     }
     out
 }

@@ -115,7 +115,7 @@ fn match_nodes(
     let mut seen = vec![false; old.len()];
     let mut moved: Option<Aabb> = None;
     let mut grow = |p: Vec3| {
-        moved = Some(moved.map_or(Aabb::new(p, p), |b| Aabb::new(b.min.min(p), b.max.max(p))));
+        moved = Some(moved.map_or(Aabb::new(p, p), |b| b.union(&Aabb::new(p, p))));
     };
     let same: Vec<Option<u32>> = reused
         .iter()
@@ -311,8 +311,7 @@ mod tests {
             }
             if let Some(b) = edit {
                 let bx = Aabb::new(b.1, b.2);
-                changed =
-                    Some(changed.map_or(bx, |c| Aabb::new(c.min.min(bx.min), c.max.max(bx.max))));
+                changed = Some(changed.map_or(bx, |c| c.union(&bx)));
                 boxes.push(b);
             }
             let scene = room(&boxes);

@@ -385,9 +385,7 @@ mod tests {
             .iter()
             .filter_map(|&i| scene.object(crate::id::ObjectId(i))?.bounds())
             .collect();
-        boxes.iter().fold(boxes[0], |o, b| {
-            Aabb::new(o.min.min(b.min), o.max.max(b.max))
-        })
+        boxes.iter().fold(boxes[0], |o, b| o.union(b))
     }
 
     #[test]
@@ -421,10 +419,7 @@ mod tests {
             level.aabbs[k].max += dmax;
             let after = Scene::build(&level);
             let id = level.aabbs[k].id.0;
-            let changed = {
-                let (a, b) = (bounds_of(&before, &[id]), bounds_of(&after, &[id]));
-                Aabb::new(a.min.min(b.min), a.max.max(b.max))
-            };
+            let changed = bounds_of(&before, &[id]).union(&bounds_of(&after, &[id]));
             let updated = map
                 .update(&after, &ctl, start(&level, &after), &settings(), changed)
                 .unwrap_or_else(|e| panic!("{e}"));

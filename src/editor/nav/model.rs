@@ -218,7 +218,7 @@ pub fn changed_box(a: &Level, sa: &Scene, b: &Level, sb: &Scene) -> Change {
             };
             out = Some(match out {
                 None => bb,
-                Some(o) => Aabb::new(o.min.min(bb.min), o.max.max(bb.max)),
+                Some(o) => o.union(&bb),
             });
         }
     }
