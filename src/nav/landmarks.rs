@@ -29,8 +29,12 @@ const COUNT: usize = 8;
 /// The fewest nodes a map has for landmarks to be made.
 pub(super) const MIN_NODES: usize = 20_000;
 
-/// A lower bound is shrunk by this fraction, so that rounding in the sums of `f32` costs never makes it exceed
-/// the cost the search adds up along another order of the same edges.
+/// A lower bound is lowered by this fraction of the costs it is made of (the largest cost between the goals
+/// and a landmark), so that rounding in the sums of `f32` costs never makes it exceed the cost the search adds
+/// up along another order of the same edges. The same amount for every node of a query: along the best path the
+/// bound then falls exactly as the cost so far grows, and the search's estimates there stay equal, so it can
+/// settle the node nearer the goal first (a bound shrunk by a fraction of itself grew the estimates along the
+/// path, and the search settled every node of about the same estimate nearer the start before going on).
 const SHRINK: f32 = 1e-4;
 
 /// Edges in compressed rows: node `n`'s are `to[start[n]..start[n + 1]]` with costs `cost[..]`.
@@ -180,10 +184,17 @@ impl Landmarks {
             near.iter_mut().zip(from).for_each(|(n, &f)| *n = n.min(f));
             far.iter_mut().zip(to).for_each(|(x, &t)| *x = x.max(t));
         }
+        let scale = near
+            .iter()
+            .chain(&far)
+            .copied()
+            .filter(|c| c.is_finite())
+            .fold(0.0f32, f32::max);
         Some(Bound {
             marks: self,
             near,
             far,
+            slack: scale * SHRINK,
         })
     }
 }
@@ -206,10 +217,19 @@ pub(super) struct Bound<'a> {
     near: Vec<f32>,
     /// Per landmark, the greatest cost from a goal to it.
     far: Vec<f32>,
+    /// What every bound is lowered by ([`SHRINK`]).
+    slack: f32,
 }
 
 impl Bound<'_> {
-    /// A lower bound of the cost from node `v` to the nearest goal (infinite: no goal is reachable from it).
+    /// What a bound is to be lowered by, the same for every node ([`SHRINK`]): [`Bound::at`] less this is a
+    /// lower bound of the cost the search adds up.
+    pub(super) fn slack(&self) -> f32 {
+        self.slack
+    }
+
+    /// The landmarks' bound of the cost from node `v` to the nearest goal before the [`Bound::slack`] is taken
+    /// off (infinite: no goal is reachable from it).
     pub(super) fn at(&self, v: u32) -> f32 {
         let Some((froms, tos)) = self.marks.of(v) else {
             return 0.0;
@@ -228,7 +248,7 @@ impl Bound<'_> {
                 best = best.max(to - far);
             }
         }
-        best * (1.0 - SHRINK)
+        best
     }
 }
 
@@ -264,7 +284,8 @@ mod tests {
         for v in (0..n as u32).step_by(7) {
             edges.costs_from(v, &mut row);
             for goal in (0..n as u32).step_by(11) {
-                let bound = marks.toward(&[goal]).expect("landmarks").at(v);
+                let b = marks.toward(&[goal]).expect("landmarks");
+                let bound = b.at(v) - b.slack();
                 let least = row[goal as usize];
                 assert!(
                     bound <= least,
@@ -295,7 +316,8 @@ mod tests {
                 .iter()
                 .map(|&goal| row[goal as usize])
                 .fold(f32::INFINITY, f32::min);
-            let bound = marks.toward(&goals).expect("landmarks").at(v);
+            let b = marks.toward(&goals).expect("landmarks");
+            let bound = b.at(v) - b.slack();
             assert!(bound <= nearest, "{v}: {bound} > {nearest}");
         }
     }

@@ -36,6 +36,15 @@ fn key(cost: f32) -> u32 {
     cost.max(0.0).to_bits()
 }
 
+/// How much the search leans toward the goal: the estimate of the cost left is the lower bound grown by this
+/// fraction, so a path found costs at most this fraction more than the least (weighted A*). Along the best path
+/// a bound that is exact then makes the estimates fall as the search goes on, so it goes on along the path
+/// rather than settling every node of about the same estimate nearer the start: on the bench's 100 m maze,
+/// the path across settled 33,249 nodes where the plain A* settled 61,469 (and a tie broken toward the node
+/// reached at the greater cost, with estimates in steps of a centimetre, 31,910, but twice as many when the
+/// path's estimates, equal but for rounding, straddled a step).
+const LEAN: f32 = 2e-3;
+
 /// The link a move from `a` to `b` is: a drop when it ends more than `max_step` lower.
 fn move_link(ctl: &CharacterController, a: Vec3, b: Vec3) -> NavLink {
     let down = a.y - b.y;
@@ -106,14 +115,17 @@ fn search(
     let g = &map.graph;
     let ctl = *g.controller();
     let slack = 2.0 * g.cell();
-    // The landmarks' bound too, where given (the larger of two lower bounds is one).
+    // The landmarks' bound too, where given (the larger of two lower bounds is one), lowered by the same amount
+    // for every node (`landmarks::SHRINK`), then leaned on ([`LEAN`]). The heap settles the least estimate
+    // first, and of equal ones the node reached at the greater cost.
+    let less = bound.map_or(0.0, Bound::slack);
     let h = |n: u32| {
         let crow = (flat(g.feet(n), to) - slack).max(0.0);
-        bound.as_ref().map_or(crow, |b| crow.max(b.at(n)))
+        (bound.map_or(crow, |b| crow.max(b.at(n))) - less).max(0.0) * (1.0 + LEAN)
     };
     let mut heap = BinaryHeap::new();
     costs.set(start, 0.0, Via::Start);
-    heap.push(Reverse((key(h(start)), start)));
+    heap.push(Reverse((key(h(start)), Reverse(key(0.0)), start)));
     // A goal node a body arrives at counts for `to` (within the contract's `cell·√2` across and a step and two
     // skins up or down); the others answer for `to` as the reach map does but may stand farther (up to two
     // cells across), so the first of those found is kept while the search goes on a little for an arriving one.
@@ -123,15 +135,15 @@ fn search(
             && (p.y - to.y).abs() <= ctl.max_step + 2.0 * ctl.skin
     };
     let mut fallback: Option<(f32, u32)> = None;
-    while let Some(Reverse((k, n))) = heap.pop() {
+    while let Some(Reverse((k, Reverse(reached), n))) = heap.pop() {
         if fallback.is_some_and(|(c, _)| f32::from_bits(k) > c + AROUND_GOAL) {
             break;
         }
         let Some((cost, _)) = costs.get(n) else {
             continue;
         };
-        // A stale entry: the node was reached more cheaply since, and expanded from there.
-        if k > key(cost + h(n)) {
+        // A stale entry: the node was reached more cheaply since (and pushed again).
+        if reached > key(cost) {
             continue;
         }
         if goals.binary_search(&n).is_ok() {
@@ -150,7 +162,7 @@ fn search(
                 // Infinite: no goal is reachable from `m`.
                 if left.is_finite() {
                     costs.set(m, c, via);
-                    heap.push(Reverse((key(c + left), m)));
+                    heap.push(Reverse((key(c + left), Reverse(key(c)), m)));
                 }
             }
         };
@@ -305,8 +317,10 @@ mod tests {
                 };
                 let (plain, marked) = (cost(None), cost(bound.as_ref()));
                 match (plain, marked) {
+                    // The search leans on its estimates: within `LEAN` of the least, both ways.
                     (Some(p), Some(m)) => {
-                        assert!((p - m).abs() <= 1e-3 * p.max(1.0), "{a} -> {b}: {p} vs {m}")
+                        let within = (LEAN + 1e-3) * p.min(m).max(1.0);
+                        assert!((p - m).abs() <= within, "{a} -> {b}: {p} vs {m}")
                     }
                     (p, m) => assert_eq!(p.is_some(), m.is_some(), "{a} -> {b}"),
                 }
