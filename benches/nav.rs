@@ -170,9 +170,15 @@ fn maze_row() {
     let began = Instant::now();
     updated.update(&edited, room);
     println!(
-        "update after a 4 m room edit: {:.2} ms",
-        began.elapsed().as_secs_f64() * 1e3
+        "update after a 4 m room edit: {:.2} ms, {} jump directions flown again",
+        began.elapsed().as_secs_f64() * 1e3,
+        updated.stats().jumps_simulated
     );
+    // `NAV_FRESH=1`: a fresh build of the edited maze too, its counts beside the update's.
+    if std::env::var_os("NAV_FRESH").is_some() {
+        let fresh = NavMap::build(&edited, &maze_settings());
+        println!("updated {:?}\nfresh   {:?}", updated.stats(), fresh.stats());
+    }
 }
 
 /// Recast beside `NavMap` on four levels (300 seeded pairs each), printed as a table.

@@ -26,9 +26,15 @@ pub(super) struct AgentMap {
     pub(super) graph: MoveGraph,
     /// Its jump links, by take-off node.
     pub(super) jumps: Vec<JumpLink>,
-    /// For each node jumps were tried from (by node), where every simulated flight from it went across
-    /// (`update` tries again only the nodes whose flights came near an edit).
-    pub(super) flights: Vec<(u32, Flight)>,
+    /// For each node jumps were tried from (by node), per direction tried, where every simulated flight
+    /// went across and the link it made (`update` tries again only the directions whose flights came near an
+    /// edit).
+    pub(super) flights: Vec<(u32, Vec<Flight>)>,
+    /// How many take-off directions the bake or update that made this map simulated jumps along.
+    pub(super) simulated: u64,
+    /// How many take-off directions the update that made this map kept after matching walking against their
+    /// jumps again (their flights stood; `update.rs`).
+    pub(super) rechecked: u64,
     /// Its ride links, by waiting node.
     pub(super) rides: Vec<RideLink>,
     /// Where each node's jump and ride links begin (`LinkIndex`), made by the first query that reads them
@@ -69,40 +75,63 @@ impl LinkIndex {
     }
 }
 
-/// Where the jumps simulated from one node went: what an update needs to tell whether an edit could change
-/// them.
+/// Where the jumps simulated from one node along one of its rims' directions went, and what they made: what an
+/// update needs to tell whether an edit could change them (it tries again only the directions whose flights
+/// came near the edit, decides again only whether walking matches the jump where only the nodes that search
+/// looked at did, and keeps the others' links).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Flight {
-    /// `(min x, min z, max x, max z)` of the feet over every simulated frame.
-    pub(super) across: [f32; 4],
-    /// Landings that found no node near them (a node made there since would make a link).
-    pub(super) missed: Vec<Vec3>,
+    /// `(min x, min z, max x, max z)` of the take-off's feet, of the feet over every simulated frame, and of
+    /// the node each landing was walked on to.
+    pub(super) flown: [f32; 4],
+    /// The same of the nodes the walk search that may have dropped the link looked at (`dominate.rs`).
+    pub(super) seen: [f32; 4],
+    /// Where the first flight landed when walking was matched against it, and whether walking matched it (the
+    /// link then dropped).
+    pub(super) matched: Option<(Vec3, bool)>,
+    /// A landing that found no node near it (a node made there since would make a link).
+    pub(super) missed: Option<Vec3>,
+    /// Where the link this direction made lands (joined to the node nearest it, within a cell and a step).
+    pub(super) landing: Option<Vec3>,
+}
+
+/// A box across (`min x, min z, max x, max z`) that holds nothing yet.
+pub(super) const NO_BOX: [f32; 4] = [
+    f32::INFINITY,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::NEG_INFINITY,
+];
+
+/// `b` grown to hold `feet` across.
+pub(super) fn grow(b: &mut [f32; 4], feet: Vec3) {
+    *b = [
+        b[0].min(feet.x),
+        b[1].min(feet.z),
+        b[2].max(feet.x),
+        b[3].max(feet.z),
+    ];
 }
 
 impl Flight {
     /// A flight that has not gone anywhere yet.
     fn new() -> Self {
         Self {
-            across: [
-                f32::INFINITY,
-                f32::INFINITY,
-                f32::NEG_INFINITY,
-                f32::NEG_INFINITY,
-            ],
-            missed: Vec::new(),
+            flown: NO_BOX,
+            seen: NO_BOX,
+            matched: None,
+            missed: None,
+            landing: None,
         }
     }
+}
 
-    /// Grown to hold `feet`.
-    fn extend(&mut self, feet: Vec3) {
-        let a = &mut self.across;
-        *a = [
-            a[0].min(feet.x),
-            a[1].min(feet.z),
-            a[2].max(feet.x),
-            a[3].max(feet.z),
-        ];
-    }
+/// A node to find jump links from: per direction of its rims (in `MoveGraph::rims` order), what an earlier
+/// bake found there, kept (`Some`), or `None` to be simulated; directions past the end of `kept` are simulated.
+#[derive(Clone, Debug)]
+pub(super) struct TakeOff {
+    pub(super) node: u32,
+    pub(super) kept: Vec<Option<Flight>>,
 }
 
 /// A jump found by simulation: from a node's feet, the wish held along `dir`, lands at `landing`, within a cell
@@ -124,6 +153,8 @@ impl AgentMap {
             graph,
             jumps: Vec::new(),
             flights: Vec::new(),
+            simulated: 0,
+            rechecked: 0,
             rides: Vec::new(),
             index: OnceLock::new(),
             landmarks: OnceLock::new(),
@@ -306,6 +337,7 @@ pub(super) fn stats_of(maps: &[AgentMap], began: Instant) -> NavStats {
         moves: maps.iter().map(|m| m.graph.edge_count() as u64).sum(),
         jumps: maps.iter().map(|m| m.jumps.len() as u64).sum(),
         rides: maps.iter().map(|m| m.rides.len() as u64).sum(),
+        jumps_simulated: maps.iter().map(|m| m.simulated).sum(),
         seconds: began.elapsed().as_secs_f64(),
     }
 }
@@ -332,21 +364,28 @@ pub(super) fn bake_agent(
         .map_err(|e| e.to_string())?;
     let mut map = AgentMap::new(graph);
     if settings.jump && ctl.jump_height > 0.0 {
-        let all: Vec<u32> = (0..map.graph.len() as u32).collect();
-        (map.jumps, map.flights) = find_jumps(scene, &map.graph, settings, &all);
+        let all: Vec<TakeOff> = (0..map.graph.len() as u32)
+            .map(|node| TakeOff {
+                node,
+                kept: Vec::new(),
+            })
+            .collect();
+        (map.jumps, map.flights, map.simulated) = find_jumps(scene, &map.graph, settings, &all);
     }
     Ok(map)
 }
 
-/// Jump links (sorted by take-off) and where the flights tried from each node went.
-pub(super) type Jumps = (Vec<JumpLink>, Vec<(u32, Flight)>);
+/// Jump links (sorted by take-off); per node jumps were tried from (by node), where the flights along each of
+/// its directions went; and how many directions were simulated (the others were kept).
+pub(super) type Jumps = (Vec<JumpLink>, Vec<(u32, Vec<Flight>)>, u64);
 
-/// The jump links out of `nodes` (sorted by take-off), and where the flights tried from each went.
+/// The jump links out of the take-offs `nodes` (sorted by take-off), and where the flights tried from each
+/// went: each direction of a take-off's rims kept from before or simulated.
 pub(super) fn find_jumps(
     scene: &Scene,
     graph: &MoveGraph,
     settings: &NavSettings,
-    nodes: &[u32],
+    nodes: &[TakeOff],
 ) -> Jumps {
     let threads = if settings.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -355,7 +394,9 @@ pub(super) fn find_jumps(
     }
     .clamp(1, 64)
     .min(nodes.len().div_ceil(16).max(1));
-    let rise = graph.controller().jump_height + graph.controller().max_step;
+    let ctl = graph.controller();
+    let rise = ctl.jump_height + ctl.max_step;
+    let (cell, step) = (graph.cell(), ctl.max_step);
     // Movers carry a body standing on them (and fling one leaving them) by what it stood on, which a body set
     // down does not know: with movers about, every approach is stepped (`take_offs_land`).
     let still = scene.movers().is_empty();
@@ -363,35 +404,50 @@ pub(super) fn find_jumps(
     // nodes gave one thread most of the simulations. Each node's links stay on one thread in their order, so
     // the stable sort below gives what one thread would.
     let work = |t: usize| {
-        let (mut out, mut flights) = (Vec::new(), Vec::new());
-        for &n in nodes.iter().skip(t).step_by(threads) {
-            let mut flight = Flight::new();
-            for dir in graph.rims(n, rise) {
-                let ends = (n, dir);
-                if let Some(j) = try_jump(scene, graph, settings, ends, still, &mut flight) {
-                    out.push(j);
+        let (mut out, mut flights, mut simulated) = (Vec::new(), Vec::new(), 0);
+        for take_off in nodes.iter().skip(t).step_by(threads) {
+            let n = take_off.node;
+            let mut tries = Vec::new();
+            for (k, dir) in graph.rims(n, rise).into_iter().enumerate() {
+                let f = take_off.kept.get(k).cloned().flatten().unwrap_or_else(|| {
+                    simulated += 1;
+                    let mut f = Flight::new();
+                    f.landing = try_jump(scene, graph, settings, (n, dir), still, &mut f);
+                    f
+                });
+                // The link joins the node nearest its landing (as `try_jump` found it, or as it is now).
+                if let Some(landing) = f.landing
+                    && let Some(to) = graph.node_near(landing, cell, step)
+                {
+                    out.push(JumpLink {
+                        from: n,
+                        to,
+                        landing,
+                    });
                 }
+                tries.push(f);
             }
-            if flight.across[0] <= flight.across[2] {
-                flights.push((n, flight));
+            if !tries.is_empty() {
+                flights.push((n, tries));
             }
         }
-        (out, flights)
+        (out, flights, simulated)
     };
     let parts: Vec<Jumps> = on_threads(threads, work);
-    let (mut jumps, mut flights) = (Vec::new(), Vec::new());
-    for (j, f) in parts {
+    let (mut jumps, mut flights, mut simulated) = (Vec::new(), Vec::new(), 0);
+    for (j, f, s) in parts {
         jumps.extend(j);
         flights.extend(f);
+        simulated += s;
     }
     jumps.sort_by_key(|j| (j.from, j.to));
     jumps.dedup_by_key(|j| (j.from, j.to));
     flights.sort_by_key(|f| f.0);
-    (jumps, flights)
+    (jumps, flights, simulated)
 }
 
 /// Where a jump from `feet` with the wish held along `dir` lands, stepped as [`Body::step`] steps it at 60 Hz
-/// (the first step jumps): `None` when it never leaves the ground or does not land within 3 s. `flight` grows to
+/// (the first step jumps): `None` when it never leaves the ground or does not land within 3 s. `flown` grows to
 /// hold every place the feet were.
 pub(super) fn simulate_jump(
     scene: &Scene,
@@ -399,11 +455,11 @@ pub(super) fn simulate_jump(
     gravity: Vec3,
     feet: Vec3,
     dir: Vec2,
-    flight: &mut Flight,
+    flown: &mut [f32; 4],
 ) -> Option<Vec3> {
     let mut body = Body::new(feet);
     body.grounded = true;
-    fly(scene, ctl, gravity, (body, feet), dir, flight)
+    fly(scene, ctl, gravity, (body, feet), dir, flown)
 }
 
 /// How far aside of its line (metres, horizontally) a flight may be carried before it is given up. A link's
@@ -421,7 +477,7 @@ fn fly(
     gravity: Vec3,
     (mut body, feet): (Body, Vec3),
     dir: Vec2,
-    flight: &mut Flight,
+    flown: &mut [f32; 4],
 ) -> Option<Vec3> {
     let wish = dir * STEER_SPEED;
     let start = body.feet;
@@ -436,7 +492,7 @@ fn fly(
         if !m.feet.is_finite() || !body.feet.is_finite() {
             return None;
         }
-        flight.extend(body.feet);
+        grow(flown, body.feet);
         // Turned aside: no link is straight enough (see `try_jump`), so the rest of the flight is not needed.
         let d = Vec2::new(body.feet.x - start.x, body.feet.z - start.z);
         if (d - dir * d.dot(dir)).length() > ASIDE {
@@ -470,8 +526,8 @@ fn thrown_up(body: &Body, start: Vec3, ctl: &CharacterController) -> bool {
     body.feet.y - start.y > ctl.jump_height + ctl.max_step + 2.0 * ctl.skin + RISE_SLACK
 }
 
-/// A jump link from node `n` along `dir`, when the simulated jump lands on a place of the graph more than two
-/// cells away, and lands there again taken off wherever a steered body takes off: from the node at rest, and
+/// Where the jump link from node `n` along `dir` lands (the link joins the node nearest it), when the
+/// simulated jump lands on a place of the graph more than two cells away, and lands there again taken off wherever a steered body takes off: from the node at rest, and
 /// where bodies walking to it (as steering walks, from behind the take-off, from either side and between) are
 /// first on the ground within [`TAKE_OFF`](super::consts::TAKE_OFF) of it. A body that walks up to it but is never on the ground that
 /// near (a crest that throws it into the air) makes no link. Nor does a jump the moves from `n` match in the
@@ -483,18 +539,18 @@ fn try_jump(
     (n, dir): (u32, Vec2),
     still: bool,
     flight: &mut Flight,
-) -> Option<JumpLink> {
+) -> Option<Vec3> {
     let gravity = settings.gravity;
     let ctl = graph.controller();
     let (cell, step) = (graph.cell(), ctl.max_step);
     let feet = graph.feet(n);
-    flight.extend(feet);
-    let landing = simulate_jump(scene, ctl, gravity, feet, dir, flight)?;
+    grow(&mut flight.flown, feet);
+    let landing = simulate_jump(scene, ctl, gravity, feet, dir, &mut flight.flown)?;
     if flat(landing, feet) < 2.0 * cell {
         return None;
     }
     let Some(to) = graph.node_near(landing, cell, step) else {
-        flight.missed.push(landing);
+        flight.missed = Some(landing);
         return None;
     };
     // The steering jumps along the link (take-off to landing): the flight must have gone straight (nothing
@@ -504,17 +560,54 @@ fn try_jump(
     if side > 0.02 * along.length() {
         return None;
     }
-    let aim = along.normalize_or_zero();
     // A link the moves match in the path search's cost would never be taken: it is not checked further.
-    let budget = jump_cost(feet, landing);
-    if dominate::walk_matches(graph, n, to, budget, settings.drops, &mut |p| {
-        flight.extend(p)
-    }) {
+    let matched = walk_matched(graph, settings, (n, to), landing, &mut flight.seen);
+    flight.matched = Some((landing, matched));
+    if matched {
         return None;
     }
+    links_from(
+        scene,
+        graph,
+        settings,
+        (n, dir, to),
+        (landing, still),
+        flight,
+    )
+}
+
+/// Whether the moves from take-off `n` reach `to`, the node nearest where its jump landed (`landing`), at no
+/// more than the jump's cost in the path search (`dominate.rs`); `seen` grows to hold the nodes the search
+/// looked at.
+pub(super) fn walk_matched(
+    graph: &MoveGraph,
+    settings: &NavSettings,
+    (n, to): (u32, u32),
+    landing: Vec3,
+    seen: &mut [f32; 4],
+) -> bool {
+    let budget = jump_cost(graph.feet(n), landing);
+    dominate::walk_matches(graph, n, to, budget, settings.drops, &mut |p| grow(seen, p))
+}
+
+/// The rest of [`try_jump`] once walking does not match the jump from `n` along `dir` that landed at `landing`
+/// near node `to`: the jump along the link lands there again from every take-off steering uses.
+pub(super) fn links_from(
+    scene: &Scene,
+    graph: &MoveGraph,
+    settings: &NavSettings,
+    (n, dir, to): (u32, Vec2, u32),
+    (landing, still): (Vec3, bool),
+    flight: &mut Flight,
+) -> Option<Vec3> {
+    let (gravity, ctl) = (settings.gravity, graph.controller());
+    let (cell, step) = (graph.cell(), ctl.max_step);
+    let feet = graph.feet(n);
+    let aim = Vec2::new(landing.x - feet.x, landing.z - feet.z).normalize_or_zero();
     // Each flight lands near the first, and a body set down there walks on to the node the link joins (the
     // path's next point): one held on a rim's corner by its rounded bottom may not get up onto the tread.
     let node = graph.feet(to);
+    grow(&mut flight.flown, node);
     let lands = |at: Vec3| {
         flat(at, landing) <= cell
             && (at.y - landing.y).abs() <= step
@@ -525,17 +618,21 @@ fn try_jump(
     let again = if aim == dir {
         landing
     } else {
-        simulate_jump(scene, ctl, gravity, feet, aim, flight)?
+        simulate_jump(scene, ctl, gravity, feet, aim, &mut flight.flown)?
     };
     if !lands(again) {
         return None;
     }
-    take_offs_land(scene, graph, gravity, (n, feet, aim), still, flight, &lands)?;
-    Some(JumpLink {
-        from: n,
-        to,
-        landing,
-    })
+    take_offs_land(
+        scene,
+        graph,
+        gravity,
+        (n, feet, aim),
+        still,
+        &mut flight.flown,
+        &lands,
+    )?;
+    Some(landing)
 }
 
 /// `Some` when the jump along `aim` from node `n` (feet `feet`) lands (`lands`) from every take-off steering
@@ -548,7 +645,7 @@ fn take_offs_land(
     gravity: Vec3,
     (n, feet, aim): (u32, Vec3, Vec2),
     still: bool,
-    flight: &mut Flight,
+    flown: &mut [f32; 4],
     lands: &dyn Fn(Vec3) -> bool,
 ) -> Option<()> {
     let ctl = graph.controller();
@@ -591,14 +688,14 @@ fn take_offs_land(
             }
             return None;
         };
-        if !lands(fly(scene, ctl, gravity, (body, feet), aim, flight)?) {
+        if !lands(fly(scene, ctl, gravity, (body, feet), aim, flown)?) {
             return None;
         }
     }
     // Where a body cannot stand still, steering jumps from wherever the slide lets it get back to.
     if !rests {
         let body = slid_back(scene, ctl, gravity, feet)?;
-        if !lands(fly(scene, ctl, gravity, (body, feet), aim, flight)?) {
+        if !lands(fly(scene, ctl, gravity, (body, feet), aim, flown)?) {
             return None;
         }
     }

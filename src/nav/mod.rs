@@ -197,6 +197,10 @@ pub struct NavStats {
     pub jumps: u64,
     /// Ride links.
     pub rides: u64,
+    /// Take-off directions whose jumps were simulated: by a bake, every one tried; by an update, those it
+    /// tried again (the others kept their links).
+    #[serde(default)]
+    pub jumps_simulated: u64,
     /// Seconds the bake took.
     pub seconds: f64,
 }
