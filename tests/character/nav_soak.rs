@@ -687,3 +687,36 @@ fn a_take_off_approached_from_ahead_of_its_jump_is_jumped_from_there_too() {
     );
     walked_map(&scene, ctl, true, from, to);
 }
+
+/// The soak's seed 21: on a random sector grid a 0.52 m body with a 0.51 m step walked east along a 0.16 m
+/// floor and turned north, then east up a 0.49 m riser onto a tread sloped 38° (rising to the north, so the
+/// riser is higher on the body's north side). The graph's one move of a cell from the corner carried the body
+/// over the edge; the steered body, stepped at 60 Hz from a few millimetres past the corner, stood against the
+/// riser for good. A step up of more than half a step now stands only where the walk makes it too (as a move of
+/// more than a cell and a half does): that goal has no path, and the reach map agrees.
+#[test]
+fn a_riser_a_walk_does_not_climb_under_a_sloped_tread_makes_no_move() {
+    let cells: Vec<Cell> = vec![
+        Some((0.530_989_8, 1.885_342_1, None)),
+        Some((0.15, 2.890_927_6, None)),
+        Some((0.325_331_1, 1.452_945_4, Some((2, 38.167_28)))),
+        None,
+        None,
+        Some((1.2, 2.644_637, None)),
+        Some((0.0, 2.953_783, None)),
+        Some((0.0, 1.0, None)),
+        Some((0.15, 1.995_63, None)),
+    ];
+    let scene = sector_grid(2.683_712_7, 3, &cells, &[]);
+    let ctl = agent(0.261_908_65, 0.626_779_1, 0.507_776_4, 46.901_79, 0.3);
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    let (from, to) = (
+        Vec3::new(1.124_996_2, 0.541_000_1, 1.374_996_2),
+        Vec3::new(5.374_996, 1.241_408, 1.624_996_2),
+    );
+    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
+        panic!("{e}");
+    }
+    let bad = disagreements(&scene, &ctl, &map, &[(from, to)]);
+    assert!(bad.is_empty(), "disagree with the reach map: {bad:?}");
+}

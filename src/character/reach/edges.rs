@@ -183,7 +183,12 @@ impl Places<'_> {
         // in where this one would) and by the agent's own (over a gap a little narrower than the body, the
         // agent's body sinks until both rims hold it, deeper than a step, where the narrower one, falling
         // between them, is thrown up onto the far rim by its rounded edge).
-        if flat > 1.5 * self.grid.cell && !drop {
+        // And a step up a riser of more than half a step: one move of a cell carries the body over the riser's
+        // edge onto the tread, where a body walking it at 60 Hz, lifted a step and carried a frame's walk on,
+        // may not get its middle past the edge and stay against the riser (a riser near the step's height
+        // under a sloped tread, higher on one side of the body than the other: found by the navigation soak).
+        let rise = feet.y - from.feet.y > 0.5 * self.ctl.max_step;
+        if (flat > 1.5 * self.grid.cell || rise) && !drop {
             work.moves += 2;
             let margin = (0.25 * self.ctl.radius).min(0.05);
             let thin = CharacterController {
