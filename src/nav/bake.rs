@@ -527,11 +527,12 @@ fn thrown_up(body: &Body, start: Vec3, ctl: &CharacterController) -> bool {
 }
 
 /// Where the jump link from node `n` along `dir` lands (the link joins the node nearest it), when the
-/// simulated jump lands on a place of the graph more than two cells away, and lands there again taken off wherever a steered body takes off: from the node at rest, and
-/// where bodies walking to it (as steering walks, from behind the take-off, from either side and between) are
-/// first on the ground within [`TAKE_OFF`](super::consts::TAKE_OFF) of it. A body that walks up to it but is never on the ground that
-/// near (a crest that throws it into the air) makes no link. Nor does a jump the moves from `n` match in the
-/// path search's cost (`dominate.rs`): it would never be taken.
+/// simulated jump lands on a place of the graph more than two cells away, and lands there again taken off
+/// wherever a steered body takes off: from the node at rest, and where bodies walking to it (as steering walks,
+/// from behind the take-off, from either side and between) are first on the ground within
+/// [`TAKE_OFF`](super::consts::TAKE_OFF) of it. A body that walks up to it but is never on the ground that near
+/// (a crest that throws it into the air) makes no link. Nor does a jump the moves from `n` match in the path
+/// search's cost (`dominate.rs`): it would never be taken. `flight` records what was simulated and decided.
 fn try_jump(
     scene: &Scene,
     graph: &MoveGraph,
@@ -592,7 +593,7 @@ pub(super) fn walk_matched(
 
 /// The rest of [`try_jump`] once walking does not match the jump from `n` along `dir` that landed at `landing`
 /// near node `to`: the jump along the link lands there again from every take-off steering uses.
-pub(super) fn links_from(
+fn links_from(
     scene: &Scene,
     graph: &MoveGraph,
     settings: &NavSettings,
