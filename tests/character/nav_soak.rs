@@ -720,3 +720,47 @@ fn a_riser_a_walk_does_not_climb_under_a_sloped_tread_makes_no_move() {
     let bad = disagreements(&scene, &ctl, &map, &[(from, to)]);
     assert!(bad.is_empty(), "disagree with the reach map: {bad:?}");
 }
+
+/// The soak's seeds 23 to 25: starts `fit` pushed past the scene's box (9 cm past the gallery's ramp for a
+/// 0.26 m body, 0.32 m past the courtyard's wall for a 0.67 m one, both with 5 cm steps). The reach map grew its
+/// box to hold such a start, which moved all of its columns, and from there it reached 2,065 and 955 places the
+/// navigation map (its columns on the scene's box) had no path to. A start within a radius, two skins and a
+/// cell of the box now leaves the box as it is: the two agree.
+#[test]
+fn a_start_pushed_past_the_scenes_box_leaves_the_reach_maps_columns_where_they_are() {
+    use collidoscope::character::{ReachMap, ReachSettings};
+    let v = Vec3::new;
+    for (level, r, h, from, to) in [
+        (
+            "cookbook_gallery",
+            0.127_545_91f32,
+            1.574_021_2f32,
+            v(-4.725_005_6, 0.010_000_005, -5.090_083),
+            v(-3.073_613, 0.010_000_005, -4.723_612_3),
+        ),
+        (
+            "courtyard",
+            0.337_287_3,
+            0.774_574_64,
+            v(-10.190_558, 0.009_999_99, 10.571_618),
+            v(10.602_764, 0.009_999_99, 7.374_990_5),
+        ),
+    ] {
+        let scene = sample_level(level);
+        let ctl = agent(r, h - 2.0 * r, 0.05, 25.0, 0.3);
+        let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+        let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
+        assert_eq!(
+            reach.start(),
+            Some(from),
+            "{level}: the start is the map's place"
+        );
+        let bad = map
+            .places(0)
+            .iter()
+            .chain([&to])
+            .filter(|p| reach.reachable(**p) != map.path(0, from, **p).is_some())
+            .count();
+        assert_eq!(bad, 0, "{level}: places the two maps disagree on");
+    }
+}

@@ -429,7 +429,7 @@ impl ReachMap {
         start: Vec3,
         settings: &ReachSettings,
     ) -> Result<Grid, ReachError> {
-        let bounds = Self::bounds_for(scene, start, settings)?;
+        let bounds = Self::bounds_for(scene, ctl, start, settings)?;
         let grid = Grid::over(&bounds, settings.cell, ctl.height);
         let columns = grid.nx as u64 * grid.nz as u64;
         if columns > settings.max_columns as u64 {
@@ -448,6 +448,7 @@ impl ReachMap {
     /// planes alone maps 20 m around the start).
     fn bounds_for(
         scene: &Scene,
+        ctl: &CharacterController,
         start: Vec3,
         settings: &ReachSettings,
     ) -> Result<Aabb, ReachError> {
@@ -456,7 +457,7 @@ impl ReachMap {
             None => {
                 let around = Aabb::from_center_half_extents(start, Vec3::new(20.0, 2.0, 20.0));
                 match scene.bounds() {
-                    Some(s) => Aabb::new(s.min.min(start - Vec3::Y), s.max.max(start + Vec3::Y)),
+                    Some(s) => Self::holding(s, start, ctl.radius + 2.0 * ctl.skin + settings.cell),
                     None => around,
                 }
             }
@@ -468,6 +469,25 @@ impl ReachMap {
             )));
         }
         Ok(b)
+    }
+
+    /// The scene's box `s` grown to hold `start` (and a metre above and below it), but across only where the
+    /// start lies more than `edge` outside it. A place of the map may stand up to a radius and a skin past the
+    /// box (`fit` pushes a column's body off the faces near it), and a start there is on the map's edge: grown
+    /// to hold it, the box moved every column by how far out the start was (9 cm past the gallery's ramp, 0.32 m
+    /// past the courtyard's wall), and the reach map disagreed with the navigation map, whose columns stay on
+    /// the scene's box, from there.
+    fn holding(s: Aabb, start: Vec3, edge: f32) -> Aabb {
+        let out = |lo: f32, hi: f32, at: f32| at < lo - edge || at > hi + edge;
+        let (min, max) = (start - Vec3::Y, start + Vec3::Y);
+        let mut b = Aabb::new(
+            Vec3::new(s.min.x, s.min.y.min(min.y), s.min.z),
+            Vec3::new(s.max.x, s.max.y.max(max.y), s.max.z),
+        );
+        if out(s.min.x, s.max.x, start.x) || out(s.min.z, s.max.z, start.z) {
+            b = Aabb::new(s.min.min(min), s.max.max(max));
+        }
+        b
     }
 
     /// The place a search from `feet` starts on ([`nearest_start`]).
