@@ -104,7 +104,7 @@ pub(super) const NO_BOX: [f32; 4] = [
 ];
 
 /// `b` grown to hold `feet` across.
-pub(super) fn grow(b: &mut [f32; 4], feet: Vec3) {
+fn grow(b: &mut [f32; 4], feet: Vec3) {
     *b = [
         b[0].min(feet.x),
         b[1].min(feet.z),

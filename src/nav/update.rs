@@ -38,7 +38,9 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
     // one given: the block raised in a room rather than the room).
     let changed = match edit_between(before, scene, changed) {
         Edit::Nothing => {
-            map.maps.iter_mut().for_each(|m| m.simulated = 0);
+            map.maps
+                .iter_mut()
+                .for_each(|m| (m.simulated, m.rechecked) = (0, 0));
             map.stats = bake::stats_of(&map.maps, began);
             return;
         }
@@ -168,9 +170,8 @@ fn update_jumps(
     // them, and every flight in the room met it).
     let grown = cell + 0.01;
     let near = |b: &[f32; 4]| {
-        let first = moved.partition_point(|p| p.x < b[0] - grown);
         across(b, &changed, body)
-            || moved[first..]
+            || moved[moved.partition_point(|p| p.x < b[0] - grown)..]
                 .iter()
                 .take_while(|p| p.x <= b[2] + grown)
                 .any(|p| p.z >= b[1] - grown && p.z <= b[3] + grown)
@@ -196,29 +197,20 @@ fn update_jumps(
     let mut take_offs = Vec::new();
     for (n, o) in same.iter().enumerate() {
         let node = n as u32;
-        let Some(o) = *o else {
-            take_offs.push(TakeOff {
-                node,
-                kept: Vec::new(),
-            });
-            continue;
+        // New, or its rims changed (a neighbouring column's places did): every direction again. Outside the
+        // columns expanded again, no neighbouring column was scanned again: the same rims.
+        let kept = match *o {
+            Some(o) if reused[n] != NONE || graph.rims(node, rise) == old.graph.rims(o, rise) => {
+                let k = old.flights.partition_point(|f| f.0 < o);
+                // No rims before, the same now: no jumps.
+                let Some(tries) = old.flights.get(k).filter(|f| f.0 == o).map(|f| &f.1) else {
+                    continue;
+                };
+                tries.iter().map(|f| keep(node, f)).collect()
+            }
+            _ => Vec::new(),
         };
-        // Outside the columns expanded again, no neighbouring column was scanned again: the same rims.
-        if reused[n] == NONE && graph.rims(node, rise) != old.graph.rims(o, rise) {
-            take_offs.push(TakeOff {
-                node,
-                kept: Vec::new(),
-            });
-            continue;
-        }
-        let k = old.flights.partition_point(|f| f.0 < o);
-        // No rims before, the same now: no jumps.
-        if let Some(tries) = old.flights.get(k).filter(|f| f.0 == o).map(|f| &f.1) {
-            take_offs.push(TakeOff {
-                node,
-                kept: tries.iter().map(|f| keep(node, f)).collect(),
-            });
-        }
+        take_offs.push(TakeOff { node, kept });
     }
     // `find_jumps` deals the take-offs out over the settings' threads in turn (they cluster), simulating the
     // directions not kept.

@@ -479,15 +479,15 @@ impl ReachMap {
     /// the scene's box, from there.
     fn holding(s: Aabb, start: Vec3, edge: f32) -> Aabb {
         let out = |lo: f32, hi: f32, at: f32| at < lo - edge || at > hi + edge;
-        let (min, max) = (start - Vec3::Y, start + Vec3::Y);
-        let mut b = Aabb::new(
-            Vec3::new(s.min.x, s.min.y.min(min.y), s.min.z),
-            Vec3::new(s.max.x, s.max.y.max(max.y), s.max.z),
-        );
+        let held = s.union(&Aabb::new(start - Vec3::Y, start + Vec3::Y));
         if out(s.min.x, s.max.x, start.x) || out(s.min.z, s.max.z, start.z) {
-            b = Aabb::new(s.min.min(min), s.max.max(max));
+            return held;
         }
-        b
+        // Across as it is; up and down as held.
+        Aabb::new(
+            Vec3::new(s.min.x, held.min.y, s.min.z),
+            Vec3::new(s.max.x, held.max.y, s.max.z),
+        )
     }
 
     /// The place a search from `feet` starts on ([`nearest_start`]).
