@@ -736,16 +736,16 @@ impl Scene {
             }
             Some(t.t)
         };
-        let mut start = 1.0f32;
-        for &i in &self.unbounded {
-            if let Some(t) = consider(i as usize) {
-                start = start.min(t);
-            }
-        }
         // The capsule's box moving along the motion: it can only touch objects whose box it enters.
         let bounds = capsule.bounds();
         let moved = capsule.translated(motion).bounds();
         let (lo, hi) = (bounds.min.min(moved.min), bounds.max.max(moved.max));
+        let mut start = 1.0f32;
+        for &i in self.planes_near(near, lo, hi) {
+            if let Some(t) = consider(i as usize) {
+                start = start.min(t);
+            }
+        }
         if let Some(objects) = self.near_objects(near, lo, hi) {
             for i in objects {
                 consider(i);
@@ -824,15 +824,15 @@ impl Scene {
         if !capsule.is_valid() {
             return false;
         }
+        let b = capsule.bounds();
         if self
-            .unbounded
+            .planes_near(near, b.min, b.max)
             .iter()
             .any(|&i| self.shapes[i as usize].overlaps_capsule(capsule))
         {
             return true;
         }
         let mut found = false;
-        let b = capsule.bounds();
         let mut test = |i: usize| {
             found = found
                 || (self.object_overlaps_capsule(near, i, capsule)

@@ -23,6 +23,9 @@ thread_local! {
 pub(crate) struct NearScene {
     lo: Vec3,
     hi: Vec3,
+    /// The planes the region is not clear of (`Scene::unbounded_candidates`), as scene indices: a query held
+    /// by the region tests only these (the others' own tests answer nothing anywhere in it).
+    planes: Vec<u32>,
     /// Bounded objects whose padded boxes touch the region (the scene's candidates), as scene indices.
     objects: Vec<u32>,
     /// For each mesh among `objects`: its scene index and its run of `triangles`.
@@ -66,6 +69,7 @@ impl Scene {
     /// Gather into `out` what lies near the box `lo..=hi` (a non-finite box gathers nothing usable: no query
     /// box is held by it, so every query goes through the trees).
     pub(crate) fn gather_near(&self, lo: Vec3, hi: Vec3, out: &mut NearScene) {
+        out.planes.clear();
         out.objects.clear();
         out.meshes.clear();
         out.triangles.clear();
@@ -75,6 +79,7 @@ impl Scene {
             (out.lo, out.hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
             return;
         }
+        self.unbounded_candidates(lo, hi, |i| out.planes.push(i as u32));
         self.bounded_candidates(lo, hi, |i| {
             out.objects.push(i as u32);
             if let Static::Mesh(m) = &self.shapes[i] {
@@ -111,6 +116,20 @@ impl Scene {
             let b = &boxes[i];
             b.min.cmple(hi).all() && b.max.cmpge(lo).all()
         }))
+    }
+
+    /// The planes a query inside the box `lo..=hi` must test: through `near` when its region holds the box
+    /// (those the region is not clear of), else every one.
+    pub(super) fn planes_near<'n>(
+        &'n self,
+        near: Option<&'n NearScene>,
+        lo: Vec3,
+        hi: Vec3,
+    ) -> &'n [u32] {
+        match near.filter(|n| n.holds(lo, hi)) {
+            Some(n) => &n.planes,
+            None => &self.unbounded,
+        }
     }
 
     /// Object `i`'s capsule sweep ([`Static::sweep_capsule`]), a mesh's through its gathered triangles.
@@ -153,7 +172,7 @@ mod tests {
     use crate::id::ObjectId;
     use crate::mesh::TriMesh;
     use crate::scene::Scene;
-    use crate::shape::{Aabb, Capsule};
+    use crate::shape::{Aabb, Capsule, Plane};
     use crate::statics::Static;
 
     /// A bumpy grid of triangles over 8 m and a few boxes on it.
@@ -188,6 +207,13 @@ mod tests {
             );
             objects.push((ObjectId(id), Static::Aabb(Aabb::new(c - h, c + h))));
         }
+        // Two planes, each near some regions and clear of others: a floor below the grid and a tilted one
+        // across its side.
+        let floor = Plane::new(Vec3::Y, rng.range(-1.2, -0.2));
+        let tilted = Vec3::new(-1.0, rng.range(-0.5, 0.5), rng.range(-0.5, 0.5)).normalize();
+        let side = Plane::new(tilted, tilted.dot(Vec3::X * rng.range(1.0, 4.0)));
+        objects.push((ObjectId(8), Static::Plane(floor)));
+        objects.push((ObjectId(9), Static::Plane(side)));
         Scene::from_objects(objects)
     }
 
@@ -197,7 +223,7 @@ mod tests {
     fn gathered_queries_answer_as_the_trees() {
         let mut rng = SplitMix64::new(31);
         let mut near = NearScene::default();
-        let (mut held, mut total) = (0, 0);
+        let (mut held, mut total, mut clear) = (0, 0, 0);
         for _ in 0..20 {
             let scene = scene(&mut rng);
             for _ in 0..200 {
@@ -215,6 +241,7 @@ mod tests {
                     b.max + Vec3::splat(reach),
                     &mut near,
                 );
+                clear += 2 - near.planes.len();
                 for _ in 0..6 {
                     let motion = Vec3::new(
                         rng.range(-1.0, 1.0),
@@ -250,5 +277,7 @@ mod tests {
         }
         // Both paths were taken, the gathered one mostly.
         assert!(held > total / 3 && held < total, "{held} of {total}");
+        // Regions clear of a plane (which their queries then leave out) and regions near one, both.
+        assert!(clear > 200 && clear < 6_000, "{clear} planes left out of 8,000");
     }
 }
