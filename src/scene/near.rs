@@ -278,6 +278,9 @@ mod tests {
         // Both paths were taken, the gathered one mostly.
         assert!(held > total / 3 && held < total, "{held} of {total}");
         // Regions clear of a plane (which their queries then leave out) and regions near one, both.
-        assert!(clear > 200 && clear < 6_000, "{clear} planes left out of 8,000");
+        assert!(
+            clear > 200 && clear < 6_000,
+            "{clear} planes left out of 8,000"
+        );
     }
 }

@@ -763,3 +763,41 @@ fn a_start_pushed_past_the_scenes_box_leaves_the_reach_maps_columns_where_they_a
         assert_eq!(bad.len(), 0, "{level}: places the two maps disagree on");
     }
 }
+
+/// The soak's seed 24 (random sector grids): a path drops 0.39 m from one roof onto another and jumps from
+/// there across a gap. A 0.4 m body with a 0.18 m step and slopes to 58°, walking off the first roof's rim at
+/// full speed (the drop is within the snap), hung on the rim by its rounded bottom with its feet 0.25 m above
+/// the take-off, within the step and the steep slope's rise of it, and jumped from there: 0.25 m high, the
+/// flight passed over its landing and the body fell off the level. A body jumps only where the ground holding
+/// it is no higher than a body on the take-off's surface touches.
+#[test]
+fn a_body_hanging_on_a_rim_above_a_take_off_does_not_jump_from_there() {
+    let cells: Vec<Cell> = vec![
+        Some((0.260_433_76, 1.776_754_6, Some((0, -2.307_401)))),
+        Some((0.6, 1.671_132_9, None)),
+        Some((0.0, 1.0, None)),
+        Some((0.0, 1.575_249_9, None)),
+        Some((0.664_321, 2.807_923, None)),
+        Some((0.179_545_39, 1.0, None)),
+        Some((0.15, 1.472_905_6, None)),
+        Some((0.363_714_22, 3.285_598_5, None)),
+        Some((0.0, 2.672_104_1, None)),
+    ];
+    let size = 2.012_939_7f32;
+    let scale = size * 3.0 / 9.0;
+    let crates = [(0.533_776_64 * scale, 7.899_370_7 * scale, 0.2, 1.455_714_6)];
+    let scene = sector_grid(size, 3, &cells, &crates);
+    let ctl = agent(
+        0.198_113_16,
+        0.578_911_07,
+        0.175_997_03,
+        57.904_85,
+        1.396_108_5,
+    );
+    let (from, to) = (
+        Vec3::new(1.124_997_1, 2.001_787_7, 1.124_997_1),
+        Vec3::new(4.239_489_6, 1.009_999_8, 0.874_997_14),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 1, "{path:?}");
+}
