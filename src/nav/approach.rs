@@ -6,7 +6,7 @@
 use glam::{Vec2, Vec3};
 
 use super::STEER_SPEED;
-use super::consts::{HZ, TAKE_OFF, at_take_off, drop_speed, flat};
+use super::consts::{HZ, at_take_off, drop_speed, flat};
 use super::line;
 use crate::character::{Body, BodyInput, CharacterController, MoveGraph};
 use crate::scene::Scene;
@@ -42,16 +42,15 @@ pub(super) fn walks_onto(
 /// How far back from a take-off the approaches the bake simulates begin, metres.
 pub(super) const APPROACH: f32 = 0.3;
 
-/// How far back the approach from behind that jumps earliest begins: four frames' walks at [`STEER_SPEED`]
-/// short of [`TAKE_OFF`], so its first frame within reach of the take-off is
-/// 2 mm inside it.
-pub(super) const EARLIEST: f32 = TAKE_OFF - 0.002 + 4.0 * STEER_SPEED / HZ;
+/// The frames a walk back to a take-off has beyond its length at its speed to come within [`AT`](super::consts::AT) of it (on a
+/// slope or against a wall a frame's wish may carry the body only part of the way).
+const SETTLE: usize = 12;
 
 /// The body a steered walk along `way` to the take-off `feet` brings to where steering jumps: the walk begins
-/// where a body walking `far` ([`APPROACH`] or [`EARLIEST`]) back from the take-off stands, and heads for the take-off reaching it
-/// exactly at 60 Hz, as steering walks to a segment's end; it jumps on the first frame it is on the ground
-/// within [`TAKE_OFF`] of it. `Some(None)` when there is no such walk to try (the way back leaves the ground or
-/// is blocked), `None` when the walk never is on the ground that near (steering would not jump).
+/// where a body walking `far` ([`APPROACH`]) back from the take-off stands, and heads for the take-off
+/// reaching it exactly at 60 Hz, as steering walks to a segment's end; it jumps on the first frame it is on the
+/// ground within [`AT`](super::consts::AT) of it. `Some(None)` when there is no such walk to try (the way back leaves the ground
+/// or is blocked), `None` when the walk never is on the ground that near (steering would not jump).
 pub(super) fn approached(
     scene: &Scene,
     ctl: &CharacterController,
@@ -75,9 +74,9 @@ pub(super) fn approached(
 /// The body [`approached`] brings to the take-off `feet`, found without stepping where a proven line
 /// (`line::proven`: a level floor the agent's body crosses touching nothing) joins the take-off and the place
 /// `far` back along `way`. There [`Body::step`] moves a walking body exactly by its wish: the walk back ends
-/// at that place, and the walk to the take-off goes a frame's walk at [`STEER_SPEED`] a frame and jumps at the
-/// first place within [`TAKE_OFF`] of it, on the ground. `None` where no such line
-/// is proven (the walks are stepped).
+/// at that place, and the walk to the take-off reaches it (to the rounding of the last frame's wish) and
+/// jumps there: the body is the take-off's own, set down. `None` where no such line is proven (the walks are
+/// stepped).
 pub(super) fn on_line(
     scene: &Scene,
     graph: &MoveGraph,
@@ -95,19 +94,14 @@ pub(super) fn on_line(
     ) {
         return None;
     }
-    let stride = STEER_SPEED / HZ;
-    let mut left = far;
-    while left > TAKE_OFF {
-        left -= stride;
-    }
-    let mut body = Body::new(feet - way * left.max(0.0));
+    let mut body = Body::new(feet);
     body.grounded = true;
     Some(body)
 }
 
 /// `body` walked back to the take-off `feet` from up to `far` off, as steering walks to a segment's end: the
-/// body on the first frame it is on the ground within [`TAKE_OFF`] of it on its
-/// surface (`at_take_off`, as steering jumps), `None` when it never is.
+/// body on the first frame it is on the ground within [`AT`](super::consts::AT) of it on its surface (`at_take_off`, as steering
+/// jumps), `None` when it never is (within the frames the walk takes and [`SETTLE`] more).
 fn come_back(
     scene: &Scene,
     ctl: &CharacterController,
@@ -123,7 +117,7 @@ fn come_back(
     } else {
         STEER_SPEED
     };
-    for _ in 0..(2.0 * far * HZ / speed) as usize + 2 {
+    for _ in 0..(2.0 * far * HZ / speed) as usize + SETTLE {
         if at_take_off(&body, feet, ctl) {
             return Some(Some(body));
         }
@@ -195,7 +189,7 @@ mod tests {
         let ways = [Vec2::X, Vec2::Y, Vec2::NEG_Y, Vec2::new(0.6, 0.8)];
         let mut settled = 0;
         for way in ways {
-            for far in [APPROACH, EARLIEST] {
+            for far in [APPROACH, 0.5 * APPROACH] {
                 let stepped = approached(&scene, &ctl, gravity, (feet, far), way)
                     .flatten()
                     .expect("the open floor is walked");

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::{Vec2, Vec3};
 
-use super::approach::{APPROACH, EARLIEST, approached, on_line, slid_back, walks_onto};
+use super::approach::{APPROACH, approached, on_line, slid_back, walks_onto};
 use super::astar::Via;
 use super::consts::{coming_down, flat, jump_cost, move_cost};
 use super::dominate;
@@ -529,9 +529,9 @@ fn thrown_up(body: &Body, start: Vec3, ctl: &CharacterController) -> bool {
 /// Where the jump link from node `n` along `dir` lands (the link joins the node nearest it), when the
 /// simulated jump lands on a place of the graph more than two cells away, and lands there again taken off
 /// wherever a steered body takes off: from the node at rest, and where bodies walking to it (as steering walks,
-/// from behind the take-off, from either side and between) are first on the ground within
-/// [`TAKE_OFF`](super::consts::TAKE_OFF) of it. A body that walks up to it but is never on the ground that near
-/// (a crest that throws it into the air) makes no link. Nor does a jump the moves from `n` match in the path
+/// from behind the take-off, from ahead, from either side and between) are on the ground within
+/// [`AT`](super::consts::AT) of it. A body that walks up to it but is never on the ground that near (a crest
+/// that throws it into the air, a slope it cannot stand on) makes no link. Nor does a jump the moves from `n` match in the path
 /// search's cost (`dominate.rs`): it would never be taken. `flight` records what was simulated and decided.
 fn try_jump(
     scene: &Scene,
@@ -637,8 +637,9 @@ fn links_from(
 }
 
 /// `Some` when the jump along `aim` from node `n` (feet `feet`) lands (`lands`) from every take-off steering
-/// uses: where bodies walked to it from behind and from either side (each twice) and between are first on the
-/// ground near enough to jump, and where a slide leaves a body that cannot stand still there. `None`: no link.
+/// uses: where bodies walked to it from behind, from ahead, from either side and between are on the ground
+/// within [`AT`](super::consts::AT) of it (each way's walk must get there), and where a slide leaves a body
+/// that cannot stand still there. `None`: no link.
 /// `still` (the scene has no movers) lets an approach along a proven line be set down (`on_line`).
 fn take_offs_land(
     scene: &Scene,
@@ -651,37 +652,36 @@ fn take_offs_land(
 ) -> Option<()> {
     let ctl = graph.controller();
     let diagonal = std::f32::consts::FRAC_1_SQRT_2;
-    // From behind twice: the walk from `APPROACH` back jumps about a half frame's walk short of the take-off,
-    // the one from `EARLIEST` back as far short as steering ever jumps (a knife-edge flight over a rim can
-    // land from the one and not the other). From either side twice too: a body that comes from the side jumps
-    // up to `TAKE_OFF` aside, and a diagonal jump from a platform's corner, turned along its face while
-    // rising, landed on the far corner from 3 cm aside and slid off it from 6 cm (the 100 m maze's bench).
-    // And from ahead once: a path may come to a take-off from the side its jump goes to (walking out along a
-    // box top and jumping back over it), and then the body jumps up to `TAKE_OFF` ahead of it (a 3.7 m jump
-    // onto a tilted crate overshot it from 0.9 cm ahead: the soak's seed 19). Where the way ahead leaves the
-    // ground (a rim: no path comes from there) there is no such walk.
+    // Steering walks to the take-off and jumps within `AT` of it, whichever way it came: from behind, from
+    // ahead (a path may come to a take-off from the side its jump goes to, walking out along a box top and
+    // back over it), from either side and between. Each way's walk must get there; where it does, its flight
+    // starts within a millimetre of the take-off (on a slope or against a wall a walk may settle a little
+    // differently by way: each is flown unless it stands on the take-off exactly, the flight already made).
+    // Where the way back leaves the ground (a rim: no path comes from there) there is no such walk.
     let turns = [
-        (Vec2::X, APPROACH),
-        (Vec2::X, EARLIEST),
-        (Vec2::NEG_X, APPROACH),
-        (Vec2::new(diagonal, diagonal), APPROACH),
-        (Vec2::new(diagonal, -diagonal), APPROACH),
-        (Vec2::Y, APPROACH),
-        (Vec2::NEG_Y, APPROACH),
-        (Vec2::Y, EARLIEST),
-        (Vec2::NEG_Y, EARLIEST),
+        Vec2::X,
+        Vec2::NEG_X,
+        Vec2::new(diagonal, diagonal),
+        Vec2::new(diagonal, -diagonal),
+        Vec2::Y,
+        Vec2::NEG_Y,
     ];
     // Where a body cannot stand still (it slides off), every approach must be walked: one that leaves the
     // ground there is the way steering's bodies come too.
     let rests = graph.rests(n);
-    for (turn, back) in turns {
+    // The walks go up to `APPROACH` back from the take-off every way: an edit there may change where they
+    // arrive (an update flies such a direction again).
+    let reach = Vec3::new(APPROACH, 0.0, APPROACH);
+    grow(flown, feet - reach);
+    grow(flown, feet + reach);
+    for turn in turns {
         let way = turn.rotate(aim);
         let body = match still
-            .then(|| on_line(scene, graph, (feet, back), way))
+            .then(|| on_line(scene, graph, (feet, APPROACH), way))
             .flatten()
         {
             Some(body) => Some(body),
-            None => approached(scene, ctl, gravity, (feet, back), way)?,
+            None => approached(scene, ctl, gravity, (feet, APPROACH), way)?,
         };
         let Some(body) = body else {
             if rests {
@@ -689,6 +689,12 @@ fn take_offs_land(
             }
             return None;
         };
+        // On the ground a body's state is its feet (the step sets its velocity from the wish): one standing
+        // on the take-off exactly flies the flight along the link already made (without movers, which carry
+        // a body by what it stands on).
+        if still && body.grounded && body.feet == feet {
+            continue;
+        }
         if !lands(fly(scene, ctl, gravity, (body, feet), aim, flown)?) {
             return None;
         }

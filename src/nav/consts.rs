@@ -9,10 +9,18 @@ use crate::character::{Body, CharacterController};
 /// Simulated frames per second (the property the contract states is at 60 Hz).
 pub(super) const HZ: f32 = 60.0;
 
-/// How near its take-off (horizontally, metres) a steered body on the ground jumps: a frame's walk at
-/// [`STEER_SPEED`] and 2 cm. The bake checks each jump link from the take-offs bodies walking to it this way
-/// reach.
+/// A frame's walk at [`STEER_SPEED`] and 2 cm (metres): how far across a body near a take-off may still be
+/// on its surface (the steepest slope's rise over it bounds the height there), and how far past a take-off
+/// a body coming down onto it may be.
 pub(super) const TAKE_OFF: f32 = STEER_SPEED / HZ + 0.02;
+
+/// How near its take-off (horizontally, metres) a steered body on the ground jumps: a millimetre. Steering
+/// walks to the take-off reaching it exactly at 60 Hz (as to a segment's end) and jumps there, so every
+/// steered flight starts where the bake's flights start, whichever way the body came. (It used to jump on the
+/// first frame within [`TAKE_OFF`]: bodies then took off up to 8.7 cm short of or aside from the take-off,
+/// the bake flew nine approaches to cover that, and knife-edge jumps (a rim cleared by millimetres) still
+/// failed from take-offs between the ones flown: the soak's seeds 19 and 24.)
+pub(super) const AT: f32 = 1e-3;
 
 /// The gravity steering's estimates assume, metres per second squared (the default level's): how long a drop
 /// falls, how high a flight rises.
@@ -26,13 +34,12 @@ pub(super) fn path_cell(ctl: &CharacterController) -> f32 {
 
 /// How fast a steered body walks off a ledge `fall` metres high (and the bake's approaches down to a take-off
 /// with it): so the fall carries it about [`path_cell`] past the rim (at least 0.5 m/s, at most
-/// [`STEER_SPEED`]).
+/// [`STEER_SPEED`]); the reach map's walks of drops use the same speed.
 pub(super) fn drop_speed(ctl: &CharacterController, fall: f32) -> f32 {
-    let seconds = (2.0 * fall / GRAVITY).sqrt();
-    (path_cell(ctl) / seconds).clamp(0.5, STEER_SPEED)
+    crate::character::drop_speed(ctl, fall)
 }
 
-/// Whether a steered body jumps for the take-off `feet` where it is: on the ground within [`TAKE_OFF`] of it
+/// Whether a steered body jumps for the take-off `feet` where it is: on the ground within [`AT`] of it
 /// across, and on the take-off's surface (within `max_step`, two skins and what the steepest walkable slope
 /// rises over [`TAKE_OFF`] of it up or down), held there by ground no higher than a body on that surface
 /// touches (the slope's rise, what the rounded bottom's contact on the steepest slope lies above the feet, and
@@ -46,7 +53,7 @@ pub(super) fn at_take_off(body: &Body, feet: Vec3, ctl: &CharacterController) ->
     let rise = TAKE_OFF * slope.tan();
     let held = rise + ctl.radius * (1.0 - slope.cos()) + 2.0 * ctl.skin;
     body.grounded
-        && flat(body.feet, feet) <= TAKE_OFF
+        && flat(body.feet, feet) <= AT
         && (body.feet.y - feet.y).abs() <= ctl.max_step + 2.0 * ctl.skin + rise
         && body.ground.is_none_or(|g| g.point.y - feet.y <= held)
 }

@@ -10,8 +10,9 @@
 //! walk along that segment began. Within
 //! a radius of it the body heads for the segment's end (on the ground reaching it exactly, at 60 Hz, rather than
 //! a frame's walk past it: the next segment was checked walking from that point); pushed farther off, back to the nearest point on it
-//! first. A jump link's take-off jumps when the body is grounded within a frame's walk of it (`TAKE_OFF`) on
-//! its surface (not on a rim above it, `at_take_off`), with the wish along the link (the bake simulated such approaches); a body coming down onto the take-off
+//! first. A jump link's take-off jumps when the body is grounded within a millimetre of it (`AT`: walking to
+//! it, the body reaches it exactly at 60 Hz) on its surface (not on a rim above it, `at_take_off`), with the
+//! wish along the link (the bake simulated such walks and flights); a body coming down onto the take-off
 //! (falling, above it, not past it: `coming_down`) follows the segment before, not the jump; on the ground short of the link's middle the
 //! body heads for the take-off (never walks off toward the landing; reaching it exactly at 60 Hz, as a
 //! segment's end); in the air the wish stays along the link. On the last segment
@@ -73,7 +74,7 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     let link = path.links.get(i).copied().unwrap_or(NavLink::Walk);
     let along = flat(a, b).normalize_or_zero() * STEER_SPEED;
     let last = i + 2 == pts.len();
-    // The next link a jump, its take-off within a frame's walk: jump now, along it.
+    // The next link a jump, its take-off reached (within `AT`): jump now, along it.
     if let Some(NavLink::Jump { .. }) = path.links.get(i + 1)
         && at_take_off(body, b, ctl)
         && let Some(&c) = pts.get(i + 2)
@@ -221,7 +222,18 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     for i in 0..pts.len() - 1 {
         let (a, b) = (pts[i], pts[i + 1]);
         let ab = flat(a, b);
-        let (_, q, t) = on_segment(pts, i, feet);
+        let (_, mut q, mut t) = on_segment(pts, i, feet);
+        // On the ground a body is at a jump's ends, never under its flight: the nearer end is the point on it
+        // (measured at a point under the flight, a 1 m body with a 0.59 m step walking up a slope beneath a
+        // later jump down over it was a step and half a radius from the jump's line and was steered along it:
+        // the soak's seed 22).
+        if body.grounded && matches!(path.links.get(i), Some(NavLink::Jump { .. })) {
+            (q, t) = if flat(feet, a).length() <= flat(feet, b).length() {
+                (a, 0.0)
+            } else {
+                (b, 1.0)
+            };
+        }
         let off = off_height(path.links.get(i), (a, b, q), body, ctl);
         let mut d = flat(feet, q).length() + 0.5 * off;
         if flying && ab.dot(flight) < 0.0 {
@@ -232,6 +244,16 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
             // that jump.
             let cos = ab.normalize_or_zero().dot(flight.normalize_or_zero());
             d += 0.5 * (1.0 - cos);
+        }
+        // Rising in the air, the body is flying a jump (a walk, a drop or a ride does not carry it up): no other
+        // segment is followed then. A jump stopped across by a wall (its speed along the jump's line turned
+        // into one along the wall) was nearer a drop's segment beside its take-off than its own line, and
+        // steering turned the wish off the jump the bake flew with it held (the soak's seed 24).
+        if in_air
+            && body.velocity.y > 0.0
+            && !matches!(path.links.get(i), Some(NavLink::Jump { .. }))
+        {
+            d += 1.0;
         }
         // Falling onto a jump's take-off (off the drop before it) is not flying the jump.
         if let Some(NavLink::Jump { .. }) = path.links.get(i)

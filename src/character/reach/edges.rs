@@ -15,11 +15,12 @@
 
 use std::collections::HashMap;
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 
 use super::super::CharacterController;
 use super::spots::{Grid, Spot, grown};
 use crate::scene::Scene;
+use crate::shape::Ray;
 
 /// The four neighbours of a column.
 const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
@@ -92,6 +93,27 @@ impl Places<'_> {
         self.col_start[c] as usize..self.col_start[c + 1] as usize
     }
 
+    /// Whether a drop from `a` to `b` passes over a gap: a point between the two ends' columns (sampled every
+    /// half cell, or radius when smaller) under which nothing lies from a step above `a` down to a step below
+    /// `b` (a ray straight down: a gap or a pit lower than the landing). Only over such a gap can a body
+    /// walking the drop fall short of where the move's one sweep lands.
+    fn over_a_gap(&self, a: Vec3, b: Vec3) -> bool {
+        let ctl = self.ctl;
+        let (lo, hi) = (b.y - ctl.max_step - 2.0 * ctl.skin, a.y + ctl.max_step);
+        let (pa, pb) = (Vec2::new(a.x, a.z), Vec2::new(b.x, b.z));
+        let ends = (self.grid.column_near(pa), self.grid.column_near(pb));
+        let spacing = (0.5 * self.grid.cell).min(ctl.radius).max(1e-3);
+        let samples = ((pb - pa).length() / spacing).ceil().min(4096.0) as usize;
+        (1..samples).any(|k| {
+            let p = pa.lerp(pb, k as f32 / samples as f32);
+            let c = self.grid.column_near(p);
+            c != ends.0 && c != ends.1 && {
+                let ray = Ray::new(Vec3::new(p.x, hi, p.y), Vec3::NEG_Y);
+                self.scene.cast_ray(&ray, hi - lo).is_none()
+            }
+        })
+    }
+
     /// Whether `y` is within a step up or a snap down of `from`.
     fn within_step(&self, from: f32, y: f32) -> bool {
         let ctl = self.ctl;
@@ -101,7 +123,7 @@ impl Places<'_> {
     /// The key of a landing: the scan place in its column within half a step of its height, else its column
     /// and height.
     pub(super) fn key_of(&self, feet: Vec3) -> Option<(Key, u32, u32)> {
-        let c = self.grid.column_at(glam::Vec2::new(feet.x, feet.z))?;
+        let c = self.grid.column_at(Vec2::new(feet.x, feet.z))?;
         let tol = (self.ctl.max_step * 0.5).max(2.0 * self.ctl.skin);
         let spot = self
             .in_column(c)
@@ -175,7 +197,7 @@ impl Places<'_> {
         work: &mut EdgeWork,
     ) -> Option<(Vec3, bool)> {
         let (feet, level) = self.one_move(from, target, work)?;
-        let flat = glam::Vec2::new(feet.x - from.feet.x, feet.z - from.feet.z).length();
+        let flat = Vec2::new(feet.x - from.feet.x, feet.z - from.feet.z).length();
         let drop = feet.y < from.feet.y - self.ctl.max_step - 2.0 * self.ctl.skin;
         // One move of several cells sweeps straight over a pit the body is narrower than; a body walking it
         // step by step falls in: such a move stands only when the walk makes it too, by a body a little
@@ -187,15 +209,26 @@ impl Places<'_> {
         // edge onto the tread, where a body walking it at 60 Hz, lifted a step and carried a frame's walk on,
         // may not get its middle past the edge and stay against the riser (a riser near the step's height
         // under a sloped tread, higher on one side of the body than the other: found by the navigation soak).
+        // A drop of more than a cell and a half likewise: one move sweeps over a gap between a ledge and a
+        // riser beyond it that a body walking off the ledge (slowly where the snap does not catch the fall, as
+        // navigation steers it) falls into and is held in, narrower than the body (the navigation soak's seed
+        // 24: a 0.6 m body off a crate's top toward a floor 0.36 m lower past a 0.5 m gap). Walked only where
+        // the drop passes over such a gap (`over_a_gap`): the walks of every long drop (off the 40 m maze's
+        // wall tops, say) made its navigation bake nearly four times as long.
         let rise = feet.y - from.feet.y > 0.5 * self.ctl.max_step;
+        if drop && flat > 1.5 * self.grid.cell && self.over_a_gap(from.feet, feet) {
+            work.moves += 2;
+            let arrives = |ctl: &CharacterController| {
+                super::walk::drops(self.scene, ctl, super::walk::GRAVITY, from.feet, feet)
+                    .is_some_and(|end| (end.y - feet.y).abs() <= ctl.max_step + 2.0 * ctl.skin)
+            };
+            if !(arrives(&self.thin()) && arrives(self.ctl)) {
+                return None;
+            }
+        }
         if (flat > 1.5 * self.grid.cell || rise) && !drop {
             work.moves += 2;
-            let margin = (0.25 * self.ctl.radius).min(0.05);
-            let thin = CharacterController {
-                radius: self.ctl.radius - margin,
-                skin: self.ctl.skin.min(0.5 * (self.ctl.radius - margin)),
-                ..*self.ctl
-            };
+            let thin = self.thin();
             let arrives = |ctl: &CharacterController| {
                 super::walk::walks(
                     self.scene,
@@ -212,6 +245,18 @@ impl Places<'_> {
             }
         }
         Some((feet, level))
+    }
+
+    /// The agent a little narrower (by a quarter of its radius, at most 5 cm) whose walks a move of several
+    /// cells must make too: a body arriving a little aside, or one a little narrower than a pit's edges hold,
+    /// falls in where the agent's would.
+    fn thin(&self) -> CharacterController {
+        let margin = (0.25 * self.ctl.radius).min(0.05);
+        CharacterController {
+            radius: self.ctl.radius - margin,
+            skin: self.ctl.skin.min(0.5 * (self.ctl.radius - margin)),
+            ..*self.ctl
+        }
     }
 
     /// The move itself (see [`Places::try_move`]).
