@@ -201,6 +201,10 @@ fn off_height(
     ((y - q.y).abs() - band).max(0.0)
 }
 
+/// How much farther a flight's top may be from another jump's than from the one found before that other is
+/// taken instead, metres: the 60 Hz steps' rounding of a flight's top and two skins.
+const RISE_SLACK: f32 = 0.07;
+
 /// The segment followed from the body's feet: the latest whose distance is within half a radius of the nearest
 /// one's (a point where the path passes close to itself, at a jump's landing say, goes on rather than back;
 /// in the air, segments against the flight count a metre farther), with the nearest point on it and where that
@@ -219,6 +223,16 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     let mut least = f32::INFINITY;
     let mut found = (0, pts[0], 0.0);
     let mut nearest = found;
+    // In the air, how far the height the body's free flight rises to is from each jump's (its take-off's plus
+    // the jump's), of the segment found so far.
+    let rise = |i: usize| -> Option<f32> {
+        let jump = matches!(path.links.get(i), Some(NavLink::Jump { .. }));
+        (in_air && jump).then(|| {
+            let apex = feet.y + body.velocity.y * body.velocity.y / (2.0 * GRAVITY);
+            (apex - pts[i].y - ctl.jump_height).abs()
+        })
+    };
+    let mut found_rise = None;
     for i in 0..pts.len() - 1 {
         let (a, b) = (pts[i], pts[i + 1]);
         let ab = flat(a, b);
@@ -261,15 +275,23 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         {
             d += 1.0;
         }
+        // In the air, a later jump whose flight rises higher or lower than the body's by more than the one
+        // found (and the 60 Hz steps' rounding of a flight's top) is not the one flown: a body rising along a
+        // riser after jumping up onto a ledge, its speed across stopped, was as near a later jump down past
+        // the same spot, whose take-off stands on the ledge (0.58 m more rise; the step the energy rule in
+        // `off_height` allows is 0.59 m for that agent: the soak's seed 22).
+        let worse = matches!((rise(i), found_rise), (Some(r), Some(f)) if r > f + RISE_SLACK);
         if d < least {
             least = d;
             found = (i, q, t);
             nearest = found;
-        } else if d <= least + tolerance && !(in_air && off > 0.0) {
+            found_rise = rise(i);
+        } else if d <= least + tolerance && !(in_air && off > 0.0) && !worse {
             // In the air, a later segment the body's height or flight rules out is not taken for being
             // about as near (stopped against a wall over a jump's landing and still rising, a body was
             // steered onto the next jump's line, off the landing's ledge, before it came down).
             found = (i, q, t);
+            found_rise = rise(i);
         }
     }
     at_corners(path, body, ctl, nearest, found)

@@ -883,3 +883,37 @@ fn a_drop_over_a_gap_narrower_than_the_body_is_made_only_where_walked() {
     let bad = disagreements(&scene, &ctl, &map, &[(from, to)]);
     assert!(bad.is_empty(), "disagree with the reach map: {bad:?}");
 }
+
+/// The soak's seed 22 (random sector grids): a path walks up a 37° slope, jumps up onto a ledge and later
+/// jumps back down past the same spot. A 1 m body with a 0.59 m step, rising along the ledge's riser after
+/// the first jump (its speed across stopped), was as near the later jump's line as its own, within the step
+/// the flight's height rule allows, and steering took the later one and turned back. A later jump whose
+/// flight rises to a height farther from the body's than the one found is not taken.
+#[test]
+fn a_rising_body_follows_the_jump_it_flies_not_a_later_one_past_it() {
+    let cells: Vec<Cell> = vec![
+        Some((0.6, 1.137_216_1, None)),
+        Some((0.300_506_11, 2.179_059_3, Some((1, -36.794_437)))),
+        Some((0.537_460_4, 2.259_369, None)),
+        Some((0.455_634_3, 3.361_363_2, None)),
+        Some((0.3, 1.996_618_9, None)),
+        Some((0.443_360_18, 1.829_995, None)),
+        Some((0.0, 3.352_795_6, None)),
+        Some((0.317_946_55, 1.0, None)),
+        Some((0.469_034_14, 1.108_861_3, None)),
+    ];
+    let scene = sector_grid(3.777_849, 3, &cells, &[]);
+    let ctl = agent(
+        0.506_228_86,
+        0.634_934_6,
+        0.585_339_9,
+        47.575_07,
+        0.642_477_8,
+    );
+    let (from, to) = (
+        Vec3::new(4.300_034, 0.183_495_58, 0.124_994_6),
+        Vec3::new(0.124_994_6, 1.746_999_7, 0.124_994_6),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 2, "{path:?}");
+}
