@@ -52,7 +52,7 @@ mod reach;
 /// The whole move graph, for navigation (`crate::nav`).
 pub(crate) use reach::graph::MoveGraph;
 pub(crate) use reach::par::on_threads;
-pub(crate) use reach::walk::{drop_speed, walks};
+pub(crate) use reach::walk::{drop_carry, drop_speed, walks};
 mod result;
 mod support;
 

@@ -26,10 +26,10 @@ pub(super) const AT: f32 = 1e-3;
 /// falls, how high a flight rises.
 pub(super) const GRAVITY: f32 = 9.81;
 
-/// The distance a drop may carry the body past its rim: a quarter metre (the default cell), or its radius
-/// when larger.
+/// The distance a drop may carry the body past its rim: a quarter metre (the default cell), or its
+/// radius when larger (the reach map's walks of drops count on the same).
 pub(super) fn path_cell(ctl: &CharacterController) -> f32 {
-    ctl.radius.max(0.25)
+    crate::character::drop_carry(ctl)
 }
 
 /// How fast a steered body walks off a ledge `fall` metres high (and the bake's approaches down to a take-off

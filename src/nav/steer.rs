@@ -190,8 +190,7 @@ fn off_height(
             let hi = a.y.max(b.y) + ctl.jump_height + ctl.max_step;
             // In free flight the height the body would rise to (its feet and what its upward or downward speed
             // is worth) stays where the jump's take-off and height put it: a flight from elsewhere is not this.
-            let apex = y + body.velocity.y * body.velocity.y / (2.0 * GRAVITY);
-            let energy = ((apex - a.y - ctl.jump_height).abs() - step).max(0.0);
+            let energy = (rise_off(body, a, ctl) - step).max(0.0);
             return (lo - y).max(0.0) + (y - hi).max(0.0) + energy;
         }
         Some(NavLink::Drop { height }) => ctl.max_step + height,
@@ -199,6 +198,13 @@ fn off_height(
         _ => ctl.max_step,
     };
     ((y - q.y).abs() - band).max(0.0)
+}
+
+/// How far the height a body's free flight rises to (its feet and what its upward or downward speed is worth)
+/// is from the top of a jump taken off at `take_off` (its height plus `jump_height`).
+fn rise_off(body: &Body, take_off: Vec3, ctl: &CharacterController) -> f32 {
+    let apex = body.feet.y + body.velocity.y * body.velocity.y / (2.0 * GRAVITY);
+    (apex - take_off.y - ctl.jump_height).abs()
 }
 
 /// How much farther a flight's top may be from another jump's than from the one found before that other is
@@ -223,25 +229,19 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     let mut least = f32::INFINITY;
     let mut found = (0, pts[0], 0.0);
     let mut nearest = found;
-    // In the air, how far the height the body's free flight rises to is from each jump's (its take-off's plus
-    // the jump's), of the segment found so far.
-    let rise = |i: usize| -> Option<f32> {
-        let jump = matches!(path.links.get(i), Some(NavLink::Jump { .. }));
-        (in_air && jump).then(|| {
-            let apex = feet.y + body.velocity.y * body.velocity.y / (2.0 * GRAVITY);
-            (apex - pts[i].y - ctl.jump_height).abs()
-        })
-    };
+    // In the air, how far the body's flight rises from the segment found so far's (a jump's; `rise_off`).
     let mut found_rise = None;
     for i in 0..pts.len() - 1 {
         let (a, b) = (pts[i], pts[i + 1]);
         let ab = flat(a, b);
+        let jump = matches!(path.links.get(i), Some(NavLink::Jump { .. }));
+        let rise = (in_air && jump).then(|| rise_off(body, a, ctl));
         let (_, mut q, mut t) = on_segment(pts, i, feet);
         // On the ground a body is at a jump's ends, never under its flight: the nearer end is the point on it
         // (measured at a point under the flight, a 1 m body with a 0.59 m step walking up a slope beneath a
         // later jump down over it was a step and half a radius from the jump's line and was steered along it:
         // the soak's seed 22).
-        if body.grounded && matches!(path.links.get(i), Some(NavLink::Jump { .. })) {
+        if body.grounded && jump {
             (q, t) = if flat(feet, a).length() <= flat(feet, b).length() {
                 (a, 0.0)
             } else {
@@ -252,7 +252,7 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         let mut d = flat(feet, q).length() + 0.5 * off;
         if flying && ab.dot(flight) < 0.0 {
             d += 1.0;
-        } else if flying && let Some(NavLink::Jump { .. }) = path.links.get(i) {
+        } else if flying && jump {
             // A jump flown across another's line (turned along a riser it rises against, say) is told from
             // that one by the way it flies: the farther its flight turns from a jump's line, the less it is
             // that jump.
@@ -263,16 +263,11 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         // segment is followed then. A jump stopped across by a wall (its speed along the jump's line turned
         // into one along the wall) was nearer a drop's segment beside its take-off than its own line, and
         // steering turned the wish off the jump the bake flew with it held (the soak's seed 24).
-        if in_air
-            && body.velocity.y > 0.0
-            && !matches!(path.links.get(i), Some(NavLink::Jump { .. }))
-        {
+        if in_air && body.velocity.y > 0.0 && !jump {
             d += 1.0;
         }
         // Falling onto a jump's take-off (off the drop before it) is not flying the jump.
-        if let Some(NavLink::Jump { .. }) = path.links.get(i)
-            && coming_down(body, a, ab.normalize_or_zero(), ctl)
-        {
+        if jump && coming_down(body, a, ab.normalize_or_zero(), ctl) {
             d += 1.0;
         }
         // In the air, a later jump whose flight rises higher or lower than the body's by more than the one
@@ -280,18 +275,18 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         // riser after jumping up onto a ledge, its speed across stopped, was as near a later jump down past
         // the same spot, whose take-off stands on the ledge (0.58 m more rise; the step the energy rule in
         // `off_height` allows is 0.59 m for that agent: the soak's seed 22).
-        let worse = matches!((rise(i), found_rise), (Some(r), Some(f)) if r > f + RISE_SLACK);
+        let worse = matches!((rise, found_rise), (Some(r), Some(f)) if r > f + RISE_SLACK);
         if d < least {
             least = d;
             found = (i, q, t);
             nearest = found;
-            found_rise = rise(i);
+            found_rise = rise;
         } else if d <= least + tolerance && !(in_air && off > 0.0) && !worse {
             // In the air, a later segment the body's height or flight rules out is not taken for being
             // about as near (stopped against a wall over a jump's landing and still rising, a body was
             // steered onto the next jump's line, off the landing's ledge, before it came down).
             found = (i, q, t);
-            found_rise = rise(i);
+            found_rise = rise;
         }
     }
     at_corners(path, body, ctl, nearest, found)

@@ -216,31 +216,29 @@ impl Places<'_> {
         // the drop passes over such a gap (`over_a_gap`): the walks of every long drop (off the 40 m maze's
         // wall tops, say) made its navigation bake nearly four times as long.
         let rise = feet.y - from.feet.y > 0.5 * self.ctl.max_step;
-        if drop && flat > 1.5 * self.grid.cell && self.over_a_gap(from.feet, feet) {
+        let walked = if drop {
+            flat > 1.5 * self.grid.cell && self.over_a_gap(from.feet, feet)
+        } else {
+            flat > 1.5 * self.grid.cell || rise
+        };
+        if walked {
             work.moves += 2;
             let arrives = |ctl: &CharacterController| {
-                super::walk::drops(self.scene, ctl, super::walk::GRAVITY, from.feet, feet)
-                    .is_some_and(|end| (end.y - feet.y).abs() <= ctl.max_step + 2.0 * ctl.skin)
+                let end = if drop {
+                    super::walk::drops(self.scene, ctl, super::walk::GRAVITY, from.feet, feet)
+                } else {
+                    super::walk::walks(
+                        self.scene,
+                        ctl,
+                        super::walk::GRAVITY,
+                        from.feet,
+                        feet,
+                        false,
+                    )
+                };
+                end.is_some_and(|end| (end.y - feet.y).abs() <= ctl.max_step + 2.0 * ctl.skin)
             };
             if !(arrives(&self.thin()) && arrives(self.ctl)) {
-                return None;
-            }
-        }
-        if (flat > 1.5 * self.grid.cell || rise) && !drop {
-            work.moves += 2;
-            let thin = self.thin();
-            let arrives = |ctl: &CharacterController| {
-                super::walk::walks(
-                    self.scene,
-                    ctl,
-                    super::walk::GRAVITY,
-                    from.feet,
-                    feet,
-                    false,
-                )
-                .is_some_and(|end| (end.y - feet.y).abs() <= ctl.max_step + 2.0 * ctl.skin)
-            };
-            if !(arrives(&thin) && arrives(self.ctl)) {
                 return None;
             }
         }

@@ -57,21 +57,30 @@ pub(crate) fn walks(
         if airborne as f32 > 0.5 * WALK_HZ || (grounded && airborne > 0) {
             return None;
         }
-        let off = Vec2::new(body.feet.x - a.x, body.feet.z - a.z);
-        let side = (off - axis * off.dot(axis)).length();
-        if side > 0.5 * ctl.radius {
+        if aside(a, axis, body.feet) > 0.5 * ctl.radius {
             return None;
         }
     }
     None
 }
 
+/// How far `feet` is across from the line through `a` along `axis` (unit, horizontal).
+fn aside(a: Vec3, axis: Vec2, feet: Vec3) -> f32 {
+    let off = Vec2::new(feet.x - a.x, feet.z - a.z);
+    (off - axis * off.dot(axis)).length()
+}
+
+/// How far past its rim a drop's fall carries a body steered off it: a quarter metre (the default cell), or its
+/// radius when larger.
+pub(crate) fn drop_carry(ctl: &CharacterController) -> f32 {
+    ctl.radius.max(0.25)
+}
+
 /// How fast a body walks off a ledge `fall` metres high, as navigation steers it (and walks its drops): so
-/// the fall carries it about a cell (0.25 m, or the radius when larger) past the rim, at least 0.5 m/s and at
-/// most [`WALK_SPEED`].
+/// the fall carries it about [`drop_carry`] past the rim, at least 0.5 m/s and at most [`WALK_SPEED`].
 pub(crate) fn drop_speed(ctl: &CharacterController, fall: f32) -> f32 {
     let seconds = (2.0 * fall / -GRAVITY.y).sqrt();
-    (ctl.radius.max(0.25) / seconds).clamp(0.5, WALK_SPEED)
+    (drop_carry(ctl) / seconds).clamp(0.5, WALK_SPEED)
 }
 
 /// Where a body stepped at 60 Hz from `a` (on the ground) toward `b`, more than a step below it, as
@@ -121,8 +130,7 @@ pub(crate) fn drops(
         if airborne as f32 > air {
             return None;
         }
-        let off = Vec2::new(body.feet.x - a.x, body.feet.z - a.z);
-        if (off - axis * off.dot(axis)).length() > 0.5 * ctl.radius {
+        if aside(a, axis, body.feet) > 0.5 * ctl.radius {
             return None;
         }
     }
