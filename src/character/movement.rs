@@ -203,6 +203,35 @@ impl<'a> Mover<'a> {
         (self.axis_near(feet, point) - point).normalize_or_zero().y >= self.walkable_y
     }
 
+    /// Whether an edge contact at `point` of the body at `feet` is higher above the feet than a step (and two
+    /// skins) and outside the walkable cone under the axis ([`Self::met_from_above`]): the body hangs beside it.
+    fn hangs_beside(&self, feet: Vec3, point: Vec3) -> bool {
+        point.y - feet.y > self.ctl.max_step + 2.0 * self.ctl.skin
+            && !self.met_from_above(feet, point)
+    }
+
+    /// Whether something walkable lies under the body at `feet` within `reach` (a probe's), found by a sphere
+    /// inside the body's bottom (as low, half as wide as the walkable cone there, so clear of an edge the body
+    /// hangs beside) swept down: a body standing on a floor while an edge beside it is met first is held up as
+    /// before. On a slope the narrow sphere meets the ground lower than the body does: its reach is grown by
+    /// the difference at the steepest walkable slope (at most the radius) and a skin.
+    fn held_below(&self, feet: Vec3, reach: f32) -> bool {
+        let (r, skin) = (self.ctl.radius, self.ctl.skin);
+        let sin = (1.0 - self.walkable_y * self.walkable_y).max(0.0).sqrt();
+        let narrow = (0.5 * r * sin).max(1e-3).min(r);
+        let centre = feet + Vec3::Y * narrow;
+        let sphere = Capsule::new(centre, centre, narrow + 0.5 * skin);
+        let slack = ((r - narrow) * (1.0 / self.walkable_y.max(1e-3) - 1.0)).min(r);
+        let motion = Vec3::NEG_Y * (reach + slack + skin);
+        let Some(hit) = self
+            .scene
+            .sweep_capsule_near(self.near.as_ref(), &sphere, motion)
+        else {
+            return false;
+        };
+        hit.normal.y > 0.0 && self.support(&hit, feet).0.y >= self.walkable_y
+    }
+
     /// The point of the axis of the body at `feet` nearest `point`.
     fn axis_near(&self, feet: Vec3, point: Vec3) -> Vec3 {
         crate::query::closest::point_segment(point, &self.ctl.capsule(feet).segment())
@@ -213,8 +242,14 @@ impl<'a> Mover<'a> {
     fn probe_ground(&mut self, feet: Vec3, reach: f32, phase: SweepPhase) -> Option<(Ground, f32)> {
         let swept = self.sweep(phase, 0, feet, Vec3::NEG_Y * reach);
         let hit = swept.hit?;
-        let (support, _) = self.support(&hit, feet);
+        let (support, on_face) = self.support(&hit, feet);
         if support.y < self.walkable_y || hit.normal.y <= 0.0 {
+            return None;
+        }
+        // An edge held on the rounded side, higher above the feet than a step and outside the walkable cone
+        // under the axis, does not hold the body up (its most level face is a tread it hangs beside, not one it
+        // stands on): it slides down off the edge as off a steep face.
+        if !on_face && self.hangs_beside(swept.to, hit.point) && !self.held_below(feet, reach) {
             return None;
         }
         Some((

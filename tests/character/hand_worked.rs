@@ -550,6 +550,64 @@ fn walking_off_a_ledge_falls_what_is_left_of_the_motion() {
     );
 }
 
+/// A wide body beside a ledge's top edge, the edge on its rounded side 7 cm under the centre of its bottom
+/// sphere (half a metre above its feet, far past its 0.2 m step, 83° off up): the ledge's top is the most level
+/// face through the contact, but the body hangs beside it, not on it. It is not standing there and falls off
+/// the edge (found by the navigation soak: a body dropping off a sector's roof hung so in a corner for good).
+#[test]
+fn a_body_hanging_beside_an_edge_higher_than_a_step_is_not_standing_and_falls() {
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
+        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, 1.0, 2.0))])"#,
+    );
+    let c = CharacterController {
+        radius: 0.6,
+        height: 1.4,
+        max_step: 0.2,
+        ..ctl()
+    };
+    let centre = 1.07;
+    let x = -((c.radius + 0.75 * c.skin).powi(2) - (centre - 1.0f32).powi(2)).sqrt();
+    let feet = Vec3::new(x, centre - c.radius, 0.0);
+    let m = c.move_character(&s, feet, Vec3::new(0.0, -0.05, 0.0));
+    assert!(!m.grounded, "{m:?}");
+    assert!(m.feet.y < feet.y - 0.04, "{:?}", m.feet);
+    // Stepped on with nothing wished, it falls to the floor 3 m below, never inside.
+    let mut body = collidoscope::character::Body::new(feet);
+    let still = collidoscope::character::BodyInput::default();
+    for _ in 0..120 {
+        body.step(&c, &s, &still, Vec3::new(0.0, -9.81, 0.0), 1.0 / 60.0);
+        assert!(
+            s.overlap_capsule(&c.capsule(body.feet)).is_empty(),
+            "{body:?}"
+        );
+    }
+    assert!(
+        body.grounded && (body.feet.y + 3.0).abs() < 2.0 * c.skin,
+        "{body:?}"
+    );
+    // A body standing on the floor with the same kind of edge on its rounded side (a box top 0.4 m high, above
+    // the step) stands on the floor, pressed into the box or not.
+    let floor = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (0.0, 0.0, -2.0), max: (2.0, 0.4, 2.0))])"#,
+    );
+    let centre = c.skin + c.radius;
+    // Nearer the edge than the skin keeps (as a lift or a push may leave it): the edge is met first going down.
+    let x = -((c.radius + 0.55 * c.skin).powi(2) - (centre - 0.4f32).powi(2)).sqrt();
+    for motion in [Vec3::new(0.0, -0.01, 0.0), Vec3::new(0.05, -0.01, 0.02)] {
+        let m = c.move_character(&floor, Vec3::new(x, c.skin, 0.0), motion);
+        assert!(m.grounded && (m.feet.y - c.skin).abs() < 1e-4, "{m:?}");
+    }
+    // A body standing on the edge (its axis 5 cm past it) still stands.
+    let m = c.move_character(
+        &s,
+        Vec3::new(-0.05, 1.0 + c.skin, 0.0),
+        Vec3::new(0.0, -0.05, 0.0),
+    );
+    assert!(m.grounded && m.ground.unwrap().normal == Vec3::Y, "{m:?}");
+}
+
 #[test]
 fn a_fall_in_open_air_moves_the_whole_motion_and_lands_a_skin_above_the_floor() {
     let s = scene(FLOOR);

@@ -1,0 +1,672 @@
+//! The navigation soaks' findings (random sector grids, the sample levels with random agent sizes) and the
+//! editor's, each as it was found: a level, an agent size and a pair of places, walked (or, for the known
+//! defects still open, ignored with the reason).
+
+use collidoscope::character::CharacterController;
+use collidoscope::glam::Vec3;
+use collidoscope::nav::{NavLink, NavMap};
+use collidoscope::scene::Scene;
+
+use super::{Cell, agent, greybox, jumps, sample_level, sector_grid, walked_map, walked_path};
+use crate::nav::{disagreements, settings, walk_from};
+
+/// Found by the random levels: a path drops from one roof (a sector's ceiling top) onto another and jumps from
+/// there across a gap to a third. Steering jumped while the body was still on the first roof's rim, 2 m above
+/// the take-off, and then, falling, flew the jump's wish from above the take-off: the body fell off the level.
+/// Now a body jumps only on the take-off's surface, and one coming down onto it follows the drop.
+#[test]
+fn a_drop_onto_a_jumps_take_off_is_walked() {
+    let cells: Vec<Cell> = vec![
+        None,
+        Some((0.0, 1.0, None)),
+        Some((0.139, 3.104, None)),
+        Some((1.2, 1.0, Some((1, 35.27)))),
+        None,
+        None,
+        None,
+        Some((0.0, 1.0, None)),
+        None,
+    ];
+    let scene = sector_grid(2.119, 3, &cells, &[(5.661, 0.353, 0.487, 0.0)]);
+    let ctl = agent(0.488, 0.1, 0.267, 56.2, 1.317);
+    let (from, to) = (
+        Vec3::new(4.375, 3.253, 1.241),
+        Vec3::new(2.625, 1.01, 5.241),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 1, "{path:?}");
+}
+
+/// Found by the random levels: a path jumps back up a slope and then over its own start to a crate's top, and
+/// later jumps back over the start again. Steering took the body on the ground at the start for one under the
+/// later jumps' flights (their arcs counted from the ground), headed for the last jump's take-off, which
+/// is up on the crate, and walked into a wall. On the ground a body is at a jump's ends, not under its flight.
+#[test]
+fn a_body_under_a_later_jumps_flight_follows_its_own_segment() {
+    let cells: Vec<Cell> = vec![
+        Some((0.0, 1.731, None)),
+        Some((0.416, 1.42, None)),
+        None,
+        Some((0.0, 2.265, Some((0, 10.373)))),
+        Some((0.0, 1.101, Some((0, -27.209)))),
+        Some((0.0, 3.351, None)),
+        Some((0.3, 1.859, None)),
+        Some((0.45, 1.0, Some((3, -19.504)))),
+        None,
+    ];
+    let scene = sector_grid(2.546, 3, &cells, &[(5.151, 2.123, 0.657, 1.423)]);
+    let ctl = agent(0.349, 1.273, 0.05, 55.3, 0.806);
+    let (from, to) = (
+        Vec3::new(2.91, 0.344, 4.125),
+        Vec3::new(0.125, 1.741, 0.125),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 2, "{path:?}");
+}
+
+/// The roofs of the next two cases (found by the random levels): sectors whose ceilings' tops stand at 1 m to
+/// 3.6 m, sloped ones among them, and a crate; and the slim agent that jumps over them.
+fn roofs() -> (Scene, CharacterController) {
+    let cells: Vec<Cell> = vec![
+        None,
+        Some((0.0, 1.0, None)),
+        Some((0.139, 3.104, None)),
+        Some((1.2, 1.0, Some((3, 35.268)))),
+        Some((0.0, 1.519, None)),
+        Some((0.238, 2.478, Some((0, -10.249)))),
+        None,
+        Some((0.0, 1.0, None)),
+        None,
+    ];
+    let scene = sector_grid(2.119, 3, &cells, &[(5.796, 0.766, 0.579, 0.992)]);
+    (scene, agent(0.1, 1.399, 0.267, 56.2, 1.317))
+}
+
+/// A jump from one roof to another just cleared the rim of a third between them when taken off where the
+/// bake's walk from behind jumped (3 cm short of the take-off), and hit it when taken off where a body walking
+/// on from farther jumps (8 cm short); the bounced body then followed a later jump off the level. The bake now
+/// also flies from behind taken off as early as steering ever jumps: the link is not made, and a path, if any,
+/// is walked.
+#[test]
+fn a_knife_edge_jump_over_a_rim_is_made_only_where_every_take_off_lands() {
+    let (scene, ctl) = roofs();
+    let (from, to) = (
+        Vec3::new(2.125, 1.01, 0.125),
+        Vec3::new(6.125, 3.253, 0.125),
+    );
+    walked_path(&scene, ctl, from, to);
+}
+
+/// A jump up onto a higher roof rises along that roof's wall before it clears the rim, right under a later
+/// jump of the same path that passes over the take-off. Steering took the rising body for one on the later
+/// jump and turned it back. In the air a jump is the body's when its height and vertical speed are those of a
+/// flight from that jump's take-off.
+#[test]
+fn a_jump_up_along_a_wall_under_a_later_jump_is_flown() {
+    let (scene, ctl) = roofs();
+    let (from, to) = (
+        Vec3::new(2.235, 1.529, 2.625),
+        Vec3::new(4.375, 3.253, 0.625),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 2, "{path:?}");
+}
+
+/// Found by the random levels: a jump up to a roof 1.07 m above the take-off (a body that jumps 1.06 m) landed
+/// with the body held on the roof's corner by its rounded bottom, its axis over the void beside the roof, 8 mm
+/// lower than where the link's checks had it; from there the body walks into the corner and never gets up
+/// onto the roof. The bake now also walks a body set down at each flight's landing on to the link's node: this
+/// link is not made, and a path, if any, is walked.
+#[test]
+fn a_jump_landing_held_on_a_roofs_corner_makes_no_link() {
+    let cells: Vec<Cell> = vec![
+        Some((0.067, 1.597, None)),
+        Some((0.0, 2.124, None)),
+        None,
+        None,
+        Some((0.15, 2.674, None)),
+        None,
+        None,
+        Some((0.0, 2.446, None)),
+        Some((0.026, 3.123, None)),
+    ];
+    let scene = sector_grid(2.064, 3, &cells, &[(2.009, 0.46, 0.698, 0.109)]);
+    let ctl = agent(0.158, 1.571, 0.453, 25.0, 1.06);
+    let (from, to) = (
+        Vec3::new(0.125, 1.673, 1.387),
+        Vec3::new(4.125, 2.134, 1.137),
+    );
+    walked_path(&scene, ctl, from, to);
+}
+
+/// Found by the random levels (100 cases): a wide body (0.66 m) walking up a sloped roof to its high rim, where
+/// a lower roof lies beyond. Set down over the rim, the body rests on the rim's edge 3.5 cm below where the
+/// roof's plane would hold it; the column scan stood the place on the plane, in the air, where no move out of it
+/// dropped to the lower roof, while the reach map, walking there, stood at the edge and dropped. A place set
+/// down in the air that comes straight down onto ground in its column and stays is now stood there: the map's
+/// path agrees with the reach map and is walked.
+#[test]
+fn a_wide_body_over_a_sloped_roofs_rim_drops_to_the_roof_below() {
+    let cells: Vec<Cell> = vec![
+        Some((0.3, 2.28, None)),
+        Some((0.136, 2.543, None)),
+        Some((0.0, 2.103, None)),
+        Some((0.0, 1.807, None)),
+        Some((0.0, 3.208, None)),
+        Some((0.15, 2.112, None)),
+        Some((0.568, 3.181, None)),
+        Some((0.6, 2.415, Some((1, -3.646)))),
+        Some((0.0, 3.0, Some((0, -20.629)))),
+    ];
+    let scene = sector_grid(3.298, 3, &cells, &[(2.29, 5.618, 0.317, -0.237)]);
+    let ctl = agent(0.659, 1.26, 0.183, 32.72, 0.31);
+    let (from, to) = (
+        Vec3::new(7.875, 2.857, 7.125),
+        Vec3::new(9.125, 2.113, 1.875),
+    );
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    let bad = disagreements(&scene, &ctl, &map, &[(from, to)]);
+    assert!(bad.is_empty(), "{bad:?}");
+    assert!(map.path(0, from, to).is_some());
+    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
+        panic!("{e}");
+    }
+}
+
+/// Found by the random levels (100 cases, the 25th): a sloped roof (34.8°) beside a flat one lower down; a
+/// place for a 0.41 m body at the sloped roof's rim, 0.26 m out past it, held by its rounded bottom on the rim's
+/// edge. The map's path walks there in one segment (and the body arrives), but the reach map from the slope
+/// neither reaches the place nor names a blocker for it, which its own rule (every place reached or blocked)
+/// forbids. Not fixed yet: the reach map's owner's, found by the navigation soak.
+#[test]
+#[ignore = "known: a place the reach map neither reaches nor blocks (see the comment)"]
+fn regression_a_rim_place_the_reach_map_neither_reaches_nor_blocks() {
+    let size = 2.941_626_f32;
+    let cells: Vec<Cell> = vec![
+        Some((0.0, 2.121_025_6, None)),
+        Some((0.45, 3.186_802, None)),
+        Some((0.0, 3.476_738_2, Some((0, 34.814_007)))),
+        Some((0.048_923_727, 2.007_686_6, None)),
+        Some((0.0, 2.928_483_2, None)),
+        Some((0.0, 3.470_229_9, None)),
+        Some((0.45, 3.051_373, None)),
+        Some((0.0, 3.257_098_7, None)),
+        Some((0.15, 2.425_850_4, None)),
+    ];
+    let scale = size * 3.0 / 9.0;
+    let crates = [(
+        7.992_662_4 * scale,
+        1.026_300_3 * scale,
+        0.280_535_1,
+        0.104_253_985,
+    )];
+    let scene = sector_grid(size, 3, &cells, &crates);
+    let ctl = agent(
+        0.406_255_66,
+        1.405_068_6,
+        0.177_969_63,
+        52.113_87,
+        0.867_033_2,
+    );
+    let (from, to) = (
+        Vec3::new(6.124_995_7, 4.533_726, 1.374_995_8),
+        Vec3::new(5.624_995_7, 3.903_167_5, 0.624_995_77),
+    );
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
+        panic!("{e}");
+    }
+    let reach = collidoscope::character::ReachMap::build(&scene, &ctl, from, &Default::default());
+    assert!(reach.reachable(to) || reach.blocker(to).is_some());
+}
+
+/// Found in the editor: on the greybox sample the default agent (a 1 m jump) had no path up the 0.45 m riser
+/// to the top landing, jumps on. Jump candidates look at the next column; at the riser's foot that column's
+/// place at the same height is pushed back off the riser's face (no farther along than the body already is),
+/// and the jumps tried from those places "land" at once, 0.2 m up the riser (the controller takes the rising
+/// body's contact with the riser's edge for standing: a defect ARCHITECTURE describes, not fixed yet). Now such
+/// a place does not hide the riser (`rims`), and the jumps from the column behind it make the links: paths from
+/// the hall and from the west room jump up the riser and are walked.
+#[test]
+fn the_greybox_samples_top_landing_is_reached_by_a_jump_up_its_high_riser() {
+    let scene = greybox();
+    let ctl = CharacterController::default();
+    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    let to = Vec3::new(6.86, 1.51, -3.92);
+    for from in [
+        Vec3::new(7.0, 0.01, 1.0),
+        Vec3::new(6.5, 0.61, -0.75),
+        Vec3::new(-3.09, 0.01, 4.11),
+    ] {
+        let path = map.path(0, from, to).expect("a path up the riser");
+        assert!(jumps(&path) >= 1, "{path:?}");
+        if let Err(e) = walk_from(&scene, &map, &ctl, from, to) {
+            panic!("{e}");
+        }
+    }
+}
+
+/// Found by the sample levels with random agent sizes: the gallery's two tilted crates (boxes turned about
+/// horizontal axes, their faces overhanging) leave a gap a 1 m wide body squeezes through in a zigzag, by way
+/// of a pocket between the crates' faces. From the pocket exactly the move on lands; the steered body, which
+/// turned onto each segment up to half a radius before its corner, stood in the pocket a few millimetres aside
+/// and was held there by both crates. On the ground steering now takes the next segment at its corner.
+#[test]
+fn a_pocket_between_tilted_crates_is_walked_through() {
+    let scene = sample_level("cookbook_gallery");
+    let ctl = agent(0.492_950_92, 1.380_206, 0.361_584_42, 25.0, 0.711_896_36);
+    let (from, to) = (
+        Vec3::new(-5.975_005_6, 0.009_999_99, -4.875_005),
+        Vec3::new(1.274_994_4, 2.101_238_7, -0.375_004_77),
+    );
+    walked_map(&scene, ctl, true, from, to);
+}
+
+/// Found by the sample levels with random agent sizes: the house's west and north walls do not meet (a
+/// 0.37 m gap between the west wall's rounded end and the north wall's side, 3 m deep), and a 0.2 m body's
+/// move across it along the tops stands (a body stepped from the move's start falls 1.7 cm into the gap, meets
+/// the north top's rim and is thrown up onto it, within its 5 cm step). The steered body turned onto that move
+/// 6 mm short of its corner (steering took the next segment within half a radius), crossed the gap a frame
+/// out of step, fell 5.7 cm and hung on the rim for good. On the ground steering now takes the next segment
+/// at its corner, where the bake's walk began.
+#[test]
+fn a_gap_between_wall_tops_is_crossed_as_the_bake_crossed_it() {
+    let scene = sample_level("house");
+    let ctl = agent(0.1, 0.1, 0.05, 53.664_066, 0.3);
+    let (from, to) = (
+        Vec3::new(-24.775_023, 3.01, 1.224_986_1),
+        Vec3::new(18.974_977, 3.01, 11.974_986),
+    );
+    walked_map(&scene, ctl, false, from, to);
+}
+
+/// Found by the sample levels with random agent sizes: on the greybox sample a 0.2 m body walking from the
+/// upper floor (3.0 m) down a 0.2 m step to the 2.8 m floor beyond falls into the 0.2 m slot between the two
+/// sectors and hangs on the lower floor's rim 4 cm below it. Its step up onto that floor is refused: the riser
+/// is measured from the ground straight under the feet (the slot's floor far below), and measured from the rim
+/// it stands on it is nothing (the same ground, only the feet rise), which the step's check reads as no climb.
+/// Not fixed yet: counting a climb of the feet alone let a body onto a riser too high, its axis landing off
+/// the tread (the riser tests failed); measuring from the rim the move started on when nothing lies within a
+/// step under the axis, and counting the feet's rise only onto the tread under the axis, climbs out of the
+/// slot, but a body at a jump's apex pressed against a riser's edge 21 cm above its feet also stands on that
+/// edge (the edge's most level face is its support) and then stepped up from the air (`jump_riser`).
+#[test]
+#[ignore = "known: a body hanging on a rim over a slot does not step up onto the rim's floor (see the comment)"]
+fn regression_a_body_hanging_on_a_rim_over_a_slot_steps_up_onto_it() {
+    let scene = greybox();
+    let ctl = agent(0.1, 0.997_402_55, 0.270_136_18, 37.515_026, 0.3);
+    let (from, to) = (
+        Vec3::new(-4.375_008_6, 3.009_999, 3.624_992_8),
+        Vec3::new(0.624_991_4, 2.809_998_8, 5.874_993),
+    );
+    walked_map(&scene, ctl, false, from, to);
+}
+
+/// Found by the sample levels with random agent sizes (seed 12): a 0.35 m body walking the house's west wall
+/// top to its north top, jumps off. The gap between the tops (about 0.3 m at the rims) is a little narrower
+/// than the body: the graph's two-cell move across it stood because a body a little narrower, stepped across,
+/// falls between the rims and is thrown up onto the far one by its rounded edge; the agent's own body sinks
+/// until both rims hold it, 9 cm down, past its 5 cm step, and stays there. The move now stands only when the
+/// agent's body makes it too; the path crosses where it does.
+#[test]
+fn a_gap_narrower_than_the_body_is_crossed_where_the_agents_body_crosses_it() {
+    let scene = sample_level("house");
+    let ctl = agent(0.175_717_58, 0.1, 0.05, 53.664_066, 0.3);
+    let (from, to) = (
+        Vec3::new(-24.775_023, 3.01, -1.275_013_9),
+        Vec3::new(18.974_977, 3.01, 11.974_986),
+    );
+    walked_map(&scene, ctl, false, from, to);
+}
+
+/// Found by the sample levels with random agent sizes (seed 12): on the gallery a 1.2 m wide body (5 cm step,
+/// 25° slopes) threads between the shapes, its path's points within half its radius of each other. One move
+/// of the graph, aimed at a place beyond, was turned by a crate's corner and ended 9 mm from the place it is
+/// counted as; aimed at the place's feet straight, a body stops against that corner. The path now goes by
+/// where the move landed, and steering takes the points of such a run of short segments in turn (it took the
+/// latest within half a radius at once, and aimed the body past the corner).
+#[test]
+fn a_wide_body_threads_between_crates_by_where_the_moves_landed() {
+    let scene = sample_level("cookbook_gallery");
+    let ctl = agent(0.600_655_9, 1.016_318_9, 0.05, 25.0, 0.3);
+    let (from, to) = (
+        Vec3::new(-1.225_005_6, 1.690_708_6, -0.125_004_77),
+        Vec3::new(1.024_994_4, 0.009_999_99, 4.124_995),
+    );
+    walked_map(&scene, ctl, false, from, to);
+}
+
+/// Found by the sample levels with random agent sizes (default seed, after the gallery and house cases were
+/// fixed): on the magic room a 0.88 m body with a 5 cm step and 25° slopes, jumps off, reaches `to` by the
+/// reach map from `from`, but the map has no path. The same with the graph built without this round's two
+/// changes to its moves (the landing rule, the agent-width walk of long moves), so it is of the knife-edge
+/// class ARCHITECTURE describes (the reach map and the graph stand a place reached by a landing at different
+/// feet). Not looked into yet.
+#[test]
+#[ignore = "known: the reach map reaches this place and the map has no path (see the comment)"]
+fn regression_a_magic_room_place_the_reach_map_reaches_has_a_path() {
+    use collidoscope::character::{ReachMap, ReachSettings};
+    let scene = sample_level("magic_room");
+    let ctl = agent(0.439_977_47, 0.249_677_03, 0.05, 25.0, 0.3);
+    let (from, to) = (
+        Vec3::new(-3.357_854_6, 0.009_999_99, 2.624_997_6),
+        Vec3::new(-1.055_044, 0.009_999_99, -1.856_827_1),
+    );
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
+    assert!(reach.reachable(to));
+    assert!(map.path(0, from, to).is_some());
+}
+
+/// Found by the sample levels with random agent sizes (seed 14): on the greybox's roofs a 1.28 m wide body
+/// (5 cm step, 0.54 m jump) had a jump link 3.2 m up, from the hall's roof onto the top of the stair's roofs:
+/// its flight's rounded bottom ran up the stair of roof edges (0.3 m risers 0.4 m apart) as up a ramp. The
+/// steered body, taking off a little elsewhere, was not carried so and never arrived. A flight carried higher
+/// than a jump rises is now no link.
+#[test]
+fn a_flight_thrown_up_a_stair_of_edges_is_no_jump_link() {
+    let scene = sample_level("greybox");
+    let ctl = agent(0.641_158_5, 0.835_701_47, 0.05, 39.858_3, 0.537_905_16);
+    let (from, to) = (
+        Vec3::new(8.624_991, 2.809_999_2, 7.124_993),
+        Vec3::new(11.374_991, 6.009_998_3, 3.874_992_8),
+    );
+    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    // No link climbs more than a jump, a step and the slack.
+    if let Some(path) = map.path(0, from, to) {
+        for (k, link) in path.links.iter().enumerate() {
+            if let NavLink::Jump { height, .. } = link {
+                assert!(*height <= 0.54 + 0.05 + 0.02 + 0.05, "link {k}: {link:?}");
+            }
+        }
+    }
+    walked_map(&scene, ctl, true, from, to);
+}
+
+/// Found by the sample levels with random agent sizes (seed 16): on the playground a 0.48 m body (5 cm step,
+/// 30.5° slopes), jumps off, squeezes through the south wall's 0.5 m door by a chain of landings off the places
+/// (the reach map, from its start's own landings) that the graph, moving from the places' feet, does not make:
+/// the reach map reaches `to` and the map has no path. The knife-edge class ARCHITECTURE describes (a landing's
+/// feet decide a move 1 cm wider than the body); seen, not fixed.
+#[test]
+#[ignore = "known: the reach map reaches this place and the map has no path (see the comment)"]
+fn regression_a_door_as_wide_as_the_body_is_squeezed_through_by_both() {
+    use collidoscope::character::{ReachMap, ReachSettings};
+    let scene = sample_level("playground");
+    let ctl = agent(0.240_430_2, 0.1, 0.05, 30.515_144, 0.3);
+    let (from, to) = (
+        Vec3::new(-14.125_019, 0.009_999_99, -9.875_025),
+        Vec3::new(-15.743_925, 0.009_999_99, 7.874_975),
+    );
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
+    assert!(reach.reachable(to));
+    assert!(map.path(0, from, to).is_some());
+}
+
+/// Found by the sample levels with random agent sizes (seed 15): on the house's wall tops a 0.79 m body (5 cm
+/// step, 1.19 m jump) jumps 4 m diagonally from the west top onto the north one, which is narrower than the
+/// body. Coming along the west top and turning at the take-off, the steered body landed 10 cm short of where
+/// the bake's flights landed, 5.3 cm below the top, and hung on the rim for good (ignored as a known defect
+/// until the controller's fix for `a_body_hanging_beside_an_edge_higher_than_a_step_is_not_standing_and_falls`:
+/// an edge on a body's rounded side, higher above its feet than a step and outside the walkable cone under its
+/// axis, no longer holds it up). With that fix the path (one jump) is walked.
+#[test]
+fn a_jump_onto_a_wall_top_narrower_than_the_body_is_walked() {
+    let scene = sample_level("house");
+    let ctl = agent(0.394_085_56, 0.1, 0.05, 25.0, 1.185_786_6);
+    let (from, to) = (
+        Vec3::new(-15.275_022_5, 3.01, -0.025_013_924),
+        Vec3::new(-17.525_023, 3.01, 13.974_986),
+    );
+    walked_map(&scene, ctl, true, from, to);
+}
+
+/// Found by the sample levels with random agent sizes (seed 18): on the house's wall tops a 0.37 m body (5 cm
+/// step, 0.8 m jump) jumps 3.3 m diagonally from the west top onto the north one, the bake's flight coming
+/// down 3.3 cm below the top, held by the rim on its rounded bottom; the steered body landed deeper and hung
+/// there (seed 15's class, above; walked since the same fix).
+#[test]
+fn a_jump_that_lands_on_a_rim_is_walked() {
+    let scene = sample_level("house");
+    let ctl = agent(0.184_600_14, 0.1, 0.05, 50.788_643, 0.801_568_45);
+    let (from, to) = (
+        Vec3::new(-20.275_023, 3.01, -0.525_013_9),
+        Vec3::new(18.974_977, 3.01, 1.224_986_1),
+    );
+    walked_map(&scene, ctl, true, from, to);
+}
+
+/// Found by the sample levels with random agent sizes (seed 19): on the gallery a 0.53 m body (0.59 m step,
+/// 1.33 m jump) jumps 1 m up onto a box, walks east a third of a metre to a take-off and jumps 3.7 m back
+/// south-west onto the tilted crate. The steered body comes to that take-off from the west, from the side the
+/// jump goes to (the bake walks bodies to a take-off from behind the jump and from its sides, never from
+/// ahead of it), takes off 0.9 cm ahead of it and as much aside, overshoots the crate's top and falls to the
+/// floor. The bake now walks a body to each take-off from ahead too.
+#[test]
+fn a_take_off_approached_from_ahead_of_its_jump_is_jumped_from_there_too() {
+    let scene = sample_level("cookbook_gallery");
+    let ctl = agent(0.263_521_73, 1.180_457_2, 0.585_189_2, 25.0, 1.329_503_4);
+    let (from, to) = (
+        Vec3::new(-5.975_005_6, 0.009_999_99, -4.875_005),
+        Vec3::new(-2.475_005_6, 1.229_566_8, 0.124_995_23),
+    );
+    walked_map(&scene, ctl, true, from, to);
+}
+
+/// The soak's seed 21: on a random sector grid a 0.52 m body with a 0.51 m step walked east along a 0.16 m
+/// floor and turned north, then east up a 0.49 m riser onto a tread sloped 38° (rising to the north, so the
+/// riser is higher on the body's north side). The graph's one move of a cell from the corner carried the body
+/// over the edge; the steered body, stepped at 60 Hz from a few millimetres past the corner, stood against the
+/// riser for good. A step up of more than half a step now stands only where the walk makes it too (as a move of
+/// more than a cell and a half does): that goal has no path, and the reach map agrees.
+#[test]
+fn a_riser_a_walk_does_not_climb_under_a_sloped_tread_makes_no_move() {
+    let cells: Vec<Cell> = vec![
+        Some((0.530_989_8, 1.885_342_1, None)),
+        Some((0.15, 2.890_927_6, None)),
+        Some((0.325_331_1, 1.452_945_4, Some((2, 38.167_28)))),
+        None,
+        None,
+        Some((1.2, 2.644_637, None)),
+        Some((0.0, 2.953_783, None)),
+        Some((0.0, 1.0, None)),
+        Some((0.15, 1.995_63, None)),
+    ];
+    let scene = sector_grid(2.683_712_7, 3, &cells, &[]);
+    let ctl = agent(0.261_908_65, 0.626_779_1, 0.507_776_4, 46.901_79, 0.3);
+    let (from, to) = (
+        Vec3::new(1.124_996_2, 0.541_000_1, 1.374_996_2),
+        Vec3::new(5.374_996, 1.241_408, 1.624_996_2),
+    );
+    let map = walked_map(&scene, ctl, false, from, to);
+    let bad = disagreements(&scene, &ctl, &map, &[(from, to)]);
+    assert!(bad.is_empty(), "disagree with the reach map: {bad:?}");
+}
+
+/// The soak's seeds 23 to 25: starts `fit` pushed past the scene's box (9 cm past the gallery's ramp for a
+/// 0.26 m body, 0.32 m past the courtyard's wall for a 0.67 m one, both with 5 cm steps). The reach map grew its
+/// box to hold such a start, which moved all of its columns, and from there it reached 2,065 and 955 places the
+/// navigation map (its columns on the scene's box) had no path to. A start within a radius, two skins and a
+/// cell of the box now leaves the box as it is: the two agree.
+#[test]
+fn a_start_pushed_past_the_scenes_box_leaves_the_reach_maps_columns_where_they_are() {
+    use collidoscope::character::{ReachMap, ReachSettings};
+    let v = Vec3::new;
+    for (level, r, h, from, to) in [
+        (
+            "cookbook_gallery",
+            0.127_545_91f32,
+            1.574_021_2f32,
+            v(-4.725_005_6, 0.010_000_005, -5.090_083),
+            v(-3.073_613, 0.010_000_005, -4.723_612_3),
+        ),
+        (
+            "courtyard",
+            0.337_287_3,
+            0.774_574_64,
+            v(-10.190_558, 0.009_999_99, 10.571_618),
+            v(10.602_764, 0.009_999_99, 7.374_990_5),
+        ),
+    ] {
+        let scene = sample_level(level);
+        let ctl = agent(r, h - 2.0 * r, 0.05, 25.0, 0.3);
+        let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+        let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
+        assert_eq!(
+            reach.start(),
+            Some(from),
+            "{level}: the start is the map's place"
+        );
+        // Every place, and the soak's goal, as the soak compares them.
+        let pairs: Vec<(Vec3, Vec3)> = map
+            .places(0)
+            .into_iter()
+            .chain([to])
+            .map(|p| (from, p))
+            .collect();
+        let bad = disagreements(&scene, &ctl, &map, &pairs);
+        assert_eq!(bad.len(), 0, "{level}: places the two maps disagree on");
+    }
+}
+
+/// The soak's seed 24 (random sector grids): a path drops 0.39 m from one roof onto another and jumps from
+/// there across a gap. A 0.4 m body with a 0.18 m step and slopes to 58°, walking off the first roof's rim at
+/// full speed (the drop is within the snap), hung on the rim by its rounded bottom with its feet 0.25 m above
+/// the take-off, within the step and the steep slope's rise of it, and jumped from there: 0.25 m high, the
+/// flight passed over its landing and the body fell off the level. A body jumps only where the ground holding
+/// it is no higher than a body on the take-off's surface touches.
+#[test]
+fn a_body_hanging_on_a_rim_above_a_take_off_does_not_jump_from_there() {
+    let cells: Vec<Cell> = vec![
+        Some((0.260_433_76, 1.776_754_6, Some((0, -2.307_401)))),
+        Some((0.6, 1.671_132_9, None)),
+        Some((0.0, 1.0, None)),
+        Some((0.0, 1.575_249_9, None)),
+        Some((0.664_321, 2.807_923, None)),
+        Some((0.179_545_39, 1.0, None)),
+        Some((0.15, 1.472_905_6, None)),
+        Some((0.363_714_22, 3.285_598_5, None)),
+        Some((0.0, 2.672_104_1, None)),
+    ];
+    let size = 2.012_939_7f32;
+    let scale = size * 3.0 / 9.0;
+    let crates = [(0.533_776_64 * scale, 7.899_370_7 * scale, 0.2, 1.455_714_6)];
+    let scene = sector_grid(size, 3, &cells, &crates);
+    let ctl = agent(
+        0.198_113_16,
+        0.578_911_07,
+        0.175_997_03,
+        57.904_85,
+        1.396_108_5,
+    );
+    let (from, to) = (
+        Vec3::new(1.124_997_1, 2.001_787_7, 1.124_997_1),
+        Vec3::new(4.239_489_6, 1.009_999_8, 0.874_997_14),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 1, "{path:?}");
+}
+
+/// The soak's seed-24 level of the next two cases: a 4 m sector grid with a crate standing 0.52 m short of the
+/// riser up to the west-middle sector, whose floor stands `riser` high, and a sloped sector in a corner.
+fn crate_before_a_riser(riser: f32) -> Scene {
+    let cells: Vec<Cell> = vec![
+        None,
+        Some((0.0, 2.441_623_4, None)),
+        Some((0.0, 3.414_358_6, None)),
+        Some((riser, 2.809_792_3, None)),
+        Some((0.0, 2.797_243_4, None)),
+        Some((0.209_454_34, 2.396_526, None)),
+        Some((0.0, 2.317_852_5, None)),
+        None,
+        Some((0.0, 2.730_330_7, Some((3, -26.433_401)))),
+    ];
+    let size = 3.980_610_8f32;
+    let scale = size * 3.0 / 9.0;
+    let crates = [(
+        3.814_414 * scale,
+        5.968_689 * scale,
+        0.564_182_8,
+        0.659_617_7,
+    )];
+    sector_grid(size, 3, &cells, &crates)
+}
+
+/// The soak's seed 24 again (random sector grids): a 0.6 m body with a 7 cm step jumps 2.1 m from beside a
+/// crate over it onto a 0.3 m higher floor. Its flight starts pressed against the crate's face, rises along
+/// it and clears the top's far edge by millimetres. Steering jumped 6 cm short of the take-off (within a
+/// frame's walk), reached the face a frame later, came down on the crate's far edge and walked off it into
+/// the foot of the riser beyond, where it stood. Steering now jumps at the take-off itself, where the bake's
+/// flights start.
+#[test]
+fn a_knife_edge_jump_over_a_crate_is_flown_from_its_take_off() {
+    let scene = crate_before_a_riser(0.296_826_9);
+    let ctl = agent(0.296_688_32, 0.1, 0.069_021_2, 27.910_059, 0.917_417_47);
+    let (from, to) = (
+        Vec3::new(8.374_994, -0.159_981_79, 8.272_69),
+        Vec3::new(1.374_994_3, 0.306_999_95, 7.874_994_3),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 1, "{path:?}");
+}
+
+/// The soak's seed 24 once more: a drop of 0.51 m from a crate's top toward a floor beyond a 0.52 m gap (a
+/// 0.3 m riser's foot) narrower than the 0.6 m body. The move's one sweep passed over the gap; the steered
+/// body, walking off the crate slowly (the fall more than the snap catches), fell into it and stood held
+/// between the crate and the riser. A drop of several cells over a gap now stands only where bodies walking
+/// it as steering walks a drop land there (`reach/walk.rs` `drops`).
+#[test]
+fn a_drop_over_a_gap_narrower_than_the_body_is_made_only_where_walked() {
+    let scene = crate_before_a_riser(0.15);
+    let ctl = agent(
+        0.296_688_32,
+        1.057_748_2,
+        0.069_021_2,
+        27.910_059,
+        0.917_417_47,
+    );
+    let (from, to) = (
+        Vec3::new(11.624_994, -1.775_417_6, 8.374_994),
+        Vec3::new(3.374_994_3, 0.009_999_99, 9.124_994),
+    );
+    walked_path(&scene, ctl, from, to);
+    // With jumps off too: the reach map and the map agree.
+    let map = walked_map(&scene, ctl, false, from, to);
+    let bad = disagreements(&scene, &ctl, &map, &[(from, to)]);
+    assert!(bad.is_empty(), "disagree with the reach map: {bad:?}");
+}
+
+/// The soak's seed 22 (random sector grids): a path walks up a 37° slope, jumps up onto a ledge and later
+/// jumps back down past the same spot. A 1 m body with a 0.59 m step, rising along the ledge's riser after
+/// the first jump (its speed across stopped), was as near the later jump's line as its own, within the step
+/// the flight's height rule allows, and steering took the later one and turned back. A later jump whose
+/// flight rises to a height farther from the body's than the one found is not taken.
+#[test]
+fn a_rising_body_follows_the_jump_it_flies_not_a_later_one_past_it() {
+    let cells: Vec<Cell> = vec![
+        Some((0.6, 1.137_216_1, None)),
+        Some((0.300_506_11, 2.179_059_3, Some((1, -36.794_437)))),
+        Some((0.537_460_4, 2.259_369, None)),
+        Some((0.455_634_3, 3.361_363_2, None)),
+        Some((0.3, 1.996_618_9, None)),
+        Some((0.443_360_18, 1.829_995, None)),
+        Some((0.0, 3.352_795_6, None)),
+        Some((0.317_946_55, 1.0, None)),
+        Some((0.469_034_14, 1.108_861_3, None)),
+    ];
+    let scene = sector_grid(3.777_849, 3, &cells, &[]);
+    let ctl = agent(
+        0.506_228_86,
+        0.634_934_6,
+        0.585_339_9,
+        47.575_07,
+        0.642_477_8,
+    );
+    let (from, to) = (
+        Vec3::new(4.300_034, 0.183_495_58, 0.124_994_6),
+        Vec3::new(0.124_994_6, 1.746_999_7, 0.124_994_6),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path");
+    assert!(jumps(&path) >= 2, "{path:?}");
+}
