@@ -670,3 +670,35 @@ fn a_rising_body_follows_the_jump_it_flies_not_a_later_one_past_it() {
     let path = walked_path(&scene, ctl, from, to).expect("a path");
     assert!(jumps(&path) >= 2, "{path:?}");
 }
+
+/// Found by the random levels (seed 22): a 1.1 m wide body drops west off a sector's roof (2.07 m) toward a
+/// lower roof (1.0 m) in the corner two sectors' walls make; the steered body, 9 mm nearer the upper roof's
+/// edge than the bake's drop, hung on that edge by its rounded side, its feet 0.48 m under the roof, taken for
+/// standing on it, and stayed. Such an edge holds no body up now (the controller's
+/// `a_body_hanging_beside_an_edge_higher_than_a_step_is_not_standing_and_falls`); the path is walked.
+#[test]
+fn a_drop_into_a_corner_beside_a_roofs_edge_is_walked() {
+    let size = 2.876_201_f32;
+    let cells: Vec<Cell> = vec![
+        Some((1.2, 1.915_175_6, Some((2, 33.428_284)))),
+        Some((0.0, 2.993_313_6, None)),
+        Some((0.215_163_78, 2.853_611, None)),
+        Some((0.3, 2.630_781_4, None)),
+        Some((0.0, 3.426_936_4, None)),
+        None,
+        Some((0.0, 1.0, None)),
+        Some((0.45, 1.617_492_6, None)),
+        None,
+    ];
+    let scene = sector_grid(size, 3, &cells, &[]);
+    let ctl = agent(0.553_106_8, 0.1, 0.240_775_1, 54.958_237, 0.3);
+    let (from, to) = (
+        Vec3::new(3.874_996, 3.377_968_3, 2.624_996),
+        Vec3::new(2.311_242_6, 1.009_999_8, 6.320_159),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path down to the lower roof");
+    assert!(
+        path.links.iter().any(|l| matches!(l, NavLink::Drop { .. })),
+        "{path:?}"
+    );
+}
