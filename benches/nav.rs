@@ -255,8 +255,9 @@ fn nearest_place(places: &[Vec3], p: Vec3) -> Vec3 {
 }
 
 /// The path row alone (`NAV_PATH=1`, `NAV_SIZE=metres`, 100 by default): the maze baked for the default
-/// agent only (`NAV_AGENT=k`: the three sizes, the k-th's paths), the path across it timed (the best of five)
-/// and walked, then `NAV_PAIRS` (20) seeded random pairs of places timed and walked.
+/// agent only (`NAV_AGENT=k`: the three sizes, the k-th's paths), the path across it timed (the best of
+/// `NAV_REPEAT`, five by default: many repeats make a profile of the query alone) and walked, then
+/// `NAV_PAIRS` (20) seeded random pairs of places timed and walked.
 fn path_row() {
     let size: f32 = std::env::var("NAV_SIZE")
         .ok()
@@ -301,11 +302,16 @@ fn path_row() {
     for _ in 0..pairs {
         all.push((places[next()], places[next()]));
     }
+    let repeat: usize = std::env::var("NAV_REPEAT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5)
+        .max(1);
     let (mut found, mut walks, mut total) = (0, 0, 0.0);
     for (k, &(from, to)) in all.iter().enumerate() {
         let mut best = f64::INFINITY;
         let mut path = None;
-        for _ in 0..if k == 0 { 5 } else { 1 } {
+        for _ in 0..if k == 0 { repeat } else { 1 } {
             let began = Instant::now();
             path = map.path(a, from, to);
             best = best.min(began.elapsed().as_secs_f64());

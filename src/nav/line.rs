@@ -68,7 +68,7 @@ pub(super) fn proven(
     (0..samples).all(|s| {
         let t = s as f32 / (samples - 1).max(1) as f32;
         let p = a.lerp(Vec3::new(b.x, a.y, b.z), t);
-        g.spot_near(p, near, LEVEL).is_some()
+        g.has_spot_near(p, near, LEVEL)
     })
 }
 

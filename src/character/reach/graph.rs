@@ -474,6 +474,26 @@ impl MoveGraph {
         })
     }
 
+    /// Whether a place lies within `horizontal` and `vertical` of `feet`: `spot_near(..).is_some()`, with the
+    /// column under `feet` looked at first and the look stopped at the first place found.
+    pub(crate) fn has_spot_near(&self, feet: Vec3, horizontal: f32, vertical: f32) -> bool {
+        if !feet.is_finite() {
+            return false;
+        }
+        let Some(centre) = self.grid.column_near(Vec2::new(feet.x, feet.z)) else {
+            return false;
+        };
+        let r = (horizontal / self.grid.cell).ceil() as i64 + 1;
+        let holds = |c: usize| {
+            (self.col_start[c]..self.col_start[c + 1]).any(|j| {
+                let p = self.spots[j as usize].feet;
+                Vec2::new(p.x - feet.x, p.z - feet.z).length() <= horizontal
+                    && (p.y - feet.y).abs() <= vertical
+            })
+        };
+        holds(centre) || self.grid.around(centre, r).any(holds)
+    }
+
     /// The nodes a query at `to` is answered by, as [`ReachMap::reachable`] decides: `to` is reached when one
     /// of them is. Every node within a cell and a step of `to`, the place nearest `to` within that, and every
     /// node within a cell and a step of that place (a place near a landing counts as reached).
