@@ -203,35 +203,33 @@ impl<'a> Mover<'a> {
         (self.axis_near(feet, point) - point).normalize_or_zero().y >= self.walkable_y
     }
 
-    /// Whether the body at `feet` hangs beside an edge it touches at `point` rather than standing on it: the
-    /// contact lies outside the walkable cone under the axis ([`Self::met_from_above`]) and nothing walkable
-    /// under the body holds it up, neither within the skin band below the feet (a floor the body stands on
-    /// while the edge beside it is met first) nor within a step (and two skins) below the edge (the tread below
-    /// a nosing the body walks down over). Found by a sphere inside the body's bottom, as low and half as
-    /// wide as the walkable cone there (so clear of the edge), swept down; on a slope it meets the ground lower
-    /// than the body does, so its reach is grown by the difference at the steepest walkable slope (at most the
-    /// radius) and a skin.
+    /// Whether an edge contact at `point` of the body at `feet` is higher above the feet than a step (and two
+    /// skins) and outside the walkable cone under the axis ([`Self::met_from_above`]): the body hangs beside it.
     fn hangs_beside(&self, feet: Vec3, point: Vec3) -> bool {
-        if self.met_from_above(feet, point) {
-            return false;
-        }
-        let (r, skin, step) = (self.ctl.radius, self.ctl.skin, self.ctl.max_step);
+        point.y - feet.y > self.ctl.max_step + 2.0 * self.ctl.skin
+            && !self.met_from_above(feet, point)
+    }
+
+    /// Whether something walkable lies under the body at `feet` within `reach` (a probe's), found by a sphere
+    /// inside the body's bottom (as low, half as wide as the walkable cone there, so clear of an edge the body
+    /// hangs beside) swept down: a body standing on a floor while an edge beside it is met first is held up as
+    /// before. On a slope the narrow sphere meets the ground lower than the body does: its reach is grown by
+    /// the difference at the steepest walkable slope (at most the radius) and a skin.
+    fn held_below(&self, feet: Vec3, reach: f32) -> bool {
+        let (r, skin) = (self.ctl.radius, self.ctl.skin);
         let sin = (1.0 - self.walkable_y * self.walkable_y).max(0.0).sqrt();
         let narrow = (0.5 * r * sin).max(1e-3).min(r);
         let centre = feet + Vec3::Y * narrow;
         let sphere = Capsule::new(centre, centre, narrow + 0.5 * skin);
-        let slack = ((r - narrow) * (1.0 / self.walkable_y.max(1e-3) - 1.0)).min(r) + skin;
-        let tread = point.y - step - 2.0 * skin;
-        let depth = (2.0 * skin + slack).max(feet.y - tread + slack);
-        let Some(hit) =
-            self.scene
-                .sweep_capsule_near(self.near.as_ref(), &sphere, Vec3::NEG_Y * depth)
+        let slack = ((r - narrow) * (1.0 / self.walkable_y.max(1e-3) - 1.0)).min(r);
+        let motion = Vec3::NEG_Y * (reach + slack + skin);
+        let Some(hit) = self
+            .scene
+            .sweep_capsule_near(self.near.as_ref(), &sphere, motion)
         else {
-            return true;
+            return false;
         };
-        let holds = hit.normal.y > 0.0 && self.support(&hit, feet).0.y >= self.walkable_y;
-        let near = hit.t * depth <= 2.0 * skin + slack || hit.point.y >= tread;
-        !(holds && near)
+        hit.normal.y > 0.0 && self.support(&hit, feet).0.y >= self.walkable_y
     }
 
     /// The point of the axis of the body at `feet` nearest `point`.
@@ -248,10 +246,10 @@ impl<'a> Mover<'a> {
         if support.y < self.walkable_y || hit.normal.y <= 0.0 {
             return None;
         }
-        // An edge met on the rounded side, outside the walkable cone under the axis, with nothing under the body
-        // within the probe's reach or a step below the edge, does not hold the body up (its most level face is
-        // a tread the body hangs beside, not one it stands on): it slides down off the edge as off a steep face.
-        if !on_face && self.hangs_beside(swept.to, hit.point) {
+        // An edge held on the rounded side, higher above the feet than a step and outside the walkable cone
+        // under the axis, does not hold the body up (its most level face is a tread it hangs beside, not one it
+        // stands on): it slides down off the edge as off a steep face.
+        if !on_face && self.hangs_beside(swept.to, hit.point) && !self.held_below(feet, reach) {
             return None;
         }
         Some((
