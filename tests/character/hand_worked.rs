@@ -599,6 +599,20 @@ fn a_body_hanging_beside_an_edge_higher_than_a_step_is_not_standing_and_falls() 
         let m = c.move_character(&floor, Vec3::new(x, c.skin, 0.0), motion);
         assert!(m.grounded && (m.feet.y - c.skin).abs() < 1e-4, "{m:?}");
     }
+    // A body over a nosing, its axis 0.45 m past it (past the walkable cone), the tread below within its step:
+    // it stands on the nosing (going down stairs every move is grounded).
+    let stair = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: 0.0)],
+        aabbs: [(id: 2, min: (0.0, 0.0, -2.0), max: (2.0, 0.3, 2.0))])"#,
+    );
+    let centre = 0.3 + ((c.radius + 0.75 * c.skin).powi(2) - 0.45f32.powi(2)).sqrt();
+    let over = Vec3::new(-0.45, centre - c.radius, 0.0);
+    let low_step = CharacterController {
+        max_step: 0.35,
+        ..c
+    };
+    let m = low_step.move_character(&stair, over, Vec3::new(0.0, -0.01, 0.0));
+    assert!(m.grounded && (m.feet.y - over.y).abs() < 1e-4, "{m:?}");
     // A body standing on the edge (its axis 5 cm past it) still stands.
     let m = c.move_character(
         &s,
