@@ -33,7 +33,10 @@
 //!   the body, so the feet keep their height exactly and no contact is made with the floor's pieces; what is
 //!   left of the fall once off the ground (walking off a ledge) is fallen in the same move.
 //! - **Ground**: [`Ground::normal`] is the most level face through the contact (at a stair's nosing, the
-//!   tread's), always within `max_slope_deg` of up.
+//!   tread's), always within `max_slope_deg` of up. An edge met on the body's rounded side higher above the
+//!   feet than `max_step` and two skins, and outside the walkable cone under the axis, is not ground unless
+//!   something walkable lies under the body within the probe's reach: the body hangs beside it, not on it,
+//!   and slides off it as off a steep face.
 //! - **Bounded and deterministic**: at most `max_iterations` slide sweeps a move, plus a bounded number of
 //!   probes; the same input gives the same bits.
 
