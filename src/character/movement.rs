@@ -223,13 +223,19 @@ impl<'a> Mover<'a> {
         let sphere = Capsule::new(centre, centre, narrow + 0.5 * skin);
         let slack = ((r - narrow) * (1.0 / self.walkable_y.max(1e-3) - 1.0)).min(r);
         let motion = Vec3::NEG_Y * (reach + slack + skin);
-        let Some(hit) = self
-            .scene
+        self.scene
             .sweep_capsule_near(self.near.as_ref(), &sphere, motion)
-        else {
-            return false;
-        };
-        hit.normal.y > 0.0 && self.support(&hit, feet).0.y >= self.walkable_y
+            .is_some_and(|hit| self.walkable_support(&hit, feet).is_some())
+    }
+
+    /// The supporting face through `hit` ([`Self::support`]) and whether the contact is on a face's interior,
+    /// when that face can hold the body up: walkable, and the contact facing up.
+    fn walkable_support(&self, hit: &SceneToi, feet: Vec3) -> Option<(Vec3, bool)> {
+        let (support, on_face) = self.support(hit, feet);
+        if support.y < self.walkable_y || hit.normal.y <= 0.0 {
+            return None;
+        }
+        Some((support, on_face))
     }
 
     /// The point of the axis of the body at `feet` nearest `point`.
@@ -242,10 +248,7 @@ impl<'a> Mover<'a> {
     fn probe_ground(&mut self, feet: Vec3, reach: f32, phase: SweepPhase) -> Option<(Ground, f32)> {
         let swept = self.sweep(phase, 0, feet, Vec3::NEG_Y * reach);
         let hit = swept.hit?;
-        let (support, on_face) = self.support(&hit, feet);
-        if support.y < self.walkable_y || hit.normal.y <= 0.0 {
-            return None;
-        }
+        let (support, on_face) = self.walkable_support(&hit, feet)?;
         // An edge held on the rounded side, higher above the feet than a step and outside the walkable cone
         // under the axis, does not hold the body up (its most level face is a tread it hangs beside, not one it
         // stands on): it slides down off the edge as off a steep face.

@@ -14,7 +14,7 @@ use glam::{Vec2, Vec3};
 use super::super::CharacterController;
 use super::edges::{EdgeWork, Key, Node, Places};
 use super::spots::{Grid, Spot, find_spots};
-use super::{ReachError, ReachMap, ReachSettings, nearest_item, nearest_start};
+use super::{ReachError, ReachMap, ReachSettings, nearest_item, nearest_start, window, within};
 use crate::scene::Scene;
 use crate::shape::Aabb;
 
@@ -440,24 +440,14 @@ impl MoveGraph {
 
     /// Every node within `horizontal` and `vertical` of `feet`.
     pub(crate) fn nodes_near(&self, feet: Vec3, horizontal: f32, vertical: f32) -> Vec<u32> {
-        let mut out = Vec::new();
-        if !feet.is_finite() {
-            return out;
-        }
-        let Some(centre) = self.grid.column_near(Vec2::new(feet.x, feet.z)) else {
-            return out;
+        let Some((centre, r)) = window(&self.grid, feet, horizontal) else {
+            return Vec::new();
         };
-        let r = (horizontal / self.grid.cell).ceil() as i64 + 1;
-        for c in self.grid.around(centre, r) {
-            for n in self.in_column(c) {
-                let p = self.feet(n);
-                let flat = Vec2::new(p.x - feet.x, p.z - feet.z).length();
-                if flat <= horizontal && (p.y - feet.y).abs() <= vertical {
-                    out.push(n);
-                }
-            }
-        }
-        out
+        self.grid
+            .around(centre, r)
+            .flat_map(|c| self.in_column(c))
+            .filter(|&n| within(self.feet(n), feet, horizontal, vertical))
+            .collect()
     }
 
     /// The place a search from `feet` starts on, as [`ReachMap::build`] picks it: the nearest within 1.5
@@ -477,19 +467,12 @@ impl MoveGraph {
     /// Whether a place lies within `horizontal` and `vertical` of `feet`: `spot_near(..).is_some()`, with the
     /// column under `feet` looked at first and the look stopped at the first place found.
     pub(crate) fn has_spot_near(&self, feet: Vec3, horizontal: f32, vertical: f32) -> bool {
-        if !feet.is_finite() {
-            return false;
-        }
-        let Some(centre) = self.grid.column_near(Vec2::new(feet.x, feet.z)) else {
+        let Some((centre, r)) = window(&self.grid, feet, horizontal) else {
             return false;
         };
-        let r = (horizontal / self.grid.cell).ceil() as i64 + 1;
         let holds = |c: usize| {
-            (self.col_start[c]..self.col_start[c + 1]).any(|j| {
-                let p = self.spots[j as usize].feet;
-                Vec2::new(p.x - feet.x, p.z - feet.z).length() <= horizontal
-                    && (p.y - feet.y).abs() <= vertical
-            })
+            (self.col_start[c]..self.col_start[c + 1])
+                .any(|j| within(self.spots[j as usize].feet, feet, horizontal, vertical))
         };
         holds(centre) || self.grid.around(centre, r).any(holds)
     }

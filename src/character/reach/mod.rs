@@ -168,10 +168,27 @@ struct Built {
 
 const NONE: u32 = u32::MAX;
 
-/// The item nearest `feet` (3D) within `horizontal` across and `vertical` up or down, searched over the columns
-/// around the one holding `feet` (for a point off the grid, the nearest column on its edge): `items(c)` lists
-/// column `c`'s items, `at(i)` is item `i`'s feet. On a tie the first found wins. The one column search of the
-/// map: places, landings and the start are all found by it.
+/// The columns a search within `horizontal` across of `feet` looks at: the column holding `feet` (for a point
+/// off the grid, the nearest column on its edge) and how many columns either side of it ([`Grid::around`]).
+/// `None` for a point not finite or a grid without columns.
+fn window(grid: &Grid, feet: Vec3, horizontal: f32) -> Option<(usize, i64)> {
+    if !feet.is_finite() {
+        return None;
+    }
+    let centre = grid.column_near(Vec2::new(feet.x, feet.z))?;
+    Some((centre, (horizontal / grid.cell).ceil() as i64 + 1))
+}
+
+/// Whether `p` lies within `horizontal` across and `vertical` up or down of `feet`: what every column search
+/// of the map counts as near.
+fn within(p: Vec3, feet: Vec3, horizontal: f32, vertical: f32) -> bool {
+    Vec2::new(p.x - feet.x, p.z - feet.z).length() <= horizontal && (p.y - feet.y).abs() <= vertical
+}
+
+/// The item nearest `feet` (3D) within `horizontal` across and `vertical` up or down, searched over the
+/// columns of its [`window`]: `items(c)` lists column `c`'s items, `at(i)` is item `i`'s feet. On a tie the
+/// first found wins. The one nearest-item search of the map: places, landings and the start are all found by
+/// it.
 fn nearest_item<I: Iterator<Item = u32>>(
     grid: &Grid,
     feet: Vec3,
@@ -180,17 +197,12 @@ fn nearest_item<I: Iterator<Item = u32>>(
     items: impl Fn(usize) -> I,
     at: impl Fn(u32) -> Vec3,
 ) -> Option<u32> {
-    if !feet.is_finite() {
-        return None;
-    }
-    let centre = grid.column_near(Vec2::new(feet.x, feet.z))?;
-    let r = (horizontal / grid.cell).ceil() as i64 + 1;
+    let (centre, r) = window(grid, feet, horizontal)?;
     let mut best: Option<(f32, u32)> = None;
     for c in grid.around(centre, r) {
         for i in items(c) {
             let p = at(i);
-            let flat = Vec2::new(p.x - feet.x, p.z - feet.z).length();
-            if flat <= horizontal && (p.y - feet.y).abs() <= vertical {
+            if within(p, feet, horizontal, vertical) {
                 let d = p.distance(feet);
                 if best.is_none_or(|(b, _)| d < b) {
                     best = Some((d, i));
