@@ -34,9 +34,13 @@
 //!   left of the fall once off the ground (walking off a ledge) is fallen in the same move.
 //! - **Ground**: [`Ground::normal`] is the most level face through the contact (at a stair's nosing, the
 //!   tread's), always within `max_slope_deg` of up. An edge met on the body's rounded side higher above the
-//!   feet than `max_step` and two skins, and outside the walkable cone under the axis, is not ground unless
-//!   something walkable lies under the body within the probe's reach: the body hangs beside it, not on it,
-//!   and slides off it as off a steep face.
+//!   feet than `max_step` and two skins, and outside the walkable cone under the axis, or at the body's side
+//!   (more than 60° from up and outside the cone) however low, is not ground unless something walkable lies
+//!   under the body within the probe's reach: the body hangs beside it, not on it, and slides off it as off a
+//!   steep face.
+//! - **Steps from an edge**: a body standing on a tread's edge by its rounded bottom (a rim over a slot) that
+//!   steps onto that tread climbs by its feet's rise (within `max_step`); a body in the air (a move without a
+//!   snap, as [`Body::step`] moves it there) steps up nothing.
 //! - **Bounded and deterministic**: at most `max_iterations` slide sweeps a move, plus a bounded number of
 //!   probes; the same input gives the same bits.
 

@@ -41,6 +41,9 @@ pub(super) struct Mover<'a> {
     block: Option<Limit>,
     /// The height of the ground the move started from (or last stood on), for measuring risers.
     ground_y: Option<f32>,
+    /// The height of the edge the body stood on at the start, held by its rounded bottom above its feet (see
+    /// [`Self::ground_at_start`]): a step onto that edge's tread climbs by the feet's rise.
+    held_edge: Option<f32>,
     /// Whether the body stood on something walkable at the start or met something walkable since.
     on_ground: bool,
     stepped_up: f32,
@@ -98,6 +101,7 @@ impl<'a> Mover<'a> {
             spare,
             block: None,
             ground_y: None,
+            held_edge: None,
             on_ground: false,
             stepped_up: 0.0,
             heading: Vec3::ZERO,
@@ -210,6 +214,15 @@ impl<'a> Mover<'a> {
             && !self.met_from_above(feet, point)
     }
 
+    /// Whether an edge contact at `point` of the body at `feet` lies at its side rather than under it: the
+    /// direction from the point to the nearest point of the axis is more than 60° from up (and outside the
+    /// walkable cone). A rounded bottom held there rests on the edge by a sliver of itself, however low the
+    /// edge: a 1.26 m body hung for good on a crate's corner 0.47 m above its feet, within its 0.55 m step, the
+    /// contact 75° from up.
+    fn held_at_side(&self, feet: Vec3, point: Vec3) -> bool {
+        (self.axis_near(feet, point) - point).normalize_or_zero().y < self.walkable_y.min(SIDE_COS)
+    }
+
     /// Whether something walkable lies under the body at `feet` within `reach` (a probe's), found by a sphere
     /// inside the body's bottom (as low, half as wide as the walkable cone there, so clear of an edge the body
     /// hangs beside) swept down: a body standing on a floor while an edge beside it is met first is held up as
@@ -250,9 +263,13 @@ impl<'a> Mover<'a> {
         let hit = swept.hit?;
         let (support, on_face) = self.walkable_support(&hit, feet)?;
         // An edge held on the rounded side, higher above the feet than a step and outside the walkable cone
-        // under the axis, does not hold the body up (its most level face is a tread it hangs beside, not one it
-        // stands on): it slides down off the edge as off a steep face.
-        if !on_face && self.hangs_beside(swept.to, hit.point) && !self.held_below(feet, reach) {
+        // under the axis, or at the body's side (past 60° from up) however low, does not hold the body up
+        // unless something walkable lies under it within reach (its most level face is a tread it hangs beside,
+        // not one it stands on): it slides down off the edge as off a steep face.
+        if !on_face
+            && (self.hangs_beside(swept.to, hit.point) || self.held_at_side(swept.to, hit.point))
+            && !self.held_below(feet, reach)
+        {
             return None;
         }
         Some((
@@ -372,7 +389,14 @@ impl<'a> Mover<'a> {
         if self.record {
             self.trace.ground_at_start = Some(g);
         }
-        drop <= ctl.skin + 1e-5
+        let standing = drop <= ctl.skin + 1e-5;
+        // Standing on an edge held by the rounded bottom (the contact above the feet's skin band: a rim over a
+        // slot, a crate's corner within a step), on the ground (a move with a snap: `Body::step` moves a body
+        // in the air without one, and a body in the air steps up nothing).
+        if standing && ctl.snap_distance > 0.0 && g.point.y > pos.y + ctl.skin {
+            self.held_edge = Some(g.point.y);
+        }
+        standing
     }
 
     /// Standing within the skin band, the ground takes the motion's downward part while it supports the body:
@@ -728,6 +752,9 @@ impl<'a> Mover<'a> {
             .map(|h| h.point.y)
     }
 }
+
+/// The cosine of the angle from up past which an edge contact is at the body's side (60°).
+const SIDE_COS: f32 = 0.5;
 
 /// How far down the ground probe after a move that does not rise looks: the farther of the skin band (2.5
 /// skins) and the snap (a skin and a half past `snap_distance`). The reachability map's level moves ask the same

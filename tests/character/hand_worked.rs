@@ -622,6 +622,90 @@ fn a_body_hanging_beside_an_edge_higher_than_a_step_is_not_standing_and_falls() 
     assert!(m.grounded && m.ground.unwrap().normal == Vec3::Y, "{m:?}");
 }
 
+/// A wide body (0.5 m step) beside a ledge's top edge 0.44 m above its feet, within its step, the edge on its
+/// rounded side 75° from up (outside the walkable cone and past 60°: at its side, not under it): it rests on a
+/// sliver of itself and is not standing there; it falls off the edge to the floor 3 m below (found by the
+/// navigation soak: a 1.26 m body hung for good on a crate's corner in the gallery). At 50° from up, with the
+/// same nothing under it, the edge still holds it (the rim class: a body walking off a ledge stands on its rim
+/// until it is past 60°).
+#[test]
+fn a_body_beside_an_edge_at_its_side_within_a_step_is_not_standing_and_falls() {
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
+        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, 1.0, 2.0))])"#,
+    );
+    let c = CharacterController {
+        radius: 0.6,
+        height: 1.4,
+        max_step: 0.5,
+        ..ctl()
+    };
+    let at = |deg: f32| {
+        let d = c.radius + 0.75 * c.skin;
+        let (sin, cos) = deg.to_radians().sin_cos();
+        Vec3::new(-sin * d, 1.0 + cos * d - c.radius, 0.0)
+    };
+    let side = at(75.0);
+    assert!(1.0 - side.y < c.max_step, "within the step: {side:?}");
+    let m = c.move_character(&s, side, Vec3::new(0.0, -0.05, 0.0));
+    assert!(!m.grounded, "{m:?}");
+    let mut body = collidoscope::character::Body::new(side);
+    body.grounded = true;
+    let still = collidoscope::character::BodyInput::default();
+    for _ in 0..150 {
+        body.step(&c, &s, &still, Vec3::new(0.0, -9.81, 0.0), 1.0 / 60.0);
+        assert!(
+            s.overlap_capsule(&c.capsule(body.feet)).is_empty(),
+            "{body:?}"
+        );
+    }
+    assert!(
+        body.grounded && (body.feet.y + 3.0).abs() < 2.0 * c.skin,
+        "{body:?}"
+    );
+    let under = at(50.0);
+    let m = c.move_character(&s, under, Vec3::new(0.0, -0.01, 0.0));
+    assert!(m.grounded && (m.feet.y - under.y).abs() < 1e-4, "{m:?}");
+}
+
+/// A narrow body (0.27 m step) held by its rounded bottom on a tread's edge 4 cm above its feet, over a slot
+/// with nothing under it within reach (the edge 56° from up, under it): walking toward the tread it steps up
+/// onto it, the climb its feet's rise (found by the navigation soak on the greybox sample: such a body hung on
+/// the rim of a floor across the 0.2 m slot between two sectors for good, the riser measured from the rim it
+/// stood on reading as no climb). A body there in the air (its moves without a snap) climbs nothing.
+#[test]
+fn a_body_held_on_a_treads_edge_over_a_slot_steps_up_onto_the_tread() {
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
+        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, 0.3, 2.0))])"#,
+    );
+    let c = CharacterController {
+        radius: 0.1,
+        height: 1.2,
+        max_step: 0.27,
+        ..ctl()
+    };
+    let feet = 0.26f32;
+    let centre = feet + c.radius;
+    let x = -((c.radius + 0.75 * c.skin).powi(2) - (centre - 0.3f32).powi(2)).sqrt();
+    let start = Vec3::new(x, feet, 0.0);
+    let hold = c.move_character(&s, start, Vec3::new(0.0, -0.001, 0.0));
+    assert!(
+        hold.grounded && (hold.feet.y - feet).abs() < 1e-3,
+        "{hold:?}"
+    );
+    let m = c.move_character(&s, start, Vec3::new(4.0 / 60.0, -0.001, 0.0));
+    assert!(m.grounded, "{m:?}");
+    assert!((m.feet.y - (0.3 + c.skin)).abs() < 1e-3, "{:?}", m.feet);
+    assert!(m.feet.x > start.x, "{:?}", m.feet);
+    let air = CharacterController {
+        snap_distance: 0.0,
+        ..c
+    };
+    let m = air.move_character(&s, start, Vec3::new(4.0 / 60.0, -0.001, 0.0));
+    assert!(m.feet.y <= start.y + 1e-4, "{m:?}");
+}
+
 #[test]
 fn a_fall_in_open_air_moves_the_whole_motion_and_lands_a_skin_above_the_floor() {
     let s = scene(FLOOR);

@@ -282,22 +282,34 @@ fn a_gap_between_wall_tops_is_crossed_as_the_bake_crossed_it() {
 
 /// Found by the sample levels with random agent sizes: on the greybox sample a 0.2 m body walking from the
 /// upper floor (3.0 m) down a 0.2 m step to the 2.8 m floor beyond falls into the 0.2 m slot between the two
-/// sectors and hangs on the lower floor's rim 4 cm below it. Its step up onto that floor is refused: the riser
-/// is measured from the ground straight under the feet (the slot's floor far below), and measured from the rim
-/// it stands on it is nothing (the same ground, only the feet rise), which the step's check reads as no climb.
-/// Not fixed yet: counting a climb of the feet alone let a body onto a riser too high, its axis landing off
-/// the tread (the riser tests failed); measuring from the rim the move started on when nothing lies within a
-/// step under the axis, and counting the feet's rise only onto the tread under the axis, climbs out of the
-/// slot, but a body at a jump's apex pressed against a riser's edge 21 cm above its feet also stands on that
-/// edge (the edge's most level face is its support) and then stepped up from the air (`jump_riser`).
+/// sectors and hangs on the lower floor's rim 4 cm below it. Its step up onto that floor was refused: the riser
+/// was measured from the ground straight under the feet or, with nothing there, from the rim it stands on,
+/// which reads as no climb. A body standing on the edge of the tread it steps onto now climbs by its feet's
+/// rise (not from the air: a body at a jump's apex pressed against a riser's edge stands on it as well, and
+/// `jump_riser` keeps it from stepping up from there).
 #[test]
-#[ignore = "known: a body hanging on a rim over a slot does not step up onto the rim's floor (see the comment)"]
-fn regression_a_body_hanging_on_a_rim_over_a_slot_steps_up_onto_it() {
+fn a_body_hanging_on_a_rim_over_a_slot_steps_up_onto_it() {
     let scene = greybox();
     let ctl = agent(0.1, 0.997_402_55, 0.270_136_18, 37.515_026, 0.3);
     let (from, to) = (
         Vec3::new(-4.375_008_6, 3.009_999, 3.624_992_8),
         Vec3::new(0.624_991_4, 2.809_998_8, 5.874_993),
+    );
+    walked_map(&scene, ctl, false, from, to);
+}
+
+/// Found by the sample levels with random agent sizes (seed 21): on the gallery a 1.26 m wide body with a
+/// 0.55 m step, starting on a tilted crate, slid off it and hung on the corner of the box beside it, the corner
+/// 0.47 m above its feet (within its step) but 75° from up on its rounded side, and stood there for good, the
+/// path's floor 0.53 m below. An edge at a body's side (more than 60° from up, outside the walkable cone) no
+/// longer holds it up unless something walkable lies under it; it falls to the floor and walks on.
+#[test]
+fn a_body_sliding_off_a_tilted_crate_onto_a_corner_at_its_side_falls_and_walks_on() {
+    let scene = sample_level("cookbook_gallery");
+    let ctl = agent(0.627_704_5, 0.634_207_84, 0.553_148_9, 35.520_57, 0.3);
+    let (from, to) = (
+        Vec3::new(0.714_716_55, 0.906_273_54, 1.639_202),
+        Vec3::new(-0.725_005_6, 0.009_999_99, 4.124_995),
     );
     walked_map(&scene, ctl, false, from, to);
 }

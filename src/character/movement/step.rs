@@ -124,7 +124,17 @@ impl Mover<'_> {
             .or(self.ground_y)
             .unwrap_or(pos.y - ctl.skin);
         let tread = self.ground_below(landed).unwrap_or(h.point.y);
-        let rise = tread - base;
+        let rise = match self.held_edge {
+            // Standing on the very edge of the tread it climbs onto (its riser's top and the tread at the
+            // edge's height): the ground under the feet is the slot or the floor below, or the rim itself,
+            // and the riser reads as too high or as nothing; what the body climbs is its feet's rise.
+            Some(edge)
+                if (riser_top - edge).abs() <= ctl.skin && (tread - edge).abs() <= ctl.skin =>
+            {
+                landed.y - pos.y
+            }
+            _ => tread - base,
+        };
         attempt.riser = Some(rise);
         if landed.y - pos.y > ctl.max_step + ctl.skin + 1e-3 || rise > ctl.max_step + 1e-3 {
             return Err(StepRefusal::TooHigh);
