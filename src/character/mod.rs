@@ -34,7 +34,8 @@
 //!   left of the fall once off the ground (walking off a ledge) is fallen in the same move.
 //! - **Ground**: [`Ground::normal`] is the most level face through the contact (at a stair's nosing, the
 //!   tread's), always within `max_slope_deg` of up. An edge met on the body's rounded side higher above the
-//!   feet than `max_step` and two skins, and outside the walkable cone under the axis, or at the body's side
+//!   feet than a step climbs from there (`max_step` less a skin: the riser from the feet's floor, a skin under
+//!   them), and outside the walkable cone under the axis, or at the body's side
 //!   (more than 60° from up and outside the cone) however low, is not ground unless something walkable lies
 //!   under the body within the probe's reach: the body hangs beside it, not on it, and slides off it as off a
 //!   steep face.

@@ -207,10 +207,12 @@ impl<'a> Mover<'a> {
         (self.axis_near(feet, point) - point).normalize_or_zero().y >= self.walkable_y
     }
 
-    /// Whether an edge contact at `point` of the body at `feet` is higher above the feet than a step (and two
-    /// skins) and outside the walkable cone under the axis ([`Self::met_from_above`]): the body hangs beside it.
+    /// Whether an edge contact at `point` of the body at `feet` is higher above the feet than a step climbs
+    /// from there (the riser from the feet's floor, a skin under them, to the edge is more than `max_step`, as
+    /// the step measures it from an edge the body stands on) and outside the walkable cone under the axis
+    /// ([`Self::met_from_above`]): the body hangs beside it. Held there, it could neither climb nor leave.
     fn hangs_beside(&self, feet: Vec3, point: Vec3) -> bool {
-        point.y - feet.y > self.ctl.max_step + 2.0 * self.ctl.skin
+        point.y - feet.y > self.ctl.max_step - self.ctl.skin + 1e-3
             && !self.met_from_above(feet, point)
     }
 

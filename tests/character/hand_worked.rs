@@ -706,6 +706,42 @@ fn a_body_held_on_a_treads_edge_over_a_slot_steps_up_onto_the_tread() {
     assert!(m.feet.y <= start.y + 1e-4, "{m:?}");
 }
 
+/// A body whose rounded bottom rests on a tread's edge over a pit, 50° from up (outside the cone, not at its
+/// side), the edge 0.102 m above its feet: with a 0.12 m step the edge holds it and a walk toward the tread
+/// climbs onto it; with a 0.1 m step (the riser from its feet's floor, a skin under them, is more than the
+/// step) the edge holds nothing and the body falls. Held and unable to climb, it would stand there for good
+/// (found by the navigation soak: a 0.43 m body with a 0.1 m step landing a jump on the greybox's roofs).
+#[test]
+fn an_edge_holds_a_body_up_only_where_it_could_climb_from_there() {
+    let s = scene(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
+        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, 1.0, 2.0))])"#,
+    );
+    let climbs = CharacterController {
+        radius: 0.3,
+        height: 1.2,
+        max_step: 0.12,
+        ..ctl()
+    };
+    let d = climbs.radius + 0.75 * climbs.skin;
+    let (sin, cos) = 50f32.to_radians().sin_cos();
+    let start = Vec3::new(-sin * d, 1.0 + cos * d - climbs.radius, 0.0);
+    assert!((1.0 - start.y - 0.102).abs() < 0.002, "{start:?}");
+    let m = climbs.move_character(&s, start, Vec3::new(0.0, -0.001, 0.0));
+    assert!(m.grounded && (m.feet.y - start.y).abs() < 1e-3, "{m:?}");
+    let m = climbs.move_character(&s, start, Vec3::new(4.0 / 60.0, -0.001, 0.0));
+    assert!(
+        m.grounded && (m.feet.y - (1.0 + climbs.skin)).abs() < 1e-3,
+        "{m:?}"
+    );
+    let low = CharacterController {
+        max_step: 0.1,
+        ..climbs
+    };
+    let m = low.move_character(&s, start, Vec3::new(0.0, -0.001, 0.0));
+    assert!(!m.grounded, "{m:?}");
+}
+
 #[test]
 fn a_fall_in_open_air_moves_the_whole_motion_and_lands_a_skin_above_the_floor() {
     let s = scene(FLOOR);
