@@ -34,7 +34,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{GRAVITY, HZ, at_take_off, coming_down, drop_speed};
+use super::consts::{AT, GRAVITY, HZ, at_take_off, coming_down, drop_speed};
 use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
@@ -276,12 +276,24 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         // the same spot, whose take-off stands on the ledge (0.58 m more rise; the step the energy rule in
         // `off_height` allows is 0.59 m for that agent: the soak's seed 22).
         let worse = matches!((rise, found_rise), (Some(r), Some(f)) if r > f + RISE_SLACK);
+        // On the ground exactly on the nearest segment (steering brings a walking body to its points
+        // exactly), a later segment past a jump or a drop after it is not taken for being about as near: the
+        // body is where the path put it, short of that jump or drop. A body that made it is on that jump's or
+        // drop's own segment or past it, or lands off the path's lines.
+        // A 1.22 m body at a corner 0.29 m from a later jump's landing (0.1 m higher, on a slope) skipped the
+        // drop and the jump between and stood against the slope (the soak's seed 27).
+        let short_of_it = body.grounded
+            && least <= AT
+            && path
+                .links
+                .get(nearest.0 + 1..i)
+                .is_some_and(|between| between.iter().any(leaves_the_floor));
         if d < least {
             least = d;
             found = (i, q, t);
             nearest = found;
             found_rise = rise;
-        } else if d <= least + tolerance && !(in_air && off > 0.0) && !worse {
+        } else if d <= least + tolerance && !(in_air && off > 0.0) && !worse && !short_of_it {
             // In the air, a later segment the body's height or flight rules out is not taken for being
             // about as near (stopped against a wall over a jump's landing and still rising, a body was
             // steered onto the next jump's line, off the landing's ledge, before it came down).
@@ -290,6 +302,11 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         }
     }
     at_corners(path, body, ctl, nearest, found)
+}
+
+/// Whether a link takes the body off the floor it walks: a jump or a drop.
+fn leaves_the_floor(link: &NavLink) -> bool {
+    matches!(link, NavLink::Jump { .. } | NavLink::Drop { .. })
 }
 
 /// The segment steering follows on the ground near the end of the nearest one (`nearest`; `found` the latest

@@ -754,18 +754,16 @@ fn regression_a_step_up_from_a_landing_beside_a_sector_is_in_both() {
     assert!(map.path(0, from, to).is_some());
 }
 
-/// Found by the random sector grids (seed 27, the 41st case): a 1.22 m wide body (0.13 m step), jumps on. Its
-/// path walks to a corner, drops 0.85 m, walks, and jumps 0.95 m back up to land 0.29 m from that corner,
-/// 0.1 m higher, on a slope. Standing at the corner, the body is within half a radius of the segment after
-/// the landing (and within a step of its height), and steering takes the latest such segment (as it must
-/// where a jump lands beside a part of the path already walked, or the body would walk back and jump again):
-/// it skips the drop and the jump, walks toward the slope and stands against it (49°, too steep). Steering
-/// sees only the body and the path (no scene, no memory), and the two cases differ by 4 cm (the steered
-/// landings lie within a cell, 0.25 m, of a jump's; the corner is 0.29 m off). Seen (the controller before this
-/// round's edge rules stops there too), not fixed.
+/// Found by the random sector grids (seed 27, the 41st case; the controller before this round's edge rules
+/// stopped there too): a 1.22 m wide body (0.13 m step), jumps on. Its path walks to a corner, drops 0.85 m,
+/// walks, and jumps 0.95 m back up to land 0.29 m from that corner, 0.1 m higher, on a slope. Standing at the
+/// corner, the body was within half a radius of the segment after the landing (and within a step of its
+/// height), and steering took the latest such segment (as it must where a jump lands beside a part of the path
+/// already walked, or the body would walk back and jump again): it skipped the drop and the jump, walked toward
+/// the slope and stood against it (49°, too steep). On the ground exactly on the nearest segment (where steering
+/// brings a walking body), a later segment past a jump or a drop is no longer taken for being about as near.
 #[test]
-#[ignore = "known: steering skips a drop and a jump whose landing lies beside the corner it stands at (see the comment)"]
-fn regression_a_jump_landing_beside_an_earlier_corner_is_not_taken_for_it() {
+fn a_path_past_a_corner_that_a_later_jump_lands_beside_is_followed() {
     let cells: Vec<Cell> = vec![
         Some((0.3, 2.879_105_8, None)),
         Some((0.252_308_28, 1.303_548_5, Some((3, 35.3166)))),
