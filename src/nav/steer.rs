@@ -293,7 +293,7 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
             found = (i, q, t);
             nearest = found;
             found_rise = rise;
-        } else if d <= least + tolerance && !(in_air && off > 0.0) && !worse && !short_of_it {
+        } else if d <= least + tolerance && !((in_air && off > 0.0) || worse || short_of_it) {
             // In the air, a later segment the body's height or flight rules out is not taken for being
             // about as near (stopped against a wall over a jump's landing and still rising, a body was
             // steered onto the next jump's line, off the landing's ledge, before it came down).
