@@ -204,7 +204,13 @@ impl<'a> Mover<'a> {
     /// Whether the contact `point` of the body at `feet` lies under it within the walkable cone: the direction
     /// from the point to the nearest point of the body's axis is no steeper from up than `max_slope_deg`.
     fn met_from_above(&self, feet: Vec3, point: Vec3) -> bool {
-        (self.axis_near(feet, point) - point).normalize_or_zero().y >= self.walkable_y
+        self.cos_from_up(feet, point) >= self.walkable_y
+    }
+
+    /// The cosine of the angle from up of the direction from the contact `point` to the nearest point of the
+    /// axis of the body at `feet` (1: the contact straight under the axis, 0: level with it).
+    fn cos_from_up(&self, feet: Vec3, point: Vec3) -> f32 {
+        (self.axis_near(feet, point) - point).normalize_or_zero().y
     }
 
     /// Whether an edge contact at `point` of the body at `feet` is higher above the feet than a step climbs
@@ -222,7 +228,7 @@ impl<'a> Mover<'a> {
     /// edge: a 1.26 m body hung for good on a crate's corner 0.47 m above its feet, within its 0.55 m step, the
     /// contact 75° from up.
     fn held_at_side(&self, feet: Vec3, point: Vec3) -> bool {
-        (self.axis_near(feet, point) - point).normalize_or_zero().y < self.walkable_y.min(SIDE_COS)
+        self.cos_from_up(feet, point) < self.walkable_y.min(SIDE_COS)
     }
 
     /// Whether something walkable lies under the body at `feet` within `reach` (a probe's), found by a sphere

@@ -231,7 +231,12 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     let mut nearest = found;
     // In the air, how far the body's flight rises from the segment found so far's (a jump's; `rise_off`).
     let mut found_rise = None;
+    // Whether a jump or a drop lies between the nearest segment so far and segment `i` (kept as the loop goes).
+    let mut past_floor = false;
     for i in 0..pts.len() - 1 {
+        if i > nearest.0 + 1 && path.links.get(i - 1).is_some_and(leaves_the_floor) {
+            past_floor = true;
+        }
         let (a, b) = (pts[i], pts[i + 1]);
         let ab = flat(a, b);
         let jump = matches!(path.links.get(i), Some(NavLink::Jump { .. }));
@@ -282,17 +287,13 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
         // drop's own segment or past it, or lands off the path's lines.
         // A 1.22 m body at a corner 0.29 m from a later jump's landing (0.1 m higher, on a slope) skipped the
         // drop and the jump between and stood against the slope (the soak's seed 27).
-        let short_of_it = body.grounded
-            && least <= AT
-            && path
-                .links
-                .get(nearest.0 + 1..i)
-                .is_some_and(|between| between.iter().any(leaves_the_floor));
+        let short_of_it = body.grounded && least <= AT && past_floor;
         if d < least {
             least = d;
             found = (i, q, t);
             nearest = found;
             found_rise = rise;
+            past_floor = false;
         } else if d <= least + tolerance && !((in_air && off > 0.0) || worse || short_of_it) {
             // In the air, a later segment the body's height or flight rules out is not taken for being
             // about as near (stopped against a wall over a jump's landing and still rising, a body was
