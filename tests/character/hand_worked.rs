@@ -1,9 +1,10 @@
 //! Hand-worked moves, one guarantee at a time: floors, walls, corners, steps, slopes, snapping, push-out,
 //! ceilings, narrow doors, bad input.
 
-use collidoscope::character::{CharacterController, Limit, SweepPhase};
+use collidoscope::character::{Body, CharacterController, Limit, SweepPhase};
 use collidoscope::glam::Vec3;
 use collidoscope::level::ObjectId;
+use collidoscope::scene::Scene;
 use collidoscope::shape::Capsule;
 
 use crate::common::{scene, walk};
@@ -550,16 +551,38 @@ fn walking_off_a_ledge_falls_what_is_left_of_the_motion() {
     );
 }
 
+/// A ledge (a box from x = 0 to 2) whose top is `top` high, over a pit whose floor is 3 m down.
+fn ledge_over_pit(top: f32) -> Scene {
+    scene(&format!(
+        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
+        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, {top:?}, 2.0))])"#
+    ))
+}
+
+/// `body` stepped `frames` times with nothing wished: never inside anything, it ends grounded on the pit's
+/// floor 3 m down ([`ledge_over_pit`]).
+fn falls_to_the_pit_floor(c: &CharacterController, s: &Scene, mut body: Body, frames: usize) {
+    let still = collidoscope::character::BodyInput::default();
+    for _ in 0..frames {
+        body.step(c, s, &still, Vec3::new(0.0, -9.81, 0.0), 1.0 / 60.0);
+        assert!(
+            s.overlap_capsule(&c.capsule(body.feet)).is_empty(),
+            "{body:?}"
+        );
+    }
+    assert!(
+        body.grounded && (body.feet.y + 3.0).abs() < 2.0 * c.skin,
+        "{body:?}"
+    );
+}
+
 /// A wide body beside a ledge's top edge, the edge on its rounded side 7 cm under the centre of its bottom
 /// sphere (half a metre above its feet, far past its 0.2 m step, 83° off up): the ledge's top is the most level
 /// face through the contact, but the body hangs beside it, not on it. It is not standing there and falls off
 /// the edge (found by the navigation soak: a body dropping off a sector's roof hung so in a corner for good).
 #[test]
 fn a_body_hanging_beside_an_edge_higher_than_a_step_is_not_standing_and_falls() {
-    let s = scene(
-        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
-        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, 1.0, 2.0))])"#,
-    );
+    let s = ledge_over_pit(1.0);
     let c = CharacterController {
         radius: 0.6,
         height: 1.4,
@@ -573,19 +596,8 @@ fn a_body_hanging_beside_an_edge_higher_than_a_step_is_not_standing_and_falls() 
     assert!(!m.grounded, "{m:?}");
     assert!(m.feet.y < feet.y - 0.04, "{:?}", m.feet);
     // Stepped on with nothing wished, it falls to the floor 3 m below, never inside.
-    let mut body = collidoscope::character::Body::new(feet);
-    let still = collidoscope::character::BodyInput::default();
-    for _ in 0..120 {
-        body.step(&c, &s, &still, Vec3::new(0.0, -9.81, 0.0), 1.0 / 60.0);
-        assert!(
-            s.overlap_capsule(&c.capsule(body.feet)).is_empty(),
-            "{body:?}"
-        );
-    }
-    assert!(
-        body.grounded && (body.feet.y + 3.0).abs() < 2.0 * c.skin,
-        "{body:?}"
-    );
+    let body = Body::new(feet);
+    falls_to_the_pit_floor(&c, &s, body, 120);
     // A body standing on the floor with the same kind of edge on its rounded side (a box top 0.4 m high, above
     // the step) stands on the floor, pressed into the box or not.
     let floor = scene(
@@ -630,10 +642,7 @@ fn a_body_hanging_beside_an_edge_higher_than_a_step_is_not_standing_and_falls() 
 /// until it is past 60°).
 #[test]
 fn a_body_beside_an_edge_at_its_side_within_a_step_is_not_standing_and_falls() {
-    let s = scene(
-        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
-        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, 1.0, 2.0))])"#,
-    );
+    let s = ledge_over_pit(1.0);
     let c = CharacterController {
         radius: 0.6,
         height: 1.4,
@@ -649,20 +658,9 @@ fn a_body_beside_an_edge_at_its_side_within_a_step_is_not_standing_and_falls() {
     assert!(1.0 - side.y < c.max_step, "within the step: {side:?}");
     let m = c.move_character(&s, side, Vec3::new(0.0, -0.05, 0.0));
     assert!(!m.grounded, "{m:?}");
-    let mut body = collidoscope::character::Body::new(side);
+    let mut body = Body::new(side);
     body.grounded = true;
-    let still = collidoscope::character::BodyInput::default();
-    for _ in 0..150 {
-        body.step(&c, &s, &still, Vec3::new(0.0, -9.81, 0.0), 1.0 / 60.0);
-        assert!(
-            s.overlap_capsule(&c.capsule(body.feet)).is_empty(),
-            "{body:?}"
-        );
-    }
-    assert!(
-        body.grounded && (body.feet.y + 3.0).abs() < 2.0 * c.skin,
-        "{body:?}"
-    );
+    falls_to_the_pit_floor(&c, &s, body, 150);
     let under = at(50.0);
     let m = c.move_character(&s, under, Vec3::new(0.0, -0.01, 0.0));
     assert!(m.grounded && (m.feet.y - under.y).abs() < 1e-4, "{m:?}");
@@ -675,10 +673,7 @@ fn a_body_beside_an_edge_at_its_side_within_a_step_is_not_standing_and_falls() {
 /// stood on reading as no climb). A body there in the air (its moves without a snap) climbs nothing.
 #[test]
 fn a_body_held_on_a_treads_edge_over_a_slot_steps_up_onto_the_tread() {
-    let s = scene(
-        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
-        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, 0.3, 2.0))])"#,
-    );
+    let s = ledge_over_pit(0.3);
     let c = CharacterController {
         radius: 0.1,
         height: 1.2,
@@ -713,10 +708,7 @@ fn a_body_held_on_a_treads_edge_over_a_slot_steps_up_onto_the_tread() {
 /// (found by the navigation soak: a 0.43 m body with a 0.1 m step landing a jump on the greybox's roofs).
 #[test]
 fn an_edge_holds_a_body_up_only_where_it_could_climb_from_there() {
-    let s = scene(
-        r#"(version: 2, planes: [(id: 1, normal: (0.0, 1.0, 0.0), d: -3.0)],
-        aabbs: [(id: 2, min: (0.0, -3.0, -2.0), max: (2.0, 1.0, 2.0))])"#,
-    );
+    let s = ledge_over_pit(1.0);
     let climbs = CharacterController {
         radius: 0.3,
         height: 1.2,
