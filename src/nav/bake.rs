@@ -168,18 +168,19 @@ impl AgentMap {
         self.landmarks.take();
     }
 
-    /// The path search's landmarks, made on the first call.
-    pub(super) fn landmarks(&self) -> &Landmarks {
+    /// The path search's landmarks, made on the first call (on up to `threads` threads).
+    pub(super) fn landmarks(&self, threads: usize) -> &Landmarks {
         self.landmarks
-            .get_or_init(|| self.landmarks_from(landmarks::MIN_NODES))
+            .get_or_init(|| self.landmarks_from(landmarks::MIN_NODES, threads))
     }
 
-    /// This map's landmarks when it has `min` nodes or more (none otherwise).
-    pub(super) fn landmarks_from(&self, min: usize) -> Landmarks {
+    /// This map's landmarks when it has `min` nodes or more (none otherwise), made on up to `threads` threads.
+    pub(super) fn landmarks_from(&self, min: usize, threads: usize) -> Landmarks {
         Landmarks::at_least(
             self.graph.len(),
             &|n, f| self.each_edge(n, |m, cost, _| f(m, cost)),
             min,
+            threads,
         )
     }
 
@@ -375,6 +376,16 @@ pub(super) fn bake_agent(
     Ok(map)
 }
 
+/// The threads the settings allow (`threads`, or every core for 0), from 1 to 64.
+pub(super) fn threads_of(settings: &NavSettings) -> usize {
+    if settings.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        settings.threads
+    }
+    .clamp(1, 64)
+}
+
 /// Jump links (sorted by take-off); per node jumps were tried from (by node), where the flights along each of
 /// its directions went; and how many directions were simulated (the others were kept).
 pub(super) type Jumps = (Vec<JumpLink>, Vec<(u32, Vec<Flight>)>, u64);
@@ -387,13 +398,7 @@ pub(super) fn find_jumps(
     settings: &NavSettings,
     nodes: &[TakeOff],
 ) -> Jumps {
-    let threads = if settings.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        settings.threads
-    }
-    .clamp(1, 64)
-    .min(nodes.len().div_ceil(16).max(1));
+    let threads = threads_of(settings).min(nodes.len().div_ceil(16).max(1));
     let ctl = graph.controller();
     let rise = ctl.jump_height + ctl.max_step;
     let (cell, step) = (graph.cell(), ctl.max_step);

@@ -14,7 +14,8 @@
 //!
 //! Landmarks are picked farthest first (each the node farthest from those picked, by the search's cost), and
 //! made only for maps of [`MIN_NODES`] nodes or more, on the first query that needs them: below that the
-//! straight-line heuristic already settles few nodes.
+//! straight-line heuristic already settles few nodes. With a second thread the costs to each landmark are
+//! found while the next is picked (the picking needs only the costs from them): half the wait on two cores.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -45,31 +46,46 @@ struct Edges {
 }
 
 impl Edges {
-    /// The edges of a graph of `n` nodes (`out`), forward (`reversed: false`) or each turned around.
-    fn of(n: usize, out: OutEdges<'_>, reversed: bool) -> Self {
-        let mut all: Vec<(u32, u32, f32)> = Vec::new();
+    /// The edges of a graph of `n` nodes (`out`).
+    fn of(n: usize, out: OutEdges<'_>) -> Self {
+        let mut start = Vec::with_capacity(n + 1);
+        let (mut to, mut cost) = (Vec::new(), Vec::new());
+        start.push(0u32);
         for a in 0..n as u32 {
-            out(a, &mut |b, cost| all.push((a, b, cost)));
+            out(a, &mut |b, c| {
+                if (b as usize) < n {
+                    to.push(b);
+                    cost.push(c.max(0.0));
+                }
+            });
+            start.push(to.len() as u32);
         }
-        if reversed {
-            all.iter_mut()
-                .for_each(|e| std::mem::swap(&mut e.0, &mut e.1));
-            all.sort_by_key(|e| e.0);
-        }
+        Self { start, to, cost }
+    }
+
+    /// The same edges each turned around (a counting sort by the node they end at: within a node's row, the
+    /// nodes they came from in increasing order).
+    fn reversed(&self) -> Self {
+        let n = self.start.len().saturating_sub(1);
         let mut start = vec![0u32; n + 1];
-        for e in &all {
-            if let Some(c) = start.get_mut(e.0 as usize + 1) {
-                *c += 1;
-            }
+        for &b in &self.to {
+            start[b as usize + 1] += 1;
         }
         for k in 1..start.len() {
             start[k] += start[k - 1];
         }
-        Self {
-            start,
-            to: all.iter().map(|e| e.1).collect(),
-            cost: all.iter().map(|e| e.2.max(0.0)).collect(),
+        let mut fill = start.clone();
+        let (mut to, mut cost) = (vec![0u32; self.to.len()], vec![0f32; self.to.len()]);
+        for a in 0..n {
+            for e in self.start[a] as usize..self.start[a + 1] as usize {
+                let b = self.to[e] as usize;
+                let slot = fill[b] as usize;
+                to[slot] = a as u32;
+                cost[slot] = self.cost[e];
+                fill[b] += 1;
+            }
         }
+        Self { start, to, cost }
     }
 
     /// The least cost from `source` to every node into `out` (infinite where none), by Dijkstra.
@@ -115,45 +131,32 @@ pub(super) struct Landmarks {
 impl Landmarks {
     /// The landmarks of a graph of `nodes` nodes whose edges are `out`, when it has `min` nodes or more (none
     /// otherwise).
-    pub(super) fn at_least(nodes: usize, out: OutEdges<'_>, min: usize) -> Self {
+    pub(super) fn at_least(nodes: usize, out: OutEdges<'_>, min: usize, threads: usize) -> Self {
         if nodes < min.max(1) || nodes >= u32::MAX as usize {
             return Self::default();
         }
-        let forward = Edges::of(nodes, out, false);
-        let mut row = vec![f32::INFINITY; nodes];
-        // The first landmark: the node farthest from a node that leads anywhere (the first of node 0 and the
-        // nodes a quarter, half and three quarters through), then each the farthest from those picked.
-        let mut nearest = vec![f32::INFINITY; nodes];
-        let mut pick = None;
-        for s in [0, nodes / 2, nodes / 4, 3 * nodes / 4] {
-            forward.costs_from(s as u32, &mut row);
-            pick = farthest(&row, &nearest);
-            if pick.is_some() {
-                break;
-            }
-        }
-        let mut from = Vec::with_capacity(COUNT * nodes);
-        let mut marks = Vec::with_capacity(COUNT);
-        while let Some(mark) = pick {
-            if marks.len() == COUNT {
-                break;
-            }
-            marks.push(mark);
-            forward.costs_from(mark, &mut row);
-            nearest
-                .iter_mut()
-                .zip(&row)
-                .for_each(|(n, &r)| *n = n.min(r));
-            from.extend_from_slice(&row);
-            pick = farthest(&nearest, &nearest).filter(|m| !marks.contains(m));
-        }
-        let backward = Edges::of(nodes, out, true);
-        let mut to = Vec::with_capacity(marks.len() * nodes);
-        for &mark in &marks {
-            backward.costs_from(mark, &mut row);
-            to.extend_from_slice(&row);
-        }
-        let count = marks.len();
+        let forward = Edges::of(nodes, out);
+        // The costs to each landmark (over the edges turned around) need only the landmark: with a second
+        // thread they are found while the next landmark is picked, each as soon as its landmark is.
+        let (from, to) = if threads >= 2 {
+            std::thread::scope(|s| {
+                let (send, marks) = std::sync::mpsc::channel::<u32>();
+                let forward = &forward;
+                let back = s.spawn(move || costs_to(&forward.reversed(), nodes, marks));
+                let from = pick(forward, nodes, &mut |mark| {
+                    // The receiver lives until every landmark is sent (it ends only with the channel).
+                    let _ = send.send(mark);
+                });
+                drop(send);
+                let to = back.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (from, to)
+            })
+        } else {
+            let mut marks = Vec::new();
+            let from = pick(&forward, nodes, &mut |mark| marks.push(mark));
+            (from, costs_to(&forward.reversed(), nodes, marks))
+        };
+        let count = from.len() / nodes;
         let mut costs = Vec::with_capacity(2 * count * nodes);
         for v in 0..nodes {
             costs.extend((0..count).map(|k| from[k * nodes + v]));
@@ -197,6 +200,51 @@ impl Landmarks {
             slack: scale * SHRINK,
         })
     }
+}
+
+/// Pick the landmarks over `forward` (a graph of `nodes` nodes), farthest first (see the module), telling
+/// `picked` each as it is picked; the least costs from each, landmark after landmark (`nodes` a landmark).
+fn pick(forward: &Edges, nodes: usize, picked: &mut dyn FnMut(u32)) -> Vec<f32> {
+    let mut row = vec![f32::INFINITY; nodes];
+    // The first landmark: the node farthest from a node that leads anywhere (the first of node 0 and the
+    // nodes a quarter, half and three quarters through), then each the farthest from those picked.
+    let mut nearest = vec![f32::INFINITY; nodes];
+    let mut next = None;
+    for s in [0, nodes / 2, nodes / 4, 3 * nodes / 4] {
+        forward.costs_from(s as u32, &mut row);
+        next = farthest(&row, &nearest);
+        if next.is_some() {
+            break;
+        }
+    }
+    let mut from = Vec::with_capacity(COUNT * nodes);
+    let mut marks = Vec::with_capacity(COUNT);
+    while let Some(mark) = next {
+        if marks.len() == COUNT {
+            break;
+        }
+        marks.push(mark);
+        picked(mark);
+        forward.costs_from(mark, &mut row);
+        nearest
+            .iter_mut()
+            .zip(&row)
+            .for_each(|(n, &r)| *n = n.min(r));
+        from.extend_from_slice(&row);
+        next = farthest(&nearest, &nearest).filter(|m| !marks.contains(m));
+    }
+    from
+}
+
+/// The least costs to each of `marks` over `backward` (the edges turned around), landmark after landmark.
+fn costs_to(backward: &Edges, nodes: usize, marks: impl IntoIterator<Item = u32>) -> Vec<f32> {
+    let mut row = vec![f32::INFINITY; nodes];
+    let mut to = Vec::with_capacity(COUNT * nodes);
+    for mark in marks {
+        backward.costs_from(mark, &mut row);
+        to.extend_from_slice(&row);
+    }
+    to
 }
 
 /// The node with the largest finite `of` whose `among` is not zero (`None` when every `of` is infinite or
@@ -276,9 +324,9 @@ mod tests {
     fn the_bound_never_exceeds_the_least_cost_and_beats_the_crow_across_walls() {
         let g = maze();
         let n = g.len();
-        let marks = Landmarks::at_least(n, &moves(&g), 0);
+        let marks = Landmarks::at_least(n, &moves(&g), 0, 2);
         assert_eq!(marks.count, COUNT);
-        let edges = Edges::of(n, &moves(&g), false);
+        let edges = Edges::of(n, &moves(&g));
         let mut row = vec![0.0; n];
         let mut better = 0;
         for v in (0..n as u32).step_by(7) {
@@ -306,8 +354,8 @@ mod tests {
     fn toward_several_goals_the_bound_is_to_the_nearest() {
         let g = maze();
         let n = g.len() as u32;
-        let marks = Landmarks::at_least(g.len(), &moves(&g), 0);
-        let edges = Edges::of(g.len(), &moves(&g), false);
+        let marks = Landmarks::at_least(g.len(), &moves(&g), 0, 1);
+        let edges = Edges::of(g.len(), &moves(&g));
         let goals = [3, n / 2, n - 5];
         let mut row = vec![0.0; n as usize];
         for v in (0..n).step_by(5) {
@@ -323,10 +371,55 @@ mod tests {
     }
 
     #[test]
+    fn the_landmarks_are_the_same_made_on_one_thread_or_two() {
+        let g = maze();
+        let one = Landmarks::at_least(g.len(), &moves(&g), 0, 1);
+        let two = Landmarks::at_least(g.len(), &moves(&g), 0, 2);
+        assert_eq!(one.count, COUNT);
+        assert_eq!((one.count, &one.costs), (two.count, &two.costs));
+    }
+
+    #[test]
+    fn edges_turned_around_are_each_edge_reversed() {
+        let g = maze();
+        let forward = Edges::of(g.len(), &moves(&g));
+        let back = forward.reversed();
+        let row = |e: &Edges, n: usize| {
+            let (lo, hi) = (e.start[n] as usize, e.start[n + 1] as usize);
+            let mut r: Vec<(u32, u32)> = e.to[lo..hi]
+                .iter()
+                .zip(&e.cost[lo..hi])
+                .map(|(&m, &c)| (m, c.to_bits()))
+                .collect();
+            r.sort_unstable();
+            r
+        };
+        assert_eq!(back.to.len(), forward.to.len());
+        // Every edge as (where it ends, where it starts, cost), from the forward rows; then the same read off
+        // the turned rows.
+        let mut turned: Vec<(u32, u32, u32)> = (0..g.len())
+            .flat_map(|a| {
+                row(&forward, a)
+                    .into_iter()
+                    .map(move |(m, c)| (m, a as u32, c))
+            })
+            .collect();
+        turned.sort_unstable();
+        let read: Vec<(u32, u32, u32)> = (0..g.len())
+            .flat_map(|b| {
+                row(&back, b)
+                    .into_iter()
+                    .map(move |(a, c)| (b as u32, a, c))
+            })
+            .collect();
+        assert_eq!(read, turned);
+    }
+
+    #[test]
     fn a_small_map_has_none() {
         let g = maze();
         assert!(g.len() < MIN_NODES);
-        let marks = Landmarks::at_least(g.len(), &moves(&g), MIN_NODES);
+        let marks = Landmarks::at_least(g.len(), &moves(&g), MIN_NODES, 2);
         assert!(marks.toward(&[0]).is_none());
     }
 }

@@ -93,7 +93,7 @@ pub struct NavSettings {
     pub gravity: Vec3,
     /// The most grid columns over all agent sizes together (4,000,000), so memory stays bounded.
     pub max_columns: usize,
-    /// Threads for the bake (0: every core).
+    /// Threads for the bake and for the landmarks a large map's first path query makes (0: every core).
     pub threads: usize,
 }
 

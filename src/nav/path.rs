@@ -15,7 +15,7 @@ use std::collections::BinaryHeap;
 use glam::{Vec2, Vec3};
 
 use super::astar::{self, Costs, Via};
-use super::bake::AgentMap;
+use super::bake::{self, AgentMap};
 use super::landmarks::{self, Bound};
 use super::straighten::{Ground, straightened};
 use super::{NavLink, NavPath, NavSettings};
@@ -71,7 +71,7 @@ pub(super) fn find(
     }
     // On a large map the landmarks bound the search (`landmarks.rs`).
     let bound = (g.len() >= landmarks::MIN_NODES)
-        .then(|| map.landmarks().toward(&goals))
+        .then(|| map.landmarks(bake::threads_of(settings)).toward(&goals))
         .flatten();
     let mut path = astar::with_costs(g.len(), |costs| {
         let goal = search(map, settings, (start, &goals, to), bound.as_ref(), costs)?;
@@ -299,7 +299,7 @@ mod tests {
     #[test]
     fn the_landmarks_change_what_the_search_settles_not_what_it_costs() {
         let map = AgentMap::new(fixture::two_walls().1);
-        let marks = map.landmarks_from(0);
+        let marks = map.landmarks_from(0, 2);
         let settings = NavSettings::default();
         let g = &map.graph;
         let n = g.len() as u32;
