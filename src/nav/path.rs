@@ -70,9 +70,7 @@ pub(super) fn find(
         return None;
     }
     // On a large map the landmarks bound the search (`landmarks.rs`).
-    let bound = (g.len() >= landmarks::MIN_NODES)
-        .then(|| map.landmarks(bake::threads_of(settings)).toward(&goals))
-        .flatten();
+    let bound = prepare(map, settings).and_then(|marks| marks.toward(&goals));
     let mut path = astar::with_costs(g.len(), |costs| {
         let goal = search(map, settings, (start, &goals, to), bound.as_ref(), costs)?;
         unwind(map, costs, goal)
@@ -101,6 +99,14 @@ pub(super) fn find(
         }
     }
     Some(out)
+}
+
+/// A large map's landmarks (`landmarks.rs`), made on the first call; `None` for a map too small for them.
+pub(super) fn prepare<'a>(
+    map: &'a AgentMap,
+    settings: &NavSettings,
+) -> Option<&'a landmarks::Landmarks> {
+    (map.graph.len() >= landmarks::MIN_NODES).then(|| map.landmarks(bake::threads_of(settings)))
 }
 
 /// A* over the agent's graph from `start` to a node of `goals` (sorted) answering for `to`: the goal node
@@ -295,6 +301,42 @@ fn finish(path: &mut NavPath, scene: &Scene, ctl: &CharacterController, gravity:
 mod tests {
     use super::*;
     use crate::nav::line::fixture;
+
+    #[test]
+    fn prepare_makes_a_large_maps_landmarks_and_nothing_else() {
+        use crate::level::Level;
+        use crate::nav::NavMap;
+        // A 72 m floor at half-metre cells: 20,736 places, just past the landmarks' threshold.
+        let text =
+            "(version: 2, aabbs: [(id: 1, min: (-36.0, -0.5, -36.0), max: (36.0, 0.0, 36.0))])";
+        let scene = Scene::build(&Level::from_ron_str(text).unwrap_or_else(|e| panic!("{e}")));
+        let settings = NavSettings {
+            cell: 0.5,
+            jump: false,
+            ..NavSettings::default()
+        };
+        let map = NavMap::build(&scene, &settings);
+        assert!(map.error().is_none(), "{:?}", map.error());
+        let agent = &map.maps[map.slots[0]];
+        assert!(
+            agent.graph.len() >= landmarks::MIN_NODES,
+            "{}",
+            agent.graph.len()
+        );
+        assert!(agent.landmarks.get().is_none());
+        map.prepare(0);
+        map.prepare(7);
+        assert!(
+            agent
+                .landmarks
+                .get()
+                .is_some_and(|m| m.toward(&[0]).is_some())
+        );
+        // A small map makes none, prepared or not.
+        let small = NavMap::build(&fixture::floor("").0, &NavSettings::default());
+        small.prepare(0);
+        assert!(small.maps[0].landmarks.get().is_none());
+    }
 
     #[test]
     fn the_landmarks_change_what_the_search_settles_not_what_it_costs() {

@@ -86,6 +86,9 @@ pub struct NavRequest {
     pub base: Option<Base>,
     /// A path to find on the new map: agent, start, goal.
     pub ask: Option<(usize, Vec3, Vec3)>,
+    /// The agent the overlay shows: what its path queries need is made on the builder's thread
+    /// ([`NavMap::prepare`]), so the first click on a large map does not wait for it.
+    pub agent: usize,
 }
 
 /// How a map was made.
@@ -152,6 +155,7 @@ impl NavRequest {
                 Made::Baked,
             ),
         };
+        map.prepare(self.agent);
         let path = self
             .ask
             .map(|(agent, from, to)| (agent, from, to, map.path(agent, from, to)));
@@ -356,6 +360,7 @@ impl NavOverlay {
             settings: self.settings(doc.level()),
             base,
             ask,
+            agent: self.agent,
         }
     }
 
