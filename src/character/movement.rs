@@ -231,12 +231,13 @@ impl<'a> Mover<'a> {
         self.cos_from_up(feet, point) < self.walkable_y.min(SIDE_COS)
     }
 
-    /// Whether something walkable lies under the body at `feet` within `reach` (a probe's), found by a sphere
-    /// inside the body's bottom (as low, half as wide as the walkable cone there, so clear of an edge the body
-    /// hangs beside) swept down: a body standing on a floor while an edge beside it is met first is held up as
-    /// before. On a slope the narrow sphere meets the ground lower than the body does: its reach is grown by
-    /// the difference at the steepest walkable slope (at most the radius) and a skin.
-    fn held_below(&self, feet: Vec3, reach: f32) -> bool {
+    /// What walkable lies under the body at `feet` within `reach` (a probe's), found by a sphere inside the
+    /// body's bottom (as low, half as wide as the walkable cone there, so clear of an edge the body hangs
+    /// beside) swept down: a body standing on a floor while an edge beside it is met first is held up as
+    /// before, and that floor is its ground. On a slope the narrow sphere meets the ground lower than the body
+    /// does: its reach is grown by the difference at the steepest walkable slope (at most the radius) and a
+    /// skin.
+    fn held_below(&self, feet: Vec3, reach: f32) -> Option<Ground> {
         let (r, skin) = (self.ctl.radius, self.ctl.skin);
         let sin = (1.0 - self.walkable_y * self.walkable_y).max(0.0).sqrt();
         let narrow = (0.5 * r * sin).max(1e-3).min(r);
@@ -244,9 +245,15 @@ impl<'a> Mover<'a> {
         let sphere = Capsule::new(centre, centre, narrow + 0.5 * skin);
         let slack = ((r - narrow) * (1.0 / self.walkable_y.max(1e-3) - 1.0)).min(r);
         let motion = Vec3::NEG_Y * (reach + slack + skin);
-        self.scene
-            .sweep_capsule_near(self.near.as_ref(), &sphere, motion)
-            .is_some_and(|hit| self.walkable_support(&hit, feet).is_some())
+        let hit = self
+            .scene
+            .sweep_capsule_near(self.near.as_ref(), &sphere, motion)?;
+        let (support, _) = self.walkable_support(&hit, feet)?;
+        Some(Ground {
+            object: hit.object,
+            point: hit.point,
+            normal: support,
+        })
     }
 
     /// The supporting face through `hit` ([`Self::support`]) and whether the contact is on a face's interior,
@@ -273,12 +280,16 @@ impl<'a> Mover<'a> {
         // An edge held on the rounded side, higher above the feet than a step and outside the walkable cone
         // under the axis, or at the body's side (past 60° from up) however low, does not hold the body up
         // unless something walkable lies under it within reach (its most level face is a tread it hangs beside,
-        // not one it stands on): it slides down off the edge as off a steep face.
+        // not one it stands on): it slides down off the edge as off a steep face. Where something does, that is
+        // the body's ground, not the edge beside it: a body on a floor touching a higher floor's edge at its
+        // side stood on that edge's object (a mover beside it carried it; steering, reading a contact half a
+        // metre over the feet as a rim above a jump's take-off, never jumped there: the navigation soak's
+        // sector seed 33).
         if !on_face
             && (self.hangs_beside(swept.to, hit.point) || self.held_at_side(swept.to, hit.point))
-            && !self.held_below(feet, reach)
         {
-            return None;
+            let below = self.held_below(feet, reach)?;
+            return Some((below, feet.y - swept.to.y));
         }
         Some((
             Ground {

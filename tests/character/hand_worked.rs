@@ -837,3 +837,35 @@ fn walks_on(
     }
     moves
 }
+
+/// A body on a floor touching a higher floor's edge with its rounded side (0.52 m above its feet, 80° from up,
+/// 5 mm inside the probe's reach): the edge does not hold it up, the floor under it does, and the floor is its
+/// ground, not the edge (it was: a body beside a mover's edge stood on the mover, and navigation's steering,
+/// reading a contact half a metre above the feet as a rim over a jump's take-off, never jumped there: the
+/// navigation soak's sector seed 33). Standing in the open, the same floor.
+#[test]
+fn a_body_touching_a_higher_floors_edge_at_its_side_stands_on_the_floor_under_it() {
+    let s = scene(
+        "(version: 2, aabbs: [(id: 1, min: (-3.0, -1.0, -3.0), max: (3.0, 0.0, 3.0)), \
+         (id: 2, min: (-3.0, 0.0, -3.0), max: (0.0, 0.531, 3.0))])",
+    );
+    let c = CharacterController {
+        radius: 0.627_837_4,
+        height: 1.965_399_1,
+        max_step: 0.321_495_4,
+        max_slope_deg: 33.5,
+        ..ctl()
+    };
+    for x in [0.624, 2.0] {
+        let feet = Vec3::new(x, c.skin, 0.0);
+        let m = c.move_character(&s, feet, Vec3::new(0.0, -0.05, 0.0));
+        assert!(m.grounded && (m.feet - feet).length() < 1e-4, "{x}: {m:?}");
+        let g = m.ground.expect("ground");
+        assert_eq!(g.object, ObjectId(1), "{x}: {m:?}");
+        assert!(g.point.y.abs() < 1e-4 && g.normal == Vec3::Y, "{x}: {m:?}");
+    }
+    // The edge is where the body's probe meets it first: 5 mm inside the radius and a skin of the axis.
+    let lower = Vec3::new(0.624, c.skin + c.radius, 0.0);
+    let edge = Vec3::new(0.0, 0.531, 0.0);
+    assert!((lower - edge).length() < c.radius + c.skin);
+}

@@ -867,3 +867,46 @@ fn regression_a_step_up_from_a_landing_on_a_risers_edge_is_in_both() {
     assert!(reach.reachable(to));
     assert!(map.path(0, from, to).is_some());
 }
+
+/// Found by the random sector grids (seed 33, the 3rd case): a 1.26 m wide body (0.32 m step, 33.5° slopes,
+/// 0.93 m jump) walks to a jump's take-off 0.62 m from the edge of a floor 0.52 m higher, which its rounded
+/// side touches (80° from up). The controller held it up by the floor under it but named the edge its ground,
+/// and steering, reading a contact half a metre above the feet as a rim over the take-off, never jumped: the
+/// body stood at the take-off for good. The floor under the body is now its ground (and a hand-worked test).
+#[test]
+fn a_jump_taken_off_beside_a_higher_floors_edge_is_jumped() {
+    let cells: Vec<Cell> = vec![
+        Some((0.0, 1.634_510_5, None)),
+        Some((0.0, 1.104_411_2, None)),
+        None,
+        Some((0.294_151_6, 1.717_795, Some((3, 11.110_354)))),
+        None,
+        Some((0.0, 2.891_133_8, Some((2, -39.304_714)))),
+        Some((0.574_235_56, 1.246_979_4, None)),
+        None,
+        Some((0.0, 1.078_825, Some((0, 38.084_91)))),
+    ];
+    let size = 3.490_839_2_f32;
+    let scale = size * 3.0 / 9.0;
+    let crates: Vec<(f32, f32, f32, f32)> = [
+        (6.766_594_4, 3.452_078_6, 0.333_789_2, 0.214_863_52),
+        (2.676_078_8, 1.678_116_1, 0.216_928_08, 0.368_047_86),
+    ]
+    .iter()
+    .map(|&(x, z, w, top)| (x * scale, z * scale, w, top))
+    .collect();
+    let scene = sector_grid(size, 3, &cells, &crates);
+    let ctl = agent(
+        0.627_837_4,
+        0.709_724_3,
+        0.321_495_4,
+        33.499_09,
+        0.926_461_8,
+    );
+    let (from, to) = (
+        Vec3::new(4.115_229_6, 1.113_999_5, 0.374_995),
+        Vec3::new(1.374_995, 1.644_999_3, 1.124_995),
+    );
+    let path = walked_path(&scene, ctl, from, to).expect("a path up onto the higher floor");
+    assert_eq!(jumps(&path), 1, "{path:?}");
+}
