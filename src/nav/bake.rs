@@ -8,13 +8,14 @@ use glam::{Vec2, Vec3};
 
 use super::approach::{APPROACH, approached, on_line, slid_back, walks_onto};
 use super::astar::Via;
-use super::consts::{coming_down, flat, jump_cost, move_cost};
+use super::consts::{coming_down, flat, jump_cost, move_cost, rise_off};
 use super::dominate;
 use super::landmarks::{self, Landmarks};
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{
-    Body, BodyInput, CharacterController, MoveGraph, ReachSettings, on_threads,
+    Body, BodyInput, CharacterController, CharacterMove, Limit, MoveGraph, ReachSettings,
+    on_threads,
 };
 use crate::scene::Scene;
 use crate::shape::Aabb;
@@ -503,7 +504,10 @@ fn fly(
         if (d - dir * d.dot(dir)).length() > ASIDE {
             return None;
         }
-        if coming_down(&body, feet, dir, ctl) || thrown_up(&body, start, ctl) {
+        if coming_down(&body, feet, dir, ctl)
+            || thrown_up(&body, start, ctl)
+            || cut_short(&m, &body, feet, ctl)
+        {
             return None;
         }
         if !body.grounded {
@@ -529,6 +533,17 @@ const RISE_SLACK: f32 = 0.05;
 /// step of the take-off's plus the jump's, `steer.rs`) does not hold there.
 fn thrown_up(body: &Body, start: Vec3, ctl: &CharacterController) -> bool {
     body.feet.y - start.y > ctl.jump_height + ctl.max_step + 2.0 * ctl.skin + RISE_SLACK
+}
+
+/// Whether a flight's head met a ceiling that took more of its rise than steering's reading of a flight
+/// allows (the height its feet and vertical speed are worth more than a step and two skins from the take-off's
+/// plus `jump_height`, `rise_off`): a body bumped so is no longer read as flying the jump (`steer.rs` turns it
+/// back toward the segment before), and under a low ceiling one that is (the bake's own flight, its wish held
+/// along the link) may land where steering's never does (the navigation soak's sector seed 33: a 0.4 m body
+/// with a 1.2 m jump under a 2 m ceiling jumped, bumped, turned back and jumped again for good).
+fn cut_short(m: &CharacterMove, body: &Body, take_off: Vec3, ctl: &CharacterController) -> bool {
+    matches!(m.limit, Some(Limit::Ceiling { .. }))
+        && rise_off(body, take_off, ctl) > ctl.max_step + 2.0 * ctl.skin
 }
 
 /// Where the jump link from node `n` along `dir` lands (the link joins the node nearest it), when the

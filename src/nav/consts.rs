@@ -58,6 +58,14 @@ pub(super) fn at_take_off(body: &Body, feet: Vec3, ctl: &CharacterController) ->
         && body.ground.is_none_or(|g| g.point.y - feet.y <= held)
 }
 
+/// How far the height a body's free flight rises to (its feet and what its upward or downward speed is worth)
+/// is from the top of a jump taken off at `take_off` (its height plus `jump_height`): steering reads a flight
+/// as a jump's by it (`steer.rs`), and the bake gives up a flight a ceiling cuts short by more than a step.
+pub(super) fn rise_off(body: &Body, take_off: Vec3, ctl: &CharacterController) -> f32 {
+    let apex = body.feet.y + body.velocity.y * body.velocity.y / (2.0 * GRAVITY);
+    (apex - take_off.y - ctl.jump_height).abs()
+}
+
 /// Whether `body`, in the air, is coming down onto the take-off `feet` of a jump along `dir` (unit) rather
 /// than flying that jump: falling, more than a step and two skins above the take-off, and not past it along
 /// `dir` by more than a cell (a radius when larger) and [`TAKE_OFF`] (off a drop that ends at the take-off,

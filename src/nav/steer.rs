@@ -34,7 +34,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{AT, GRAVITY, HZ, at_take_off, coming_down, drop_speed};
+use super::consts::{AT, HZ, at_take_off, coming_down, drop_speed, rise_off};
 use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
@@ -173,7 +173,7 @@ fn arrive(feet: Vec3, end: Vec3) -> Vec2 {
 /// lower of its ends to the jump's height and a step over the higher (a body below both ends, early in a later
 /// jump over the same place, is not flying that one), its height and vertical speed those of a flight from the
 /// take-off (the height it would rise to within a step of the take-off's and the jump's, under
-/// [`GRAVITY`]: a body jumping up along a wall under a later jump that passes over its take-off is flying its
+/// [`GRAVITY`](super::consts::GRAVITY): a body jumping up along a wall under a later jump that passes over its take-off is flying its
 /// own).
 fn off_height(
     link: Option<&NavLink>,
@@ -198,13 +198,6 @@ fn off_height(
         _ => ctl.max_step,
     };
     ((y - q.y).abs() - band).max(0.0)
-}
-
-/// How far the height a body's free flight rises to (its feet and what its upward or downward speed is worth)
-/// is from the top of a jump taken off at `take_off` (its height plus `jump_height`).
-fn rise_off(body: &Body, take_off: Vec3, ctl: &CharacterController) -> f32 {
-    let apex = body.feet.y + body.velocity.y * body.velocity.y / (2.0 * GRAVITY);
-    (apex - take_off.y - ctl.jump_height).abs()
 }
 
 /// How much farther a flight's top may be from another jump's than from the one found before that other is

@@ -910,3 +910,41 @@ fn a_jump_taken_off_beside_a_higher_floors_edge_is_jumped() {
     let path = walked_path(&scene, ctl, from, to).expect("a path up onto the higher floor");
     assert_eq!(jumps(&path), 1, "{path:?}");
 }
+
+/// Found by the random sector grids (seed 33, the 85th case, once the case above passed): a 0.4 m wide body
+/// (1.2 m jump) jumps off a 29° slope toward a floor under a ceiling 2 m up; its head meets the ceiling, which
+/// takes most of its rise. The bake's flight, its wish held along the link, landed; steering, reading the
+/// bumped body (the height its feet and speed are worth 1 m under the jump's) as no longer flying the jump,
+/// turned it back to the take-off, and it jumped and bumped again for good. A flight a ceiling cuts short by
+/// more than a step is now no link (`cut_short`): here no path, where there was one that was never walked.
+#[test]
+fn a_jump_a_ceiling_cuts_short_is_no_link() {
+    let cells: Vec<Cell> = vec![
+        Some((1.2, 1.9187571, None)),
+        Some((0.65342546, 2.2048826, Some((1, -5.2124987)))),
+        Some((0.3, 1.7090514, None)),
+        Some((0.6, 3.393671, Some((2, -28.839312)))),
+        Some((0.6, 1.4824588, Some((2, 33.10315)))),
+        Some((0.66281176, 2.1898975, Some((1, 29.204344)))),
+        Some((0.0, 2.9189496, None)),
+        Some((0.45, 1.8414469, None)),
+        Some((0.33770528, 2.320283, None)),
+    ];
+    let size = 2.7650187_f32;
+    let scale = size * 3.0 / 9.0;
+    let crates: Vec<(f32, f32, f32, f32)> = [
+        (7.6830173, 2.780325, 0.67127836, 0.75647104),
+        (3.2436628, 7.444799, 0.4625169, 0.52993983),
+    ]
+    .iter()
+    .map(|&(x, z, w, top): &(f32, f32, f32, f32)| (x * scale, z * scale, w, top))
+    .collect();
+    let scene = sector_grid(size, 3, &cells, &crates);
+    let ctl = agent(0.1977877, 0.6455648, 0.2560028, 56.03673, 1.2062733);
+    let (from, to) = (
+        Vec3::new(7.374996, 0.34800005, 6.874996),
+        Vec3::new(3.124996, 0.4445664, 0.87499607),
+    );
+    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
+}
