@@ -1024,3 +1024,41 @@ fn regression_seed_34_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
     let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
     assert!(reach.reachable(to));
 }
+
+/// Found by the random sector grids (seed 42, the 100th case; the controller before this session's ground
+/// change stops there too): a 0.96 m wide body (0.22 m step), jumps off, starts 7 cm across and 4 cm above the
+/// path's first point (on a slope), walks to 1 cm short of the second (a corner of the path) and stays there,
+/// steering's wish 0.6 m/s toward that last centimetre and the body not moving. Seen at the end of a session,
+/// not looked into: steering's "held short of the corner, go on" rule does not take it on.
+#[test]
+#[ignore = "known: a path not walked, the body held 1 cm short of a corner (see the comment)"]
+fn regression_a_body_held_a_centimetre_short_of_a_corner_goes_on() {
+    let cells: Vec<Cell> = vec![
+        None,
+        None,
+        Some((0.0, 2.1346264, None)),
+        Some((0.0, 2.756639, None)),
+        Some((0.45, 3.3078237, Some((3, 28.71566)))),
+        Some((0.3077825, 1.8112266, None)),
+        Some((0.40906188, 2.172315, None)),
+        Some((0.008579131, 2.855832, None)),
+        Some((0.11833205, 2.1550505, None)),
+    ];
+    let size = 3.8019054_f32;
+    let scale = size * 3.0 / 9.0;
+    let crates: Vec<(f32, f32, f32, f32)> = [
+        (1.3848604, 6.917042, 0.70781684, -0.2955802),
+        (3.119822, 8.106962, 0.37601388, 1.2044824),
+    ]
+    .iter()
+    .map(|&(x, z, w, top): &(f32, f32, f32, f32)| (x * scale, z * scale, w, top))
+    .collect();
+    let scene = sector_grid(size, 3, &cells, &crates);
+    let ctl = agent(0.478144, 1.2319738, 0.21933748, 46.85762, 0.9807678);
+    let (from, to) = (
+        Vec3::new(4.245277, 0.7713644, 6.1249948),
+        Vec3::new(6.3749948, 1.9383171, 4.3749948),
+    );
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
+}
