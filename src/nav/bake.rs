@@ -15,7 +15,7 @@ use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{
     Body, BodyInput, CharacterController, CharacterMove, Limit, MoveGraph, ReachSettings,
-    on_threads,
+    on_threads, thread_count,
 };
 use crate::scene::Scene;
 use crate::shape::Aabb;
@@ -379,12 +379,7 @@ pub(super) fn bake_agent(
 
 /// The threads the settings allow (`threads`, or every core for 0), from 1 to 64.
 pub(super) fn threads_of(settings: &NavSettings) -> usize {
-    if settings.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        settings.threads
-    }
-    .clamp(1, 64)
+    thread_count(settings.threads)
 }
 
 /// Jump links (sorted by take-off); per node jumps were tried from (by node), where the flights along each of

@@ -572,10 +572,5 @@ impl MoveGraph {
 
 /// The threads a bake runs on (0 in the settings: every core).
 pub(super) fn threads_of(settings: &ReachSettings) -> usize {
-    if settings.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        settings.threads
-    }
-    .clamp(1, 64)
+    super::par::thread_count(settings.threads)
 }

@@ -1,6 +1,17 @@
 //! Work shared over threads: the one way the map's three parallel parts (the places, the moves of each
 //! breadth-first round, the blockers) and navigation's jump search start theirs.
 
+/// The threads a setting of `requested` asks for: every core for 0, else as many, from 1 to 64 (the reach
+/// map's and the navigation bake's `threads`).
+pub(crate) fn thread_count(requested: usize) -> usize {
+    if requested == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        requested
+    }
+    .clamp(1, 64)
+}
+
 /// `work(t)` for every `t` in `0..threads`, each on a thread of its own (on this one when `threads` is 1 or
 /// less), the answers in the order of `t` whatever order the threads end in; a panic in one is raised again
 /// here.
