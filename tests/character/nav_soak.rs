@@ -19,6 +19,17 @@ use super::{disagreements, settings, walk_from};
 /// degrees; the ceiling parallel to the floor), or no sector at all (a solid block).
 type Cell = Option<(f32, f32, Option<(u32, f32)>)>;
 
+/// The random sector grids' level: three cells a side of `size` m, each crate drawn with its x and z on a
+/// 0–9 scale across the three cells (as the strategy draws them), placed by the size.
+fn soak_grid(size: f32, cells: &[Cell], crates: &[(f32, f32, f32, f32)]) -> Scene {
+    let scale = size * 3.0 / 9.0;
+    let crates: Vec<_> = crates
+        .iter()
+        .map(|&(x, z, w, top)| (x * scale, z * scale, w, top))
+        .collect();
+    sector_grid(size, 3, cells, &crates)
+}
+
 /// A sector level: a `cols × rows` grid of `size` m square sectors (cells left out are solid), plus a `crate`
 /// box (x, z, half width, top) standing on the floor of the cell under it when given.
 fn sector_grid(size: f32, cols: usize, cells: &[Cell], crates: &[(f32, f32, f32, f32)]) -> Scene {
@@ -150,9 +161,7 @@ proptest::proptest! {
         jump in 0.3f32..1.5,
         picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
     ) {
-        let scale = size * 3.0 / 9.0;
-        let crates: Vec<_> = crates.iter().map(|&(x, z, w, top)| (x * scale, z * scale, w, top)).collect();
-        let scene = sector_grid(size, 3, &cells, &crates);
+        let scene = soak_grid(size, &cells, &crates);
         let ctl = agent(radius, tall, max_step, slope, jump);
         let r = check(&scene, ctl, &picks);
         proptest::prop_assert!(r.is_ok(), "{ctl:?}: {}", r.unwrap_err());

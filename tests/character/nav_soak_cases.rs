@@ -2,13 +2,25 @@
 //! editor's, each as it was found: a level, an agent size and a pair of places, walked (or, for the known
 //! defects still open, ignored with the reason).
 
-use collidoscope::character::CharacterController;
+use collidoscope::character::{CharacterController, ReachMap, ReachSettings};
 use collidoscope::glam::Vec3;
 use collidoscope::nav::{NavLink, NavMap};
 use collidoscope::scene::Scene;
 
-use super::{Cell, agent, greybox, jumps, sample_level, sector_grid, walked_map, walked_path};
+use super::{
+    Cell, agent, greybox, jumps, sample_level, sector_grid, soak_grid, walked_map, walked_path,
+};
 use crate::nav::{disagreements, settings, walk_from};
+
+/// The map (jumps off) has a path from `from` to `to` that a body walks, and the reach map from `from` reaches
+/// `to`: the two agree (the ignored cases below are where they do not yet).
+fn agrees_with_the_reach_map(scene: &Scene, ctl: CharacterController, from: Vec3, to: Vec3) {
+    let map = NavMap::build(scene, &settings(false, vec![ctl]));
+    let reach = ReachMap::build(scene, &ctl, from, &ReachSettings::default());
+    assert!(reach.reachable(to), "the reach map does not reach {to}");
+    assert!(map.path(0, from, to).is_some(), "no path to {to}");
+    walk_from(scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
+}
 
 /// Found by the random levels: a path drops from one roof (a sector's ceiling top) onto another and jumps from
 /// there across a gap to a third. Steering jumped while the body was still on the first roof's rim, 2 m above
@@ -193,14 +205,11 @@ fn regression_a_rim_place_the_reach_map_neither_reaches_nor_blocks() {
         Some((0.0, 3.257_098_7, None)),
         Some((0.15, 2.425_850_4, None)),
     ];
-    let scale = size * 3.0 / 9.0;
-    let crates = [(
-        7.992_662_4 * scale,
-        1.026_300_3 * scale,
-        0.280_535_1,
-        0.104_253_985,
-    )];
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[(7.992_662_4, 1.026_300_3, 0.280_535_1, 0.104_253_985)],
+    );
     let ctl = agent(
         0.406_255_66,
         1.405_068_6,
@@ -357,17 +366,13 @@ fn a_wide_body_threads_between_crates_by_where_the_moves_landed() {
 #[test]
 #[ignore = "known: the reach map reaches this place and the map has no path (see the comment)"]
 fn regression_a_magic_room_place_the_reach_map_reaches_has_a_path() {
-    use collidoscope::character::{ReachMap, ReachSettings};
     let scene = sample_level("magic_room");
     let ctl = agent(0.439_977_47, 0.249_677_03, 0.05, 25.0, 0.3);
     let (from, to) = (
         Vec3::new(-3.357_854_6, 0.009_999_99, 2.624_997_6),
         Vec3::new(-1.055_044, 0.009_999_99, -1.856_827_1),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
-    assert!(reach.reachable(to));
-    assert!(map.path(0, from, to).is_some());
+    agrees_with_the_reach_map(&scene, ctl, from, to);
 }
 
 /// Found by the sample levels with random agent sizes (seed 14): on the greybox's roofs a 1.28 m wide body
@@ -403,17 +408,13 @@ fn a_flight_thrown_up_a_stair_of_edges_is_no_jump_link() {
 #[test]
 #[ignore = "known: the reach map reaches this place and the map has no path (see the comment)"]
 fn regression_a_door_as_wide_as_the_body_is_squeezed_through_by_both() {
-    use collidoscope::character::{ReachMap, ReachSettings};
     let scene = sample_level("playground");
     let ctl = agent(0.240_430_2, 0.1, 0.05, 30.515_144, 0.3);
     let (from, to) = (
         Vec3::new(-14.125_019, 0.009_999_99, -9.875_025),
         Vec3::new(-15.743_925, 0.009_999_99, 7.874_975),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
-    assert!(reach.reachable(to));
-    assert!(map.path(0, from, to).is_some());
+    agrees_with_the_reach_map(&scene, ctl, from, to);
 }
 
 /// Found by the sample levels with random agent sizes (seed 15): on the house's wall tops a 0.79 m body (5 cm
@@ -503,7 +504,6 @@ fn a_riser_a_walk_does_not_climb_under_a_sloped_tread_makes_no_move() {
 /// cell of the box now leaves the box as it is: the two agree.
 #[test]
 fn a_start_pushed_past_the_scenes_box_leaves_the_reach_maps_columns_where_they_are() {
-    use collidoscope::character::{ReachMap, ReachSettings};
     let v = Vec3::new;
     for (level, r, h, from, to) in [
         (
@@ -562,9 +562,11 @@ fn a_body_hanging_on_a_rim_above_a_take_off_does_not_jump_from_there() {
         Some((0.0, 2.672_104_1, None)),
     ];
     let size = 2.012_939_7f32;
-    let scale = size * 3.0 / 9.0;
-    let crates = [(0.533_776_64 * scale, 7.899_370_7 * scale, 0.2, 1.455_714_6)];
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[(0.533_776_64, 7.899_370_7, 0.2, 1.455_714_6)],
+    );
     let ctl = agent(
         0.198_113_16,
         0.578_911_07,
@@ -595,14 +597,11 @@ fn crate_before_a_riser(riser: f32) -> Scene {
         Some((0.0, 2.730_330_7, Some((3, -26.433_401)))),
     ];
     let size = 3.980_610_8f32;
-    let scale = size * 3.0 / 9.0;
-    let crates = [(
-        3.814_414 * scale,
-        5.968_689 * scale,
-        0.564_182_8,
-        0.659_617_7,
-    )];
-    sector_grid(size, 3, &cells, &crates)
+    soak_grid(
+        size,
+        &cells,
+        &[(3.814_414, 5.968_689, 0.564_182_8, 0.659_617_7)],
+    )
 }
 
 /// The soak's seed 24 again (random sector grids): a 0.6 m body with a 7 cm step jumps 2.1 m from beside a
@@ -724,7 +723,6 @@ fn a_drop_into_a_corner_beside_a_roofs_edge_is_walked() {
 #[test]
 #[ignore = "known: the reach map reaches this place and the map has no path (see the comment)"]
 fn regression_a_step_up_from_a_landing_beside_a_sector_is_in_both() {
-    use collidoscope::character::{ReachMap, ReachSettings};
     let cells: Vec<Cell> = vec![
         Some((0.6, 2.629_189_5, Some((3, 29.841_167)))),
         Some((0.0, 3.156_350_4, None)),
@@ -748,10 +746,7 @@ fn regression_a_step_up_from_a_landing_beside_a_sector_is_in_both() {
         Vec3::new(9.374_995, 2.820_999_4, 0.374_995_05),
         Vec3::new(7.254_454, 3.128_627_3, 2.890_227_3),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
-    assert!(reach.reachable(to));
-    assert!(map.path(0, from, to).is_some());
+    agrees_with_the_reach_map(&scene, ctl, from, to);
 }
 
 /// Found by the random sector grids (seed 27, the 41st case; the controller before this round's edge rules
@@ -776,14 +771,11 @@ fn a_path_past_a_corner_that_a_later_jump_lands_beside_is_followed() {
         Some((0.0, 1.696_819_2, None)),
     ];
     let size = 3.731_311_8f32;
-    let scale = size * 3.0 / 9.0;
-    let crates = [(
-        5.553_939_3 * scale,
-        7.840_14 * scale,
-        0.351_563_96,
-        0.502_265_4,
-    )];
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[(5.553_939_3, 7.840_14, 0.351_563_96, 0.502_265_4)],
+    );
     let ctl = agent(
         0.610_887_2,
         1.546_385_6,
@@ -829,7 +821,6 @@ fn a_jump_landing_on_a_rim_higher_than_its_step_climbs_is_walked() {
 #[test]
 #[ignore = "known: the reach map reaches this place and the map has no path (see the comment)"]
 fn regression_a_step_up_from_a_landing_on_a_risers_edge_is_in_both() {
-    use collidoscope::character::{ReachMap, ReachSettings};
     let cells: Vec<Cell> = vec![
         Some((0.0, 2.876_163_2, Some((2, -39.229_85)))),
         Some((0.271_583_1, 1.767_831_6, None)),
@@ -842,15 +833,14 @@ fn regression_a_step_up_from_a_landing_on_a_risers_edge_is_in_both() {
         Some((0.145_514_92, 2.898_917_7, None)),
     ];
     let size = 3.433_780_2_f32;
-    let scale = size * 3.0 / 9.0;
-    let crates: Vec<(f32, f32, f32, f32)> = [
-        (7.763_19, 0.711_964_2, 0.253_109_1, -0.285_850_64),
-        (1.454_921, 0.681_829_33, 0.262_817_8, -0.364_239_16),
-    ]
-    .iter()
-    .map(|&(x, z, w, top)| (x * scale, z * scale, w, top))
-    .collect();
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[
+            (7.763_19, 0.711_964_2, 0.253_109_1, -0.285_850_64),
+            (1.454_921, 0.681_829_33, 0.262_817_8, -0.364_239_16),
+        ],
+    );
     let ctl = agent(
         0.587_761_1,
         0.108_161_18,
@@ -862,10 +852,7 @@ fn regression_a_step_up_from_a_landing_on_a_risers_edge_is_in_both() {
         Vec3::new(2.374_995, 0.010_000_229, 3.624_995),
         Vec3::new(6.874_995, 0.510_999_9, 4.374_995),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
-    assert!(reach.reachable(to));
-    assert!(map.path(0, from, to).is_some());
+    agrees_with_the_reach_map(&scene, ctl, from, to);
 }
 
 /// Found by the random sector grids (seed 33, the 3rd case): a 1.26 m wide body (0.32 m step, 33.5° slopes,
@@ -887,15 +874,14 @@ fn a_jump_taken_off_beside_a_higher_floors_edge_is_jumped() {
         Some((0.0, 1.078_825, Some((0, 38.084_91)))),
     ];
     let size = 3.490_839_2_f32;
-    let scale = size * 3.0 / 9.0;
-    let crates: Vec<(f32, f32, f32, f32)> = [
-        (6.766_594_4, 3.452_078_6, 0.333_789_2, 0.214_863_52),
-        (2.676_078_8, 1.678_116_1, 0.216_928_08, 0.368_047_86),
-    ]
-    .iter()
-    .map(|&(x, z, w, top)| (x * scale, z * scale, w, top))
-    .collect();
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[
+            (6.766_594_4, 3.452_078_6, 0.333_789_2, 0.214_863_52),
+            (2.676_078_8, 1.678_116_1, 0.216_928_08, 0.368_047_86),
+        ],
+    );
     let ctl = agent(
         0.627_837_4,
         0.709_724_3,
@@ -931,15 +917,14 @@ fn a_jump_a_ceiling_cuts_short_is_no_link() {
         Some((0.33770528, 2.320283, None)),
     ];
     let size = 2.7650187_f32;
-    let scale = size * 3.0 / 9.0;
-    let crates: Vec<(f32, f32, f32, f32)> = [
-        (7.6830173, 2.780325, 0.67127836, 0.75647104),
-        (3.2436628, 7.444799, 0.4625169, 0.52993983),
-    ]
-    .iter()
-    .map(|&(x, z, w, top): &(f32, f32, f32, f32)| (x * scale, z * scale, w, top))
-    .collect();
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[
+            (7.6830173, 2.780325, 0.67127836, 0.75647104),
+            (3.2436628, 7.444799, 0.4625169, 0.52993983),
+        ],
+    );
     let ctl = agent(0.1977877, 0.6455648, 0.2560028, 56.03673, 1.2062733);
     let (from, to) = (
         Vec3::new(7.374996, 0.34800005, 6.874996),
@@ -956,7 +941,6 @@ fn a_jump_a_ceiling_cuts_short_is_no_link() {
 #[test]
 #[ignore = "known: the map has a walked path to a place the reach map does not reach (see the comment)"]
 fn regression_seed_32_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
-    use collidoscope::character::{ReachMap, ReachSettings};
     let cells: Vec<Cell> = vec![
         Some((0.31849843, 1.164641, None)),
         Some((0.0, 2.2601938, None)),
@@ -969,22 +953,17 @@ fn regression_seed_32_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
         Some((1.2, 3.2509217, Some((1, 19.355024)))),
     ];
     let size = 3.0901055_f32;
-    let scale = size * 3.0 / 9.0;
-    let crates: Vec<(f32, f32, f32, f32)> = [(4.2938104, 3.7474358, 0.6853618, -0.35970265)]
-        .iter()
-        .map(|&(x, z, w, top): &(f32, f32, f32, f32)| (x * scale, z * scale, w, top))
-        .collect();
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[(4.2938104, 3.7474358, 0.6853618, -0.35970265)],
+    );
     let ctl = agent(0.5018315, 0.82436365, 0.070215516, 57.88907, 0.6138579);
     let (from, to) = (
         Vec3::new(7.8749957, 1.3820727, 5.1249957),
         Vec3::new(8.124995, 0.32665855, 2.3749955),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    assert!(map.path(0, from, to).is_some());
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
-    let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
-    assert!(reach.reachable(to));
+    agrees_with_the_reach_map(&scene, ctl, from, to);
 }
 
 /// Found by the random sector grids (seed 34, the 18th case): jumps off, the map has a path from `from` to `to`
@@ -994,7 +973,6 @@ fn regression_seed_32_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
 #[test]
 #[ignore = "known: the map has a walked path to a place the reach map does not reach (see the comment)"]
 fn regression_seed_34_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
-    use collidoscope::character::{ReachMap, ReachSettings};
     let cells: Vec<Cell> = vec![
         Some((0.016854307, 1.6654269, None)),
         Some((1.2, 3.0999, None)),
@@ -1007,22 +985,17 @@ fn regression_seed_34_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
         Some((0.15, 2.232272, None)),
     ];
     let size = 3.5715168_f32;
-    let scale = size * 3.0 / 9.0;
-    let crates: Vec<(f32, f32, f32, f32)> = [(7.446723, 3.3046007, 0.25181478, -0.10014401)]
-        .iter()
-        .map(|&(x, z, w, top): &(f32, f32, f32, f32)| (x * scale, z * scale, w, top))
-        .collect();
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[(7.446723, 3.3046007, 0.25181478, -0.10014401)],
+    );
     let ctl = agent(0.35780594, 0.7304677, 0.22813323, 45.668133, 0.84438676);
     let (from, to) = (
         Vec3::new(1.3749949, 3.1569993, 8.624995),
         Vec3::new(6.8756, 3.1039991, 3.9455392),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    assert!(map.path(0, from, to).is_some());
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
-    let reach = ReachMap::build(&scene, &ctl, from, &ReachSettings::default());
-    assert!(reach.reachable(to));
+    agrees_with_the_reach_map(&scene, ctl, from, to);
 }
 
 /// Found by the random sector grids (seed 42, the 100th case; the controller before this session's ground
@@ -1045,15 +1018,14 @@ fn regression_a_body_held_a_centimetre_short_of_a_corner_goes_on() {
         Some((0.11833205, 2.1550505, None)),
     ];
     let size = 3.8019054_f32;
-    let scale = size * 3.0 / 9.0;
-    let crates: Vec<(f32, f32, f32, f32)> = [
-        (1.3848604, 6.917042, 0.70781684, -0.2955802),
-        (3.119822, 8.106962, 0.37601388, 1.2044824),
-    ]
-    .iter()
-    .map(|&(x, z, w, top): &(f32, f32, f32, f32)| (x * scale, z * scale, w, top))
-    .collect();
-    let scene = sector_grid(size, 3, &cells, &crates);
+    let scene = soak_grid(
+        size,
+        &cells,
+        &[
+            (1.3848604, 6.917042, 0.70781684, -0.2955802),
+            (3.119822, 8.106962, 0.37601388, 1.2044824),
+        ],
+    );
     let ctl = agent(0.478144, 1.2319738, 0.21933748, 46.85762, 0.9807678);
     let (from, to) = (
         Vec3::new(4.245277, 0.7713644, 6.1249948),
