@@ -341,7 +341,8 @@ fn at_corners(
         let corner = nearest.0 + 1;
         let to = flat(feet, pts[corner]);
         let closing = Vec2::new(body.velocity.x, body.velocity.z).dot(to.normalize_or_zero());
-        found = if to.length() > 1e-3 && closing > 0.1 {
+        let falls = pts[nearest.0].y - pts[corner].y > ctl.snap_distance;
+        found = if to.length() > 1e-3 && !held_short(to.length(), closing, falls) {
             nearest
         } else {
             // The first segment of the run the body is not at the end of.
@@ -353,6 +354,18 @@ fn at_corners(
         };
     }
     found
+}
+
+/// Whether a grounded body `distance` short of a corner, closing on it at `closing` m/s, is held short of
+/// it: hardly closing (at 0.1 m/s or less), or, where the wish toward the corner is its last frame's (the
+/// rest of the way at 60 Hz, under [`STEER_SPEED`]; not slowed for a ledge, `falls`), closing no faster
+/// than that wish. On the ground the velocity is the last step's wish (a wall does not take it), less what
+/// a ceiling took: a body that had moved freely on that wish would be at the corner, so one that is not
+/// was held there. Found by the sector soak (seed 42, case 100): a body on a slope under a lintel's edge,
+/// held 1 cm short of a corner by the skin kept off the edge, was aimed at that centimetre for good.
+fn held_short(distance: f32, closing: f32, falls: bool) -> bool {
+    let wish = distance * HZ;
+    closing <= 0.1 || (!falls && wish < 0.95 * STEER_SPEED && closing <= 1.05 * wish)
 }
 
 /// The point of segment `i` of `pts` nearest `feet` across, and where it lies along it (0 to 1).
