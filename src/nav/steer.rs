@@ -6,8 +6,9 @@
 //! ends, not under its flight; `off_height`), or a later one within half a radius of it, so a body where
 //! the path passes close to itself goes on rather than back; but on the ground the segment right after the
 //! nearest only once its corner is reached (within a millimetre), while the body closes on it (at more than
-//! 0.1 m/s; held short of it, or sliding past it, it goes on as before), so the body turns where the bake's
-//! walk along that segment began. Within
+//! 0.1 m/s, and faster than its last frame's wish from where it stands: `held_short`; held short of it, or
+//! sliding past it, it goes on as before), so the body turns where the bake's walk along that segment began.
+//! Within
 //! a radius of it the body heads for the segment's end (on the ground reaching it exactly, at 60 Hz, rather than
 //! a frame's walk past it: the next segment was checked walking from that point); pushed farther off, back to the nearest point on it
 //! first. A jump link's take-off jumps when the body is grounded within a millimetre of it (`AT`: walking to
