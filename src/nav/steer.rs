@@ -17,7 +17,7 @@
 //! (falling, above it, not past it: `coming_down`) follows the segment before, not the jump; on the ground short of the link's middle the
 //! body heads for the take-off (never walks off toward the landing; reaching it exactly at 60 Hz, as a
 //! segment's end); in the air the wish stays along the link. On the last segment
-//! the speed falls off within a quarter metre of the end, so the body stops there. Off a ledge deeper than the
+//! the speed falls off within a quarter metre of the end, so the body stops there (within a millimetre). Off a ledge deeper than the
 //! snap catches, the body walks slowly (the fall carries it about a quarter metre past the rim) and arrives at
 //! the segment's end in the air.
 //!
@@ -158,11 +158,13 @@ fn ride_block(path: &NavPath, body: &Body, i: usize) -> Option<Block> {
     })
 }
 
-/// The wish that brings the feet to `end` and stops there: full speed, falling off within a quarter metre.
+/// The wish that brings the feet to `end` and stops there (within a millimetre, `AT`: a body a centimetre short
+/// of a drop's landing hung on the rim above it, the sector soak's seed 48): full speed, falling off within a
+/// quarter metre.
 fn arrive(feet: Vec3, end: Vec3) -> Vec2 {
     let to = flat(feet, end);
     let d = to.length();
-    if d < 0.01 {
+    if d < AT {
         return Vec2::ZERO;
     }
     to / d * (d * 8.0).min(STEER_SPEED)

@@ -1035,3 +1035,42 @@ fn regression_a_body_held_a_centimetre_short_of_a_corner_goes_on() {
     let map = NavMap::build(&scene, &settings(false, vec![ctl]));
     walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Found by the random sector grids (seed 48; jumps on): a 0.94 m wide body drops 0.53 m off one sector's roof
+/// onto a lower one, the path's end 5 mm clear of the upper roof's edge. Steering stopped the body within a
+/// centimetre of the end (its dead band then): 9.6 mm short, its rounded bottom hung on the edge 14 cm above
+/// the lower roof, the snap held off by the edge, and it stood there. The last segment now brings the body
+/// within a millimetre of its end (`AT`), as every corner is reached.
+#[test]
+fn a_body_arriving_off_a_drop_comes_to_the_end_not_a_centimetre_short() {
+    let cells: Vec<Cell> = vec![
+        None,
+        None,
+        Some((0.6, 3.1556432, None)),
+        Some((0.6, 1.8309633, Some((1, -4.110658)))),
+        Some((0.15, 2.7812784, None)),
+        Some((0.0, 1.736882, Some((3, -23.624504)))),
+        Some((0.65266716, 1.2761809, None)),
+        Some((0.0, 2.1955657, None)),
+        Some((0.45, 3.447746, Some((1, -33.71015)))),
+    ];
+    let scene = soak_grid(
+        2.1015022,
+        &cells,
+        &[
+            (5.0952, 2.491387, 0.32148707, 0.9116534),
+            (5.2923346, 5.577063, 0.78281075, 1.3122381),
+        ],
+    );
+    let ctl = agent(0.46964872, 0.23561624, 0.078397185, 42.455013, 1.4869283);
+    let (from, to) = (
+        Vec3::new(1.374997, 1.9389992, 4.874997),
+        Vec3::new(1.6270103, 2.4081047, 2.369534),
+    );
+    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    assert!(
+        map.path(0, from, to).is_some(),
+        "a path (a drop at its end)"
+    );
+    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
+}
