@@ -17,6 +17,7 @@ use crate::shape::Capsule;
 use clip::{Plane, Planes, add_plane, clip};
 
 mod clip;
+mod hung;
 mod into;
 mod step;
 
@@ -474,13 +475,20 @@ impl<'a> Mover<'a> {
             return (end, None, 0.0, left);
         }
         // `drop` is how far the feet would settle to rest a skin above it: within a skin, they stand.
-        if drop <= ctl.skin + 1e-5 {
-            (end, Some(g), 0.0, left)
+        let (end, snapped) = if drop <= ctl.skin + 1e-5 {
+            (end, 0.0)
         } else if motion.y <= 0.0 && drop <= ctl.snap_distance + 1e-5 {
-            (end - Vec3::Y * drop, Some(g), drop, left)
+            (end - Vec3::Y * drop, drop)
         } else {
-            (end, None, 0.0, left)
+            return (end, None, 0.0, left);
+        };
+        // Hung on an edge over the floor that holds it up: slid down off the edge onto it (`hung.rs`).
+        if motion.y <= 0.0
+            && let Some((at, under)) = self.off_the_edge(end, &g, used, reach)
+        {
+            return (at, Some(under), snapped + (end.y - at.y), left);
         }
+        (end, Some(g), snapped, left)
     }
 
     /// The limit to report when the move fell short of its horizontal motion (or of an upward one), if it did.

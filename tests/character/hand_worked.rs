@@ -869,3 +869,27 @@ fn a_body_touching_a_higher_floors_edge_at_its_side_stands_on_the_floor_under_it
     let edge = Vec3::new(0.0, 0.531, 0.0);
     assert!((lower - edge).length() < c.radius + c.skin);
 }
+
+/// A body hung on an edge at its side over a floor within the snap (its rounded bottom on a box's top edge 72°
+/// from up, 0.34 m over the floor): the floor holds it up (`probe_ground`), but it is not on it. It stood
+/// there for good, grounded, the snap held off by the same edge. Now the settle slides it down off the edge,
+/// away from it, onto the floor: one move.
+#[test]
+fn a_body_hung_on_an_edge_over_a_floor_slides_down_onto_the_floor() {
+    let s = scene(
+        "(version: 2, aabbs: [(id: 1, min: (-3.0, -1.0, -3.0), max: (3.0, 0.0, 3.0)), \
+         (id: 2, min: (-3.0, 0.0, -3.0), max: (0.0, 0.5, 3.0))])",
+    );
+    let c = ctl();
+    // The axis 0.27 m from the edge, the body a little more than half a skin off it.
+    let (d, clear) = (0.27_f32, c.radius + 0.6 * c.skin);
+    let feet = Vec3::new(d, 0.5 + (clear * clear - d * d).sqrt() - c.radius, 0.0);
+    assert!(feet.y > 0.3 && feet.y < c.snap_distance, "{feet}");
+    assert!(s.overlap_capsule(&c.capsule(feet)).is_empty());
+    let m = c.move_character(&s, feet, Vec3::new(0.0, -0.01, 0.0));
+    assert!(m.grounded, "{m:?}");
+    assert!(m.feet.y <= 1.5 * c.skin && m.feet.x >= d, "{m:?}");
+    let g = m.ground.expect("ground");
+    assert_eq!(g.object, ObjectId(1), "{m:?}");
+    assert!(s.overlap_capsule(&c.capsule(m.feet)).is_empty());
+}

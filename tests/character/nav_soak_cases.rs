@@ -1074,3 +1074,40 @@ fn a_body_arriving_off_a_drop_comes_to_the_end_not_a_centimetre_short() {
     );
     walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Found by the random sector grids (seed 51; jumps on): a 0.73 m wide body walking diagonally up a 0.26 m riser
+/// onto a roof, past the corner of a higher roof, was left by the step hanging on that corner by its rounded
+/// bottom (61° from up), 0.27 m over the roof it stepped onto, grounded (the roof under it held it up), and
+/// stood there for good while steering asked it on: the corner too steep to climb, the snap held off by it. A
+/// step whose landing hangs on an edge over its tread is not taken now, and a body hung that way slides
+/// down off the edge (`movement/hung.rs`).
+#[test]
+fn a_step_past_a_higher_roofs_corner_does_not_leave_the_body_hanging_on_it() {
+    let cells: Vec<Cell> = vec![
+        Some((0.33502015, 1.3568941, None)),
+        Some((0.6, 1.8368815, None)),
+        Some((0.188248, 2.6983109, None)),
+        None,
+        Some((0.0, 2.1733308, None)),
+        Some((0.0, 1.0385705, None)),
+        Some((0.30954468, 3.4601038, None)),
+        Some((0.3, 3.314995, Some((0, 7.9833703)))),
+        Some((0.15, 1.7679666, None)),
+    ];
+    let scene = soak_grid(
+        3.6274922,
+        &cells,
+        &[
+            (3.1717238, 6.485532, 0.51737845, -0.36414015),
+            (7.2195954, 6.4318886, 0.56919557, 0.23309293),
+        ],
+    );
+    let ctl = agent(0.36691946, 0.41367003, 0.59034914, 38.93196, 0.3341604);
+    let (from, to) = (
+        Vec3::new(8.124995, 1.9279997, 7.3749948),
+        Vec3::new(7.3749948, 2.8969991, 3.3749948),
+    );
+    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    assert!(map.path(0, from, to).is_some(), "a path (up two roofs)");
+    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
+}

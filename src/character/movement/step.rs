@@ -157,6 +157,10 @@ impl Mover<'_> {
                 StepRefusal::NoProgress
             });
         }
+        // Landed hung on an edge over the tread, not on it (`hung.rs`).
+        if self.hangs_over_tread(landed, &h, tread) {
+            return Err(StepRefusal::NoTread);
+        }
         self.stepped_up += rise;
         self.ground_y = Some(tread);
         self.hits.push(CharacterHit {
