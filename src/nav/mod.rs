@@ -269,6 +269,17 @@ impl NavMap {
         }
     }
 
+    /// Whether agent `agent`'s path queries are ready to answer at their own cost: [`NavMap::prepare`] (or a
+    /// query) has made what a large map's first query would make, or the map is too small to need it. True
+    /// for an agent out of range (its query answers `None` at once).
+    #[must_use]
+    pub fn is_prepared(&self, agent: usize) -> bool {
+        self.slots
+            .get(agent)
+            .and_then(|&s| self.maps.get(s))
+            .is_none_or(path::is_prepared)
+    }
+
     /// The seconds a body following `path` (agent `agent`'s, from this map) with [`NavPath::steer`] at 60 Hz
     /// is given to arrive: the contract's `1.5 × length / STEER_SPEED + 2 s` ([`walking_seconds`]), and
     /// [`NavMap::ride_seconds`] for its ride steps.

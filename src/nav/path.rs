@@ -109,6 +109,11 @@ pub(super) fn prepare<'a>(
     (map.graph.len() >= landmarks::MIN_NODES).then(|| map.landmarks(bake::threads_of(settings)))
 }
 
+/// Whether `map`'s queries need nothing made first: its landmarks are made, or it is too small for them.
+pub(super) fn is_prepared(map: &AgentMap) -> bool {
+    map.graph.len() < landmarks::MIN_NODES || map.landmarks.get().is_some()
+}
+
 /// A* over the agent's graph from `start` to a node of `goals` (sorted) answering for `to`: the goal node
 /// reached, with `costs` holding how every node on the way was reached.
 fn search(
@@ -324,8 +329,10 @@ mod tests {
             agent.graph.len()
         );
         assert!(agent.landmarks.get().is_none());
+        assert!(!map.is_prepared(0) && map.is_prepared(7));
         map.prepare(0);
         map.prepare(7);
+        assert!(map.is_prepared(0));
         assert!(
             agent
                 .landmarks
@@ -334,6 +341,7 @@ mod tests {
         );
         // A small map makes none, prepared or not.
         let small = NavMap::build(&fixture::floor("").0, &NavSettings::default());
+        assert!(small.is_prepared(0));
         small.prepare(0);
         assert!(small.maps[0].landmarks.get().is_none());
     }

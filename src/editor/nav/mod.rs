@@ -47,6 +47,12 @@ pub fn route_text(o: &NavOverlay) -> String {
     let at = |p: glam::Vec3| format!("({:.2}, {:.2}, {:.2})", p.x, p.y, p.z);
     match (&r.path, o.data()) {
         (_, None) => "navigation: no map yet; the path shows when it is ready".into(),
+        (None, Some(_)) if o.is_asking() => format!(
+            "navigation: finding the path for agent {} from {} to {}…",
+            r.agent + 1,
+            at(r.from),
+            at(r.to)
+        ),
         (Some(p), Some(_)) => {
             let count = |k: geometry::LinkKind| {
                 p.links

@@ -265,6 +265,10 @@ pub struct NavOverlay {
     seen: Option<(DocKey, Instant, bool)>,
     generation: u64,
     started: usize,
+    /// The route's path is to be found on the builder's thread: its agent's queries on the shown map would
+    /// first make what a large map's first query makes (`NavMap::is_prepared`), a wait the interface's thread
+    /// does not take.
+    asking: bool,
 }
 
 impl NavOverlay {
@@ -333,15 +337,22 @@ impl NavOverlay {
     #[must_use]
     pub fn wants_build(&self, doc: &Document) -> bool {
         self.job.is_none()
-            && match &self.shown {
-                None => true,
-                Some(b) => {
-                    b.key != doc.key()
-                        || b.outcome
-                            .as_ref()
-                            .is_ok_and(|d| d.map.settings() != &self.settings(doc.level()))
-                }
-            }
+            && (self.asking
+                || match &self.shown {
+                    None => true,
+                    Some(b) => {
+                        b.key != doc.key()
+                            || b.outcome
+                                .as_ref()
+                                .is_ok_and(|d| d.map.settings() != &self.settings(doc.level()))
+                    }
+                })
+    }
+
+    /// Whether the route's path is being found on the builder's thread (see [`NavOverlay::ask`]).
+    #[must_use]
+    pub fn is_asking(&self) -> bool {
+        self.asking || (self.job.is_some() && self.route.as_ref().is_some_and(|r| r.path.is_none()))
     }
 
     /// The request for `doc` as it is, with its `scene`: an update of the shown map when there is one.
@@ -367,6 +378,7 @@ impl NavOverlay {
     /// Start building on a thread of its own.
     pub fn start(&mut self, key: DocKey, build: impl FnOnce() -> NavBuilt + Send + 'static) {
         self.started += 1;
+        self.asking = false;
         match Job::spawn("navigation map", key, build) {
             Ok(job) => self.job = Some(job),
             Err(why) => self.accept(NavBuilt {
@@ -437,9 +449,22 @@ impl NavOverlay {
         self.ask(from, at)
     }
 
-    /// Find the path from `from` to `to` for the chosen agent on the shown map, and walk it.
+    /// Find the path from `from` to `to` for the chosen agent on the shown map, and walk it. Where the agent's
+    /// queries on that map are not ready ([`NavMap::is_prepared`]: a large map's landmarks, about 0.15 s on a
+    /// 100 m maze), the path is found on the builder's thread by the next refresh, which shows it.
     pub fn ask(&mut self, from: Vec3, to: Vec3) -> String {
         let agent = self.agent;
+        if self.data().is_some_and(|d| !d.map.is_prepared(agent)) {
+            self.route = Some(Route {
+                agent,
+                from,
+                to,
+                path: None,
+            });
+            self.walker = None;
+            self.asking = true;
+            return format!("navigation: finding the path for agent {}…", agent + 1);
+        }
         let path = self.data().and_then(|d| d.map.path(agent, from, to));
         self.route = Some(Route {
             agent,
@@ -548,5 +573,50 @@ mod tests {
         let p = data.map.path(0, from, to).map(|p| p.points.len());
         assert_eq!(p, fresh.path(0, from, to).map(|p| p.points.len()));
         assert!(p.is_some_and(|n| n > 2), "{p:?}");
+    }
+
+    /// On a map large enough for landmarks, a path asked for an agent whose landmarks are not made yet is
+    /// found on the builder's thread (the next build, which keeps the map and makes them there), not by the
+    /// interface's thread; once made, the next is asked at once.
+    #[test]
+    fn a_path_on_a_large_map_not_prepared_is_asked_on_the_builders_thread() {
+        // A 36 m floor at quarter-metre cells: 20,736 places, just past the landmarks' threshold.
+        let level = Level::from_ron_str(
+            "(version: 2, aabbs: [(id: 1, min: (-18.0, -0.5, -18.0), max: (18.0, 0.0, 18.0))])",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let doc = Document::new(level, None);
+        let scene = Arc::new(Scene::build(doc.level()));
+        let mut o = NavOverlay::default();
+        let mut request = o.request(&doc, scene.clone());
+        request.agent = 1; // Out of range: nothing is prepared by the build.
+        let built = request.build();
+        assert!(built.outcome.is_ok());
+        o.accept(built);
+        assert!(!o.wants_build(&doc) && o.data().is_some_and(|d| !d.map.is_prepared(0)));
+        let (from, to) = (Vec3::new(-17.0, 0.0, -17.0), Vec3::new(17.0, 0.0, 17.0));
+        let said = o.ask(from, to);
+        assert!(said.contains("finding"), "{said}");
+        assert!(o.route.as_ref().is_some_and(|r| r.path.is_none()) && o.walker.is_none());
+        assert!(o.is_asking() && o.wants_build(&doc));
+        assert!(super::super::route_text(&o).contains("finding"));
+        // The next build (what `refresh` starts): the same map kept, the path found there.
+        let built = o.request(&doc, scene).build();
+        let data = built.outcome.as_ref().unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(data.made, Made::Kept) && data.map.is_prepared(0));
+        o.start(doc.key(), move || built);
+        let began = Instant::now();
+        while !o.poll() {
+            assert!(
+                began.elapsed() < Duration::from_secs(30),
+                "the job never ended"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(!o.is_asking() && !o.wants_build(&doc));
+        assert!(o.route.as_ref().is_some_and(|r| r.path.is_some()) && o.walker.is_some());
+        // Prepared now: asked at once.
+        let said = o.ask(to, from);
+        assert!(o.route.as_ref().is_some_and(|r| r.path.is_some()), "{said}");
     }
 }
