@@ -121,12 +121,21 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     // Off a ledge more than the snap catches: slowly, so the fall lands about a cell past the rim (where the
     // drop's move lands) rather than flying on over whatever lies beyond; in the air, arriving at its end.
     let fall = a.y - b.y;
-    if fall > ctl.snap_distance && body.grounded {
+    if off_a_ledge(link, (a, b), ctl) && body.grounded {
         input.wish = input.wish.clamp_length_max(drop_speed(ctl, fall));
-    } else if fall > ctl.snap_distance {
+    } else if off_a_ledge(link, (a, b), ctl) {
         input.wish = arrive(feet, b);
     }
     input
+}
+
+/// Whether segment `a`→`b` (`link`) goes off a ledge more than the snap catches: it falls more than the snap,
+/// and is a drop, or a walk steeper than a walkable slope (a walk down a slope falls as far over a long
+/// segment, and walked slowly a body took 7 s over a 2 m one: the sector soak's seed 65).
+fn off_a_ledge(link: NavLink, (a, b): (Vec3, Vec3), ctl: &CharacterController) -> bool {
+    let fall = a.y - b.y;
+    let slope = flat(a, b).length() * ctl.max_slope_deg.to_radians().tan().max(0.0);
+    fall > ctl.snap_distance && (link != NavLink::Walk || !(fall <= slope))
 }
 
 /// The ride step the body is on: the one whose mover the body stands on (nearest segment `i`'s, or the

@@ -1201,3 +1201,31 @@ fn regression_seed_60_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
     walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
     agrees_with_the_reach_map(&scene, ctl, from, to);
 }
+
+/// Found by the random sector grids (seed 65; jumps off): a path's last segment walks 2 m down a 29° slope,
+/// 1.09 m lower at its end. Steering read any segment ending lower than the snap catches as off a ledge and
+/// walked it slowly (0.64 m/s), so the body had not arrived when the path's time was up. A walk is slowed
+/// so only where it falls more steeply than a walkable slope (`steer.rs` `off_a_ledge`); drops as before.
+#[test]
+fn a_long_walk_down_a_slope_is_walked_at_full_speed() {
+    let cells: Vec<Cell> = vec![
+        Some((0.0, 1.2064704, Some((0, 19.78407)))),
+        Some((0.0, 1.363413, Some((2, -29.642414)))),
+        Some((0.3, 1.8274338, None)),
+        Some((0.0, 1.1276611, Some((3, 8.503531)))),
+        Some((0.0, 1.4509209, None)),
+        Some((0.15029712, 1.2564356, None)),
+        Some((0.66229695, 3.0157182, None)),
+        Some((0.6, 2.356317, None)),
+        Some((0.4572108, 1.5880845, Some((2, -29.042707)))),
+    ];
+    let scene = soak_grid(2.511486, &cells, &[]);
+    let ctl = agent(0.30115914, 1.2252095, 0.2542016, 44.918964, 0.98683816);
+    let (from, to) = (
+        Vec3::new(4.124996, 2.9659994, 5.374996),
+        Vec3::new(4.374996, 0.34670317, 0.6249964),
+    );
+    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    assert!(map.path(0, from, to).is_some(), "a path down the slope");
+    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
+}
