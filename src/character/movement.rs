@@ -232,6 +232,18 @@ impl<'a> Mover<'a> {
         self.cos_from_up(feet, point) < self.walkable_y.min(SIDE_COS)
     }
 
+    /// Feet `drop` above resting on their ground, settled (and how far snapped): as they are within a skin,
+    /// snapped within `snap_distance` when `falling` (the motion not rising), else `None` (not on the ground).
+    fn settled(&self, end: Vec3, drop: f32, falling: bool) -> Option<(Vec3, f32)> {
+        if drop <= self.ctl.skin + 1e-5 {
+            Some((end, 0.0))
+        } else if falling && drop <= self.ctl.snap_distance + 1e-5 {
+            Some((end - Vec3::Y * drop, drop))
+        } else {
+            None
+        }
+    }
+
     /// What walkable lies under the body at `feet` within `reach` (a probe's), found by a sphere inside the
     /// body's bottom (as low, half as wide as the walkable cone there, so clear of an edge the body hangs
     /// beside) swept down: a body standing on a floor while an edge beside it is met first is held up as
@@ -286,9 +298,7 @@ impl<'a> Mover<'a> {
         // side stood on that edge's object (a mover beside it carried it; steering, reading a contact half a
         // metre over the feet as a rim above a jump's take-off, never jumped there: the navigation soak's
         // sector seed 33).
-        if !on_face
-            && (self.hangs_beside(swept.to, hit.point) || self.held_at_side(swept.to, hit.point))
-        {
+        if self.beside_edge(swept.to, hit.point, on_face) {
             let below = self.held_below(feet, reach)?;
             return Some((below, feet.y - swept.to.y));
         }
@@ -475,11 +485,7 @@ impl<'a> Mover<'a> {
             return (end, None, 0.0, left);
         }
         // `drop` is how far the feet would settle to rest a skin above it: within a skin, they stand.
-        let (end, snapped) = if drop <= ctl.skin + 1e-5 {
-            (end, 0.0)
-        } else if motion.y <= 0.0 && drop <= ctl.snap_distance + 1e-5 {
-            (end - Vec3::Y * drop, drop)
-        } else {
+        let Some((end, snapped)) = self.settled(end, drop, motion.y <= 0.0) else {
             return (end, None, 0.0, left);
         };
         // Hung on an edge over the floor that holds it up: slid down off the edge onto it (`hung.rs`).

@@ -16,6 +16,12 @@ use crate::character::result::Ground;
 use crate::scene::SceneToi;
 
 impl Mover<'_> {
+    /// Whether a contact at `point` of the body at `feet` (on a face's interior when `on_face`) is an edge
+    /// that holds nothing up by itself: one it hangs beside or holds at its side (`probe_ground`'s rule).
+    pub(super) fn beside_edge(&self, feet: Vec3, point: Vec3, on_face: bool) -> bool {
+        !on_face && (self.hangs_beside(feet, point) || self.held_at_side(feet, point))
+    }
+
     /// Whether a step landing with its feet at `feet`, held by `contact`, hangs on an edge over the tread
     /// (`tread`, the height straight under the feet) rather than standing on it: the contact an edge at the
     /// body's side or past what it climbs (`probe_ground`'s rule), and the feet higher over the tread than a
@@ -24,9 +30,7 @@ impl Mover<'_> {
     /// the terrain it measured as its tread.
     pub(super) fn hangs_over_tread(&self, feet: Vec3, contact: &SceneToi, tread: f32) -> bool {
         let (_, on_face) = self.support(contact, feet);
-        if on_face
-            || !(self.hangs_beside(feet, contact.point) || self.held_at_side(feet, contact.point))
-        {
+        if !self.beside_edge(feet, contact.point, on_face) {
             return false;
         }
         let level = self.walkable_y.max(1e-3);
@@ -57,8 +61,7 @@ impl Mover<'_> {
         used: u32,
         reach: f32,
     ) -> Option<(Vec3, Ground)> {
-        let ctl = *self.ctl;
-        let skin = ctl.skin;
+        let skin = self.ctl.skin;
         // Only a floor found under the body below its feet (a face the body stands on is touched at or above
         // them, an edge it rests on above them).
         if ground.point.y >= end.y - 2.0 * skin - 1e-3 {
@@ -73,12 +76,7 @@ impl Mover<'_> {
             return None;
         }
         let (g, drop) = self.probe_ground(at, reach, SweepPhase::Snap)?;
-        if drop <= skin + 1e-5 {
-            Some((at, g))
-        } else if drop <= ctl.snap_distance + 1e-5 {
-            Some((at - Vec3::Y * drop, g))
-        } else {
-            None
-        }
+        let (at, _) = self.settled(at, drop, true)?;
+        Some((at, g))
     }
 }

@@ -454,24 +454,22 @@ impl NavOverlay {
     /// 100 m maze), the path is found on the builder's thread by the next refresh, which shows it.
     pub fn ask(&mut self, from: Vec3, to: Vec3) -> String {
         let agent = self.agent;
-        if self.data().is_some_and(|d| !d.map.is_prepared(agent)) {
-            self.route = Some(Route {
-                agent,
-                from,
-                to,
-                path: None,
-            });
-            self.walker = None;
-            self.asking = true;
-            return format!("navigation: finding the path for agent {}…", agent + 1);
-        }
-        let path = self.data().and_then(|d| d.map.path(agent, from, to));
+        let ready = self.data().is_none_or(|d| d.map.is_prepared(agent));
+        let path = self
+            .data()
+            .filter(|_| ready)
+            .and_then(|d| d.map.path(agent, from, to));
         self.route = Some(Route {
             agent,
             from,
             to,
             path,
         });
+        if !ready {
+            self.walker = None;
+            self.asking = true;
+            return format!("navigation: finding the path for agent {}…", agent + 1);
+        }
         self.walk_route();
         super::route_text(self)
     }
