@@ -856,12 +856,11 @@ fn a_body_arriving_off_a_drop_comes_to_the_end_not_a_centimetre_short() {
         Vec3::new(1.374997, 1.9389992, 4.874997),
         Vec3::new(1.6270103, 2.4081047, 2.369534),
     );
-    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    let map = walked_map(&scene, ctl, true, from, to);
     assert!(
         map.path(0, from, to).is_some(),
         "a path (a drop at its end)"
     );
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// Found by the random sector grids (seed 51; jumps on): a 0.73 m wide body walking diagonally up a 0.26 m riser
@@ -896,9 +895,8 @@ fn a_step_past_a_higher_roofs_corner_does_not_leave_the_body_hanging_on_it() {
         Vec3::new(8.124995, 1.9279997, 7.3749948),
         Vec3::new(7.3749948, 2.8969991, 3.3749948),
     );
-    let map = NavMap::build(&scene, &settings(true, vec![ctl]));
+    let map = walked_map(&scene, ctl, true, from, to);
     assert!(map.path(0, from, to).is_some(), "a path (up two roofs)");
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// Found by the random sector grids (seed 65; jumps off): a path's last segment walks 2 m down a 29° slope,
@@ -924,7 +922,6 @@ fn a_long_walk_down_a_slope_is_walked_at_full_speed() {
         Vec3::new(4.124996, 2.9659994, 5.374996),
         Vec3::new(4.374996, 0.34670317, 0.6249964),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
+    let map = walked_map(&scene, ctl, false, from, to);
     assert!(map.path(0, from, to).is_some(), "a path down the slope");
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -7,7 +7,7 @@ use collidoscope::glam::Vec3;
 use collidoscope::nav::NavMap;
 use collidoscope::scene::Scene;
 
-use super::{Cell, agent, sample_level, sector_grid, soak_grid};
+use super::{Cell, agent, sample_level, sector_grid, soak_grid, walked_map};
 use crate::nav::{settings, walk_from};
 
 /// The map (jumps off) has a path from `from` to `to` that a body walks, and the reach map from `from` reaches
@@ -18,6 +18,15 @@ fn agrees_with_the_reach_map(scene: &Scene, ctl: CharacterController, from: Vec3
     assert!(reach.reachable(to), "the reach map does not reach {to}");
     assert!(map.path(0, from, to).is_some(), "no path to {to}");
     walk_from(scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// The map (jumps off) has a path from `from` to `to` that a body walks (checked first), and the reach map from
+/// `from` reaches `to`: in the cases the other way, the walk holds and the agreement is what fails.
+fn walked_then_reached(scene: &Scene, ctl: CharacterController, from: Vec3, to: Vec3) {
+    let map = walked_map(scene, ctl, false, from, to);
+    assert!(map.path(0, from, to).is_some(), "no path to {to}");
+    let reach = ReachMap::build(scene, &ctl, from, &ReachSettings::default());
+    assert!(reach.reachable(to), "the reach map does not reach {to}");
 }
 
 /// Found by the random levels (100 cases, the 25th): a sloped roof (34.8°) beside a flat one lower down; a
@@ -245,10 +254,7 @@ fn regression_seed_52_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
         Vec3::new(2.1249952, 0.7733223, 8.874995),
         Vec3::new(5.124995, 0.010000005, 5.874995),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    assert!(map.path(0, from, to).is_some());
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
-    agrees_with_the_reach_map(&scene, ctl, from, to);
+    walked_then_reached(&scene, ctl, from, to);
 }
 
 /// Found by the random sector grids (seed 53, on the controller with the hung-body rules; jumps off): the
@@ -305,10 +311,7 @@ fn regression_seed_60_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
         Vec3::new(1.8749949, 2.8019989, 1.1249949),
         Vec3::new(8.624995, 1.8639991, 4.1249948),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    assert!(map.path(0, from, to).is_some());
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
-    agrees_with_the_reach_map(&scene, ctl, from, to);
+    walked_then_reached(&scene, ctl, from, to);
 }
 
 /// Found by the random sector grids (seed 64; jumps off): the map has a path a 0.5 m wide body walks, to a place
@@ -334,10 +337,7 @@ fn regression_seed_64_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
         Vec3::new(5.6249967, 0.17000008, 2.874997),
         Vec3::new(3.374997, 0.633, 3.874997),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    assert!(map.path(0, from, to).is_some());
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
-    agrees_with_the_reach_map(&scene, ctl, from, to);
+    walked_then_reached(&scene, ctl, from, to);
 }
 
 /// Found by the sample levels with random agent sizes (seed 31; jumps off): on the greybox a 0.97 m wide body
@@ -352,10 +352,7 @@ fn regression_sample_31_a_greybox_place_the_map_walks_to_is_reached_by_the_reach
         Vec3::new(2.4752705, 0.00999999, 0.15841809),
         Vec3::new(-1.8750086, 0.009999752, 4.624993),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    assert!(map.path(0, from, to).is_some());
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
-    agrees_with_the_reach_map(&scene, ctl, from, to);
+    walked_then_reached(&scene, ctl, from, to);
 }
 
 /// Found by the random sector grids (seed 76; jumps off): the map has a path a 1.15 m wide body walks, to a
@@ -381,8 +378,5 @@ fn regression_seed_76_a_place_the_map_walks_to_is_reached_by_the_reach_map() {
         Vec3::new(7.1249967, 2.7519991, 2.8749967),
         Vec3::new(0.62499654, 3.5939991, 7.1249967),
     );
-    let map = NavMap::build(&scene, &settings(false, vec![ctl]));
-    assert!(map.path(0, from, to).is_some());
-    walk_from(&scene, &map, &ctl, from, to).unwrap_or_else(|e| panic!("{e}"));
-    agrees_with_the_reach_map(&scene, ctl, from, to);
+    walked_then_reached(&scene, ctl, from, to);
 }
