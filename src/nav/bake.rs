@@ -133,6 +133,20 @@ impl Flight {
 pub(super) struct TakeOff {
     pub(super) node: u32,
     pub(super) kept: Vec<Option<Flight>>,
+    /// Whether `kept` holds one entry for each of the node's rims now (the rims it was made for are the node's
+    /// still): when every one is kept, the rims are not found again.
+    pub(super) whole: bool,
+}
+
+impl TakeOff {
+    /// The directions to fly from: the node's rims (`rims`), or none to find when every direction is kept.
+    fn directions(&self, rims: impl FnOnce() -> Vec<Vec2>) -> Vec<Option<Vec2>> {
+        if self.whole && !self.kept.is_empty() && self.kept.iter().all(Option::is_some) {
+            vec![None; self.kept.len()]
+        } else {
+            rims().into_iter().map(Some).collect()
+        }
+    }
 }
 
 /// A jump found by simulation: from a node's feet, the wish held along `dir`, lands at `landing`, within a cell
@@ -370,6 +384,7 @@ pub(super) fn bake_agent(
             .map(|node| TakeOff {
                 node,
                 kept: Vec::new(),
+                whole: false,
             })
             .collect();
         (map.jumps, map.flights, map.simulated) = find_jumps(scene, &map.graph, settings, &all);
@@ -409,13 +424,17 @@ pub(super) fn find_jumps(
         for take_off in nodes.iter().skip(t).step_by(threads) {
             let n = take_off.node;
             let mut tries = Vec::new();
-            for (k, dir) in graph.rims(n, rise).into_iter().enumerate() {
-                let f = take_off.kept.get(k).cloned().flatten().unwrap_or_else(|| {
+            let directions = take_off.directions(|| graph.rims(n, rise));
+            for (k, dir) in directions.into_iter().enumerate() {
+                let kept = take_off.kept.get(k).cloned().flatten();
+                let Some(f) = kept.or_else(|| {
                     simulated += 1;
                     let mut f = Flight::new();
-                    f.landing = try_jump(scene, graph, settings, (n, dir), still, &mut f);
-                    f
-                });
+                    f.landing = try_jump(scene, graph, settings, (n, dir?), still, &mut f);
+                    Some(f)
+                }) else {
+                    continue;
+                };
                 // The link joins the node nearest its landing (as `try_jump` found it, or as it is now).
                 if let Some(landing) = f.landing
                     && let Some(to) = graph.node_near(landing, cell, step)

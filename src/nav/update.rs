@@ -194,6 +194,13 @@ fn update_jumps(
         rechecked.set(rechecked.get() + u64::from(same));
         same.then(|| Flight { seen, ..f.clone() })
     };
+    // Each old node's entry in the old flights (`NONE`: none), read node by node below.
+    let mut flights_of = vec![NONE; old.graph.len()];
+    for (k, f) in old.flights.iter().enumerate() {
+        if let Some(at) = flights_of.get_mut(f.0 as usize) {
+            *at = k as u32;
+        }
+    }
     let mut take_offs = Vec::new();
     for (n, o) in same.iter().enumerate() {
         let node = n as u32;
@@ -201,16 +208,21 @@ fn update_jumps(
         // columns expanded again, no neighbouring column was scanned again: the same rims.
         let kept = match *o {
             Some(o) if reused[n] != NONE || graph.rims(node, rise) == old.graph.rims(o, rise) => {
-                let k = old.flights.partition_point(|f| f.0 < o);
                 // No rims before, the same now: no jumps.
-                let Some(tries) = old.flights.get(k).filter(|f| f.0 == o).map(|f| &f.1) else {
+                let Some(tries) = flights_of
+                    .get(o as usize)
+                    .and_then(|&k| old.flights.get(k as usize))
+                else {
                     continue;
                 };
+                let tries = &tries.1;
                 tries.iter().map(|f| keep(node, f)).collect()
             }
             _ => Vec::new(),
         };
-        take_offs.push(TakeOff { node, kept });
+        // Kept from before, the rims are the same: one entry a rim.
+        let whole = !kept.is_empty();
+        take_offs.push(TakeOff { node, kept, whole });
     }
     // `find_jumps` deals the take-offs out over the settings' threads in turn (they cluster), simulating the
     // directions not kept.

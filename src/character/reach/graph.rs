@@ -46,7 +46,7 @@ pub(crate) struct MoveGraph {
     /// where a move on to the place's feet lands there; but a body aimed at the place's feet straight from
     /// the move's start may not get there (past a corner, aimed 9 mm aside of where the move went, a body
     /// stops against it: found on the gallery).
-    off_feet: Vec<(u32, u32, Vec3)>,
+    pub(super) off_feet: Vec<(u32, u32, Vec3)>,
     work: EdgeWork,
 }
 
@@ -70,6 +70,26 @@ pub(super) struct Reuse<'a> {
     pub(super) fresh: Box<dyn Fn(usize) -> bool + 'a>,
     /// The old landings beyond the places, by key.
     pub(super) old_loose: HashMap<Key, u32>,
+    /// Old node `o`'s landings are `old.landings[landing_at[o]..landing_at[o + 1]]` and its moves onto places
+    /// off their feet `old.off_feet[off_at[o]..off_at[o + 1]]` ([`starts`]): an update reads every kept node's
+    /// without searching the lists.
+    pub(super) landing_at: Vec<u32>,
+    pub(super) off_at: Vec<u32>,
+}
+
+/// For `nodes` nodes and a list of items sorted by the node each belongs to (`of`), where each node's items
+/// begin: node `n`'s are `items[start[n]..start[n + 1]]`.
+pub(super) fn starts<T>(nodes: usize, items: &[T], of: impl Fn(&T) -> u32) -> Vec<u32> {
+    let mut start = vec![0u32; nodes + 1];
+    for item in items {
+        if let Some(c) = start.get_mut(of(item) as usize + 1) {
+            *c += 1;
+        }
+    }
+    for n in 0..nodes {
+        start[n + 1] += start[n];
+    }
+    start
 }
 
 /// No node (an old place scanned again, a landing made anew).
@@ -80,7 +100,13 @@ impl Reuse<'_> {
     /// where each landed when off the place's feet).
     fn moves_onto_places(&self, o: u32, out: &mut Landed<'_>) {
         let old_first = self.old.spots.len() as u32;
+        // Both sorted by the place moved onto: walked side by side.
+        let mut off = self.range(&self.off_at, o, &self.old.off_feet).iter();
+        let mut next_off = off.next();
         for &t in self.old.moves(o) {
+            while next_off.is_some_and(|f| f.1 < t) {
+                next_off = off.next();
+            }
             let Some(&new) = self
                 .spot_new
                 .get(t as usize)
@@ -89,10 +115,24 @@ impl Reuse<'_> {
                 continue;
             };
             out.0.push(new);
-            match self.old.landing(o, t) {
-                Some(feet) => out.1.push((new, feet, false)),
+            match next_off.filter(|f| f.1 == t) {
+                Some(&(_, _, feet)) => out.1.push((new, feet, false)),
                 None => out.1.push((new, Vec3::ZERO, true)),
             }
+        }
+    }
+
+    /// Old node `o`'s landings beyond the places, in the order they were found.
+    fn landings_of(&self, o: u32) -> &[(u32, Node, Key)] {
+        self.range(&self.landing_at, o, &self.old.landings)
+    }
+
+    /// Old node `o`'s part of `items` by the starts `at` (empty for a node out of range).
+    fn range<'b, T>(&self, at: &[u32], o: u32, items: &'b [T]) -> &'b [T] {
+        let o = o as usize;
+        match (at.get(o), at.get(o + 1)) {
+            (Some(&a), Some(&b)) => items.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
         }
     }
 
@@ -265,10 +305,8 @@ impl MoveGraph {
                         at += 1;
                     }
                 } else if let Some(r) = reuse {
-                    let old = r.old;
                     r.moves_onto_places(o, &mut (&mut targets, &mut onto));
-                    let lo = old.landings.partition_point(|l| l.0 < o);
-                    for (_, node, key) in old.landings[lo..].iter().take_while(|l| l.0 == o) {
+                    for (_, node, key) in r.landings_of(o) {
                         land(self, node, *key, &mut (&mut targets, &mut onto));
                     }
                 }

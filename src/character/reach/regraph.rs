@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use glam::Vec2;
 
-use super::graph::{MoveGraph, NONE, Reuse, threads_of};
+use super::graph::{MoveGraph, NONE, Reuse, starts, threads_of};
 use super::spots::{Grid, Spot, scan_columns};
 use super::{ReachError, ReachSettings};
 use crate::scene::Scene;
@@ -98,6 +98,8 @@ impl MoveGraph {
             spot_new,
             fresh: Box::new(move |c| expanded.is_some_and(|r| r.contains(nx, c))),
             old_loose,
+            landing_at: starts(self.nodes.len(), &self.landings, |l| l.0),
+            off_at: starts(self.nodes.len(), &self.off_feet, |f| f.0),
         };
         let reused = graph.connect(scene, threads, Some(&reuse));
         Ok((graph, reused))
