@@ -8,11 +8,13 @@
 //! and expanded in later rounds, as the search finds it.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use glam::{Vec2, Vec3};
 
 use super::super::CharacterController;
 use super::edges::{EdgeWork, Key, Node, Places};
+use super::memo::KeyHasher;
 use super::spots::{Grid, Spot, find_spots};
 use super::{ReachError, ReachMap, ReachSettings, nearest_item, nearest_start, window, within};
 use crate::scene::Scene;
@@ -69,7 +71,7 @@ pub(super) struct Reuse<'a> {
     /// Whether column `c`'s nodes are expanded again (their moves may have changed).
     pub(super) fresh: Box<dyn Fn(usize) -> bool + 'a>,
     /// The old landings beyond the places, by key.
-    pub(super) old_loose: HashMap<Key, u32>,
+    pub(super) old_loose: KeyMap<u32>,
     /// Old node `o`'s landings are `old.landings[landing_at[o]..landing_at[o + 1]]` and its moves onto places
     /// off their feet `old.off_feet[off_at[o]..off_at[o + 1]]` ([`starts`]): an update reads every kept node's
     /// without searching the lists.
@@ -91,6 +93,10 @@ pub(super) fn starts<T>(nodes: usize, items: &[T], of: impl Fn(&T) -> u32) -> Ve
     }
     start
 }
+
+/// A table by landing key, hashed with the reach's multiply-rotate hash (the standard one cost an update
+/// more than the lookups it served).
+pub(super) type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 
 /// No node (an old place scanned again, a landing made anew).
 pub(super) const NONE: u32 = u32::MAX;
@@ -239,10 +245,17 @@ impl MoveGraph {
         reuse: Option<&Reuse<'_>>,
     ) -> Vec<u32> {
         let first = self.spots.len() as u32;
-        let mut loose_index: HashMap<Key, u32> = HashMap::new();
+        let mut loose_index: KeyMap<u32> = KeyMap::default();
         let mut todo: Vec<u32> = (0..self.nodes.len() as u32).collect();
         let mut reused = Vec::with_capacity(self.nodes.len());
-        self.edge_start = vec![0];
+        // About as many moves and landings as before the edit: room made once, not by doubling as they come.
+        if let Some(r) = reuse {
+            self.edges.reserve(r.old.edges.len());
+            self.landings.reserve(r.old.landings.len());
+            self.off_feet.reserve(r.old.off_feet.len());
+        }
+        self.edge_start = Vec::with_capacity(self.nodes.len() + 1);
+        self.edge_start.push(0);
         self.off_feet.clear();
         let mut targets: Vec<u32> = Vec::new();
         // This node's landings on places: `(place, landing, on its feet)`.

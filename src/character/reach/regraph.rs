@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use glam::Vec2;
 
-use super::graph::{MoveGraph, NONE, Reuse, starts, threads_of};
+use super::graph::{KeyMap, MoveGraph, NONE, Reuse, starts, threads_of};
 use super::spots::{Grid, Spot, scan_columns};
 use super::{ReachError, ReachSettings};
 use crate::scene::Scene;
@@ -85,7 +85,7 @@ impl MoveGraph {
         let (spots, col_start, spot_old, spot_new) = self.rescan(scene, rescanned, threads);
         let mut graph = Self::with_spots(grid, ctl, spots, col_start);
         let first = self.spots.len() as u32;
-        let old_loose: HashMap<_, _> = self
+        let old_loose: KeyMap<u32> = self
             .loose_keys
             .iter()
             .enumerate()
@@ -133,7 +133,8 @@ impl MoveGraph {
         let mut spot_new = vec![NONE; self.spots.len()];
         for c in 0..grid.columns() {
             let (lo, hi) = (self.col_start[c], self.col_start[c + 1]);
-            if let Some(fresh) = again.remove(&c) {
+            let scanned = rect.is_some_and(|r| r.contains(grid.nx, c));
+            if let Some(fresh) = scanned.then(|| again.remove(&c)).flatten() {
                 spot_old.extend(std::iter::repeat_n(NONE, fresh.len()));
                 spots.extend(fresh);
             } else {
