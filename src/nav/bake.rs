@@ -10,6 +10,7 @@ use super::approach::{APPROACH, approached, on_line, slid_back, walks_onto};
 use super::astar::Via;
 use super::consts::{coming_down, flat, jump_cost, move_cost, rise_off};
 use super::dominate;
+use super::footprint::Footprint;
 use super::landmarks::{self, Landmarks};
 use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
@@ -82,9 +83,9 @@ impl LinkIndex {
 /// looked at did, and keeps the others' links).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Flight {
-    /// `(min x, min z, max x, max z)` of the take-off's feet, of the feet over every simulated frame, and of
-    /// the node each landing was walked on to.
-    pub(super) flown: [f32; 4],
+    /// Where the take-off's feet, the feet over every simulated frame and the node each landing was walked on
+    /// to are, across (`footprint.rs`).
+    pub(super) flown: Footprint,
     /// The same of the nodes the walk search that may have dropped the link looked at (`dominate.rs`).
     pub(super) seen: [f32; 4],
     /// Where the first flight landed when walking was matched against it, and whether walking matched it (the
@@ -115,10 +116,10 @@ fn grow(b: &mut [f32; 4], feet: Vec3) {
 }
 
 impl Flight {
-    /// A flight that has not gone anywhere yet.
-    fn new() -> Self {
+    /// A flight from `feet` along `dir` that has not gone anywhere yet.
+    fn new(feet: Vec3, dir: Vec2) -> Self {
         Self {
-            flown: NO_BOX,
+            flown: Footprint::new(feet, dir),
             seen: NO_BOX,
             matched: None,
             missed: None,
@@ -429,7 +430,7 @@ pub(super) fn find_jumps(
                 let kept = take_off.kept.get(k).cloned().flatten();
                 let Some(f) = kept.or_else(|| {
                     simulated += 1;
-                    let mut f = Flight::new();
+                    let mut f = Flight::new(graph.feet(n), dir?);
                     f.landing = try_jump(scene, graph, settings, (n, dir?), still, &mut f);
                     Some(f)
                 }) else {
@@ -475,7 +476,7 @@ pub(super) fn simulate_jump(
     gravity: Vec3,
     feet: Vec3,
     dir: Vec2,
-    flown: &mut [f32; 4],
+    flown: &mut Footprint,
 ) -> Option<Vec3> {
     let mut body = Body::new(feet);
     body.grounded = true;
@@ -497,7 +498,7 @@ fn fly(
     gravity: Vec3,
     (mut body, feet): (Body, Vec3),
     dir: Vec2,
-    flown: &mut [f32; 4],
+    flown: &mut Footprint,
 ) -> Option<Vec3> {
     let wish = dir * STEER_SPEED;
     let start = body.feet;
@@ -512,7 +513,7 @@ fn fly(
         if !m.feet.is_finite() || !body.feet.is_finite() {
             return None;
         }
-        grow(flown, body.feet);
+        flown.grow(body.feet);
         // Turned aside: no link is straight enough (see `try_jump`), so the rest of the flight is not needed.
         let d = Vec2::new(body.feet.x - start.x, body.feet.z - start.z);
         if (d - dir * d.dot(dir)).length() > ASIDE {
@@ -579,7 +580,7 @@ fn try_jump(
     let ctl = graph.controller();
     let (cell, step) = (graph.cell(), ctl.max_step);
     let feet = graph.feet(n);
-    grow(&mut flight.flown, feet);
+    flight.flown.grow(feet);
     let landing = simulate_jump(scene, ctl, gravity, feet, dir, &mut flight.flown)?;
     if flat(landing, feet) < 2.0 * cell {
         return None;
@@ -642,7 +643,7 @@ fn links_from(
     // Each flight lands near the first, and a body set down there walks on to the node the link joins (the
     // path's next point): one held on a rim's corner by its rounded bottom may not get up onto the tread.
     let node = graph.feet(to);
-    grow(&mut flight.flown, node);
+    flight.flown.grow(node);
     let lands = |at: Vec3| {
         flat(at, landing) <= cell
             && (at.y - landing.y).abs() <= step
@@ -681,7 +682,7 @@ fn take_offs_land(
     gravity: Vec3,
     (n, feet, aim): (u32, Vec3, Vec2),
     still: bool,
-    flown: &mut [f32; 4],
+    flown: &mut Footprint,
     lands: &dyn Fn(Vec3) -> bool,
 ) -> Option<()> {
     let ctl = graph.controller();
@@ -705,9 +706,9 @@ fn take_offs_land(
     let rests = graph.rests(n);
     // The walks go up to `APPROACH` back from the take-off every way: an edit there may change where they
     // arrive (an update flies such a direction again).
-    let reach = Vec3::new(APPROACH, 0.0, APPROACH);
-    grow(flown, feet - reach);
-    grow(flown, feet + reach);
+    for corner in [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)] {
+        flown.grow(feet + Vec3::new(corner.0, 0.0, corner.1) * APPROACH);
+    }
     for turn in turns {
         let way = turn.rotate(aim);
         let body = match still

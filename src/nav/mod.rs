@@ -44,6 +44,7 @@ mod bake;
 mod consts;
 mod dominate;
 mod edit;
+mod footprint;
 mod landmarks;
 mod line;
 mod path;

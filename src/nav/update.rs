@@ -11,6 +11,7 @@ use glam::Vec3;
 use super::NavMap;
 use super::bake::{self, AgentMap, Flight, TakeOff};
 use super::edit::{Edit, edit_between};
+use super::footprint::Footprint;
 use super::ride;
 use crate::character::MoveGraph;
 use crate::scene::Scene;
@@ -169,22 +170,31 @@ fn update_jumps(
     // Each node that came or went on its own (their box spans the room when a wall top's corner is one of
     // them, and every flight in the room met it).
     let grown = cell + 0.01;
-    let near = |b: &[f32; 4]| {
+    let near_seen = |b: &[f32; 4]| {
         across(b, &changed, body)
             || moved[moved.partition_point(|p| p.x < b[0] - grown)..]
                 .iter()
                 .take_while(|p| p.x <= b[2] + grown)
                 .any(|p| p.z >= b[1] - grown && p.z <= b[3] + grown)
     };
+    // The flights' footprints: their box and their strip along the direction flown (`footprint.rs`).
+    let near_flown = |f: &Footprint| {
+        let (x0, x1) = f.x_range();
+        f.near(&changed, body)
+            || moved[moved.partition_point(|p| p.x < x0 - grown)..]
+                .iter()
+                .take_while(|p| p.x <= x1 + grown)
+                .any(|&p| f.holds(p, grown))
+    };
     // A direction is kept when nothing it simulated came near the edit; where only the walk search that
     // matched walking against its jump did, that search is made again (the flights stand), and the direction
     // kept when it decides as before.
     let rechecked = std::cell::Cell::new(0);
     let keep = |node: u32, f: &Flight| -> Option<Flight> {
-        if near(&f.flown) {
+        if near_flown(&f.flown) {
             return None;
         }
-        if !near(&f.seen) {
+        if !near_seen(&f.seen) {
             return Some(f.clone());
         }
         let (landing, matched) = f.matched?;
