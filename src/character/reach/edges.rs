@@ -402,10 +402,23 @@ impl Places<'_> {
     }
 }
 
-/// Explore from the start node: every node reached, with the scan place each one is (or `NONE`), and the work
-/// done.
-pub(super) fn explore(places: &Places<'_>, start: Node, threads: usize) -> (Vec<Node>, EdgeWork) {
+/// Explore from the start node: every node reached (where the move that reached it landed), with the scan place
+/// each one is (or `NONE`); where each is moved on from (a place from its own feet); and the work done.
+///
+/// The moves out of a node are the whole move graph's (`graph.rs`): every landing of every target tried
+/// (`every`, nothing pruned for being reached), each place moved on from its feet as the graph moves from it.
+/// So what the map reaches from a start is what the graph reaches from that start's place, and a navigation
+/// path exists exactly where the map says reached (with jumps and rides off). Moving on from where a move
+/// landed instead (within a skin of the place) and trying only targets not yet reached made the two disagree
+/// on knife edges: a body 0.23 mm off a place's feet getting out of a pocket the place's feet do not, a move
+/// toward a place already reached landing on one that was not.
+pub(super) fn explore(
+    places: &Places<'_>,
+    start: Node,
+    threads: usize,
+) -> (Vec<Node>, Vec<Vec3>, EdgeWork) {
     let mut nodes = vec![start];
+    let mut stood = vec![start];
     let mut reached: HashMap<Key, u32> = HashMap::new();
     if let Some((key, _, _)) = places.key_of(start.feet) {
         reached.insert(key, 0);
@@ -414,7 +427,7 @@ pub(super) fn explore(places: &Places<'_>, start: Node, threads: usize) -> (Vec<
     let mut work = EdgeWork::default();
     let threads = threads.clamp(1, 64);
     while !frontier.is_empty() {
-        let found = expand_all(places, &nodes, &frontier, &reached, threads, &mut work);
+        let found = expand_all(places, &stood, &frontier, threads, &mut work);
         let mut next = Vec::new();
         for (_, node, key) in found {
             if reached.contains_key(&key) {
@@ -422,26 +435,38 @@ pub(super) fn explore(places: &Places<'_>, start: Node, threads: usize) -> (Vec<
             }
             let index = nodes.len() as u32;
             reached.insert(key, index);
+            stood.push(match key {
+                Key::Spot(j) => places.spots.get(j as usize).map_or(node, |s| Node {
+                    feet: s.feet,
+                    column: s.column,
+                    spot: j,
+                    level: s.normal == Vec3::Y,
+                    ..node
+                }),
+                Key::Loose(..) => node,
+            });
             nodes.push(node);
             next.push(index);
         }
         frontier = next;
     }
-    (nodes, work)
+    let stood = stood.into_iter().map(|n| n.feet).collect();
+    (nodes, stood, work)
 }
 
 /// One block of the frontier and the moves out of its nodes.
 type Block = (usize, Vec<(u32, Node, Key)>);
 
-/// Expand every frontier node, on `threads` threads over interleaved blocks, the results in frontier order.
+/// Expand every frontier node (as it stands, `nodes`), on `threads` threads over interleaved blocks, the results
+/// in frontier order.
 fn expand_all(
     places: &Places<'_>,
     nodes: &[Node],
     frontier: &[u32],
-    reached: &HashMap<Key, u32>,
     threads: usize,
     work: &mut EdgeWork,
 ) -> Vec<(u32, Node, Key)> {
+    let none = HashMap::new();
     const BLOCK: usize = 64;
     // Threads are started for each round: a small frontier is expanded on this one (measured on the 100 m
     // maze, rounds of a few blocks cost more to share than they gain).
@@ -454,7 +479,7 @@ fn expand_all(
     if threads == 1 {
         let mut out = Vec::new();
         for &n in frontier {
-            places.expand(n, &nodes[n as usize], reached, false, &mut out, work);
+            places.expand(n, &nodes[n as usize], &none, true, &mut out, work);
         }
         return out;
     }
@@ -466,7 +491,7 @@ fn expand_all(
         while b * BLOCK < frontier.len() {
             let mut out = Vec::new();
             for &n in &frontier[b * BLOCK..((b + 1) * BLOCK).min(frontier.len())] {
-                places.expand(n, &nodes[n as usize], reached, false, &mut out, &mut w);
+                places.expand(n, &nodes[n as usize], &none, true, &mut out, &mut w);
             }
             blocks.push((b, out));
             b += threads;

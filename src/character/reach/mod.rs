@@ -139,6 +139,9 @@ pub struct ReachMap {
     parent: Vec<u32>,
     /// Every place reached, where a move landed, with the node it was reached from.
     nodes: Vec<edges::Node>,
+    /// Where each node is moved on from: a place's own feet (within a skin of where the move landed), a
+    /// landing off the places where it landed (`edges::explore`).
+    stood: Vec<Vec3>,
     /// `nodes` by column: `node_order[node_start[c]..node_start[c + 1]]`.
     node_order: Vec<u32>,
     node_start: Vec<u32>,
@@ -361,8 +364,8 @@ impl ReachMap {
             parent: 0,
             level: s.normal == Vec3::Y,
         };
-        let (nodes, work) = edges::explore(&places, first, threads);
-        map.adopt(start, nodes);
+        let (nodes, stood, work) = edges::explore(&places, first, threads);
+        map.adopt(start, nodes, stood);
         let moves = map.explain(scene, threads);
         map.stats = ReachStats {
             columns,
@@ -377,8 +380,9 @@ impl ReachMap {
     }
 
     /// Keep the exploration's nodes: mark the places they landed on, index them by column.
-    fn adopt(&mut self, start: u32, nodes: Vec<edges::Node>) {
+    fn adopt(&mut self, start: u32, nodes: Vec<edges::Node>, stood: Vec<Vec3>) {
         self.start = Some(start);
+        self.stood = stood;
         for (i, n) in nodes.iter().enumerate() {
             if n.spot != NONE {
                 self.parent[n.spot as usize] = i as u32;
@@ -601,11 +605,21 @@ impl ReachMap {
     #[must_use]
     pub fn path(&self, to: Vec3) -> Option<Vec<Vec3>> {
         let mut at = self.reached_node(to, self.cell() * std::f32::consts::SQRT_2)?;
-        let mut out = vec![self.nodes[at as usize].feet];
-        while at != 0 {
-            at = self.nodes[at as usize].parent;
-            out.push(self.nodes[at as usize].feet);
-            if out.len() > self.nodes.len() {
+        // Each node where its move landed, then (when elsewhere) the place's feet it moves on from.
+        let mut out = Vec::new();
+        loop {
+            let node = self.nodes.get(at as usize)?;
+            if let Some(&stood) = self.stood.get(at as usize)
+                && stood != node.feet
+            {
+                out.push(stood);
+            }
+            out.push(node.feet);
+            if at == 0 {
+                break;
+            }
+            at = node.parent;
+            if out.len() > 2 * self.nodes.len() {
                 return None;
             }
         }
