@@ -308,16 +308,14 @@ impl Places<'_> {
         Some((landing, ground.normal == Vec3::Y))
     }
 
-    /// The moves out of node `n`: for each direction, the first landing on a place not yet reached. With
-    /// `every` (the whole move graph, `graph.rs`, with `reached` empty), every landing of every target the
-    /// search tries, and the search goes on past a landing, so the graph holds each move the search from any
-    /// start could make from there.
+    /// The moves out of node `n`: every landing of every target tried in each direction (the search goes on
+    /// past a landing, up to the first column that holds a place within a step), so the graph (`graph.rs`)
+    /// holds each move a search from any start makes from there, and the reach map's search (`explore`)
+    /// makes the same ones.
     pub(super) fn expand(
         &self,
         n: u32,
         node: &Node,
-        reached: &HashMap<Key, u32>,
-        every: bool,
         out: &mut Vec<(u32, Node, Key)>,
         work: &mut EdgeWork,
     ) {
@@ -353,12 +351,7 @@ impl Places<'_> {
                         .max_by(|&a, &b| self.spots[a].feet.y.total_cmp(&self.spots[b].feet.y));
                     targets.extend(below);
                 }
-                let mut landed = false;
                 for j in targets {
-                    // A place reached already needs no move; a move that lands on one found nothing new.
-                    if reached.contains_key(&Key::Spot(j as u32)) {
-                        continue;
-                    }
                     let Some((feet, level)) = self.remembered_move(node, &self.spots[j], work)
                     else {
                         continue;
@@ -375,9 +368,6 @@ impl Places<'_> {
                     else {
                         continue;
                     };
-                    if reached.contains_key(&key) {
-                        continue;
-                    }
                     out.push((
                         n,
                         Node {
@@ -389,12 +379,8 @@ impl Places<'_> {
                         },
                         key,
                     ));
-                    landed = true;
-                    if !every {
-                        break;
-                    }
                 }
-                if (landed && !every) || near {
+                if near {
                     break;
                 }
             }
@@ -466,7 +452,6 @@ fn expand_all(
     threads: usize,
     work: &mut EdgeWork,
 ) -> Vec<(u32, Node, Key)> {
-    let none = HashMap::new();
     const BLOCK: usize = 64;
     // Threads are started for each round: a small frontier is expanded on this one (measured on the 100 m
     // maze, rounds of a few blocks cost more to share than they gain).
@@ -479,7 +464,7 @@ fn expand_all(
     if threads == 1 {
         let mut out = Vec::new();
         for &n in frontier {
-            places.expand(n, &nodes[n as usize], &none, true, &mut out, work);
+            places.expand(n, &nodes[n as usize], &mut out, work);
         }
         return out;
     }
@@ -491,7 +476,7 @@ fn expand_all(
         while b * BLOCK < frontier.len() {
             let mut out = Vec::new();
             for &n in &frontier[b * BLOCK..((b + 1) * BLOCK).min(frontier.len())] {
-                places.expand(n, &nodes[n as usize], &none, true, &mut out, &mut w);
+                places.expand(n, &nodes[n as usize], &mut out, &mut w);
             }
             blocks.push((b, out));
             b += threads;

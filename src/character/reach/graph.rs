@@ -380,7 +380,6 @@ impl MoveGraph {
             memo: None,
         };
         let all = &self.nodes;
-        let empty = HashMap::new();
         let threads = threads.min(nodes.len().div_ceil(256)).max(1);
         let chunk = nodes.len().div_ceil(threads);
         let parts: Vec<(Found, EdgeWork)> = super::par::on_threads(threads, |t| {
@@ -388,7 +387,7 @@ impl MoveGraph {
             let mut work = EdgeWork::default();
             let end = ((t + 1) * chunk).min(nodes.len());
             for &n in &nodes[(t * chunk).min(end)..end] {
-                places.expand(n, &all[n as usize], &empty, true, &mut out, &mut work);
+                places.expand(n, &all[n as usize], &mut out, &mut work);
             }
             (out, work)
         });

@@ -600,8 +600,9 @@ impl ReachMap {
     /// Feet positions from the start to the reached place nearest `to` (a landing within `cell·√2`
     /// horizontally and `max_step` vertically, else the landing that reached the place within a cell of `to`),
     /// each where one `move_character(scene, prev, next - prev + (0, -max_step, 0))` from the one before lands
-    /// (every place reached is such a landing, so the path replays within a skin). `None` when no place near
-    /// `to` is reached ([`ReachMap::reachable`] is false).
+    /// within a skin and a millimetre: each place reached is where its move landed, then (where that is not
+    /// exactly on it) the place's own feet, which the search moves on from. `None` when no place near `to` is
+    /// reached ([`ReachMap::reachable`] is false).
     #[must_use]
     pub fn path(&self, to: Vec3) -> Option<Vec<Vec3>> {
         let mut at = self.reached_node(to, self.cell() * std::f32::consts::SQRT_2)?;
