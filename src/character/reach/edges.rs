@@ -391,10 +391,12 @@ impl Places<'_> {
 /// Explore from the start node: every node reached (where the move that reached it landed), with the scan place
 /// each one is (or `NONE`); where each is moved on from (a place from its own feet); and the work done.
 ///
-/// The moves out of a node are the whole move graph's (`graph.rs`): every landing of every target tried
-/// (`every`, nothing pruned for being reached), each place moved on from its feet as the graph moves from it.
-/// So what the map reaches from a start is what the graph reaches from that start's place, and a navigation
-/// path exists exactly where the map says reached (with jumps and rides off). Moving on from where a move
+/// The moves out of a node are the whole move graph's (`graph.rs`): every landing of every target tried,
+/// nothing pruned for being reached, each place moved on from its feet as the graph moves from it. So what the
+/// map reaches from a start is what the graph reaches from that start's place, and a navigation path exists
+/// where the map says reached (with jumps and rides off), but for a landing off the places: it stands where
+/// the first move to find it landed, and the search's order and the graph's may pick different moves (the
+/// soaks' sector seed 76). Moving on from where a move
 /// landed instead (within a skin of the place) and trying only targets not yet reached made the two disagree
 /// on knife edges: a body 0.23 mm off a place's feet getting out of a pocket the place's feet do not, a move
 /// toward a place already reached landing on one that was not.
