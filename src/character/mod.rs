@@ -58,7 +58,7 @@ mod movers;
 mod pushout;
 mod reach;
 /// The whole move graph, for navigation (`crate::nav`).
-pub(crate) use reach::graph::MoveGraph;
+pub(crate) use reach::graph::{MoveGraph, starts};
 pub(crate) use reach::par::{on_threads, thread_count};
 pub(crate) use reach::walk::{drop_carry, drop_speed, walks};
 mod result;

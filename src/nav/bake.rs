@@ -16,7 +16,7 @@ use super::ride::{self, RideLink};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{
     Body, BodyInput, CharacterController, CharacterMove, Limit, MoveGraph, ReachSettings,
-    on_threads, thread_count,
+    on_threads, starts, thread_count,
 };
 use crate::scene::Scene;
 use crate::shape::Aabb;
@@ -58,21 +58,9 @@ pub(super) struct LinkIndex {
 impl LinkIndex {
     /// The index of links sorted by the node they leave (`from`), for `nodes` nodes.
     fn new(nodes: usize, jumps: &[JumpLink], rides: &[RideLink]) -> Self {
-        let starts = |froms: &mut dyn Iterator<Item = u32>| {
-            let mut start = vec![0u32; nodes + 1];
-            for f in froms {
-                if let Some(c) = start.get_mut(f as usize + 1) {
-                    *c += 1;
-                }
-            }
-            for k in 1..start.len() {
-                start[k] += start[k - 1];
-            }
-            start
-        };
         Self {
-            jump: starts(&mut jumps.iter().map(|j| j.from)),
-            ride: starts(&mut rides.iter().map(|r| r.from)),
+            jump: starts(nodes, jumps, |j| j.from),
+            ride: starts(nodes, rides, |r| r.from),
         }
     }
 }
@@ -129,20 +117,19 @@ impl Flight {
 }
 
 /// A node to find jump links from: per direction of its rims (in `MoveGraph::rims` order), what an earlier
-/// bake found there, kept (`Some`), or `None` to be simulated; directions past the end of `kept` are simulated.
+/// bake found there, kept (`Some`), or `None` to be simulated. `kept` is empty (a bake: every direction is
+/// simulated) or holds one entry for each of the node's rims now (an update keeps a node's directions only where
+/// its rims are the ones they were made for).
 #[derive(Clone, Debug)]
 pub(super) struct TakeOff {
     pub(super) node: u32,
     pub(super) kept: Vec<Option<Flight>>,
-    /// Whether `kept` holds one entry for each of the node's rims now (the rims it was made for are the node's
-    /// still): when every one is kept, the rims are not found again.
-    pub(super) whole: bool,
 }
 
 impl TakeOff {
     /// The directions to fly from: the node's rims (`rims`), or none to find when every direction is kept.
     fn directions(&self, rims: impl FnOnce() -> Vec<Vec2>) -> Vec<Option<Vec2>> {
-        if self.whole && !self.kept.is_empty() && self.kept.iter().all(Option::is_some) {
+        if !self.kept.is_empty() && self.kept.iter().all(Option::is_some) {
             vec![None; self.kept.len()]
         } else {
             rims().into_iter().map(Some).collect()
@@ -385,7 +372,6 @@ pub(super) fn bake_agent(
             .map(|node| TakeOff {
                 node,
                 kept: Vec::new(),
-                whole: false,
             })
             .collect();
         (map.jumps, map.flights, map.simulated) = find_jumps(scene, &map.graph, settings, &all);

@@ -22,6 +22,11 @@ pub(super) struct Footprint {
     aside: [f32; 2],
 }
 
+/// Whether the box across `a` (`min x, min z, max x, max z`), grown by `by`, overlaps `b` across (x and z).
+pub(super) fn boxes_meet(a: &[f32; 4], b: &Aabb, by: f32) -> bool {
+    a[0] - by <= b.max.x && a[2] + by >= b.min.x && a[1] - by <= b.max.z && a[3] + by >= b.min.z
+}
+
 /// How much wider the strip is taken than its points, metres (see `strip_meets`).
 const ROUNDING: f32 = 1e-4;
 
@@ -72,12 +77,7 @@ impl Footprint {
     /// strip's: both grown by `by` overlap `b`. `false` for a footprint holding nothing, or anything not finite
     /// in `b` (an update takes a box not finite as everything before it asks).
     pub(super) fn near(&self, b: &Aabb, by: f32) -> bool {
-        let f = &self.bounds;
-        let boxed = f[0] - by <= b.max.x
-            && f[2] + by >= b.min.x
-            && f[1] - by <= b.max.z
-            && f[3] + by >= b.min.z;
-        boxed && self.strip_meets(b, by)
+        boxes_meet(&self.bounds, b, by) && self.strip_meets(b, by)
     }
 
     /// Whether `p` lies within `by` of the footprint (across) along both its box's axes and its strip's.

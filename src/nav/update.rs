@@ -11,7 +11,7 @@ use glam::Vec3;
 use super::NavMap;
 use super::bake::{self, AgentMap, Flight, TakeOff};
 use super::edit::{Edit, edit_between};
-use super::footprint::Footprint;
+use super::footprint::{Footprint, boxes_meet};
 use super::ride;
 use crate::character::MoveGraph;
 use crate::scene::Scene;
@@ -160,32 +160,24 @@ fn update_jumps(
     let (cell, step) = (graph.cell(), ctl.max_step);
     let rise = ctl.jump_height + ctl.max_step;
     let (same, moved) = match_nodes(graph, &old.graph, reused);
-    let across = |a: &[f32; 4], b: &Aabb, grow: f32| {
-        a[0] - grow <= b.max.x
-            && a[2] + grow >= b.min.x
-            && a[1] - grow <= b.max.z
-            && a[3] + grow >= b.min.z
-    };
     let body = ctl.radius + 2.0 * ctl.skin + 0.1;
     // Each node that came or went on its own (their box spans the room when a wall top's corner is one of
-    // them, and every flight in the room met it).
+    // them, and every flight in the room met it): whether one within `grown` across of x from `x0` to `x1`
+    // passes `near`.
     let grown = cell + 0.01;
+    let moved_near = |(x0, x1): (f32, f32), near: &dyn Fn(Vec3) -> bool| {
+        moved[moved.partition_point(|p| p.x < x0 - grown)..]
+            .iter()
+            .take_while(|p| p.x <= x1 + grown)
+            .any(|&p| near(p))
+    };
     let near_seen = |b: &[f32; 4]| {
-        across(b, &changed, body)
-            || moved[moved.partition_point(|p| p.x < b[0] - grown)..]
-                .iter()
-                .take_while(|p| p.x <= b[2] + grown)
-                .any(|p| p.z >= b[1] - grown && p.z <= b[3] + grown)
+        boxes_meet(b, &changed, body)
+            || moved_near((b[0], b[2]), &|p| boxes_meet(b, &Aabb::new(p, p), grown))
     };
     // The flights' footprints: their box and their strip along the direction flown (`footprint.rs`).
-    let near_flown = |f: &Footprint| {
-        let (x0, x1) = f.x_range();
-        f.near(&changed, body)
-            || moved[moved.partition_point(|p| p.x < x0 - grown)..]
-                .iter()
-                .take_while(|p| p.x <= x1 + grown)
-                .any(|&p| f.holds(p, grown))
-    };
+    let near_flown =
+        |f: &Footprint| f.near(&changed, body) || moved_near(f.x_range(), &|p| f.holds(p, grown));
     // A direction is kept when nothing it simulated came near the edit; where only the walk search that
     // matched walking against its jump did, that search is made again (the flights stand), and the direction
     // kept when it decides as before.
@@ -230,9 +222,7 @@ fn update_jumps(
             }
             _ => Vec::new(),
         };
-        // Kept from before, the rims are the same: one entry a rim.
-        let whole = !kept.is_empty();
-        take_offs.push(TakeOff { node, kept, whole });
+        take_offs.push(TakeOff { node, kept });
     }
     // `find_jumps` deals the take-offs out over the settings' threads in turn (they cluster), simulating the
     // directions not kept.

@@ -49,6 +49,19 @@ pub(super) struct Node {
     pub(super) level: bool,
 }
 
+impl Node {
+    /// Scan place `j` (`spot`) as a node standing on its feet, reached from `parent`.
+    pub(super) fn on_spot(spot: &Spot, j: u32, parent: u32) -> Node {
+        Node {
+            feet: spot.feet,
+            column: spot.column,
+            spot: j,
+            parent,
+            level: spot.normal == Vec3::Y,
+        }
+    }
+}
+
 /// Which node a landing is: its scan place, or its column and height in quarter-skin steps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Key {
@@ -424,13 +437,10 @@ pub(super) fn explore(
             let index = nodes.len() as u32;
             reached.insert(key, index);
             stood.push(match key {
-                Key::Spot(j) => places.spots.get(j as usize).map_or(node, |s| Node {
-                    feet: s.feet,
-                    column: s.column,
-                    spot: j,
-                    level: s.normal == Vec3::Y,
-                    ..node
-                }),
+                Key::Spot(j) => places
+                    .spots
+                    .get(j as usize)
+                    .map_or(node, |s| Node::on_spot(s, j, node.parent)),
                 Key::Loose(..) => node,
             });
             nodes.push(node);

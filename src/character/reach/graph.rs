@@ -80,8 +80,8 @@ pub(super) struct Reuse<'a> {
 }
 
 /// For `nodes` nodes and a list of items sorted by the node each belongs to (`of`), where each node's items
-/// begin: node `n`'s are `items[start[n]..start[n + 1]]`.
-pub(super) fn starts<T>(nodes: usize, items: &[T], of: impl Fn(&T) -> u32) -> Vec<u32> {
+/// begin: node `n`'s are `items[start[n]..start[n + 1]]` (an item of a node out of range counts for none).
+pub(crate) fn starts<T>(nodes: usize, items: &[T], of: impl Fn(&T) -> u32) -> Vec<u32> {
     let mut start = vec![0u32; nodes + 1];
     for item in items {
         if let Some(c) = start.get_mut(of(item) as usize + 1) {
@@ -92,6 +92,24 @@ pub(super) fn starts<T>(nodes: usize, items: &[T], of: impl Fn(&T) -> u32) -> Ve
         start[n + 1] += start[n];
     }
     start
+}
+
+/// `items` grouped by `of` (below `groups`), each group in the items' order: where each group begins
+/// ([`starts`]) and the items' indices group by group (group `g`'s are `order[start[g]..start[g + 1]]`).
+pub(super) fn grouped<T>(
+    groups: usize,
+    items: &[T],
+    of: impl Fn(&T) -> u32,
+) -> (Vec<u32>, Vec<u32>) {
+    let start = starts(groups, items, &of);
+    let mut fill = start.clone();
+    let mut order = vec![0u32; items.len()];
+    for (i, item) in items.iter().enumerate() {
+        let slot = &mut fill[of(item) as usize];
+        order[*slot as usize] = i as u32;
+        *slot += 1;
+    }
+    (start, order)
 }
 
 /// A table by landing key, hashed with the reach's multiply-rotate hash (the standard one cost an update
@@ -207,13 +225,7 @@ impl MoveGraph {
         let nodes: Vec<Node> = spots
             .iter()
             .enumerate()
-            .map(|(j, s)| Node {
-                feet: s.feet,
-                column: s.column,
-                spot: j as u32,
-                parent: j as u32,
-                level: s.normal == Vec3::Y,
-            })
+            .map(|(j, s)| Node::on_spot(s, j as u32, j as u32))
             .collect();
         MoveGraph {
             grid,
@@ -402,22 +414,9 @@ impl MoveGraph {
 
     /// The landings beyond the places, by column.
     fn index_loose(&mut self) {
-        let columns = self.grid.columns();
         let first = self.spots.len();
-        let mut start = vec![0u32; columns + 1];
-        for node in &self.nodes[first..] {
-            start[node.column as usize + 1] += 1;
-        }
-        for c in 0..columns {
-            start[c + 1] += start[c];
-        }
-        let mut fill = start.clone();
-        let mut loose = vec![0u32; self.nodes.len() - first];
-        for (i, node) in self.nodes.iter().enumerate().skip(first) {
-            loose[fill[node.column as usize] as usize] = i as u32;
-            fill[node.column as usize] += 1;
-        }
-        self.loose = loose;
+        let (start, order) = grouped(self.grid.columns(), &self.nodes[first..], |n| n.column);
+        self.loose = order.into_iter().map(|i| i + first as u32).collect();
         self.loose_start = start;
     }
 

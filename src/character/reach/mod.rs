@@ -356,14 +356,7 @@ impl ReachMap {
             col_start: &map.col_start,
             memo: memo.map(|m| m as &dyn edges::MoveMemo),
         };
-        let s = &map.spots[start as usize];
-        let first = edges::Node {
-            feet: s.feet,
-            column: s.column,
-            spot: start,
-            parent: 0,
-            level: s.normal == Vec3::Y,
-        };
+        let first = edges::Node::on_spot(&map.spots[start as usize], start, 0);
         let (nodes, stood, work) = edges::explore(&places, first, threads);
         map.adopt(start, nodes, stood);
         let moves = map.explain(scene, threads);
@@ -389,19 +382,7 @@ impl ReachMap {
             }
         }
         let columns = self.col_start.len().saturating_sub(1);
-        let mut start_of = vec![0u32; columns + 1];
-        for n in &nodes {
-            start_of[n.column as usize + 1] += 1;
-        }
-        for c in 0..columns {
-            start_of[c + 1] += start_of[c];
-        }
-        let mut fill = start_of.clone();
-        let mut order = vec![0u32; nodes.len()];
-        for (i, n) in nodes.iter().enumerate() {
-            order[fill[n.column as usize] as usize] = i as u32;
-            fill[n.column as usize] += 1;
-        }
+        let (start_of, order) = graph::grouped(columns, &nodes, |n| n.column);
         self.nodes = nodes;
         self.node_order = order;
         self.node_start = start_of;
