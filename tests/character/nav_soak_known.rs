@@ -3,8 +3,9 @@
 //! moves as the map's graph does (each place from its own feet, every landing of every target tried:
 //! `character/reach/edges.rs`'s `explore`), and each case here is a test that the two agree, with the answer
 //! they agree on, the path walked where there is one and a blocker named where there is not. Still open, each
-//! ignored with what was seen: sector seed 76 and a magic-room pair (disagreements), and the paths a body does
-//! not walk that the soaks found with jumps on (sector seeds 81 and 82). The cases of other defects fixed are
+//! ignored with what was seen: sector seed 76 and a magic-room pair (disagreements). The paths a body did not
+//! walk that the last soaks found (sector seeds 52, 80, 81 and 82: steps up and drops from feet the scan set
+//! down off their column's centre, against a riser) are tests here too. The cases of other defects fixed are
 //! in `nav_soak_cases.rs`.
 
 use collidoscope::character::{CharacterController, ReachMap, ReachSettings};
@@ -503,10 +504,13 @@ fn regression_seed_80_a_path_up_to_a_higher_roof_is_walked() {
 }
 
 /// Found by the random sector grids (seed 81, an early case; jumps on): a path a 1.29 m wide body (a 0.52 m
-/// step) does not walk in time, from a raised sector down to the floor 1.3 m lower. The binary from before
-/// this session's changes fails it the same way. Seen, not traced.
+/// step) did not walk in time, from a raised sector down to the floor 1.3 m lower (the binary from before
+/// session 21 failed it the same way). The path dropped 1.2 m off a place the scan had set down 3 cm off its
+/// column's centre, beside a sector a little higher; walked off slowly, the body's rounded bottom met that
+/// sector's corner and the controller stepped it up onto it, then steering brought it back to the rim, again
+/// and again. A long drop from feet off their column's centre is now walked as steering walks it, and the
+/// path goes another way.
 #[test]
-#[ignore = "known: a path the body does not walk (see the comment)"]
 fn regression_seed_81_a_path_down_from_a_raised_sector_is_walked() {
     let cells: Vec<Cell> = vec![
         Some((0.45, 1.777_112, Some((3, 28.504_196)))),
@@ -541,14 +545,18 @@ fn regression_seed_81_a_path_down_from_a_raised_sector_is_walked() {
         Vec3::new(7.124_996_7, 2.851_998_8, 5.624_996_7),
         Vec3::new(4.874_996_7, 1.512_999_8, 0.874_996_5),
     );
-    walked_map(&scene, ctl, true, from, to);
+    let map = walked_map(&scene, ctl, true, from, to);
+    assert!(map.path(0, from, to).is_some(), "no path");
 }
 
 /// Found by the random sector grids (seed 82; jumps on): a path a 0.54 m wide body (a 0.3 m step, a 1.27 m
-/// jump) does not walk in time, from a sector roof down to one 1.46 m lower. Seen at the session's end, not
-/// traced.
+/// jump) did not walk in time, from a sector roof down to one 1.46 m lower. It dropped 1.55 m off a place
+/// the scan had set down 7 cm off its column's centre, a skin off the riser of a roof 8 cm higher; walked off
+/// at half a metre a second, the body's rounded bottom met that riser's corner three frames on, and the
+/// controller stepped it up onto the roof, carrying it 21 cm onto the tread; steering brought it back to the
+/// rim, and so on for good. Such a drop is now walked as steering walks it (`reach/edges.rs` `try_move`),
+/// and the path goes another way.
 #[test]
-#[ignore = "known: a path the body does not walk (see the comment)"]
 fn regression_seed_82_a_path_down_between_roofs_is_walked() {
     let cells: Vec<Cell> = vec![
         Some((1.2, 2.566_173_6, None)),
@@ -573,5 +581,6 @@ fn regression_seed_82_a_path_down_between_roofs_is_walked() {
         Vec3::new(3.124_996, 2.881_999_3, 7.624_996),
         Vec3::new(2.624_996, 1.423_999_5, 5.124_996),
     );
-    walked_map(&scene, ctl, true, from, to);
+    let map = walked_map(&scene, ctl, true, from, to);
+    assert!(map.path(0, from, to).is_some(), "no path");
 }
