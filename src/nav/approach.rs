@@ -7,6 +7,7 @@ use glam::{Vec2, Vec3};
 
 use super::STEER_SPEED;
 use super::consts::{HZ, at_take_off, drop_speed, flat};
+use super::footprint::Footprint;
 use super::line;
 use crate::character::{Body, BodyInput, CharacterController, MoveGraph};
 use crate::scene::Scene;
@@ -50,13 +51,15 @@ const SETTLE: usize = 12;
 /// where a body walking `far` ([`APPROACH`]) back from the take-off stands, and heads for the take-off
 /// reaching it exactly at 60 Hz, as steering walks to a segment's end; it jumps on the first frame it is on the
 /// ground within [`AT`](super::consts::AT) of it. `Some(None)` when there is no such walk to try (the way back leaves the ground
-/// or is blocked), `None` when the walk never is on the ground that near (steering would not jump).
+/// or is blocked), `None` when the walk never is on the ground that near (steering would not jump). `flown`
+/// grows to hold the feet over every frame walked.
 pub(super) fn approached(
     scene: &Scene,
     ctl: &CharacterController,
     gravity: Vec3,
     (feet, far): (Vec3, f32),
     way: Vec2,
+    flown: &mut Footprint,
 ) -> Option<Option<Body>> {
     let back = feet - Vec3::new(way.x, 0.0, way.y) * far;
     let mut body = Body::new(feet);
@@ -64,11 +67,14 @@ pub(super) fn approached(
     let frames = (2.0 * far * HZ / STEER_SPEED) as usize + 2;
     for _ in 0..frames {
         walk_toward(scene, ctl, gravity, &mut body, back, STEER_SPEED);
+        if body.feet.is_finite() {
+            flown.grow(body.feet);
+        }
     }
     if !(body.grounded && body.feet.is_finite() && flat(body.feet, back) < 0.25 * APPROACH) {
         return Some(None);
     }
-    come_back(scene, ctl, gravity, body, feet, far)
+    come_back(scene, ctl, gravity, (body, feet, far), flown)
 }
 
 /// The body [`approached`] brings to the take-off `feet`, found without stepping where a proven line
@@ -101,14 +107,14 @@ pub(super) fn on_line(
 
 /// `body` walked back to the take-off `feet` from up to `far` off, as steering walks to a segment's end: the
 /// body on the first frame it is on the ground within [`AT`](super::consts::AT) of it on its surface (`at_take_off`, as steering
-/// jumps), `None` when it never is (within the frames the walk takes and [`SETTLE`] more).
+/// jumps), `None` when it never is (within the frames the walk takes and [`SETTLE`] more). `flown` grows to
+/// hold the feet over every frame walked.
 fn come_back(
     scene: &Scene,
     ctl: &CharacterController,
     gravity: Vec3,
-    mut body: Body,
-    feet: Vec3,
-    far: f32,
+    (mut body, feet, far): (Body, Vec3, f32),
+    flown: &mut Footprint,
 ) -> Option<Option<Body>> {
     // Down to the take-off more than the snap catches, steering walks slowly (as off a ledge).
     let fall = body.feet.y - feet.y;
@@ -125,6 +131,7 @@ fn come_back(
         if !body.feet.is_finite() {
             return None;
         }
+        flown.grow(body.feet);
     }
     None
 }
@@ -132,11 +139,13 @@ fn come_back(
 /// The body steering brings back to the take-off `feet` of a place where a body set down does not stay (it
 /// slides off, `MoveGraph::rests`): set down there, let slide with no wish until it stops (half a second at
 /// most), then walked back as [`come_back`] walks. `None` when it does not get back (steering would not jump).
+/// `flown` grows to hold the feet over every frame.
 pub(super) fn slid_back(
     scene: &Scene,
     ctl: &CharacterController,
     gravity: Vec3,
     feet: Vec3,
+    flown: &mut Footprint,
 ) -> Option<Body> {
     let mut body = Body::new(feet);
     body.grounded = true;
@@ -146,11 +155,12 @@ pub(super) fn slid_back(
         if !body.feet.is_finite() {
             return None;
         }
+        flown.grow(body.feet);
         if body.grounded && body.feet.distance(was) <= 1e-4 {
             break;
         }
     }
-    come_back(scene, ctl, gravity, body, feet, APPROACH).flatten()
+    come_back(scene, ctl, gravity, (body, feet, APPROACH), flown).flatten()
 }
 
 /// One 60 Hz step of `body` walking toward `to` at `speed`, reaching it exactly (as steering walks).
@@ -190,7 +200,8 @@ mod tests {
         let mut settled = 0;
         for way in ways {
             for far in [APPROACH, 0.5 * APPROACH] {
-                let stepped = approached(&scene, &ctl, gravity, (feet, far), way)
+                let mut flown = Footprint::new(feet, way);
+                let stepped = approached(&scene, &ctl, gravity, (feet, far), way, &mut flown)
                     .flatten()
                     .expect("the open floor is walked");
                 let Some(set) = on_line(&scene, &g, (feet, far), way) else {

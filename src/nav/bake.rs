@@ -702,7 +702,7 @@ fn take_offs_land(
             .flatten()
         {
             Some(body) => Some(body),
-            None => approached(scene, ctl, gravity, (feet, APPROACH), way)?,
+            None => approached(scene, ctl, gravity, (feet, APPROACH), way, flown)?,
         };
         let Some(body) = body else {
             if rests {
@@ -722,7 +722,7 @@ fn take_offs_land(
     }
     // Where a body cannot stand still, steering jumps from wherever the slide lets it get back to.
     if !rests {
-        let body = slid_back(scene, ctl, gravity, feet)?;
+        let body = slid_back(scene, ctl, gravity, feet, flown)?;
         if !lands(fly(scene, ctl, gravity, (body, feet), aim, flown)?) {
             return None;
         }

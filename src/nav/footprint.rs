@@ -3,7 +3,9 @@
 //! z) and a strip along the direction flown (from the take-off, as far along and as far to either side as any
 //! point went). An edit clear of either is clear of every point, so the update asks both: the box alone held a
 //! diagonal flight's whole square, and on the bench's 100 m maze most of the directions an edit of a room
-//! flew again were diagonal flights whose strip passed clear of the edit.
+//! flew again were diagonal flights whose strip passed clear of the edit. And the heights the feet were at:
+//! an edit far enough below or above every point (a crate on the floor under a flight between wall tops) is
+//! clear of the bodies there and of every sweep their steps made (`near_at`).
 
 use glam::{Vec2, Vec3};
 
@@ -20,6 +22,8 @@ pub(super) struct Footprint {
     /// `(min, max)` of every point's distance along `dir` from `origin`, and across it (to the left, positive).
     along: [f32; 2],
     aside: [f32; 2],
+    /// `(min, max)` of every point's height.
+    heights: [f32; 2],
 }
 
 /// Whether the box across `a` (`min x, min z, max x, max z`), grown by `by`, overlaps `b` across (x and z).
@@ -49,6 +53,7 @@ impl Footprint {
             dir,
             along: EMPTY,
             aside: EMPTY,
+            heights: EMPTY,
         }
     }
 
@@ -60,6 +65,7 @@ impl Footprint {
         let (a, s) = (d.dot(self.dir), self.dir.perp_dot(d));
         self.along = [self.along[0].min(a), self.along[1].max(a)];
         self.aside = [self.aside[0].min(s), self.aside[1].max(s)];
+        self.heights = [self.heights[0].min(p.y), self.heights[1].max(p.y)];
     }
 
     /// The box's least and greatest x (the least above the greatest when it holds nothing).
@@ -81,8 +87,20 @@ impl Footprint {
     }
 
     /// Whether `p` lies within `by` of the footprint (across) along both its box's axes and its strip's.
+    #[cfg(test)]
     pub(super) fn holds(&self, p: Vec3, by: f32) -> bool {
         self.near(&Aabb::new(p, p), by)
+    }
+
+    /// [`Footprint::near`], and `b`'s heights reach from `below` under the lowest point to `above` over the
+    /// highest (both not negative; `false` for a footprint holding nothing).
+    pub(super) fn near_at(&self, b: &Aabb, by: f32, (below, above): (f32, f32)) -> bool {
+        self.near(b, by) && b.max.y >= self.heights[0] - below && b.min.y <= self.heights[1] + above
+    }
+
+    /// [`Footprint::holds`], and `p` within `(below, above)` of the points' heights as [`Footprint::near_at`].
+    pub(super) fn holds_at(&self, p: Vec3, by: f32, vertical: (f32, f32)) -> bool {
+        self.near_at(&Aabb::new(p, p), by, vertical)
     }
 
     /// Whether the strip grown by `by` on its own axes overlaps the box `b` across: no separating axis among
@@ -166,6 +184,33 @@ mod tests {
                 assert!(points.iter().all(|&q| f.holds(q, 0.0)), "{dir}");
             }
         }
+    }
+
+    #[test]
+    fn an_edit_below_or_above_every_point_by_more_than_the_reach_is_clear() {
+        // A flight between two wall tops 2.5 m up, rising to 3.3 m.
+        let mut f = Footprint::new(Vec3::new(0.0, 2.5, 0.0), Vec2::X);
+        for (x, y) in [(0.0, 2.5), (1.0, 3.1), (2.0, 3.3), (3.0, 3.0), (3.7, 2.5)] {
+            f.grow(Vec3::new(x, y, 0.0));
+        }
+        let crate_at =
+            |y0: f32, y1: f32| Aabb::new(Vec3::new(1.0, y0, -0.5), Vec3::new(2.0, y1, 0.5));
+        let reach = (0.9, 2.4);
+        // A crate 1 m high on the floor: 1.5 m under the lowest point, more than the 0.9 reached below.
+        assert!(f.near(&crate_at(0.0, 1.0), 0.4));
+        assert!(!f.near_at(&crate_at(0.0, 1.0), 0.4, reach));
+        // One reaching to 1.65 m (within 0.9 under 2.5), and a ceiling within 2.4 over the 3.3 m top, are not
+        // clear; a little farther, they are.
+        assert!(f.near_at(&crate_at(0.0, 1.65), 0.4, reach));
+        assert!(!f.near_at(&crate_at(0.0, 1.55), 0.4, reach));
+        assert!(f.near_at(&crate_at(5.65, 6.0), 0.4, reach));
+        assert!(!f.near_at(&crate_at(5.75, 6.0), 0.4, reach));
+        // Points likewise; and across, as `holds`.
+        assert!(f.holds_at(Vec3::new(2.0, 1.65, 0.0), 0.1, reach));
+        assert!(!f.holds_at(Vec3::new(2.0, 1.55, 0.0), 0.1, reach));
+        assert!(!f.holds_at(Vec3::new(2.0, 2.5, 1.0), 0.1, reach));
+        let empty = Footprint::new(Vec3::ZERO, Vec2::X);
+        assert!(!empty.near_at(&crate_at(-9.0, 9.0), 0.4, reach));
     }
 
     #[test]

@@ -175,9 +175,20 @@ fn update_jumps(
         boxes_meet(b, &changed, body)
             || moved_near((b[0], b[2]), &|p| boxes_meet(b, &Aabb::new(p, p), grown))
     };
-    // The flights' footprints: their box and their strip along the direction flown (`footprint.rs`).
-    let near_flown =
-        |f: &Footprint| f.near(&changed, body) || moved_near(f.x_range(), &|p| f.holds(p, grown));
+    // The flights' footprints: their box and their strip along the direction flown (`footprint.rs`), and the
+    // heights the feet were at. Every sweep a step makes stays within a frame's fall and the snap's probe (or a
+    // step down) under the feet, and a step up and the body's height over them (the skins and 5 cm for the
+    // frame's motion and rounding); a node that came or went matters to a flight as the node its landing (one of
+    // its points) is joined to, within a step up or down.
+    let reach = (
+        ctl.snap_distance.max(ctl.max_step) + ctl.max_step + 4.0 * ctl.skin + 0.05,
+        ctl.height + ctl.max_step + 4.0 * ctl.skin + 0.05,
+    );
+    let landing_reach = (step + 0.01, step + 0.01);
+    let near_flown = |f: &Footprint| {
+        f.near_at(&changed, body, reach)
+            || moved_near(f.x_range(), &|p| f.holds_at(p, grown, landing_reach))
+    };
     // A direction is kept when nothing it simulated came near the edit; where only the walk search that
     // matched walking against its jump did, that search is made again (the flights stand), and the direction
     // kept when it decides as before.
