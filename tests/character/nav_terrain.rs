@@ -61,6 +61,8 @@ fn bench_pairs(map: &NavMap) -> Vec<(Vec3, Vec3)> {
 /// The bench's 300 seeded pairs of the terrain's places (the whole map), each walked from its `from`: all
 /// arrive (a minute, hence ignored; five once failed, each at a jump taken off a few centimetres from where the
 /// bake had checked it, on a slope or a crest: `jump_links_are_made_by_steered_bodies` is their fast guard).
+/// Since session 22 the pairs drawn include one whose path is not walked, on the binary from before that
+/// session too (`a_rolling_terrain_path_up_a_steep_crest_is_walked`): 289 of 290 arrive.
 #[test]
 #[ignore = "builds the whole terrain's map and walks 300 paths"]
 fn the_benchs_rolling_terrain_pairs_are_walked() {
@@ -305,4 +307,19 @@ fn jump_links_are_made_by_steered_bodies() {
         }
     }
     assert!(links > 0, "the terrain there has jump links");
+}
+
+/// Found by the Recast bench in session 22 (its seeded pairs of places changed with the map's nodes; the
+/// binary from before that session's changes fails it the same way): a path across the terrain that the body
+/// does not walk in time. Near x 1.1 to 1.4, z -12.1 to -12.4 the path climbs a 37° slope by way of a point
+/// off the grid's feet (a move's landing); the body there leaves the ground and comes down again and again
+/// (in the air between x 0.8 and 2.0), its wish turning back and forth between the segments, for the rest of
+/// the time allowed. Seen, not traced further.
+#[test]
+#[ignore = "known: a path the body does not walk (see the comment); builds the whole terrain's map"]
+fn a_rolling_terrain_path_up_a_steep_crest_is_walked() {
+    walk_pair(
+        Vec3::new(17.624_962, -1.225_757_4, -11.329_882),
+        Vec3::new(-13.696_05, -0.141_232_43, -17.659_718),
+    );
 }
