@@ -240,6 +240,11 @@ impl Places<'_> {
         // the riser beside it, which the controller steps it up onto (carrying it onto the tread, a radius
         // aside), where the one move fell clear (the sector soak's seed 82: a 0.54 m body by a roof 8 cm
         // higher was carried 21 cm onto it on each try and never dropped).
+        // Every such walk but a drop's stays on the ground all the way: navigation steers onto the move's end at
+        // full speed, and a body that left the ground on the way (thrown up a face too steep to stand on while
+        // climbing a 43° slope, or across a gully in the air) arrives flying, carried past the turn or the jump's
+        // take-off the next move starts from at rest (two paths on the rolling terrain; a walk from the feet a
+        // body steered there stands on, a few millimetres lower, met the face sooner).
         let walked = if drop {
             flat > 1.5 * self.grid.cell && (held || self.over_a_gap(from.feet, feet))
         } else {
@@ -251,14 +256,7 @@ impl Places<'_> {
                 let end = if drop {
                     super::walk::drops(self.scene, ctl, super::walk::GRAVITY, from.feet, feet)
                 } else {
-                    super::walk::walks(
-                        self.scene,
-                        ctl,
-                        super::walk::GRAVITY,
-                        from.feet,
-                        feet,
-                        false,
-                    )
+                    super::walk::walks(self.scene, ctl, super::walk::GRAVITY, from.feet, feet, true)
                 };
                 end.is_some_and(|end| (end.y - feet.y).abs() <= ctl.max_step + 2.0 * ctl.skin)
             };
