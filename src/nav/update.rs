@@ -278,6 +278,9 @@ mod tests {
             for n in 0..g.len() as u32 {
                 assert_eq!(g.feet(n), h.feet(n), "{what}: node {n}");
                 assert_eq!(g.moves(n), h.moves(n), "{what}: node {n}'s moves");
+                for &m in g.moves(n) {
+                    assert_eq!(g.landing(n, m), h.landing(n, m), "{what}: {n} to {m}");
+                }
             }
             assert_eq!(x.jumps, y.jumps, "{what}: jumps");
             assert_eq!(x.flights, y.flights, "{what}: flights");

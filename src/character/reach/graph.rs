@@ -120,28 +120,27 @@ pub(super) type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 pub(super) const NONE: u32 = u32::MAX;
 
 impl Reuse<'_> {
-    /// Old node `o`'s moves onto places that are places still, as the new places they are, into `out` (with
-    /// where each landed when off the place's feet).
-    fn moves_onto_places(&self, o: u32, out: &mut Landed<'_>) {
+    /// Old node `o`'s moves onto places that are places still, as the new places they are, into `targets`
+    /// (ascending: the new places are numbered in the old ones' order), and those of them none of whose
+    /// landings was on the place's feet, as node `n`'s, into `off` (`MoveGraph::note_off_feet` keeps the
+    /// same for a node expanded here).
+    fn moves_onto_places(
+        &self,
+        (o, n): (u32, u32),
+        targets: &mut Vec<u32>,
+        off: &mut Vec<(u32, u32, Vec3)>,
+    ) {
         let old_first = self.old.spots.len() as u32;
-        // Both sorted by the place moved onto: walked side by side.
-        let mut off = self.range(&self.off_at, o, &self.old.off_feet).iter();
-        let mut next_off = off.next();
-        for &t in self.old.moves(o) {
-            while next_off.is_some_and(|f| f.1 < t) {
-                next_off = off.next();
-            }
-            let Some(&new) = self
-                .spot_new
+        let new_of = |t: u32| {
+            self.spot_new
                 .get(t as usize)
-                .filter(|&&n| t < old_first && n != NONE)
-            else {
-                continue;
-            };
-            out.0.push(new);
-            match next_off.filter(|f| f.1 == t) {
-                Some(&(_, _, feet)) => out.1.push((new, feet, false)),
-                None => out.1.push((new, Vec3::ZERO, true)),
+                .copied()
+                .filter(|&m| t < old_first && m != NONE)
+        };
+        targets.extend(self.old.moves(o).iter().filter_map(|&t| new_of(t)));
+        for &(_, t, feet) in self.range(&self.off_at, o, &self.old.off_feet) {
+            if let Some(m) = new_of(t) {
+                off.push((n, m, feet));
             }
         }
     }
@@ -258,6 +257,7 @@ impl MoveGraph {
     ) -> Vec<u32> {
         let first = self.spots.len() as u32;
         let mut loose_index: KeyMap<u32> = KeyMap::default();
+        loose_index.reserve(reuse.map_or(0, |r| r.old.loose_keys.len()));
         let mut todo: Vec<u32> = (0..self.nodes.len() as u32).collect();
         let mut reused = Vec::with_capacity(self.nodes.len());
         // About as many moves and landings as before the edit: room made once, not by doubling as they come.
@@ -297,6 +297,7 @@ impl MoveGraph {
                 reused.push(o);
                 targets.clear();
                 onto.clear();
+                let mut sorted = 0;
                 let mut land =
                     |graph: &mut MoveGraph, node: &Node, key: Key, out: &mut Landed<'_>| {
                         let (targets, onto) = out;
@@ -330,12 +331,16 @@ impl MoveGraph {
                         at += 1;
                     }
                 } else if let Some(r) = reuse {
-                    r.moves_onto_places(o, &mut (&mut targets, &mut onto));
+                    // A kept node's moves onto places come ascending, its off-feet ones as they were (its
+                    // landings are all off the places: none lies in a column scanned again).
+                    r.moves_onto_places((o, n), &mut targets, &mut self.off_feet);
+                    sorted = targets.len();
                     for (_, node, key) in r.landings_of(o) {
                         land(self, node, *key, &mut (&mut targets, &mut onto));
                     }
                 }
-                targets.sort_unstable();
+                // Every landing beyond the places is numbered after them: only those need sorting.
+                targets[sorted..].sort_unstable();
                 targets.dedup();
                 self.note_off_feet(n, &mut onto);
                 self.edges.extend_from_slice(&targets);
