@@ -13,6 +13,7 @@ use super::dominate;
 use super::footprint::Footprint;
 use super::landmarks::{self, Landmarks};
 use super::ride::{self, RideLink};
+use super::ways::{self, Way};
 use super::{MAX_AGENT_SIZES, NavMap, NavSettings, NavStats, STEER_SPEED};
 use crate::character::{
     Body, BodyInput, CharacterController, CharacterMove, Limit, MoveGraph, ReachSettings,
@@ -39,11 +40,15 @@ pub(super) struct AgentMap {
     pub(super) rechecked: u64,
     /// Its ride links, by waiting node.
     pub(super) rides: Vec<RideLink>,
+    /// The movers' ways for its agent (`ways.rs`), and per node whether its feet stand in one (empty
+    /// without ways): walking, drops and jumps never go to such a node.
+    pub(super) ways: Vec<Way>,
+    pub(super) in_way: Vec<bool>,
     /// Where each node's jump and ride links begin (`LinkIndex`), made by the first query that reads them
-    /// (`set_rides` forgets it; the jumps are set once, by the bake or an update making the map).
+    /// (`set_movers` forgets it; the jumps are set once, by the bake or an update making the map).
     pub(super) index: OnceLock<LinkIndex>,
     /// The path search's landmarks (`landmarks.rs`), made by the first query on a large map that needs them
-    /// (`set_rides` forgets them with the index).
+    /// (`set_movers` forgets them with the index).
     pub(super) landmarks: OnceLock<Landmarks>,
 }
 
@@ -159,14 +164,18 @@ impl AgentMap {
             simulated: 0,
             rechecked: 0,
             rides: Vec::new(),
+            ways: Vec::new(),
+            in_way: Vec::new(),
             index: OnceLock::new(),
             landmarks: OnceLock::new(),
         }
     }
 
-    /// Its ride links (sorted by waiting node) set, the link index made again.
-    pub(super) fn set_rides(&mut self, rides: Vec<RideLink>) {
+    /// Its ride links (sorted by waiting node) and the movers' ways set, the link index made again.
+    pub(super) fn set_movers(&mut self, rides: Vec<RideLink>, ways: Vec<Way>) {
         self.rides = rides;
+        self.in_way = ways::nodes_in(&self.graph, &ways);
+        self.ways = ways;
         self.index.take();
         self.landmarks.take();
     }
@@ -188,15 +197,21 @@ impl AgentMap {
     }
 
     /// Every edge out of node `n` at the path search's cost: `f(to, cost, how)` for each move (walk or drop),
-    /// jump link and ride link, in that order.
+    /// jump link and ride link, in that order; moves and jumps to a node in a mover's way left out.
     pub(super) fn each_edge(&self, n: u32, mut f: impl FnMut(u32, f32, Via)) {
         let g = &self.graph;
         let at = g.feet(n);
+        let in_way = |m: u32| self.in_way.get(m as usize).copied().unwrap_or(false);
         for &m in g.moves(n) {
-            f(m, move_cost(at, g.feet(m)), Via::Move(n));
+            if !in_way(m) {
+                f(m, move_cost(at, g.feet(m)), Via::Move(n));
+            }
         }
         let (first, jumps) = self.jumps_from(n);
         for (i, j) in jumps.iter().enumerate() {
+            if in_way(j.to) {
+                continue;
+            }
             f(
                 j.to,
                 jump_cost(at, j.landing),
@@ -312,12 +327,9 @@ pub(super) fn build(scene: &Scene, settings: &NavSettings) -> Result<NavMap, Str
     let mut maps = Vec::with_capacity(sizes.len());
     for ctl in &sizes {
         let mut m = bake_agent(scene, ctl, bounds, settings)?;
-        m.set_rides(ride::find_rides(
-            scene,
-            &Arc::downgrade(&shared),
-            &m.graph,
-            settings,
-        ));
+        let rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, settings);
+        let ways = ways::ways(scene, m.graph.controller());
+        m.set_movers(rides, ways);
         maps.push(m);
     }
     let mut map = NavMap {

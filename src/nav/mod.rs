@@ -53,6 +53,7 @@ mod ride;
 mod steer;
 mod straighten;
 mod update;
+mod ways;
 
 use bake::AgentMap;
 

@@ -14,6 +14,7 @@
 use glam::Vec3;
 
 use super::line;
+use super::ways::{self, Way};
 use crate::character::{CharacterController, MoveGraph};
 use crate::scene::Scene;
 
@@ -30,6 +31,8 @@ pub(super) struct Anchors<'a> {
     ctl: &'a CharacterController,
     margin: f32,
     points: &'a [Vec3],
+    /// The movers' ways no line may cross (`ways.rs`).
+    ways: &'a [Way],
     /// Per point: not looked for yet (`None`), or its anchor if it has one.
     memo: Vec<Option<Option<Vec3>>>,
 }
@@ -49,8 +52,14 @@ impl<'a> Anchors<'a> {
             ctl,
             margin,
             points,
+            ways: &[],
             memo: vec![None; points.len()],
         }
+    }
+
+    /// The same, no line crossing any of `ways` (a mover's way is never walked into).
+    pub(super) fn avoiding(self, ways: &'a [Way]) -> Self {
+        Self { ways, ..self }
     }
 
     /// Whether the line from `a` to `b` is proven walked (`line::proven`).
@@ -104,9 +113,10 @@ impl<'a> Anchors<'a> {
         if !self.clear(from) {
             return None;
         }
+        let ways = self.ways;
         let mut reaches = |k: usize| {
             self.anchor(k, k == end)
-                .is_some_and(|q| self.proven(from, q))
+                .is_some_and(|q| !ways::crosses(ways, from, q) && self.proven(from, q))
         };
         let first = first_passing(at, end, &mut reaches)?;
         let j = farthest(first - 1, end, reaches);

@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use glam::{Vec2, Vec3};
 
 use super::consts::{HZ, flat};
+use super::ways::moved_bounds;
 use super::{MAX_RIDE_MOVERS, NavSettings, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController, MoveGraph};
 use crate::id::ObjectId;
@@ -228,21 +229,6 @@ fn survey(scene: &Scene, info: &MoverInfo, bounds: Aabb) -> Option<Survey> {
         now: off(scene.time()),
         bounds,
     })
-}
-
-/// The bounds of each moved object's moving entries at the scene's time.
-fn moved_bounds(scene: &Scene) -> HashMap<ObjectId, Aabb> {
-    let mut out: HashMap<ObjectId, Aabb> = HashMap::new();
-    for (i, (id, shape)) in scene.ids().iter().zip(scene.shapes()).enumerate() {
-        if !scene.is_moving_entry(i) {
-            continue;
-        }
-        let Some(b) = shape.bounds().filter(|b| b.is_valid()) else {
-            continue;
-        };
-        out.entry(*id).and_modify(|a| *a = a.union(&b)).or_insert(b);
-    }
-    out
 }
 
 /// The horizontal distance from `p` to the rectangle under `b` (0 inside).

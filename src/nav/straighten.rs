@@ -5,13 +5,15 @@
 //! agent's body and ones a little wider and narrower, `character::reach::walk`), then halving back from it.
 //! Each stepped shortcut is followed by a steered body last, from the point before it to the point after it,
 //! and the piece is kept as it was where that body does not arrive; proven lines are not (each is walked, and
-//! the rest are the search's own moves, as in the piece kept as it was).
+//! the rest are the search's own moves, as in the piece kept as it was). No shortcut crosses a mover's way
+//! (`ways.rs`).
 
 use glam::{Vec2, Vec3};
 
 use super::bake::AgentMap;
 use super::line;
 use super::pull::{Anchors, farthest, halve};
+use super::ways;
 use super::{NavLink, NavPath};
 use crate::character::{Body, CharacterController, walks};
 use crate::scene::Scene;
@@ -142,7 +144,8 @@ fn straighten(path: &mut NavPath, ground: &Ground, proofs: bool) -> Option<Vec<u
     let ctl = &ground.ctl;
     let bodies = Bodies::new(ctl);
     let (points, links) = (&path.points, &path.links);
-    let mut anchors = Anchors::new(ground.scene, &ground.map.graph, ctl, bodies.margin, points);
+    let mut anchors = Anchors::new(ground.scene, &ground.map.graph, ctl, bodies.margin, points)
+        .avoiding(&ground.map.ways);
     let mut out_points = vec![points[0]];
     let mut out_links = Vec::new();
     let (mut i, mut from, mut stepped) = (0, points[0], Vec::new());
@@ -197,8 +200,12 @@ fn walk_step(
 ) -> Option<(usize, bool)> {
     let (scene, ctl, gravity) = (ground.scene, &ground.ctl, ground.gravity);
     let margin = bodies.margin;
+    let ways = &ground.map.ways;
     let ok = |j: usize| {
         let b = points[j];
+        if ways::crosses(ways, from, b) {
+            return false;
+        }
         if line::proven(scene, &ground.map.graph, ctl, margin, from, b) {
             return true;
         }
@@ -211,7 +218,7 @@ fn walk_step(
         })
     };
     let top = farthest(i, end, |j| {
-        !line::blocked(scene, ctl, margin, from, points[j])
+        !ways::crosses(ways, from, points[j]) && !line::blocked(scene, ctl, margin, from, points[j])
     });
     let good = if top > i + 1 && ok(top) {
         top

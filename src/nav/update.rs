@@ -73,12 +73,9 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
         };
         // Rides are found again whole: a handful of simulations per mover, and an edit anywhere along a
         // mover's path may change them.
-        m.set_rides(ride::find_rides(
-            scene,
-            &Arc::downgrade(&shared),
-            &m.graph,
-            &settings,
-        ));
+        let rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, &settings);
+        let ways = super::ways::ways(scene, m.graph.controller());
+        m.set_movers(rides, ways);
         maps.push(m);
     }
     map.maps = maps;

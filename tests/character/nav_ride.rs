@@ -65,7 +65,19 @@ fn rides(path: &NavPath) -> Vec<ObjectId> {
 /// step; the seconds taken to stand within `cell·√2` and a step of `to`, or `None` within `limit` s. Never
 /// inside anything, never crushed.
 fn follow(scene: &mut Scene, path: &NavPath, to: Vec3, t0: f32, limit: f32) -> Option<f32> {
-    let ctl = CharacterController::default();
+    follow_as(scene, &CharacterController::default(), path, to, t0, limit)
+}
+
+/// [`follow`] by a body of `ctl`'s size.
+fn follow_as(
+    scene: &mut Scene,
+    ctl: &CharacterController,
+    path: &NavPath,
+    to: Vec3,
+    t0: f32,
+    limit: f32,
+) -> Option<f32> {
+    let ctl = *ctl;
     let mut body = Body::new(path.points[0]);
     body.grounded = true;
     let dt = 1.0 / 60.0;
@@ -218,4 +230,138 @@ fn the_sample_level_rides_the_lift_then_the_platform() {
         follow(&mut scene, &path, to, 0.0, 40.0).is_some(),
         "{path:?}"
     );
+}
+
+/// How many random agents the movers soak tries (`NAV_RIDE_CASES`, 16 by default).
+fn ride_cases() -> u32 {
+    std::env::var("NAV_RIDE_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(16)
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::guarantees::config(ride_cases()))]
+
+    /// The box lift, the sector floor lift and the sliding platform for random agent sizes (radius 0.1 to
+    /// 0.6 m, up to 2.8 m tall, steps of 0.25 to 0.5 m so the plate is a step, any slope and jump): the far
+    /// side, out of a jump's reach, has a path, and a body of that size steered along it at 60 Hz from any
+    /// scene time arrives within `follow_seconds`, never inside anything or crushed; so does the way back.
+    /// Still found, on some seeds: the known boarding crush below (the sector lift, a small agent with a
+    /// high step).
+    #[test]
+    #[ignore = "seconds a case: cargo test --release --test character -- nav::ride --ignored"]
+    fn movers_are_ridden_by_random_agent_sizes(
+        level in 0usize..3,
+        radius in 0.1f32..0.6,
+        tall in 0.1f32..1.6,
+        max_step in 0.25f32..0.5,
+        slope in 25.0f32..60.0,
+        jump in 0.3f32..1.5,
+        t0 in 0.0f32..6.0,
+    ) {
+        let ctl = CharacterController {
+            radius,
+            height: 2.0 * radius + tall,
+            max_step: max_step.min(0.9 * (2.0 * radius + tall)),
+            max_slope_deg: slope,
+            jump_height: jump,
+            ..CharacterController::default()
+        };
+        let (mut scene, from, to) = match level {
+            0 => (lift(true), Vec3::new(-4.0, 0.0, 0.0), Vec3::new(4.5, 3.0, 0.5)),
+            1 => (scene(SECTOR_LIFT), Vec3::new(-4.0, 0.0, 0.0), Vec3::new(4.5, 3.0, 0.5)),
+            _ => (platform(true), Vec3::new(-6.0, 0.0, 0.0), Vec3::new(7.5, 0.0, 0.0)),
+        };
+        let settings = NavSettings {
+            agents: vec![ctl],
+            ..NavSettings::default()
+        };
+        let map = NavMap::build(&scene, &settings);
+        proptest::prop_assert!(map.error().is_none(), "{:?}", map.error());
+        for (a, b) in [(from, to), (to, from)] {
+            let path = map.path(0, a, b);
+            proptest::prop_assert!(path.is_some(), "no path from {a:?} to {b:?} for {ctl:?}");
+            let path = path.unwrap();
+            let given = map.follow_seconds(0, &path);
+            let took = follow_as(&mut scene, &ctl, &path, b, t0, given);
+            proptest::prop_assert!(
+                took.is_some(),
+                "level {level}, {ctl:?}, set off at {t0} s: not at {b:?} in {given} s: {path:?}"
+            );
+        }
+    }
+}
+
+/// Found by the movers soak: from the sector lift's balcony a small agent's path dropped 3 m into the lift
+/// shaft (its floor down where the map was baked) and the body, stepping off the rim as the floor came up,
+/// was crushed against the balcony's edge. A place in a mover's way is now never walked or dropped to: the
+/// way down is the ride, and the body arrives whenever it sets off.
+#[test]
+fn a_small_agent_rides_the_sector_lift_down_rather_than_dropping_into_its_shaft() {
+    let ctl = CharacterController {
+        radius: 0.147,
+        height: 0.394,
+        max_step: 0.25,
+        max_slope_deg: 25.0,
+        jump_height: 0.3,
+        ..CharacterController::default()
+    };
+    let mut scene = scene(SECTOR_LIFT);
+    let settings = NavSettings {
+        agents: vec![ctl],
+        ..NavSettings::default()
+    };
+    let map = NavMap::build(&scene, &settings);
+    let (from, to) = (Vec3::new(4.5, 3.0, 0.5), Vec3::new(-4.0, 0.0, 0.0));
+    let path = map.path(0, from, to).expect("a path down");
+    assert_eq!(rides(&path), vec![ObjectId(2), ObjectId(2)], "{path:?}");
+    assert!(
+        !path.links.iter().any(|l| matches!(l, NavLink::Drop { .. })),
+        "{path:?}"
+    );
+    let given = map.follow_seconds(0, &path);
+    for t0 in [0.0, 2.5, 5.31] {
+        let took = follow_as(&mut scene, &ctl, &path, to, t0, given);
+        assert!(took.is_some(), "set off at {t0} s: {path:?}");
+    }
+    // Without the mover the shaft's floor stays down: dropping into it is the way.
+    let still = format!(
+        "{})",
+        SECTOR_LIFT.split("    movers:").next().unwrap_or_default()
+    );
+    let map = NavMap::build(&crate::common::scene(&still), &settings);
+    let path = map.path(0, from, to).expect("a path down");
+    assert!(
+        path.links.iter().any(|l| matches!(l, NavLink::Drop { .. })),
+        "{path:?}"
+    );
+}
+
+/// Still open (found by the movers soak on five of six seeds, always so): a small agent with a high step
+/// (radius 0.15 to 0.22 m, steps over 0.43 m) waiting on the sector lift's balcony boards as the shaft's
+/// floor arrives at the top, 4 to 9 mm short of it and still rising, and `Body::step` reports it crushed
+/// (the push out of the rising floor is found blocked) with nothing above it. The map's ride is right; the
+/// body's step against a sector floor mover's last frame is at fault.
+#[test]
+#[ignore = "known: a body boarding a sector floor lift in its last frame of travel is reported crushed"]
+fn known_boarding_the_sector_lift_as_it_arrives_is_not_a_crush() {
+    let ctl = CharacterController {
+        radius: 0.175_735_55,
+        height: 2.0 * 0.175_735_55 + 0.249_507_28,
+        max_step: 0.460_429_43,
+        max_slope_deg: 25.0,
+        jump_height: 0.3,
+        ..CharacterController::default()
+    };
+    let mut scene = scene(SECTOR_LIFT);
+    let settings = NavSettings {
+        agents: vec![ctl],
+        ..NavSettings::default()
+    };
+    let map = NavMap::build(&scene, &settings);
+    let (from, to) = (Vec3::new(4.5, 3.0, 0.5), Vec3::new(-4.0, 0.0, 0.0));
+    let path = map.path(0, from, to).expect("a path down by the lift");
+    let given = map.follow_seconds(0, &path);
+    assert!(follow_as(&mut scene, &ctl, &path, to, 0.770_613_97, given).is_some());
 }
