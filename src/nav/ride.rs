@@ -80,8 +80,9 @@ pub(super) struct Block {
     pub(super) off: Vec3,
 }
 
-/// Where the mover is at a scene time (its offset), and its offset at the ride's near end.
-pub(super) type Timing<'a> = (&'a dyn Fn(f32) -> Vec3, Vec3);
+/// Where the mover is at a scene time (its offset), its offset at the ride's near end, and how long it rests
+/// there, seconds (its wait).
+pub(super) type Timing<'a> = (&'a dyn Fn(f32) -> Vec3, Vec3, f32);
 
 /// The wish toward `to` at walking speed, reaching it exactly at 60 Hz.
 fn toward(feet: Vec3, to: Vec3) -> Vec2 {
@@ -115,7 +116,7 @@ pub(super) fn ride_input(
     let on = body.grounded && body.ground.is_some_and(|g| g.object == block.object);
     let travel = block.land - block.board;
     // How far the mover is from its near end now, when known.
-    let shift = timing.map(|(f, near)| f(t) - near);
+    let shift = timing.map(|(f, near, _)| f(t) - near);
     let at_far = match shift {
         Some(s) => (s - travel).length() <= 0.5 * ctl.max_step,
         None => {
@@ -144,12 +145,20 @@ pub(super) fn ride_input(
     }
     input.wish = match timing {
         None => toward(feet, block.board),
-        Some((f, near)) => {
+        Some((f, near, rest)) => {
             let spot = block.board + (f(t) - near);
             let seconds = flat(feet, spot) / STEER_SPEED + 0.25;
+            // A mover resting at its near end longer than the walk onto it is boarded only at rest there (a
+            // body stepping down onto a lift's floor still rising into place was found crushed); one that does
+            // not rest so long, within half a step of it on its way.
+            let rise = if rest > seconds + 1.0 / HZ {
+                ctl.skin
+            } else {
+                0.5 * ctl.max_step
+            };
             let there = |dt: f32| {
                 let d = f(t + dt) - near;
-                d.y.abs() <= 0.5 * ctl.max_step && Vec2::new(d.x, d.z).length() <= 0.1
+                d.y.abs() <= rise && Vec2::new(d.x, d.z).length() <= 0.1
             };
             if there(0.0) && there(0.5 * seconds) && there(seconds) {
                 toward(feet, spot)
@@ -174,6 +183,10 @@ struct Survey {
     home: Vec3,
     far: Vec3,
     now: Vec3,
+    /// How long it rests at its first point and at its far point (the longest stay within a millimetre),
+    /// seconds.
+    rest_home: f32,
+    rest_far: f32,
     /// The moved entries' bounds at the scene's time.
     bounds: Aabb,
 }
@@ -219,7 +232,17 @@ fn survey(scene: &Scene, info: &MoverInfo, bounds: Aabb) -> Option<Survey> {
     let (&[first, second], Some(reach)) = (departures.as_slice(), arrived_far) else {
         return None;
     };
+    let rest = |end: Vec3| {
+        let (mut run, mut best) = (0usize, 0usize);
+        for o in &samples {
+            run = if o.distance(end) <= 1e-3 { run + 1 } else { 0 };
+            best = best.max(run);
+        }
+        best.saturating_sub(1) as f32 * h
+    };
     Some(Survey {
+        rest_home: rest(home),
+        rest_far: rest(far),
         object: info.object,
         start,
         period: second - first,
@@ -287,7 +310,7 @@ impl Sim<'_> {
     fn run(
         &mut self,
         block: &Block,
-        near: Vec3,
+        (near, rest): (Vec3, f32),
         body: &mut Body,
         mut t: f32,
         seconds: f32,
@@ -297,7 +320,7 @@ impl Sim<'_> {
         let f = |s: f32| scene.mover_offset_at(block.object, s);
         let dt = 1.0 / HZ;
         for _ in 0..(seconds * HZ) as usize {
-            let input = ride_input(block, body, &self.ctl, Some((&f, near)));
+            let input = ride_input(block, body, &self.ctl, Some((&f, near, rest)));
             t += dt;
             self.moving.set_time(t);
             let m = body.step(&self.ctl, &self.moving, &input, self.gravity, dt);
@@ -376,6 +399,11 @@ fn rides_of(
     let land = board + (far - near);
     let (ctl, scene) = (sim.ctl, sim.scene);
     let object = s.object;
+    let rest = if near == s.home {
+        s.rest_home
+    } else {
+        s.rest_far
+    };
     let on_far = |b: &Body| {
         b.grounded
             && b.ground.is_some_and(|g| g.object == object)
@@ -394,7 +422,7 @@ fn rides_of(
         body.grounded = true;
         body.scene_time = Some(s.start);
         let horizon = (2.0 * s.period + s.travel + 4.0).min(60.0);
-        let Some(t) = sim.run(&block, near, &mut body, s.start, horizon, on_far) else {
+        let Some(t) = sim.run(&block, (near, rest), &mut body, s.start, horizon, on_far) else {
             continue;
         };
         for &x in &lands {
@@ -409,7 +437,7 @@ fn rides_of(
                     && (b.feet.y - off.y).abs() <= ctl.max_step
             };
             if sim
-                .run(&block, near, &mut rider, t, seconds, landed)
+                .run(&block, (near, rest), &mut rider, t, seconds, landed)
                 .is_some()
             {
                 out.push(RideLink {
@@ -424,7 +452,7 @@ fn rides_of(
         }
     }
     if !out.is_empty() {
-        register(object, board, land, shared, near);
+        register(object, (board, land), shared, (near, rest));
     }
     out
 }
@@ -434,8 +462,9 @@ fn sim_offset(scene: &Scene, object: ObjectId, body: &Body) -> Vec3 {
     scene.mover_offset_at(object, body.scene_time.unwrap_or(0.0))
 }
 
-/// A registered timetable: the baked scene (held weakly: it goes with its map) and the near end's offset.
-type Entry = (Weak<Scene>, Vec3);
+/// A registered timetable: the baked scene (held weakly: it goes with its map), the near end's offset and
+/// the mover's rest there.
+type Entry = (Weak<Scene>, Vec3, f32);
 
 /// A ride's key: the moved object and its two points' bits.
 type Key = (u32, [u32; 6]);
@@ -453,7 +482,7 @@ fn key(object: ObjectId, board: Vec3, land: Vec3) -> Key {
 }
 
 /// Keep the timetable of a ride for steering (entries of maps that are gone are dropped on the way).
-fn register(object: ObjectId, board: Vec3, land: Vec3, scene: &Weak<Scene>, near: Vec3) {
+fn register(object: ObjectId, (board, land): (Vec3, Vec3), scene: &Weak<Scene>, near: (Vec3, f32)) {
     let mut t = table().lock().unwrap_or_else(|e| e.into_inner());
     if t.len() > 4096 {
         t.retain(|_, v| {
@@ -463,14 +492,19 @@ fn register(object: ObjectId, board: Vec3, land: Vec3, scene: &Weak<Scene>, near
     }
     let v = t.entry(key(object, board, land)).or_default();
     v.retain(|e| e.0.strong_count() > 0 && !Weak::ptr_eq(&e.0, scene));
-    v.push((scene.clone(), near));
+    v.push((scene.clone(), near.0, near.1));
 }
 
-/// The timetable registered for a ride, if its map is still alive: the baked scene and the near end's offset.
-pub(super) fn timetable(object: ObjectId, board: Vec3, land: Vec3) -> Option<(Arc<Scene>, Vec3)> {
+/// The timetable registered for a ride, if its map is still alive: the baked scene, the near end's offset and
+/// the mover's rest there.
+pub(super) fn timetable(
+    object: ObjectId,
+    board: Vec3,
+    land: Vec3,
+) -> Option<(Arc<Scene>, Vec3, f32)> {
     let t = table().lock().unwrap_or_else(|e| e.into_inner());
     t.get(&key(object, board, land))?
         .iter()
         .rev()
-        .find_map(|(w, near)| Some((w.upgrade()?, *near)))
+        .find_map(|(w, near, rest)| Some((w.upgrade()?, *near, *rest)))
 }

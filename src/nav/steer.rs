@@ -62,13 +62,13 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     if let Some(block) = ride_block(path, body, i) {
         let found = ride::timetable(block.object, block.board, block.land);
         let offset = |s: f32| {
-            found.as_ref().map_or(Vec3::ZERO, |(scene, _)| {
+            found.as_ref().map_or(Vec3::ZERO, |(scene, _, _)| {
                 scene.mover_offset_at(block.object, s)
             })
         };
         let timing = found
             .as_ref()
-            .map(|(_, near)| (&offset as &dyn Fn(f32) -> Vec3, *near));
+            .map(|(_, near, rest)| (&offset as &dyn Fn(f32) -> Vec3, *near, *rest));
         return ride::ride_input(&block, body, ctl, timing);
     }
     let (a, b) = (pts[i], pts[i + 1]);
