@@ -325,10 +325,11 @@ pub(super) fn build(scene: &Scene, settings: &NavSettings) -> Result<NavMap, Str
     // The scene the map keeps; its rides' timetables are registered against it.
     let shared = Arc::new(scene.clone());
     let mut maps = Vec::with_capacity(sizes.len());
+    let swept = ways::swept(scene);
     for ctl in &sizes {
         let mut m = bake_agent(scene, ctl, bounds, settings)?;
         let rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, settings);
-        let ways = ways::ways(scene, m.graph.controller());
+        let ways = ways::ways(&swept, m.graph.controller());
         m.set_movers(rides, ways);
         maps.push(m);
     }

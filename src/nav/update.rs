@@ -65,6 +65,7 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
             .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     });
+    let swept = super::ways::swept(scene);
     let mut maps = Vec::with_capacity(updated.len());
     for m in updated {
         let Ok(mut m) = m else {
@@ -74,7 +75,7 @@ pub(super) fn update(map: &mut NavMap, scene: &Scene, changed: Aabb) {
         // Rides are found again whole: a handful of simulations per mover, and an edit anywhere along a
         // mover's path may change them.
         let rides = ride::find_rides(scene, &Arc::downgrade(&shared), &m.graph, &settings);
-        let ways = super::ways::ways(scene, m.graph.controller());
+        let ways = super::ways::ways(&swept, m.graph.controller());
         m.set_movers(rides, ways);
         maps.push(m);
     }

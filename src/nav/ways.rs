@@ -68,8 +68,17 @@ impl Way {
     }
 }
 
-/// The ways of `scene`'s moving movers for bodies of `ctl`'s size (see the module).
-pub(super) fn ways(scene: &Scene, ctl: &CharacterController) -> Vec<Way> {
+/// What a moving mover sweeps, whatever the agent: the box, and whether it is a ceiling (which comes down
+/// onto bodies under it but carries none).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Swept {
+    bounds: Aabb,
+    ceiling: bool,
+}
+
+/// What each of `scene`'s moving movers sweeps (see the module): found once per bake or update, its
+/// timetable sampled, and grown into each agent's ways by [`ways`].
+pub(super) fn swept(scene: &Scene) -> Vec<Swept> {
     let movers = scene.movers();
     if movers.is_empty() {
         return Vec::new();
@@ -89,21 +98,30 @@ pub(super) fn ways(scene: &Scene, ctl: &CharacterController) -> Vec<Way> {
         if !(lo.is_finite() && hi.is_finite()) || (hi - lo).length() < 1e-3 {
             continue;
         }
-        let swept = Aabb::new(now_box.min + lo, now_box.max + hi);
-        // A moved ceiling comes down onto bodies under it, a floor carries bodies on it and comes down too.
-        let top = if m.part == MoverPart::Ceiling {
-            swept.max.y
-        } else {
-            swept.max.y + ctl.max_step
-        };
-        out.push(Way {
-            lo: Vec2::new(swept.min.x, swept.min.z) - ctl.radius,
-            hi: Vec2::new(swept.max.x, swept.max.z) + ctl.radius,
-            below: swept.min.y - ctl.height,
-            above: top,
+        out.push(Swept {
+            bounds: Aabb::new(now_box.min + lo, now_box.max + hi),
+            ceiling: m.part == MoverPart::Ceiling,
         });
     }
     out
+}
+
+/// The ways of the movers that swept `swept` for bodies of `ctl`'s size (see the module).
+pub(super) fn ways(swept: &[Swept], ctl: &CharacterController) -> Vec<Way> {
+    swept
+        .iter()
+        .map(|&Swept { bounds: b, ceiling }| Way {
+            lo: Vec2::new(b.min.x, b.min.z) - ctl.radius,
+            hi: Vec2::new(b.max.x, b.max.z) + ctl.radius,
+            below: b.min.y - ctl.height,
+            // A moved ceiling comes down onto bodies under it, a floor carries bodies on it and comes down too.
+            above: if ceiling {
+                b.max.y
+            } else {
+                b.max.y + ctl.max_step
+            },
+        })
+        .collect()
 }
 
 /// For each node of `graph`, whether its feet stand in one of `ways` (empty without ways).
