@@ -255,6 +255,10 @@ fn jumps(path: &NavPath) -> usize {
 #[path = "nav_soak_cases.rs"]
 mod cases;
 
+/// The cases found at rims (a roof's rim beside a slope, a jump grazing a rise), each a test.
+#[path = "nav_soak_rims.rs"]
+mod rims;
+
 /// The soaks' findings still open (the known knife-edge classes), each an ignored test.
 #[path = "nav_soak_known.rs"]
 mod known;

@@ -3,8 +3,7 @@
 //! moves as the map's graph does (each place from its own feet, every landing of every target tried:
 //! `character/reach/edges.rs`'s `explore`), and each case here is a test that the two agree, with the answer
 //! they agree on, the path walked where there is one and a blocker named where there is not. Still open, each
-//! ignored with what was seen: sector seed 76 and a magic-room pair (disagreements), and sector seed 102 (a
-//! body leaving a sloped roof's edge). The paths a body did not
+//! ignored with what was seen: sector seed 76 and a magic-room pair (disagreements). The paths a body did not
 //! walk that the last soaks found (sector seeds 52, 80, 81 and 82: steps up and drops from feet the scan set
 //! down off their column's centre, against a riser) are tests here too. The cases of other defects fixed are
 //! in `nav_soak_cases.rs`.
@@ -584,37 +583,4 @@ fn regression_seed_82_a_path_down_between_roofs_is_walked() {
     );
     let map = walked_map(&scene, ctl, true, from, to);
     assert!(map.path(0, from, to).is_some(), "no path");
-}
-
-/// Still open (found by sector seed 102, jumps off): a wide agent (radius 0.58 m, a 0.26 m step) walks down
-/// a 22.8° roof (a sector's sloped ceiling top) along its west edge, its side 2 mm inside the edge. At the
-/// path's point (7.12, 3.20, 8.37), the search's own move, the steered body leaves the ground (no ground under
-/// the snap's probe), flies 0.33 s past four points of the path, lands 6 cm below the slope's line and stays
-/// pressed against the rise onto the next roof. The move the map made from that point was walked where the
-/// map's moves are simulated; the steered body's leaving the ground there is not yet explained.
-#[test]
-#[ignore = "known: a steered body leaves a sloped roof's edge where the map's move stayed on it"]
-fn regression_seed_102_a_wide_body_walks_down_a_roof_along_its_edge() {
-    let cells: Vec<Cell> = vec![
-        Some((0.0, 1.0, None)),
-        Some((0.601_527_7, 2.854_91, None)),
-        Some((0.502_261_7, 2.129_568, None)),
-        Some((0.0, 2.130_533_5, None)),
-        Some((1.2, 2.653_410_2, None)),
-        Some((0.6, 3.363_323_7, Some((1, -24.915_573)))),
-        Some((0.381_795_35, 3.277_840_1, None)),
-        Some((0.161_682_67, 1.150_153_5, Some((3, 36.210_773)))),
-        Some((0.018_330_641, 2.349_743_1, Some((0, 22.849_829)))),
-    ];
-    let scene = soak_grid(
-        3.270_582_4,
-        &cells,
-        &[(0.875_508_9, 3.145_494_2, 0.589_995_86, 0.0)],
-    );
-    let ctl = agent(0.578_868_2, 0.581_709_2, 0.262_047_83, 41.501_152, 0.3);
-    let (from, to) = (
-        Vec3::new(0.124_995_32, 3.669_999_1, 8.624_995),
-        Vec3::new(9.374_995, 3.830_416_2, 4.124_995),
-    );
-    walked_map(&scene, ctl, false, from, to);
 }
