@@ -670,6 +670,10 @@ fn links_from(
     Some(landing)
 }
 
+/// How high in the skin band over a take-off (a fraction of the skin) the bake sets a body down for the
+/// flight from the band's top (`take_offs_land`): near the top, inside it.
+const HIGH: f32 = 0.9;
+
 /// `Some` when the jump along `aim` from node `n` (feet `feet`) lands (`lands`) from every take-off steering
 /// uses: where bodies walked to it from behind, from ahead, from either side and between are on the ground
 /// within [`AT`](super::consts::AT) of it (each way's walk must get there), and where a slide leaves a body
@@ -732,6 +736,17 @@ fn take_offs_land(
         if !lands(fly(scene, ctl, gravity, (body, feet), aim, flown)?) {
             return None;
         }
+    }
+    // A body that came down onto the take-off (off a jump or a drop) stands anywhere in the skin band over
+    // it (a move settles within a skin without snapping), and walks on at that height: it jumps from the top
+    // of the band too. A diagonal jump grazing the rim of a rise beside its take-off landed from rest and hit
+    // the rise's wall from 4 mm higher (the navigation soak's sector seed 107).
+    let high = Body {
+        grounded: true,
+        ..Body::new(feet + Vec3::Y * (HIGH * ctl.skin))
+    };
+    if !lands(fly(scene, ctl, gravity, (high, feet), aim, flown)?) {
+        return None;
     }
     // Where a body cannot stand still, steering jumps from wherever the slide lets it get back to.
     if !rests {
