@@ -584,3 +584,19 @@ fn regression_seed_82_a_path_down_between_roofs_is_walked() {
     let map = walked_map(&scene, ctl, true, from, to);
     assert!(map.path(0, from, to).is_some(), "no path");
 }
+
+/// Found by the sample levels with random agent sizes (seed 110, jumps off): in the gallery a wide body (radius
+/// 0.64 m, a 0.05 m step) starts on a place nudged within its cell into the next column. The reach map took the
+/// start for that column's place (its feet's key), so that place was never moved on from, and the pocket it
+/// leads out of was all the map reached (a narrow gap named the blocker); the map walked out by it. Now the
+/// start is the place it stands on, and both reach the far side.
+#[test]
+fn regression_seed_110_a_start_nudged_into_the_next_column_is_its_own_place() {
+    let scene = sample_level("cookbook_gallery");
+    let ctl = agent(0.641_496_7, 0.895_700_04, 0.05, 25.0, 0.3);
+    let (from, to) = (
+        Vec3::new(-1.389_927_5, 0.009_999_99, 1.272_354_8),
+        Vec3::new(1.657_064_7, 0.009_999_99, 2.124_995_2),
+    );
+    assert!(the_two_agree(&scene, ctl, from, to));
+}

@@ -430,7 +430,16 @@ pub(super) fn explore(
     let mut nodes = vec![start];
     let mut stood = vec![start];
     let mut reached: HashMap<Key, u32> = HashMap::new();
-    if let Some((key, _, _)) = places.key_of(start.feet) {
+    // The start is the place it stands on. Its feet's key (`key_of`) named another: a place nudged within its
+    // cell lies in a neighbouring column, and that column's place was taken for reached and never moved on
+    // from, where the graph moves on from both (the sample levels' seed 110: a wide body's pocket in the
+    // gallery, left by that other place only).
+    let key = if start.spot == NONE {
+        places.key_of(start.feet).map(|(key, _, _)| key)
+    } else {
+        Some(Key::Spot(start.spot))
+    };
+    if let Some(key) = key {
         reached.insert(key, 0);
     }
     let mut frontier: Vec<u32> = vec![0];
