@@ -62,11 +62,12 @@ impl Node {
     }
 }
 
-/// Which node a landing is: its scan place, or its column and height in quarter-skin steps.
+/// Which node a landing is: its scan place, or its column, height in quarter-skin steps and place across in
+/// skin steps (`Places::loose_key`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Key {
     Spot(u32),
-    Loose(u32, i32),
+    Loose(u32, i32, i32, i32),
 }
 
 const NONE: u32 = u32::MAX;
@@ -151,10 +152,17 @@ impl Places<'_> {
         })
     }
 
-    /// The key of a landing in column `c` that is no scan place: its column and height in quarter-skin steps.
+    /// The key of a landing in column `c` that is no scan place: its column, its height in quarter-skin steps
+    /// and where it stands across in skin steps. Landings with one key are one node, moved on from where the
+    /// first found landed, and the graph (every node in turn) and the reach map (breadth first from a start)
+    /// find them in different orders: keyed by column and height alone, two landings 9.5 cm apart in one
+    /// column were one node, and from the one the graph kept a body walked out of a corner the reach map's
+    /// could not (the sector soak's seed 76).
     fn loose_key(&self, c: u32, feet: Vec3) -> Key {
         let step = (self.ctl.skin * 0.25).max(1e-4);
-        Key::Loose(c, (feet.y / step).round() as i32)
+        let across = self.ctl.skin.max(4.0 * step);
+        let q = |v: f32, s: f32| (v / s).round() as i32;
+        Key::Loose(c, q(feet.y, step), q(feet.x, across), q(feet.z, across))
     }
 
     /// The key of a landing at `feet` that did not land on the place it aimed at: the place of its column at
@@ -416,9 +424,9 @@ impl Places<'_> {
 /// The moves out of a node are the whole move graph's (`graph.rs`): every landing of every target tried,
 /// nothing pruned for being reached, each place moved on from its feet as the graph moves from it. So what the
 /// map reaches from a start is what the graph reaches from that start's place, and a navigation path exists
-/// where the map says reached (with jumps and rides off), but for a landing off the places: it stands where
-/// the first move to find it landed, and the search's order and the graph's may pick different moves (the
-/// soaks' sector seed 76). Moving on from where a move
+/// where the map says reached (with jumps and rides off). A landing off the places stands where the first move
+/// to find it landed, and the search's order and the graph's may pick different moves: its key holds where it
+/// stands to a skin across (`Places::loose_key`), so those are at most a skin apart. Moving on from where a move
 /// landed instead (within a skin of the place) and trying only targets not yet reached made the two disagree
 /// on knife edges: a body 0.23 mm off a place's feet getting out of a pocket the place's feet do not, a move
 /// toward a place already reached landing on one that was not.
