@@ -401,7 +401,12 @@ impl ReachMap {
         }
     }
 
-    /// The node nearest `feet` within `horizontal` and `vertical` of it.
+    /// The node nearest `feet` within `horizontal` and `vertical` of it, each node where it is moved on from
+    /// (a place's feet, or a landing off the places where it landed): what the move graph's nodes are, so
+    /// `reachable` answers as the graph's goal nodes do (`MoveGraph::goal_nodes`). Where the move that reached a
+    /// place landed depends on the search's order (the first to land on it): a place 0.24 m from a query
+    /// reached by a landing 0.27 m from it answered unreachable, where the navigation map (whose node is the
+    /// place) had a path (the sample-levels soak's seed 114).
     fn node_near(&self, feet: Vec3, horizontal: f32, vertical: f32) -> Option<u32> {
         let nodes = |c: usize| {
             self.node_order[self.node_start[c] as usize..self.node_start[c + 1] as usize]
@@ -409,7 +414,10 @@ impl ReachMap {
                 .copied()
         };
         nearest_item(&self.grid?, feet, horizontal, vertical, nodes, |i| {
-            self.nodes[i as usize].feet
+            self.stood
+                .get(i as usize)
+                .copied()
+                .unwrap_or(self.nodes[i as usize].feet)
         })
     }
 
