@@ -2,8 +2,9 @@
 //! map reached with no path; a path a body walks to a place the reach map did not reach). The reach map now
 //! moves as the map's graph does (each place from its own feet, every landing of every target tried:
 //! `character/reach/edges.rs`'s `explore`), and each case here is a test that the two agree, with the answer
-//! they agree on, the path walked where there is one and a blocker named where there is not. None is open
-//! (the last, sector seeds 76 and 110, the magic room's sample 31 and seed 114, are fixed). The paths a body
+//! they agree on, the path walked where there is one and a blocker named where there is not. No disagreement is
+//! open (the last, sector seeds 76 and 110, the magic room's sample 31 and seed 114, are fixed); sector seed 120
+//! (a path not walked: a step's nudges across a crease between two slopes) is, ignored. The paths a body
 //! did not walk that the last soaks found (sector seeds 52, 80, 81 and 82: steps up and drops from feet the
 //! scan set down off their column's centre, against a riser) are tests here too. The cases of other defects
 //! fixed are in `nav_soak_cases.rs` and `nav_soak_rims.rs`.
@@ -570,4 +571,42 @@ fn regression_seed_114_a_magic_room_place_near_a_reached_one_is_reached() {
         Vec3::new(-3.324_659_8, 0.009_999_99, 2.064_647),
     );
     assert!(the_two_agree(&scene, ctl, from, to));
+}
+
+/// Still open (found by sector seed 120, jumps off, on the session's last binary): a wide agent (radius 0.6 m,
+/// a 0.31 m step, slopes to 51°) walks over a crease where two sloped roofs meet (objects 6 and 8). Moves there
+/// step up and the step's nudges onto the tread carry the body far across its motion: asked 0.07 m, one move
+/// ends 0.18 m along x and 13 cm down in the crease, the next (asked 0.07 m) 0.47 m away and 0.23 m up, back
+/// where it was three moves before; steering then loops through the same five places every two seconds. The
+/// map's moves there are made from the places' feet at rest, where the nudges land elsewhere. Not yet fixed: the
+/// nudges' reach is the controller's (`movement.rs`'s step), and a change there needs the controller's whole
+/// property suite behind it.
+#[test]
+#[ignore = "known: a step's nudge carries a wide body across a crease between two slopes; steering loops"]
+fn regression_seed_120_a_wide_body_crosses_a_crease_between_two_sloped_roofs() {
+    let cells: Vec<Cell> = vec![
+        Some((0.0, 2.493_758_7, None)),
+        Some((0.122_919_71, 3.335_513_8, None)),
+        Some((0.0, 2.818_221_6, None)),
+        Some((0.520_140_4, 2.026_221_5, None)),
+        Some((0.0, 1.720_884_4, None)),
+        Some((0.368_697_2, 2.829_990_4, Some((1, -2.494_073_4)))),
+        Some((0.0, 3.361_985_7, Some((1, -24.873_386)))),
+        Some((0.0, 2.650_46, Some((0, 16.238_907)))),
+        Some((0.3, 2.115_460_4, None)),
+    ];
+    let scene = soak_grid(
+        2.933_714_2,
+        &cells,
+        &[
+            (0.5, 7.519_602, 0.2, 1.136_117_1),
+            (7.076_197, 3.885_875_2, 0.2, 1.494_769_8),
+        ],
+    );
+    let ctl = agent(0.597_722, 0.521_538_14, 0.307_547_7, 51.471_397, 0.3);
+    let (from, to) = (
+        Vec3::new(0.124_995_805, 2.555_999, 3.874_995_7),
+        Vec3::new(7.374_995_7, 2.827_998_9, 0.874_995_8),
+    );
+    walked_map(&scene, ctl, false, from, to);
 }
