@@ -289,16 +289,7 @@ impl<'a> Mover<'a> {
     fn probe_ground(&mut self, feet: Vec3, reach: f32, phase: SweepPhase) -> Option<(Ground, f32)> {
         let swept = self.sweep(phase, 0, feet, Vec3::NEG_Y * reach);
         let hit = swept.hit?;
-        let Some((support, on_face)) = self.walkable_support(&hit, feet) else {
-            // An edge at the body's side whose faces toward it hold nothing up (a thin roof's rim sloping away,
-            // passed beside): what lies under the body may be its ground, as below. Else a rim 2 mm inside a
-            // wide body's side, met on the snap's way down a slope, threw it off (navigation seed 102).
-            if hit.normal.y > 0.0 && self.held_at_side(swept.to, hit.point) {
-                let below = self.held_below(feet, reach)?;
-                return Some((below, feet.y - swept.to.y));
-            }
-            return None;
-        };
+        let support = self.walkable_support(&hit, feet);
         // An edge held on the rounded side, higher above the feet than a step and outside the walkable cone
         // under the axis, or at the body's side (past 60° from up) however low, does not hold the body up
         // unless something walkable lies under it within reach (its most level face is a tread it hangs beside,
@@ -306,11 +297,18 @@ impl<'a> Mover<'a> {
         // the body's ground, not the edge beside it: a body on a floor touching a higher floor's edge at its
         // side stood on that edge's object (a mover beside it carried it; steering, reading a contact half a
         // metre over the feet as a rim above a jump's take-off, never jumped there: the navigation soak's
-        // sector seed 33).
-        if self.beside_edge(swept.to, hit.point, on_face) {
+        // sector seed 33). So too an edge at the body's side whose faces toward it hold nothing up (a thin
+        // roof's rim sloping away, passed beside): else a rim 2 mm inside a wide body's side, met on the snap's
+        // way down a slope, threw it off (navigation seed 102).
+        let beside = match support {
+            Some((_, on_face)) => self.beside_edge(swept.to, hit.point, on_face),
+            None => hit.normal.y > 0.0 && self.held_at_side(swept.to, hit.point),
+        };
+        if beside {
             let below = self.held_below(feet, reach)?;
             return Some((below, feet.y - swept.to.y));
         }
+        let (support, _) = support?;
         Some((
             Ground {
                 object: hit.object,

@@ -160,7 +160,8 @@ impl Places<'_> {
     /// could not (the sector soak's seed 76).
     fn loose_key(&self, c: u32, feet: Vec3) -> Key {
         let step = (self.ctl.skin * 0.25).max(1e-4);
-        let across = self.ctl.skin.max(4.0 * step);
+        // Four height steps: a skin (at least 0.4 mm).
+        let across = 4.0 * step;
         let q = |v: f32, s: f32| (v / s).round() as i32;
         Key::Loose(c, q(feet.y, step), q(feet.x, across), q(feet.z, across))
     }
