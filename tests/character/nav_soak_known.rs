@@ -3,9 +3,9 @@
 //! moves as the map's graph does (each place from its own feet, every landing of every target tried:
 //! `character/reach/edges.rs`'s `explore`), and each case here is a test that the two agree, with the answer
 //! they agree on, the path walked where there is one and a blocker named where there is not. No disagreement is
-//! open (the last, sector seeds 76 and 110, the magic room's sample 31 and seed 114, are fixed); two paths not
-//! walked are, ignored: sector seeds 120 (a step's nudges across a crease between two slopes) and 125 (a tiny
-//! body stopped at a lip below a walkable slope). The paths a body
+//! open (the last, sector seeds 76 and 110, the magic room's sample 31 and seed 114, are fixed); one path not
+//! walked is, ignored: sector seed 120 (a wide body slid off a rim into a pocket between two roofs' rims,
+//! steering looping). Sector seed 125 (a tiny body stopped at a lip below a walkable slope) is fixed. The paths a body
 //! did not walk that the last soaks found (sector seeds 52, 80, 81 and 82: steps up and drops from feet the
 //! scan set down off their column's centre, against a riser) are tests here too. The cases of other defects
 //! fixed are in `nav_soak_cases.rs` and `nav_soak_rims.rs`.
@@ -612,13 +612,13 @@ fn regression_seed_120_a_wide_body_crosses_a_crease_between_two_sloped_roofs() {
     walked_map(&scene, ctl, false, from, to);
 }
 
-/// Still open (found by sector seed 125, jumps off): a tiny agent (radius 0.1 m, 0.3 m tall, a 0.27 m step,
-/// slopes to 42.7°) walks off a flat roof onto a 33.7° roof rising from a 4.5 cm lip where the two meet. The
-/// map's move from the last place before the lip (its feet at rest) climbs it; the steered body, arriving at
-/// walking speed, stops with its front a centimetre past the lip and stands there for good (each move
-/// refused, the wish unchanged). Not yet traced: the step up onto a slope is the controller's.
+/// Found by sector seed 125 (jumps off): a tiny agent (radius 0.1 m, 0.3 m tall, a 0.27 m step, slopes to
+/// 42.7°) walks off a flat roof onto a 33.7° roof rising from a 4.5 cm lip where the two meet. The steered body,
+/// arriving at walking speed with its front a centimetre past the lip, stepped up and landed with its rounded
+/// bottom on the slope ahead of its axis, the axis still over the flat roof: the riser, measured straight under
+/// the feet before and after, read as no climb, and each move was refused for good. What the body climbs there
+/// is its feet's rise (`movement/step.rs`).
 #[test]
-#[ignore = "known: a tiny body stops at a lip where a flat roof meets a walkable slope"]
 fn regression_seed_125_a_tiny_body_climbs_the_lip_onto_a_sloped_roof() {
     let cells: Vec<Cell> = vec![
         None,

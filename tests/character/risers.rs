@@ -180,3 +180,40 @@ fn a_riser_whose_tread_falls_away_from_its_top_is_climbed_in_small_moves() {
         );
     }
 }
+
+/// A lip below a walkable slope (a flat floor meeting a 33.7° sector floor that rises from 4.5 cm at the shared
+/// edge) is climbed by a tiny body in a frame's moves, from wherever the walk meets it. A step there lands with
+/// the body's rounded bottom on the slope ahead of its axis, the axis still over the floor it came from: the
+/// riser measured straight under the feet before and after read as no climb, and the body stood at the lip for
+/// good (found by the navigation soak, sector seed 125).
+#[test]
+fn a_lip_below_a_walkable_slope_is_climbed_in_small_moves() {
+    let text = "#![enable(implicit_some)]\n(version: 3, sectors: [\
+        (id: 1, outline: [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)], floor: (height: 0.0), ceiling: (height: 3.0)), \
+        (id: 2, outline: [(2.0, 0.0), (4.0, 0.0), (4.0, 2.0), (2.0, 2.0)], \
+         floor: (height: 0.045, slope: (edge: 3, degrees: 33.7)), ceiling: (height: 5.0))])";
+    let scene = crate::common::scene(text);
+    let ctl = CharacterController {
+        radius: 0.1,
+        height: 0.3,
+        max_step: 0.27,
+        max_slope_deg: 42.7,
+        ..CharacterController::default()
+    };
+    let mv = 4.0 / 60.0;
+    for k in 0..12 {
+        // Twelve phases of the frame's move against the lip.
+        let mut feet = Vec3::new(1.5 + k as f32 * mv / 12.0, 0.01, 1.0);
+        for _ in 0..20 {
+            feet = ctl
+                .move_character(&scene, feet, Vec3::new(mv, 0.0, 0.0))
+                .feet;
+        }
+        // Up the slope: its plane rises 0.667 m a metre from 0.045 m at x = 2.
+        let slope = 0.045 + 0.6669 * (feet.x - 2.0);
+        assert!(
+            feet.x > 2.3 && feet.y > slope - 0.01 && feet.y < slope + 0.1,
+            "phase {k}: stood at {feet}, short of the slope"
+        );
+    }
+}

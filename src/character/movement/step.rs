@@ -119,10 +119,8 @@ impl Mover<'_> {
             .map_or(pos.y + ctl.max_step, |h| h.point.y);
         let (over, landed, h) = self.settle_on_tread(it, fwd.to, dir, lift, riser_top)?;
         // The riser: the ground straight under the feet after, less the ground straight under them before.
-        let base = self
-            .ground_below(pos)
-            .or(self.ground_y)
-            .unwrap_or(pos.y - ctl.skin);
+        let below = self.ground_below(pos);
+        let base = below.or(self.ground_y).unwrap_or(pos.y - ctl.skin);
         let tread = self.ground_below(landed).unwrap_or(h.point.y);
         let rise = match self.held_edge {
             // Standing on the very edge of the tread it climbs onto (its riser's top and the tread at the
@@ -134,6 +132,17 @@ impl Mover<'_> {
                 landed.y - pos.y
             }
             _ => tread - base,
+        };
+        // Landed with its rounded bottom on a walkable face ahead of its axis (a slope rising from a lip), the
+        // axis still over the floor it stood on (the same height straight under the feet before and after):
+        // what the body climbed is its feet's rise (sector seed 125). A body held over a slot, nothing straight
+        // under it, is not on a floor and climbs nothing this way.
+        let on_its_floor = below.is_some() && rise.abs() < ctl.skin;
+        let rise = if on_its_floor && landed.y - pos.y >= ctl.skin && self.rests_on_face(&h, landed)
+        {
+            landed.y - pos.y
+        } else {
+            rise
         };
         attempt.riser = Some(rise);
         if landed.y - pos.y > ctl.max_step + ctl.skin + 1e-3 || rise > ctl.max_step + 1e-3 {
@@ -230,6 +239,12 @@ impl Mover<'_> {
         }
         let h = down.hit.ok_or(StepRefusal::NoTread)?;
         Ok((over, down.to, h))
+    }
+
+    /// Whether the body with its feet at `feet` rests on `contact` as on a walkable face (not an edge).
+    fn rests_on_face(&self, contact: &SceneToi, feet: Vec3) -> bool {
+        let (support, on_face) = self.support(contact, feet);
+        on_face && support.y >= self.walkable_y
     }
 }
 
