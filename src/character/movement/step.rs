@@ -92,31 +92,83 @@ impl Mover<'_> {
         if lift < ctl.skin {
             return Err(StepRefusal::NoHeadroom);
         }
-        let fwd = self.sweep(SweepPhase::StepForward, it, up.to, horizontal);
-        let forward = Vec3::new(fwd.to.x - up.to.x, 0.0, fwd.to.z - up.to.z).length();
-        attempt.forward = forward;
-        // Progress is measured along the motion and against the rounding of the coordinates: a body pressed
-        // against a face that the lifted body meets again moves by an ulp or two (a few microns 30 m from the
-        // origin), which is no way past the riser.
-        let dir = horizontal.normalize_or_zero();
-        if (fwd.to - up.to).dot(dir) <= rounding(up.to) {
-            return Err(if up.hit.is_some() {
-                StepRefusal::NoHeadroom
-            } else {
-                StepRefusal::TooHigh
-            });
+        let riser_top = self.riser_top(pos, horizontal, riser_at);
+        let full = self.step_from(
+            it,
+            pos,
+            horizontal,
+            (up.to, up.hit.is_some()),
+            riser_top,
+            attempt,
+        );
+        // A riser well under the step below a ceiling that comes down ahead (a sloped ceiling over a stair's
+        // foot): lifted the whole step, the body's head meets the ceiling before its middle is over the tread,
+        // where lifted just over the riser's top it passes (sector seed 128). Tried only when the whole lift
+        // stepped onto nothing (or met the ceiling going on); a lift under the whole one is clear, as the whole
+        // one was.
+        let low = riser_top + 2.0 * ctl.skin - pos.y;
+        match full {
+            Err(StepRefusal::NoProgress | StepRefusal::TooHigh | StepRefusal::NoHeadroom)
+                if low >= ctl.skin && low < lift - ctl.skin =>
+            {
+                let mut lower = *attempt;
+                lower.lift = low;
+                let lifted = (pos + Vec3::Y * low, false);
+                match self.step_from(it, pos, horizontal, lifted, riser_top, &mut lower) {
+                    Ok(found) => {
+                        *attempt = lower;
+                        Ok(found)
+                    }
+                    Err(_) => full,
+                }
+            }
+            other => other,
         }
-        // The top of the riser being climbed: straight down onto it just past the contact that blocked the walk.
+    }
+
+    /// The top of the riser being climbed: straight down onto it just past `riser_at`, the contact that blocked
+    /// the walk from `pos` along `horizontal` (`max_step` over the feet when nothing is under the ray).
+    fn riser_top(&self, pos: Vec3, horizontal: Vec3, riser_at: Vec3) -> f32 {
+        let ctl = self.ctl;
         let into = Vec3::new(horizontal.x, 0.0, horizontal.z).normalize_or_zero() * ctl.skin;
         let top = pos.y + ctl.height;
         let ray = crate::shape::Ray::new(
             Vec3::new(riser_at.x + into.x, top, riser_at.z + into.z),
             Vec3::NEG_Y,
         );
-        let riser_top = self
-            .scene
+        self.scene
             .cast_ray(&ray, ctl.height)
-            .map_or(pos.y + ctl.max_step, |h| h.point.y);
+            .map_or(pos.y + ctl.max_step, |h| h.point.y)
+    }
+
+    /// A step from `pos` lifted to `lifted.0` (`lifted.1`: the lift stopped by a ceiling): move on at that
+    /// height, settle onto the tread, and check the climb (see [`Self::step_probes`]).
+    fn step_from(
+        &mut self,
+        it: u32,
+        pos: Vec3,
+        horizontal: Vec3,
+        lifted: (Vec3, bool),
+        riser_top: f32,
+        attempt: &mut StepAttempt,
+    ) -> Result<(Vec3, Vec3), StepRefusal> {
+        let ctl = *self.ctl;
+        let (up_to, ceiling) = lifted;
+        let lift = up_to.y - pos.y;
+        let fwd = self.sweep(SweepPhase::StepForward, it, up_to, horizontal);
+        let forward = Vec3::new(fwd.to.x - up_to.x, 0.0, fwd.to.z - up_to.z).length();
+        attempt.forward = forward;
+        // Progress is measured along the motion and against the rounding of the coordinates: a body pressed
+        // against a face that the lifted body meets again moves by an ulp or two (a few microns 30 m from the
+        // origin), which is no way past the riser.
+        let dir = horizontal.normalize_or_zero();
+        if (fwd.to - up_to).dot(dir) <= rounding(up_to) {
+            return Err(if ceiling {
+                StepRefusal::NoHeadroom
+            } else {
+                StepRefusal::TooHigh
+            });
+        }
         let (over, landed, h) = self.settle_on_tread(it, fwd.to, dir, lift, riser_top)?;
         // The riser: the ground straight under the feet after, less the ground straight under them before.
         let below = self.ground_below(pos);
@@ -178,7 +230,7 @@ impl Mover<'_> {
             normal: h.normal,
             iteration: it,
         });
-        let done = Vec3::new(over.x - up.to.x, 0.0, over.z - up.to.z);
+        let done = Vec3::new(over.x - up_to.x, 0.0, over.z - up_to.z);
         let rest = if done.length() >= horizontal.length() {
             Vec3::ZERO
         } else {

@@ -243,7 +243,7 @@ impl Places<'_> {
         // same feet, stepped over (found by the navigation soak, sector seeds 52 and 80).
         let centre = self.grid.center(from.column as usize);
         let held = Vec2::new(from.feet.x - centre.x, from.feet.z - centre.y).length() > 1e-3;
-        let rise = (held && feet.y - from.feet.y > 2.0 * self.ctl.skin)
+        let rise = (held && (!from.level || feet.y - from.feet.y > 2.0 * self.ctl.skin))
             || feet.y - from.feet.y > 0.5 * self.ctl.max_step;
         // A long drop from such feet too: walked off slowly, the body's rounded bottom may meet the corner of
         // the riser beside it, which the controller steps it up onto (carrying it onto the tread, a radius
