@@ -353,7 +353,10 @@ fn at_corners(
         let corner = nearest.0 + 1;
         let to = flat(feet, pts[corner]);
         let closing = Vec2::new(body.velocity.x, body.velocity.z).dot(to.normalize_or_zero());
-        let falls = pts[nearest.0].y - pts[corner].y > ctl.snap_distance;
+        // Slowed for a ledge only when walked off one: a jump's landing lower than its take-off by more than the
+        // snap is reached at the wish that reaches it exactly (a body landed 4 mm short of a landing on a
+        // riser's rim, closing at that wish, was aimed at it for good: the sector soak's seed 140).
+        let falls = !jumped && pts[nearest.0].y - pts[corner].y > ctl.snap_distance;
         found = if to.length() > 1e-3 && !held_short(to.length(), closing, falls) {
             nearest
         } else {
