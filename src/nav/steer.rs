@@ -110,6 +110,13 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
     input.wish = if off > ctl.radius && t < 1.0 {
         // Pushed off: back to the path first.
         flat(feet, q).normalize_or_zero() * STEER_SPEED
+    } else if i == 0 && t <= 0.0 && off > AT {
+        // Short of the path's start (a body set off from a place near it, where a body does not stay): to the
+        // start first, reaching it exactly, where the bake's moves began. Heading for the first segment's end
+        // from there, a slim body under a sloped ceiling was turned off the segment by the ceiling, past a
+        // radius, sent back, and did so for good (the sample soak's seed 154, in the magic room).
+        let to = flat(feet, q);
+        to.normalize_or_zero() * (to.length() * HZ).min(STEER_SPEED)
     } else if last {
         arrive(feet, b)
     } else {

@@ -765,3 +765,19 @@ fn regression_seed_139() {
     );
     walked_map(&scene, ctl, true, from, to);
 }
+
+/// Found by the sample levels' soak (seed 154, jumps off): the magic room, a slim agent (radius 0.17 m, 0.76 m
+/// tall, a 5 cm step) set off 0.15 m from the path's start, under a sloped ceiling its head touches. Within a
+/// radius of the start, steering headed for the first segment's end; the ceiling turned the body off the segment
+/// past a radius, steering sent it back, and so on for good. A body short of the path's start now goes to the
+/// start first, reaching it exactly, where the bake's moves began (`nav/steer.rs`).
+#[test]
+fn regression_sample_154() {
+    let scene = sample_level("magic_room");
+    let ctl = agent(0.173_474_06, 0.408_408_73, 0.05, 50.258_846, 0.3);
+    let (from, to) = (
+        Vec3::new(-2.837_433_6, 0.010_000_005, 2.726_217_7),
+        Vec3::new(-1.326_484, 0.010_000_005, -2.146_420_2),
+    );
+    walked_map(&scene, ctl, false, from, to);
+}
