@@ -218,7 +218,7 @@ impl Places<'_> {
         target: &Spot,
         work: &mut EdgeWork,
     ) -> Option<(Vec3, bool)> {
-        let (feet, level) = self.one_move(from, target, work)?;
+        let (feet, level, stepped) = self.one_move(from, target, work)?;
         let flat = Vec2::new(feet.x - from.feet.x, feet.z - from.feet.z).length();
         let drop = feet.y < from.feet.y - self.ctl.max_step - 2.0 * self.ctl.skin;
         // One move of several cells sweeps straight over a pit the body is narrower than; a body walking it
@@ -243,8 +243,13 @@ impl Places<'_> {
         // same feet, stepped over (found by the navigation soak, sector seeds 52 and 80).
         let centre = self.grid.center(from.column as usize);
         let held = Vec2::new(from.feet.x - centre.x, from.feet.z - centre.y).length() > 1e-3;
+        // And any move that steps up a riser (session 26, sector seed 159: a 0.1 m riser whose top edge rises
+        // along it, beside a wall; a frame's walk onto it was turned along the edge into the wall's corner and
+        // stood there, where the one move of a cell carried the body onto the tread). A climb up a slope is no
+        // step and is not walked.
         let rise = (held && (!from.level || feet.y - from.feet.y > 2.0 * self.ctl.skin))
-            || feet.y - from.feet.y > 0.5 * self.ctl.max_step;
+            || feet.y - from.feet.y > 0.5 * self.ctl.max_step
+            || stepped;
         // A long drop from such feet too: walked off slowly, the body's rounded bottom may meet the corner of
         // the riser beside it, which the controller steps it up onto (carrying it onto the tread, a radius
         // aside), where the one move fell clear (the sector soak's seed 82: a 0.54 m body by a roof 8 cm
@@ -289,7 +294,14 @@ impl Places<'_> {
     }
 
     /// The move itself (see [`Places::try_move`]).
-    fn one_move(&self, from: &Node, target: &Spot, work: &mut EdgeWork) -> Option<(Vec3, bool)> {
+    /// Answers the landing, whether it stands on a level face, and whether the move stepped up a riser (by more
+    /// than two skins).
+    fn one_move(
+        &self,
+        from: &Node,
+        target: &Spot,
+        work: &mut EdgeWork,
+    ) -> Option<(Vec3, bool, bool)> {
         let ctl = self.ctl;
         let level =
             from.level && target.normal == Vec3::Y && (from.feet.y - target.feet.y).abs() <= 1e-5;
@@ -320,7 +332,7 @@ impl Places<'_> {
                                     <= 1e-4 * (1.0 + target.ground.abs())
                         });
                 if floor_first {
-                    return Some((to, true));
+                    return Some((to, true, false));
                 }
             }
         }
@@ -336,7 +348,8 @@ impl Places<'_> {
                 return None;
             }
         }
-        Some((landing, ground.normal == Vec3::Y))
+        let stepped = m.stepped_up > 2.0 * ctl.skin;
+        Some((landing, ground.normal == Vec3::Y, stepped))
     }
 
     /// The moves out of node `n`: every landing of every target tried in each direction (the search goes on
