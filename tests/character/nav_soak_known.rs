@@ -3,9 +3,10 @@
 //! moves as the map's graph does (each place from its own feet, every landing of every target tried:
 //! `character/reach/edges.rs`'s `explore`), and each case here is a test that the two agree, with the answer
 //! they agree on, the path walked where there is one and a blocker named where there is not. No disagreement is
-//! open (the last, sector seeds 76 and 110, the magic room's sample 31 and seed 114, are fixed); two paths not
-//! walked are, ignored: sector seeds 139 (in the air over a landing that is the next jump's take-off, steering
-//! turns onto that jump) and 157 (a jump cut at once by a ceiling's edge over its take-off). Sector seeds 120 (a wide body slid off a rim into a pocket between two roofs' rims),
+//! open (the last, sector seeds 76 and 110, the magic room's sample 31 and seed 114, are fixed); three paths not
+//! walked are, ignored: sector seeds 133 (a path doubling back over a drop onto a slope), 139 (in the air over
+//! a landing that is the next jump's take-off, steering turns onto that jump) and 157 (a jump cut at once by a
+//! ceiling's edge over its take-off). Sector seeds 120 (a wide body slid off a rim into a pocket between two roofs' rims),
 //! 125 (a tiny body stopped at a lip below a walkable slope), 128 (a low riser under a ceiling coming down) 140 (a
 //! body held 4 mm short of a jump's landing) and 159 (a riser's rising edge beside a wall), and the sample
 //! soak's seed 154 (a start under a sloped ceiling), are fixed.
