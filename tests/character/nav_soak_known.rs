@@ -3,10 +3,10 @@
 //! moves as the map's graph does (each place from its own feet, every landing of every target tried:
 //! `character/reach/edges.rs`'s `explore`), and each case here is a test that the two agree, with the answer
 //! they agree on, the path walked where there is one and a blocker named where there is not. No disagreement is
-//! open (the last, sector seeds 76 and 110, the magic room's sample 31 and seed 114, are fixed); three paths not
+//! open (the last, sector seeds 76 and 110, the magic room's sample 31 and seed 114, are fixed); four paths not
 //! walked are, ignored: sector seeds 133 (a path doubling back over a drop onto a slope), 139 (in the air over
-//! a landing that is the next jump's take-off, steering turns onto that jump) and 157 (a jump cut at once by a
-//! ceiling's edge over its take-off). Sector seeds 120 (a wide body slid off a rim into a pocket between two roofs' rims),
+//! a landing that is the next jump's take-off, steering turns onto that jump), 157 (a jump cut at once by a
+//! ceiling's edge over its take-off) and 161 (not yet looked into). Sector seeds 120 (a wide body slid off a rim into a pocket between two roofs' rims),
 //! 125 (a tiny body stopped at a lip below a walkable slope), 128 (a low riser under a ceiling coming down) 140 (a
 //! body held 4 mm short of a jump's landing) and 159 (a riser's rising edge beside a wall), and the sample
 //! soak's seed 154 (a start under a sloped ceiling), are fixed.
@@ -878,6 +878,31 @@ fn regression_seed_133() {
     let (from, to) = (
         Vec3::new(4.374_994_8, 2.929_999, 10.374_994),
         Vec3::new(4.374_994_8, 1.930_999_5, 3.124_994_8),
+    );
+    walked_map(&scene, ctl, false, from, to);
+}
+
+/// Still open (found by sector seed 161, jumps off, on the session's last binary), not yet looked into: a path
+/// a 0.21 m agent with a 6 cm step and slopes to 37° does not walk, over sloped sectors.
+#[test]
+#[ignore = "known: a path not walked, not yet looked into"]
+fn regression_seed_161() {
+    let cells: Vec<Cell> = vec![
+        Some((0.584_352_6, 2.598_695_5, Some((2, 25.752_203)))),
+        None,
+        Some((0.15, 2.747_501_4, Some((0, -30.672_611)))),
+        Some((0.0, 2.095_147_8, None)),
+        Some((0.0, 1.584_447_5, Some((2, 11.355_034)))),
+        Some((0.0, 1.433_321_7, None)),
+        None,
+        None,
+        Some((0.15, 3.049_821_1, Some((3, -23.531_87)))),
+    ];
+    let scene = soak_grid(3.661_396_3, &cells, &[]);
+    let ctl = agent(0.208_345_77, 1.159_904_5, 0.058_473_185, 37.072_975, 0.3);
+    let (from, to) = (
+        Vec3::new(7.624_994_8, 1.442_999_6, 6.624_994_8),
+        Vec3::new(7.374_994_8, 2.572_856_2, 0.624_994_75),
     );
     walked_map(&scene, ctl, false, from, to);
 }
