@@ -259,6 +259,10 @@ mod cases;
 #[path = "nav_soak_rims.rs"]
 mod rims;
 
-/// The soaks' findings still open (the known knife-edge classes), each an ignored test.
+/// The paths not walked at the controller's steps and at steering's ends of segments (session 26).
+#[path = "nav_soak_steps.rs"]
+mod steps;
+
+/// The knife-edge findings, where the map and the reach map once disagreed, each a test.
 #[path = "nav_soak_known.rs"]
 mod known;
