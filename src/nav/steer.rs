@@ -314,7 +314,20 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
             found_rise = rise;
         }
     }
-    at_corners(path, body, ctl, nearest, found)
+    let found = at_corners(path, body, ctl, nearest, found);
+    // On the ground at a later point of the path (within `AT` across and the skin band in height), the body is
+    // where the path's walk from that point began: it goes on from there. A path that came back over itself
+    // (up a slope, a drop back down it, and up again along the same line) held a body at the point after the
+    // drop, counted on the first pass (the sector soak's seeds 133 and 161).
+    if body.grounded {
+        for k in (found.0 + 1..pts.len() - 1).rev() {
+            let p = pts[k];
+            if flat(feet, p).length() <= AT && (feet.y - p.y).abs() <= 3.0 * ctl.skin {
+                return on_segment(pts, k, feet);
+            }
+        }
+    }
+    found
 }
 
 /// Whether a link takes the body off the floor it walks: a jump or a drop.

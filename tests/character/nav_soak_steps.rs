@@ -2,10 +2,10 @@
 //! 26), each a test: a lip below a walkable slope (sector seed 125), a low riser under a ceiling coming down
 //! (128), a wide body sliding off a rim between two places held on it (120), a riser whose top edge rises along
 //! a wall (159), a body held 4 mm short of a jump's landing (140), a start under a sloped ceiling (the sample
-//! soak's seed 154), and seed 136, walked since. Four are open, ignored: sector seeds 133 (a path doubling back
-//! over a drop onto a slope), 139 (in the air over a landing that is the next jump's take-off, steering turns
-//! onto that jump), 157 (a jump cut at once by a ceiling's edge over its take-off) and 161 (not yet looked
-//! into). ARCHITECTURE's "Three steps and a rim" has the story.
+//! soak's seed 154), and seed 136, walked since. Seed 161 (a path back over itself after a drop) is fixed. Three are open, ignored:
+//! sector seeds 133 (a path doubling back over a drop onto a slope, the body between the passes), 139 (in the
+//! air over a landing that is the next jump's take-off, steering turns onto that jump) and 157 (a jump cut at
+//! once by a ceiling's edge over its take-off). ARCHITECTURE's "Three steps and a rim" has the story.
 
 use collidoscope::glam::Vec3;
 
@@ -313,10 +313,11 @@ fn regression_seed_133() {
     walked_map(&scene, ctl, false, from, to);
 }
 
-/// Still open (found by sector seed 161, jumps off, on the session's last binary), not yet looked into: a path
-/// a 0.21 m agent with a 6 cm step and slopes to 37° does not walk, over sloped sectors.
+/// Found by sector seed 161 (jumps off, on the session's last binary): a 0.21 m agent with a 6 cm step walks
+/// up a slope, drops 0.15 m back down it and walks up again along the same line. At the point after the drop
+/// it was on the first pass's segment too, and steering, counting it there, held it at that point for good. A
+/// body on the ground at a later point of the path now goes on from there (`nav/steer.rs`).
 #[test]
-#[ignore = "known: a path not walked, not yet looked into"]
 fn regression_seed_161() {
     let cells: Vec<Cell> = vec![
         Some((0.584_352_6, 2.598_695_5, Some((2, 25.752_203)))),
