@@ -79,6 +79,13 @@ pub(super) fn coming_down(body: &Body, feet: Vec3, dir: Vec2, ctl: &CharacterCon
         && along <= path_cell(ctl) + TAKE_OFF
 }
 
+/// The wish toward `to` from `feet` at walking speed, reaching it exactly at 60 Hz (the rest of the way in one
+/// frame when that is less than a frame's walk).
+pub(super) fn toward(feet: Vec3, to: Vec3) -> Vec2 {
+    let d = Vec2::new(to.x - feet.x, to.z - feet.z);
+    d.normalize_or_zero() * (d.length() * HZ).min(STEER_SPEED)
+}
+
 /// The horizontal distance between two points.
 pub(super) fn flat(a: Vec3, b: Vec3) -> f32 {
     Vec2::new(a.x - b.x, a.z - b.z).length()

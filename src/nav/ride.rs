@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{HZ, flat};
+use super::consts::{HZ, flat, toward};
 use super::ways::moved_bounds;
 use super::{MAX_RIDE_MOVERS, NavSettings, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController, MoveGraph};
@@ -83,12 +83,6 @@ pub(super) struct Block {
 /// Where the mover is at a scene time (its offset), its offset at the ride's near end, and how long it rests
 /// there, seconds (its wait).
 pub(super) type Timing<'a> = (&'a dyn Fn(f32) -> Vec3, Vec3, f32);
-
-/// The wish toward `to` at walking speed, reaching it exactly at 60 Hz.
-fn toward(feet: Vec3, to: Vec3) -> Vec2 {
-    let d = Vec2::new(to.x - feet.x, to.z - feet.z);
-    d.normalize_or_zero() * (d.length() * HZ).min(STEER_SPEED)
-}
 
 /// The wish that brings the feet to `to` and stops there (full speed, slower within a quarter metre).
 fn arrive(feet: Vec3, to: Vec3) -> Vec2 {

@@ -35,7 +35,7 @@
 
 use glam::{Vec2, Vec3};
 
-use super::consts::{AT, HZ, at_take_off, coming_down, drop_speed, rise_off};
+use super::consts::{AT, HZ, at_take_off, coming_down, drop_speed, rise_off, toward};
 use super::ride::{self, Block};
 use super::{NavLink, NavPath, STEER_SPEED};
 use crate::character::{Body, BodyInput, CharacterController};
@@ -92,12 +92,11 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
         // On the ground on the take-off's side: to the take-off, and jump there (on a rim above it, walking
         // off slowly toward it, as off a ledge).
         if t < 0.5 {
-            let to = flat(feet, a);
             if at_take_off(body, a, ctl) {
                 input.jump = true;
                 input.wish = along;
             } else {
-                input.wish = to.normalize_or_zero() * (to.length() * HZ).min(STEER_SPEED);
+                input.wish = toward(feet, a);
                 let fall = feet.y - a.y;
                 if fall > ctl.snap_distance {
                     input.wish = input.wish.clamp_length_max(drop_speed(ctl, fall));
@@ -115,15 +114,13 @@ pub(super) fn steer(path: &NavPath, body: &Body, ctl: &CharacterController) -> B
         // start first, reaching it exactly, where the bake's moves began. Heading for the first segment's end
         // from there, a slim body under a sloped ceiling was turned off the segment by the ceiling, past a
         // radius, sent back, and did so for good (the sample soak's seed 154, in the magic room).
-        let to = flat(feet, q);
-        to.normalize_or_zero() * (to.length() * HZ).min(STEER_SPEED)
+        toward(feet, q)
     } else if last {
         arrive(feet, b)
     } else {
         // At most the rest of the way in one frame: the body turns the corner from the point itself, where the
         // bake's walk along the next segment began.
-        let to = flat(feet, b);
-        to.normalize_or_zero() * (to.length() * HZ).min(STEER_SPEED)
+        toward(feet, b)
     };
     // Off a ledge more than the snap catches: slowly, so the fall lands about a cell past the rim (where the
     // drop's move lands) rather than flying on over whatever lies beyond; in the air, arriving at its end.
@@ -318,7 +315,8 @@ fn nearest_segment(path: &NavPath, body: &Body, ctl: &CharacterController) -> (u
     // On the ground at a later point of the path (within `AT` across and the skin band in height), the body is
     // where the path's walk from that point began: it goes on from there. A path that came back over itself
     // (up a slope, a drop back down it, and up again along the same line) held a body at the point after the
-    // drop, counted on the first pass (the sector soak's seeds 133 and 161).
+    // drop, counted on the first pass (the sector soak's seed 161; seed 133's body stands between the passes,
+    // at no point, and is not helped).
     if body.grounded {
         for k in (found.0 + 1..pts.len() - 1).rev() {
             let p = pts[k];

@@ -190,7 +190,11 @@ impl Mover<'_> {
         // what the body climbed is its feet's rise (sector seed 125). A body held over a slot, nothing straight
         // under it, is not on a floor and climbs nothing this way.
         let on_its_floor = below.is_some() && rise.abs() < ctl.skin;
-        let rise = if on_its_floor && landed.y - pos.y >= ctl.skin && self.rests_on_face(&h, landed)
+        let rise = if on_its_floor
+            && landed.y - pos.y >= ctl.skin
+            && self
+                .walkable_support(&h, landed)
+                .is_some_and(|(_, on_face)| on_face)
         {
             landed.y - pos.y
         } else {
@@ -291,12 +295,6 @@ impl Mover<'_> {
         }
         let h = down.hit.ok_or(StepRefusal::NoTread)?;
         Ok((over, down.to, h))
-    }
-
-    /// Whether the body with its feet at `feet` rests on `contact` as on a walkable face (not an edge).
-    fn rests_on_face(&self, contact: &SceneToi, feet: Vec3) -> bool {
-        let (support, on_face) = self.support(contact, feet);
-        on_face && support.y >= self.walkable_y
     }
 }
 
