@@ -554,10 +554,14 @@ fn thrown_up(body: &Body, start: Vec3, ctl: &CharacterController) -> bool {
 /// plus `jump_height`, `rise_off`): a body bumped so is no longer read as flying the jump (`steer.rs` turns it
 /// back toward the segment before), and under a low ceiling one that is (the bake's own flight, its wish held
 /// along the link) may land where steering's never does (the navigation soak's sector seed 33: a 0.4 m body
-/// with a 1.2 m jump under a 2 m ceiling jumped, bumped, turned back and jumped again for good).
+/// with a 1.2 m jump under a 2 m ceiling jumped, bumped, turned back and jumped again for good). A ceiling's
+/// edge met by the head is a corner to the step, not a ceiling, but takes the rise all the same: any contact
+/// facing down counts (the sector soak's seed 157: a jump taken off under an edge 4 cm over the head was cut at
+/// once; the bake's flight, its wish held along the link, landed, while steering turned the body back).
 fn cut_short(m: &CharacterMove, body: &Body, take_off: Vec3, ctl: &CharacterController) -> bool {
-    matches!(m.limit, Some(Limit::Ceiling { .. }))
-        && rise_off(body, take_off, ctl) > ctl.max_step + 2.0 * ctl.skin
+    let bumped =
+        matches!(m.limit, Some(Limit::Ceiling { .. })) || m.hits.iter().any(|h| h.normal.y < 0.0);
+    bumped && rise_off(body, take_off, ctl) > ctl.max_step + 2.0 * ctl.skin
 }
 
 /// Where the jump link from node `n` along `dir` lands (the link joins the node nearest it), when the
