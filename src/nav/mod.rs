@@ -50,6 +50,7 @@ mod line;
 mod path;
 mod pull;
 mod ride;
+mod spur;
 mod steer;
 mod straighten;
 mod update;

@@ -17,6 +17,7 @@ use glam::{Vec2, Vec3};
 use super::astar::{self, Costs, Via};
 use super::bake::{self, AgentMap};
 use super::landmarks::{self, Bound};
+use super::spur;
 use super::straighten::{Ground, straightened};
 use super::{NavLink, NavPath, NavSettings};
 use crate::character::{CharacterController, walks};
@@ -85,7 +86,7 @@ pub(super) fn find(
     // Each walking piece between rides on its own (a ride step is kept as it is).
     let mut out = NavPath::default();
     for (piece, ride) in pieces(&path) {
-        let piece = straightened(piece, &ground);
+        let piece = spur::cut(straightened(piece, &ground), &ground);
         if out.points.is_empty() {
             out.points = piece.points;
         } else {

@@ -111,7 +111,7 @@ fn windows(stepped: &[usize], points: usize) -> impl Iterator<Item = (usize, usi
 /// Whether a body stepped at 60 Hz with [`NavPath::steer`](super::NavPath::steer) along `points` (joined by
 /// `links`) from the first gets within a quarter metre across and a step up or down of the last, in the
 /// contract's time.
-fn followed(points: &[Vec3], links: &[NavLink], ground: &Ground) -> bool {
+pub(super) fn followed(points: &[Vec3], links: &[NavLink], ground: &Ground) -> bool {
     let (scene, ctl, gravity) = (ground.scene, &ground.ctl, ground.gravity);
     let (Some(&first), Some(&last)) = (points.first(), points.last()) else {
         return true;
@@ -186,6 +186,22 @@ fn straighten(path: &mut NavPath, ground: &Ground, proofs: bool) -> Option<Vec<u
     Some(stepped)
 }
 
+/// Whether the walk from `a` to `b` is made, on the ground all the way, by the agent's body and by ones a little
+/// wider and narrower (`Bodies`), each ending within a step of `b`'s height.
+fn walked_by(ground: &Ground, bodies: &Bodies, a: Vec3, b: Vec3) -> bool {
+    [&bodies.fat, &bodies.thin, &ground.ctl]
+        .into_iter()
+        .all(|c| {
+            walks(ground.scene, c, ground.gravity, a, b, true)
+                .is_some_and(|f| (f.y - b.y).abs() <= c.max_step + 2.0 * c.skin)
+        })
+}
+
+/// [`walked_by`] the agent's bodies.
+pub(super) fn walked_by_all(ground: &Ground, a: Vec3, b: Vec3) -> bool {
+    walked_by(ground, &Bodies::new(&ground.ctl), a, b)
+}
+
 /// From `from` (standing for point `i`), the farthest point of the run `i + 1..=end` a stepped shortcut walks
 /// to: the farthest the cheap sweep (`line::blocked`) does not turn down, walked first; where it is not walked,
 /// halving back from it with the walk (a walk that succeeds costs its whole length three times over, so short
@@ -198,7 +214,7 @@ fn walk_step(
     (from, i): (Vec3, usize),
     end: usize,
 ) -> Option<(usize, bool)> {
-    let (scene, ctl, gravity) = (ground.scene, &ground.ctl, ground.gravity);
+    let (scene, ctl) = (ground.scene, &ground.ctl);
     let margin = bodies.margin;
     let ways = &ground.map.ways;
     let ok = |j: usize| {
@@ -209,13 +225,7 @@ fn walk_step(
         if line::proven(scene, &ground.map.graph, ctl, margin, from, b) {
             return true;
         }
-        if line::blocked(scene, ctl, margin, from, b) {
-            return false;
-        }
-        [&bodies.fat, &bodies.thin, ctl].into_iter().all(|c| {
-            walks(scene, c, gravity, from, b, true)
-                .is_some_and(|f| (f.y - b.y).abs() <= c.max_step + 2.0 * c.skin)
-        })
+        !line::blocked(scene, ctl, margin, from, b) && walked_by(ground, bodies, from, b)
     };
     let top = farthest(i, end, |j| {
         !ways::crosses(ways, from, points[j]) && !line::blocked(scene, ctl, margin, from, points[j])

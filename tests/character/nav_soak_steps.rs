@@ -294,20 +294,15 @@ fn regression_seed_159() {
     walked_map(&scene, ctl, false, from, to);
 }
 
-/// Still open (found by sector seed 133, jumps off; on the session's first binary too): a slim agent (radius
-/// 0.14 m, a 5 cm step) drops 0.65 m onto a 35° slope, goes 0.1 m on down it (a drop link), then back up the same
-/// line: three segments over one another across, and a body on the slope between their ends counts as on the
-/// first drop (its band is the drop's height), so steering holds it at a corner or sends it back and forth.
-/// Counting a grounded body more than a step under a drop's landing off that drop ends the first stop; the
-/// back and forth remains. Needs the path not to double back on itself (or steering to know which pass).
-/// Traced again (session 27): the path's points 4 to 7 are a drop of 0.65 m onto the slope, a drop of 0.11 m
-/// 0.15 m back down it and a walk up through the first drop's landing. At point 6 the later-point rule turns
-/// the body up the slope; one frame on it is within the first drop's segment again (on the ground 5 cm under
-/// its landing, inside the drop's band), the walk up lies past two drops from it (`past_floor`), and the body
-/// goes back to point 5 at the drop's slow speed, then down to 6, for good. The walk from point 5 straight up
-/// to 7 would do; why the search's straightening keeps the spur is not yet found.
+/// Found by sector seed 133 (jumps off; on session 26's first binary too): a slim agent (radius 0.14 m, a 5 cm
+/// step) drops 0.65 m onto a 35° slope. The drop landed off its place, so the path went by the landing, then
+/// 0.15 m down the slope to the place's feet (a drop link: more than a step down) and back up through the
+/// landing. At the feet the later-point rule turned the body up the slope; one frame on it was within the first
+/// drop's segment again (on the ground 5 cm under its landing, inside the drop's band), the walk up lay past
+/// two drops from it (`past_floor`), and the body went back to the landing at the drop's slow speed, then down
+/// to the feet, for good. Such a spur is now cut where the walk from the landing to the point after it is made
+/// and a steered body follows the path without it (`nav/spur.rs`).
 #[test]
-#[ignore = "known: a path that doubles back over a drop onto a slope; steering holds the body between its passes"]
 fn regression_seed_133() {
     let cells: Vec<Cell> = vec![
         Some((0.0, 1.0, None)),
