@@ -33,6 +33,33 @@ fn soak_grid(size: f32, cells: &[Cell], crates: &[(f32, f32, f32, f32)]) -> Scen
 /// A sector level: a `cols × rows` grid of `size` m square sectors (cells left out are solid), plus a `crate`
 /// box (x, z, half width, top) standing on the floor of the cell under it when given.
 fn sector_grid(size: f32, cols: usize, cells: &[Cell], crates: &[(f32, f32, f32, f32)]) -> Scene {
+    turned_grid(size, cols, cells, crates, 0.0)
+}
+
+/// [`sector_grid`] turned by `yaw` degrees about the grid's middle (the sectors' corners and the crates,
+/// oriented boxes then), so nothing lines up with the map's columns, as in a level drawn by hand. At 0° the
+/// very level of `sector_grid`.
+fn turned_grid(
+    size: f32,
+    cols: usize,
+    cells: &[Cell],
+    crates: &[(f32, f32, f32, f32)],
+    yaw: f32,
+) -> Scene {
+    let rows = cells.len().div_ceil(cols.max(1));
+    let middle = (0.5 * cols as f32 * size, 0.5 * rows as f32 * size);
+    let (sin, cos) = yaw.to_radians().sin_cos();
+    let turn = |x: f32, z: f32| {
+        if yaw == 0.0 {
+            return (x, z);
+        }
+        let (dx, dz) = (x - middle.0, z - middle.1);
+        // About +y: x' = x cos + z sin, z' = -x sin + z cos (an oriented box's yaw turns the same way).
+        (
+            middle.0 + dx * cos + dz * sin,
+            middle.1 - dx * sin + dz * cos,
+        )
+    };
     let mut sectors = Vec::new();
     for (i, cell) in cells.iter().enumerate() {
         let Some((floor, clearance, slope)) = cell else {
@@ -42,14 +69,17 @@ fn sector_grid(size: f32, cols: usize, cells: &[Cell], crates: &[(f32, f32, f32,
         let slope = slope.map_or(String::new(), |(edge, degrees)| {
             format!(", slope: (edge: {edge}, degrees: {degrees:.2})")
         });
+        let corners: Vec<String> = [(x, z), (x + size, z), (x + size, z + size), (x, z + size)]
+            .into_iter()
+            .map(|(a, b)| {
+                let (a, b) = turn(a, b);
+                format!("({a:.3}, {b:.3})")
+            })
+            .collect();
         sectors.push(format!(
-            "(id: {}, outline: [({x:.3}, {z:.3}), ({:.3}, {z:.3}), ({:.3}, {:.3}), ({x:.3}, {:.3})], \
-             floor: (height: {floor:.3}{slope}), ceiling: (height: {:.3}{slope}))",
+            "(id: {}, outline: [{}], floor: (height: {floor:.3}{slope}), ceiling: (height: {:.3}{slope}))",
             i + 1,
-            x + size,
-            x + size,
-            z + size,
-            z + size,
+            corners.join(", "),
             floor + clearance
         ));
     }
@@ -57,18 +87,30 @@ fn sector_grid(size: f32, cols: usize, cells: &[Cell], crates: &[(f32, f32, f32,
         .iter()
         .enumerate()
         .map(|(k, &(x, z, w, top))| {
-            format!(
-                "(id: {}, min: ({:.3}, -3.0, {:.3}), max: ({:.3}, {top:.3}, {:.3}))",
-                1000 + k,
-                x - w,
-                z - w,
-                x + w,
-                z + w
-            )
+            let (x, z) = turn(x, z);
+            if yaw == 0.0 {
+                format!(
+                    "(id: {}, min: ({:.3}, -3.0, {:.3}), max: ({:.3}, {top:.3}, {:.3}))",
+                    1000 + k,
+                    x - w,
+                    z - w,
+                    x + w,
+                    z + w
+                )
+            } else {
+                format!(
+                    "(id: {}, center: ({x:.3}, {:.3}, {z:.3}), half_extents: ({w:.3}, {:.3}, {w:.3}), \
+                     rotation_deg: ({yaw:.3}, 0.0, 0.0))",
+                    1000 + k,
+                    0.5 * (top - 3.0),
+                    0.5 * (top + 3.0)
+                )
+            }
         })
         .collect();
+    let kind = if yaw == 0.0 { "aabbs" } else { "obbs" };
     let text = format!(
-        "#![enable(implicit_some)]\n(version: 3, sectors: [{}], aabbs: [{}])",
+        "#![enable(implicit_some)]\n(version: 3, sectors: [{}], {kind}: [{}])",
         sectors.join(", "),
         boxes.join(", ")
     );
@@ -162,6 +204,115 @@ proptest::proptest! {
         picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
     ) {
         let scene = soak_grid(size, &cells, &crates);
+        let ctl = agent(radius, tall, max_step, slope, jump);
+        let r = check(&scene, ctl, &picks);
+        proptest::prop_assert!(r.is_ok(), "{ctl:?}: {}", r.unwrap_err());
+    }
+
+    /// The same grids turned by a random angle (sectors and crates at any yaw, as a level drawn by hand or
+    /// brought in from another tool is): the module's checks on six random pairs of places.
+    #[test]
+    #[ignore = "seconds a case in a release build"]
+    fn turned_sector_levels_and_agent_sizes(
+        size in 2.0f32..4.0,
+        cells in proptest::collection::vec(cell_strategy(), 9),
+        crates in proptest::collection::vec((0.5f32..8.5, 0.5f32..8.5, 0.2f32..0.8, -0.5f32..1.5), 0..3),
+        yaw in 1.0f32..89.0,
+        radius in 0.1f32..0.7,
+        tall in 0.1f32..1.6,
+        max_step in 0.05f32..0.6,
+        slope in 25.0f32..60.0,
+        jump in 0.3f32..1.5,
+        picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
+    ) {
+        let scale = size * 3.0 / 9.0;
+        let crates: Vec<_> = crates.iter().map(|&(x, z, w, top)| (x * scale, z * scale, w, top)).collect();
+        let scene = turned_grid(size, 3, &cells, &crates, yaw);
+        let ctl = agent(radius, tall, max_step, slope, jump);
+        let r = check(&scene, ctl, &picks);
+        proptest::prop_assert!(r.is_ok(), "{yaw}°, {ctl:?}: {}", r.unwrap_err());
+    }
+}
+
+/// A 6 m floor with `shapes` on it, each drawn as `(kind, x, z, a, b, c, yaw)` on 0–1 scales: a wall (from
+/// `(x, z)` along `yaw`, `a`·3 m long, `b`·0.3 m thick, `c`·2.5 m high), a post or a log (a cylinder `a`·0.5 m
+/// across, upright and `c`·2.5 m high, or lying along `yaw`, `c`·2 m long), or an oriented box (`a`·1.5 m by
+/// `c`·1.5 m, turned by `yaw` and pitched by up to 35°, its middle `b`·0.6 m below to 0.4 m above the floor:
+/// a ramp, a tilted crate, a slab).
+fn shapes_level(shapes: &[(u8, f32, f32, f32, f32, f32, f32)]) -> Scene {
+    let (mut walls, mut cylinders, mut obbs) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, &(kind, x, z, a, b, c, yaw)) in shapes.iter().enumerate() {
+        let id = 10 + k;
+        let (x, z) = (-3.0 + 6.0 * x, -3.0 + 6.0 * z);
+        let turn = (yaw * 180.0).to_radians();
+        let (dx, dz) = (turn.cos(), turn.sin());
+        match kind % 4 {
+            0 => walls.push(format!(
+                "(id: {id}, a: ({x:.3}, {z:.3}), b: ({:.3}, {:.3}), radius: {:.3}, height: {:.3})",
+                x + 3.0 * a * dx,
+                z + 3.0 * a * dz,
+                0.01 + 0.15 * b,
+                0.05 + 2.5 * c
+            )),
+            1 => {
+                let r = 0.05 + 0.25 * a;
+                cylinders.push(format!(
+                    "(id: {id}, a: ({x:.3}, 0.0, {z:.3}), b: ({x:.3}, {:.3}, {z:.3}), radius: {r:.3})",
+                    0.05 + 2.5 * c
+                ));
+            }
+            2 => {
+                let (r, half) = (0.05 + 0.25 * a, 0.1 + c);
+                cylinders.push(format!(
+                    "(id: {id}, a: ({:.3}, {r:.3}, {:.3}), b: ({:.3}, {r:.3}, {:.3}), radius: {r:.3})",
+                    x - half * dx,
+                    z - half * dz,
+                    x + half * dx,
+                    z + half * dz
+                ));
+            }
+            _ => obbs.push(format!(
+                "(id: {id}, center: ({x:.3}, {:.3}, {z:.3}), half_extents: ({:.3}, 0.3, {:.3}), \
+                 rotation_deg: ({:.2}, {:.2}, 0.0))",
+                -0.6 + b,
+                0.1 + 0.65 * a,
+                0.1 + 0.65 * c,
+                yaw * 180.0,
+                (b - 0.5) * 70.0
+            )),
+        }
+    }
+    let text = format!(
+        "#![enable(implicit_some)]\n(version: 2, aabbs: [(id: 1, min: (-3.5, -0.5, -3.5), max: (3.5, 0.0, 3.5))], walls: [{}], \
+         cylinders: [{}], obbs: [{}])",
+        walls.join(", "),
+        cylinders.join(", "),
+        obbs.join(", ")
+    );
+    let level = Level::from_ron_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    Scene::from_level(&level).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+proptest::proptest! {
+    #![proptest_config(crate::guarantees::config(cases()))]
+
+    /// Random floors of shapes at any angle (walls of every height, posts, logs lying on the floor, ramps and
+    /// tilted boxes) and random agent sizes: the module's checks on six random pairs of places.
+    #[test]
+    #[ignore = "seconds a case in a release build"]
+    fn random_shapes_and_agent_sizes(
+        shapes in proptest::collection::vec(
+            (0u8..4, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0),
+            1..14,
+        ),
+        radius in 0.1f32..0.7,
+        tall in 0.1f32..1.6,
+        max_step in 0.05f32..0.6,
+        slope in 25.0f32..60.0,
+        jump in 0.3f32..1.5,
+        picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
+    ) {
+        let scene = shapes_level(&shapes);
         let ctl = agent(radius, tall, max_step, slope, jump);
         let r = check(&scene, ctl, &picks);
         proptest::prop_assert!(r.is_ok(), "{ctl:?}: {}", r.unwrap_err());
