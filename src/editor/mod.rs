@@ -4,7 +4,8 @@
 //! - [`app`]: the window: [`app::EditorApp`], every user action as an [`app::Command`], menus, files,
 //!   autosave, dialogs and panels.
 //! - [`document`]: the edited level, its selection and undo history (no egui).
-//! - [`tools`]: what the pointer does in the top-down view for each tool of the palette.
+//! - [`tools`]: what the pointer does in the top-down view for each tool of the palette; [`modes`]: the
+//!   names of the modes commands switch (the palette's tools, the builders, the cameras, the overlays).
 //! - [`view2d`]: the top-down view (camera, batched drawing, floor footprints, the drawn scene).
 //! - [`view3d`]: the 3D preview (panel, CPU scene and cameras, wgpu renderer).
 //! - [`debugger`]: the step debugger's recording (no egui), its panel, and its overlays for both views.
@@ -27,6 +28,7 @@ pub mod greybox;
 pub mod heights;
 pub mod inspector;
 pub mod job;
+pub mod modes;
 pub mod movers;
 pub mod nav;
 pub mod reach;
