@@ -748,9 +748,9 @@ mod validate;
 mod validate_game;
 mod validate_mover;
 mod validate_sector;
-mod version_scan;
 #[cfg(feature = "cli")]
 pub mod vcs;
+mod version_scan;
 mod watch;
 mod world;
 
@@ -767,5 +767,5 @@ pub use schema::{
 };
 pub use sector::{SectorObject, Slope, Surface};
 pub use spans::Source;
-pub use watch::LevelWatcher;
 use version_scan::peek_version;
+pub use watch::LevelWatcher;

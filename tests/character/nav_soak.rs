@@ -249,8 +249,8 @@ fn shapes_level(shapes: &[(u8, f32, f32, f32, f32, f32, f32)]) -> Scene {
         match kind % 4 {
             0 => walls.push(format!(
                 "(id: {id}, a: ({x:.3}, {z:.3}), b: ({:.3}, {:.3}), radius: {:.3}, height: {:.3})",
-                x + 3.0 * a * dx,
-                z + 3.0 * a * dz,
+                x + (0.05 + 3.0 * a) * dx,
+                z + (0.05 + 3.0 * a) * dz,
                 0.01 + 0.15 * b,
                 0.05 + 2.5 * c
             )),
@@ -417,3 +417,7 @@ mod steps;
 /// The knife-edge findings, where the map and the reach map once disagreed, each a test.
 #[path = "nav_soak_known.rs"]
 mod known;
+
+/// The turned and shape soaks' findings (session 28).
+#[path = "nav_soak_turned.rs"]
+mod turned;

@@ -245,7 +245,7 @@ impl Mover<'_> {
 
     /// From `over` (lifted by `lift` and moved on past the riser along the unit horizontal `dir`), settle down onto
     /// the tread; when the body would rest on the nosing (the contact off to the side of the axis, on an edge,
-    /// ahead along `dir`), move on at the lifted height until the axis is over the contact, and settle again.
+    /// ahead along `dir`, within 60° of it), move on at the lifted height until the axis is over the contact, and settle again.
     /// Answers where it was over the tread, where it landed and the tread's contact.
     fn settle_on_tread(
         &mut self,
@@ -267,8 +267,13 @@ impl Mover<'_> {
             let to_contact = Vec3::new(h.point.x, 0.0, h.point.z) - axis;
             // The nosing being climbed lies ahead along the motion; an edge at or behind the axis is a crease
             // of the ground the body came from (a terrain mesh's ridge at a crate's foot), which it rests on
-            // as it is. Walking the body onto such an edge carried it back against its own motion.
-            if on_face || to_contact.length() <= 1e-4 || to_contact.dot(dir) <= 0.0 {
+            // as it is. Walking the body onto such an edge carried it back against its own motion. So is an edge
+            // more than 60° aside of the motion: a wide body hanging on a rim beside it, moving along the rim,
+            // was walked 0.53 m across its 7 cm motion up onto the floor beyond (the turned nav soak's seed 3).
+            if on_face
+                || to_contact.length() <= 1e-4
+                || to_contact.dot(dir) <= 0.5 * to_contact.length()
+            {
                 if support.y < self.walkable_y {
                     return Err(StepRefusal::TreadTooSteep);
                 }

@@ -29,12 +29,12 @@ pub(crate) use capsule::{
     CapD, TriangleHit, WallD, capsule_triangle_hit, cylinder_pair, interval_meet, obb_pair,
     plane_pair, reject_slack, triangle_contact, triangle_reach,
 };
-use wall::{point_wall_solid_d, wall_exit};
-pub use wall::{circle_wall, sphere_wall};
 pub use capsule::{
     capsule_aabb, capsule_capsule, capsule_cylinder, capsule_obb, capsule_plane, capsule_sphere,
     capsule_triangle, capsule_wall,
 };
+pub use wall::{circle_wall, sphere_wall};
+use wall::{point_wall_solid_d, wall_exit};
 
 /// Relative distance tolerance of the root finding for cylinders (the sphere sweeps).
 const ROOT_TOLERANCE: f64 = 1e-12;

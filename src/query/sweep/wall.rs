@@ -5,7 +5,9 @@ use glam::{DVec3, Vec2, Vec3};
 
 use super::super::closest::point_segment_d;
 use super::super::{Toi, Toi2, d3};
-use super::{ROOT_TOLERANCE, contact_at, earliest, first_root_convex, ray_capsule_entry, touching_now};
+use super::{
+    ROOT_TOLERANCE, contact_at, earliest, first_root_convex, ray_capsule_entry, touching_now,
+};
 use crate::shape::{Sphere, Wall};
 
 /// The point of a wall extruded from the floor to `height` closest to `p`: the solid made of every point
