@@ -61,3 +61,66 @@ fn regression_turned_seed_3() {
     );
     walked_map(&scene, ctl, false, from, to);
 }
+
+/// Found by the shapes soak's seed 5 (jumps off): a wide agent (radius 0.65 m, a 0.58 m step, slopes to 54°)
+/// on a floor of logs and tilted slabs. Open: the path is kept as the search found it (a point a cell), and the
+/// steered body stops 0.16 m short of a 0.25 m step up onto a log that the map's move makes (the body, arriving
+/// along the run before it, is not where the move began). Found at the session's end; not yet worked out.
+#[test]
+#[ignore = "open: the shapes soak's seed 5, a step up onto a log the steered body does not make"]
+fn regression_shapes_seed_5() {
+    let shapes = [
+        (
+            3,
+            0.391_871_96,
+            0.817_753_8,
+            0.0,
+            0.398_180_96,
+            0.646_15,
+            0.087_730_85,
+        ),
+        (
+            2,
+            0.754_198,
+            0.341_617_32,
+            0.341_151_42,
+            0.0,
+            0.431_959_27,
+            0.697_736_2,
+        ),
+        (
+            3,
+            0.862_326_5,
+            0.041_496_79,
+            0.895_861_2,
+            0.207_214_67,
+            0.580_837_97,
+            0.355_783_22,
+        ),
+        (
+            2,
+            0.810_716_3,
+            0.884_614_35,
+            0.633_234_7,
+            0.0,
+            0.688_621_16,
+            0.028_784_126,
+        ),
+        (
+            2,
+            0.815_598_5,
+            0.182_625_22,
+            0.946_992_75,
+            0.0,
+            0.637_787_04,
+            0.914_368,
+        ),
+    ];
+    let scene = super::shapes_level(&shapes);
+    let ctl = agent(0.648_443_8, 0.1, 0.575_174_45, 54.117_12, 0.3);
+    let (from, to) = (
+        Vec3::new(-3.375_003_3, 0.009_999_99, -3.481_161_6),
+        Vec3::new(1.374_996_7, 0.559_903_5, -1.981_161_6),
+    );
+    walked_map(&scene, ctl, false, from, to);
+}
