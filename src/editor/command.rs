@@ -8,11 +8,13 @@
 
 use std::path::PathBuf;
 
-use egui::{Key, KeyboardShortcut, Modifiers};
+use egui::{Key, KeyboardShortcut};
 
 use crate::editor::document::LabelledEdit;
 use crate::editor::document::sector::Which;
 pub use crate::editor::modes::{Builder, CameraMode, Overlay, Tool};
+pub use crate::editor::shortcut::Spec;
+use crate::editor::shortcut::{alt, ctrl, ctrl_shift, plain, shift, spec};
 
 /// Which way a nudge moves the selection (screen directions in the top-down view).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,41 +162,6 @@ pub enum Command {
     ThirdPerson,
     /// Help → Keyboard shortcuts.
     Shortcuts,
-}
-
-/// A command's name, shortcuts (the first is the one shown) and help text.
-#[derive(Clone, Copy, Debug)]
-pub struct Spec {
-    /// As menus and buttons show it.
-    pub name: &'static str,
-    /// The keys that run it; empty when none.
-    pub keys: &'static [KeyboardShortcut],
-    /// One line for tooltips and the F1 list.
-    pub help: &'static str,
-}
-
-pub(crate) const fn plain(key: Key) -> KeyboardShortcut {
-    KeyboardShortcut::new(Modifiers::NONE, key)
-}
-pub(crate) const fn ctrl(key: Key) -> KeyboardShortcut {
-    KeyboardShortcut::new(Modifiers::COMMAND, key)
-}
-pub(crate) const fn ctrl_shift(key: Key) -> KeyboardShortcut {
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), key)
-}
-pub(crate) const fn shift(key: Key) -> KeyboardShortcut {
-    KeyboardShortcut::new(Modifiers::SHIFT, key)
-}
-pub(crate) const fn alt(key: Key) -> KeyboardShortcut {
-    KeyboardShortcut::new(Modifiers::ALT, key)
-}
-
-pub(crate) const fn spec(
-    name: &'static str,
-    keys: &'static [KeyboardShortcut],
-    help: &'static str,
-) -> Spec {
-    Spec { name, keys, help }
 }
 
 impl Command {

@@ -5,7 +5,8 @@
 //!   autosave, dialogs and panels.
 //! - [`document`]: the edited level, its selection and undo history (no egui).
 //! - [`tools`]: what the pointer does in the top-down view for each tool of the palette; [`modes`]: the
-//!   names of the modes commands switch (the palette's tools, the builders, the cameras, the overlays).
+//!   names of the modes commands switch (the palette's tools, the builders, the cameras, the overlays);
+//!   [`shortcut`]: the face (name, keys, help) both commands and modes carry.
 //! - [`view2d`]: the top-down view (camera, batched drawing, floor footprints, the drawn scene).
 //! - [`view3d`]: the 3D preview (panel, CPU scene and cameras, wgpu renderer).
 //! - [`debugger`]: the step debugger's recording (no egui), its panel, and its overlays for both views.
@@ -33,6 +34,7 @@ pub mod movers;
 pub mod nav;
 pub mod reach;
 pub mod recording;
+pub mod shortcut;
 pub mod theme;
 pub mod tools;
 pub mod view2d;

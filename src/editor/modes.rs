@@ -4,7 +4,7 @@
 
 use egui::{Key, KeyboardShortcut};
 
-use crate::editor::command::{Spec, plain, spec};
+use crate::editor::shortcut::{Spec, plain, spec};
 
 /// The tools of the palette.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
