@@ -15,4 +15,5 @@ mod playground;
 mod reach;
 mod reach_maps;
 mod risers;
+mod rounded;
 mod triggers;

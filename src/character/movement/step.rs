@@ -245,7 +245,8 @@ impl Mover<'_> {
 
     /// From `over` (lifted by `lift` and moved on past the riser along the unit horizontal `dir`), settle down onto
     /// the tread; when the body would rest on the nosing (the contact off to the side of the axis, on an edge,
-    /// ahead along `dir`, within 60° of it), move on at the lifted height until the axis is over the contact, and settle again.
+    /// ahead along `dir`, within 60° of it) or on a rounded top's flank too steep to stand on (a face there),
+    /// move on at the lifted height until the axis is over the contact, and settle again.
     /// Answers where it was over the tread, where it landed and the tread's contact.
     fn settle_on_tread(
         &mut self,
@@ -270,14 +271,26 @@ impl Mover<'_> {
             // as it is. Walking the body onto such an edge carried it back against its own motion. So is an edge
             // more than 60° aside of the motion: a wide body hanging on a rim beside it, moving along the rim,
             // was walked 0.53 m across its 7 cm motion up onto the floor beyond (the turned nav soak's seed 3).
-            if on_face
-                || to_contact.length() <= 1e-4
-                || to_contact.dot(dir) <= 0.5 * to_contact.length()
-            {
+            let ahead =
+                to_contact.length() > 1e-4 && to_contact.dot(dir) > 0.5 * to_contact.length();
+            if !ahead || (on_face && support.y >= self.walkable_y) {
                 if support.y < self.walkable_y {
                     return Err(StepRefusal::TreadTooSteep);
                 }
                 break;
+            }
+            if on_face {
+                // Come down on the flank of a rounded top ahead (a log, a pipe), too steep to stand on: the
+                // body is short of the top by as much as its motion fell short of a long one. A long motion
+                // lands on the top; short ones (a walk at 60 Hz moves a few centimetres a frame) each landed on
+                // the flank and were refused, so the default body never got over a 0.2 m log that one 20 cm
+                // move crossed (the shapes nav soak's seed 5, a wide body and a log). Move on until the axis
+                // is over the contact, as over a nosing, and settle again; a flank still too steep (a plane: a
+                // ramp too steep) is refused after the loop.
+                let nudge = to_contact + to_contact.normalize_or_zero() * ctl.skin;
+                over = self.sweep(SweepPhase::StepForward, it, over, nudge).to;
+                down = self.sweep(SweepPhase::StepDown, it, over, down_by);
+                continue;
             }
             // An edge: the nosing being climbed (no higher than the riser's top), move on until the axis is
             // over it; a higher one (the next riser's nosing, on a tread narrower than the body), move back until
@@ -299,6 +312,10 @@ impl Mover<'_> {
             down = self.sweep(SweepPhase::StepDown, it, over, down_by);
         }
         let h = down.hit.ok_or(StepRefusal::NoTread)?;
+        let (support, on_face) = self.support(&h, down.to);
+        if on_face && support.y < self.walkable_y {
+            return Err(StepRefusal::TreadTooSteep);
+        }
         Ok((over, down.to, h))
     }
 }
