@@ -56,6 +56,10 @@ pub(super) struct Mover<'a> {
     /// What lies near the move, gathered once after the start is settled (see `scene/near.rs`); `None`
     /// before, and every query then walks the scene's trees.
     near: Option<NearScene>,
+    /// Whether a step settling onto its tread moves on over an edge higher than the riser's top that is still
+    /// within a step of the feet (a faceted log's next edge), rather than back off it (the next riser's nosing
+    /// of stairs narrower than the body): the step is tried the second way only when the first is refused.
+    over_higher_edges: bool,
 }
 
 /// What one sweep did.
@@ -108,6 +112,7 @@ impl<'a> Mover<'a> {
             heading: Vec3::ZERO,
             start_clear: false,
             near: None,
+            over_higher_edges: false,
         }
     }
 

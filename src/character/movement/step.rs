@@ -101,6 +101,25 @@ impl Mover<'_> {
             riser_top,
             attempt,
         );
+        // Refused where settling moved back off an edge higher than the riser: tried again moving on over such
+        // an edge while it is within a step of the feet (a faceted log's next facet; see `settle_on_tread`).
+        let full = match full {
+            Err(StepRefusal::NoProgress | StepRefusal::TreadTooSteep) => {
+                let mut bold = *attempt;
+                self.over_higher_edges = true;
+                let lifted = (up.to, up.hit.is_some());
+                let again = self.step_from(it, pos, horizontal, lifted, riser_top, &mut bold);
+                self.over_higher_edges = false;
+                match again {
+                    Ok(found) => {
+                        *attempt = bold;
+                        Ok(found)
+                    }
+                    Err(_) => full,
+                }
+            }
+            other => other,
+        };
         // A riser well under the step below a ceiling that comes down ahead (a sloped ceiling over a stair's
         // foot): lifted the whole step, the body's head meets the ceiling before its middle is over the tread,
         // where lifted just over the riser's top it passes (sector seed 128). Tried only when the whole lift
@@ -173,6 +192,15 @@ impl Mover<'_> {
         // The riser: the ground straight under the feet after, less the ground straight under them before.
         let below = self.ground_below(pos);
         let base = below.or(self.ground_y).unwrap_or(pos.y - ctl.skin);
+        // Standing (in the skin band) on ground higher than the ground under the axis (its rounded bottom on the
+        // nosing of stairs whose treads are no deeper than the body, the axis just short of it): the body stands
+        // at that height, and the next riser rises from there. Measured from the tread below, the last riser of
+        // 25 cm stairs with 30 cm treads read as 50 cm, and the body stood on that nosing for good.
+        let stood = self.start_ground.map(|g| g.point.y);
+        let base = match stood {
+            Some(g) if g > base && (0.0..=2.0 * ctl.skin + 1e-4).contains(&(pos.y - g)) => g,
+            _ => base,
+        };
         let tread = self.ground_below(landed).unwrap_or(h.point.y);
         let rise = match self.held_edge {
             // Standing on the very edge of the tread it climbs onto (its riser's top and the tread at the
@@ -279,30 +307,27 @@ impl Mover<'_> {
                 }
                 break;
             }
-            if on_face {
-                // Come down on the flank of a rounded top ahead (a log, a pipe), too steep to stand on: the
-                // body is short of the top by as much as its motion fell short of a long one. A long motion
-                // lands on the top; short ones (a walk at 60 Hz moves a few centimetres a frame) each landed on
-                // the flank and were refused, so the default body never got over a 0.2 m log that one 20 cm
-                // move crossed (the shapes nav soak's seed 5, a wide body and a log). Move on until the axis
-                // is over the contact, as over a nosing, and settle again; a flank still too steep (a plane: a
-                // ramp too steep) is refused after the loop.
-                let nudge = to_contact + to_contact.normalize_or_zero() * ctl.skin;
-                over = self.sweep(SweepPhase::StepForward, it, over, nudge).to;
-                down = self.sweep(SweepPhase::StepDown, it, over, down_by);
-                continue;
-            }
-            // An edge: the nosing being climbed (no higher than the riser's top), move on until the axis is
-            // over it; a higher one (the next riser's nosing, on a tread narrower than the body), move back until
-            // the body clears it.
+            // Ahead: what the body is climbing onto. The nosing being climbed (an edge no higher than the riser's
+            // top), a rounded flank too steep to stand on (a log, a pipe), and on the second try (when moving
+            // back was refused: `over_higher_edges`) an edge past it still within a step of the feet (the next
+            // facet's edge of a faceted log, as real maps draw pipes): move on until the axis is over the
+            // contact, and settle again. Short moves (a walk at 60 Hz moves a few centimetres a frame) each came down on
+            // a log's flank or its lower facets' edges, too steep to stand on, and were refused (or moved back
+            // off an edge higher than the riser), so the default body never got over a 0.2 m log that one 20 cm
+            // move crossed (the shapes nav soak's seed 5, a wide body and a log). A tread still too steep where
+            // the body comes to rest (a plane: a ramp too steep) is refused after the loop. Any other edge
+            // higher than the riser's top (the next riser's nosing, on a tread narrower than the body): move
+            // back until the body clears it; moving on over it first made stairs of 17.5 cm risers and 25 cm
+            // treads unclimbable at walking speed.
             // The riser's top was measured a skin past the riser: a tread falling away from its top (a ridge)
             // is lower there by up to a skin's run down the steepest walkable slope.
             let fall = ctl.skin * (1.0 - self.walkable_y * self.walkable_y).max(0.0).sqrt()
                 / self.walkable_y.max(1e-3);
-            let nudge = if h.point.y <= riser_top + fall + 1e-3 {
-                if support.y < self.walkable_y {
-                    return Err(StepRefusal::TreadTooSteep);
-                }
+            let over_start = h.point.y - (over.y - lift);
+            let climb = on_face
+                || h.point.y <= riser_top + fall + 1e-3
+                || (self.over_higher_edges && over_start <= ctl.max_step);
+            let nudge = if climb {
                 to_contact + to_contact.normalize_or_zero() * ctl.skin
             } else {
                 let clear = self.body(down.to).radius + ctl.skin;
@@ -312,8 +337,8 @@ impl Mover<'_> {
             down = self.sweep(SweepPhase::StepDown, it, over, down_by);
         }
         let h = down.hit.ok_or(StepRefusal::NoTread)?;
-        let (support, on_face) = self.support(&h, down.to);
-        if on_face && support.y < self.walkable_y {
+        let (support, _) = self.support(&h, down.to);
+        if support.y < self.walkable_y {
             return Err(StepRefusal::TreadTooSteep);
         }
         Ok((over, down.to, h))
