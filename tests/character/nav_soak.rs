@@ -22,12 +22,36 @@ type Cell = Option<(f32, f32, Option<(u32, f32)>)>;
 /// The random sector grids' level: three cells a side of `size` m, each crate drawn with its x and z on a
 /// 0–9 scale across the three cells (as the strategy draws them), placed by the size.
 fn soak_grid(size: f32, cells: &[Cell], crates: &[(f32, f32, f32, f32)]) -> Scene {
+    soak_grid_turned(size, cells, crates, 0.0)
+}
+
+/// [`soak_grid`] turned by `yaw` degrees (the turned soak's level).
+fn soak_grid_turned(size: f32, cells: &[Cell], crates: &[(f32, f32, f32, f32)], yaw: f32) -> Scene {
     let scale = size * 3.0 / 9.0;
     let crates: Vec<_> = crates
         .iter()
         .map(|&(x, z, w, top)| (x * scale, z * scale, w, top))
         .collect();
-    sector_grid(size, 3, cells, &crates)
+    turned_grid(size, 3, cells, &crates, yaw)
+}
+
+/// The agent the soaks draw: radius, height over the two half-spheres, step, slope (degrees) and jump height,
+/// as [`agent`] takes them (kept as numbers, so a failing case's minimal input can be typed into a test).
+fn agent_strategy() -> impl proptest::strategy::Strategy<Value = (f32, f32, f32, f32, f32)> {
+    (
+        0.1f32..0.7,
+        0.1f32..1.6,
+        0.05f32..0.6,
+        25.0f32..60.0,
+        0.3f32..1.5,
+    )
+}
+
+/// [`agent`] from what [`agent_strategy`] draws.
+fn agent_of(
+    (radius, tall, max_step, slope, jump): (f32, f32, f32, f32, f32),
+) -> CharacterController {
+    agent(radius, tall, max_step, slope, jump)
 }
 
 /// A sector level: a `cols × rows` grid of `size` m square sectors (cells left out are solid), plus a `crate`
@@ -196,15 +220,11 @@ proptest::proptest! {
         size in 2.0f32..4.0,
         cells in proptest::collection::vec(cell_strategy(), 9),
         crates in proptest::collection::vec((0.5f32..8.5, 0.5f32..8.5, 0.2f32..0.8, -0.5f32..1.5), 0..3),
-        radius in 0.1f32..0.7,
-        tall in 0.1f32..1.6,
-        max_step in 0.05f32..0.6,
-        slope in 25.0f32..60.0,
-        jump in 0.3f32..1.5,
+        body in agent_strategy(),
         picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
     ) {
         let scene = soak_grid(size, &cells, &crates);
-        let ctl = agent(radius, tall, max_step, slope, jump);
+        let ctl = agent_of(body);
         let r = check(&scene, ctl, &picks);
         proptest::prop_assert!(r.is_ok(), "{ctl:?}: {}", r.unwrap_err());
     }
@@ -218,17 +238,11 @@ proptest::proptest! {
         cells in proptest::collection::vec(cell_strategy(), 9),
         crates in proptest::collection::vec((0.5f32..8.5, 0.5f32..8.5, 0.2f32..0.8, -0.5f32..1.5), 0..3),
         yaw in 1.0f32..89.0,
-        radius in 0.1f32..0.7,
-        tall in 0.1f32..1.6,
-        max_step in 0.05f32..0.6,
-        slope in 25.0f32..60.0,
-        jump in 0.3f32..1.5,
+        body in agent_strategy(),
         picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
     ) {
-        let scale = size * 3.0 / 9.0;
-        let crates: Vec<_> = crates.iter().map(|&(x, z, w, top)| (x * scale, z * scale, w, top)).collect();
-        let scene = turned_grid(size, 3, &cells, &crates, yaw);
-        let ctl = agent(radius, tall, max_step, slope, jump);
+        let scene = soak_grid_turned(size, &cells, &crates, yaw);
+        let ctl = agent_of(body);
         let r = check(&scene, ctl, &picks);
         proptest::prop_assert!(r.is_ok(), "{yaw}°, {ctl:?}: {}", r.unwrap_err());
     }
@@ -305,15 +319,11 @@ proptest::proptest! {
             (0u8..4, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0, 0.0f32..1.0),
             1..14,
         ),
-        radius in 0.1f32..0.7,
-        tall in 0.1f32..1.6,
-        max_step in 0.05f32..0.6,
-        slope in 25.0f32..60.0,
-        jump in 0.3f32..1.5,
+        body in agent_strategy(),
         picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
     ) {
         let scene = shapes_level(&shapes);
-        let ctl = agent(radius, tall, max_step, slope, jump);
+        let ctl = agent_of(body);
         let r = check(&scene, ctl, &picks);
         proptest::prop_assert!(r.is_ok(), "{ctl:?}: {}", r.unwrap_err());
     }
@@ -365,14 +375,10 @@ proptest::proptest! {
         level in proptest::sample::select(vec![
             "playground", "courtyard", "house", "greybox", "magic_room", "cookbook_gallery", "triangle_walk",
         ]),
-        radius in 0.1f32..0.7,
-        tall in 0.1f32..1.6,
-        max_step in 0.05f32..0.6,
-        slope in 25.0f32..60.0,
-        jump in 0.3f32..1.5,
+        body in agent_strategy(),
         picks in proptest::collection::vec((0usize..100_000, 0usize..100_000), 6),
     ) {
-        let ctl = agent(radius, tall, max_step, slope, jump);
+        let ctl = agent_of(body);
         let r = check(&sample_level(level), ctl, &picks);
         proptest::prop_assert!(r.is_ok(), "{level}, {ctl:?}: {}", r.unwrap_err());
     }
