@@ -418,8 +418,12 @@ proptest! {
                     // The feet end on the tread, a skin above it.
                     let gap = m.feet.y - h;
                     prop_assert!(gap >= c.skin * 0.5 - 1e-5 && gap <= 2.0 * c.skin, "gap {}", gap);
+                    // The axis over the tread, or over its nosing itself to a millimetre: a move whose motion runs
+                    // out with the body lifted just short of the nosing comes down on it (the edge 0.02 to 0.14 mm
+                    // ahead of the axis, its contact normal the tread's), standing on the tread's edge (other seeds
+                    // than CI's found 2 cm risers climbed so at 25 cm moves).
                     let along = m.feet.dot(fwd);
-                    prop_assert!(along >= 1.0 && along <= 1.0 + tread, "{:?}", m.feet);
+                    prop_assert!(along >= 1.0 - 1e-3 && along <= 1.0 + tread, "{:?}", m.feet);
                 }
                 feet = m.feet;
             }
