@@ -60,6 +60,9 @@ pub(super) struct Mover<'a> {
     /// within a step of the feet (a faceted log's next edge), rather than back off it (the next riser's nosing
     /// of stairs narrower than the body): the step is tried the second way only when the first is refused.
     over_higher_edges: bool,
+    /// Whether the last settling onto a tread moved back off an edge that the second way would move on over:
+    /// only then can that second try end otherwise, so only then is it made.
+    backed_off_within_step: bool,
 }
 
 /// What one sweep did.
@@ -113,6 +116,7 @@ impl<'a> Mover<'a> {
             start_clear: false,
             near: None,
             over_higher_edges: false,
+            backed_off_within_step: false,
         }
     }
 

@@ -93,6 +93,7 @@ impl Mover<'_> {
             return Err(StepRefusal::NoHeadroom);
         }
         let riser_top = self.riser_top(pos, horizontal, riser_at);
+        self.backed_off_within_step = false;
         let full = self.step_from(
             it,
             pos,
@@ -103,8 +104,12 @@ impl Mover<'_> {
         );
         // Refused where settling moved back off an edge higher than the riser: tried again moving on over such
         // an edge while it is within a step of the feet (a faceted log's next facet; see `settle_on_tread`).
+        // Where settling moved back off no such edge, the second try would settle the same way: not made (a
+        // body pushing into a ramp too steep would otherwise step twice a frame).
         let full = match full {
-            Err(StepRefusal::NoProgress | StepRefusal::TreadTooSteep) => {
+            Err(StepRefusal::NoProgress | StepRefusal::TreadTooSteep)
+                if self.backed_off_within_step =>
+            {
                 let mut bold = *attempt;
                 self.over_higher_edges = true;
                 let lifted = (up.to, up.hit.is_some());
@@ -323,13 +328,14 @@ impl Mover<'_> {
             // is lower there by up to a skin's run down the steepest walkable slope.
             let fall = ctl.skin * (1.0 - self.walkable_y * self.walkable_y).max(0.0).sqrt()
                 / self.walkable_y.max(1e-3);
-            let over_start = h.point.y - (over.y - lift);
+            let within_step = h.point.y - (over.y - lift) <= ctl.max_step;
             let climb = on_face
                 || h.point.y <= riser_top + fall + 1e-3
-                || (self.over_higher_edges && over_start <= ctl.max_step);
+                || (self.over_higher_edges && within_step);
             let nudge = if climb {
                 to_contact + to_contact.normalize_or_zero() * ctl.skin
             } else {
+                self.backed_off_within_step |= within_step;
                 let clear = self.body(down.to).radius + ctl.skin;
                 -to_contact.normalize_or_zero() * (clear - to_contact.length()).max(ctl.skin)
             };
