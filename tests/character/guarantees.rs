@@ -174,6 +174,9 @@ fn check_rests(c: &CharacterController, m: &CharacterMove) -> Result<(), TestCas
     let Some(g) = m.ground.filter(|_| m.grounded) else {
         return Ok(());
     };
+    if wedged(c, m) {
+        return Ok(());
+    }
     if g.point.y >= m.feet.y - 2.0 * c.skin - 1e-3 || g.normal.y <= 1e-3 {
         return Ok(());
     }
@@ -181,6 +184,22 @@ fn check_rests(c: &CharacterController, m: &CharacterMove) -> Result<(), TestCas
     let over = (g.normal.dot(centre - g.point) - c.radius - c.skin) / g.normal.y;
     prop_assert!(over <= c.skin + 2e-3, "hung {over} over its ground: {m:?}");
     Ok(())
+}
+
+/// Whether the move met a face too steep to stand on, facing up, and a contact facing against it across (their
+/// horizontal normals more than 90° apart): a V of the two holds the body up where neither alone would (proptest
+/// seed 23: an 80° triangle and a wall held the body 5.5 cm over a floor it was pressed toward; it is grounded,
+/// held, and that floor is its ground).
+fn wedged(c: &CharacterController, m: &CharacterMove) -> bool {
+    let walkable = c.max_slope_deg.to_radians().cos();
+    let across = |n: Vec3| Vec3::new(n.x, 0.0, n.z);
+    m.hits.iter().any(|a| {
+        a.normal.y > 0.0
+            && a.normal.y < walkable
+            && m.hits
+                .iter()
+                .any(|b| across(a.normal).dot(across(b.normal)) < 0.0)
+    })
 }
 
 /// The move ended no farther back along its motion's horizontal direction than two skins, unless its start was
@@ -566,5 +585,224 @@ proptest! {
             check_clear(&c, &scene, &m)?;
             feet = m.feet;
         }
+    }
+}
+
+/// Found by `never_back_against_the_motion_on_random_levels` with another proptest seed (5): a body risen 7 cm
+/// over the floor by an upward move, then moved up and on against a squat tilted cylinder's rim (68° steep),
+/// was reported grounded on the floor 9.5 cm under its feet.
+#[test]
+fn regression_rising_against_a_steep_rim_is_not_grounded_on_the_floor_below() {
+    let c = CharacterController::default();
+    let scene = Scene::from_objects([
+        (
+            ObjectId(1),
+            Static::Aabb(Aabb::new(
+                Vec3::new(-20.0, -1.0, -20.0),
+                Vec3::new(20.0, 0.0, 20.0),
+            )),
+        ),
+        (
+            ObjectId(2),
+            Static::Cylinder(Cylinder::new(
+                Vec3::new(7.88731, 0.0, -4.047_853_5),
+                Vec3::new(7.88731, 0.425_230_15, -4.236_946),
+                0.827_180_45,
+            )),
+        ),
+    ]);
+    let mut feet = Vec3::new(5.914_868_4, 1.312_241, -3.530_168);
+    let moves = [
+        Vec3::new(0.0, 0.0, 0.579_364_06) * 0.15,
+        Vec3::new(0.0, 0.0, -0.821_911_04),
+        Vec3::new(0.0, 0.0, 0.592_729_33) * 0.15,
+        Vec3::new(0.148_173_21, -0.311_497_66, -0.021_552_453) * 20.0,
+        Vec3::new(0.0, 0.402_228_06, 0.0) * 0.15,
+        Vec3::new(0.969_435_6, 0.138_666_03, 0.0) * 0.15,
+    ];
+    for motion in moves {
+        let m = c.move_character(&scene, feet, motion);
+        check_back(&c, &m).unwrap();
+        check_rests(&c, &m).unwrap();
+        feet = m.feet;
+    }
+}
+
+/// Found by `never_back_against_the_motion_on_random_levels` with another proptest seed (23): a fall ends
+/// wedged between a wall and an 80° triangle, 5.5 cm over the walkable triangle under it. The V holds the body;
+/// it is reported grounded on that triangle, which `check_rests` allows for a wedged move (`wedged`).
+#[test]
+fn regression_seed_23_wedged_between_a_wall_and_a_steep_face() {
+    let c = CharacterController::default();
+    let rot = Mat3::from_cols(
+        Vec3::new(-0.999_763_9, 0.0, -0.021_729_34),
+        Vec3::new(-0.006_647_223_6, 0.952_060_4, 0.305_837_84),
+        Vec3::new(0.020_687_645, 0.305_910_05, -0.951_835_63),
+    );
+    let scene = Scene::from_objects([
+        (
+            ObjectId(1),
+            Static::Aabb(Aabb::new(
+                Vec3::new(-20.0, -1.0, -20.0),
+                Vec3::new(20.0, 0.0, 20.0),
+            )),
+        ),
+        (
+            ObjectId(2),
+            Static::Wall {
+                wall: Wall::new(
+                    Vec2::new(0.0, 0.0),
+                    Vec2::new(-2.984_113, 3.250_981),
+                    0.341_951_6,
+                ),
+                height: 2.859_893_3,
+            },
+        ),
+        (
+            ObjectId(3),
+            Static::Obb(Obb::new(
+                Vec3::new(-3.421_684_5, 2.466_388_7, 4.043_412_7),
+                Vec3::new(0.482_508_57, 0.414_175_78, 0.494_337_98),
+                rot,
+            )),
+        ),
+        (
+            ObjectId(4),
+            Static::Triangle(Triangle::new(
+                Vec3::new(-1.981_656_3, 2.374_552_5, 7.134_578),
+                Vec3::new(5.302_482_6, 2.440_620_7, -2.937_727),
+                Vec3::new(0.0, 0.0, 5.548_565_4),
+            )),
+        ),
+        (
+            ObjectId(5),
+            Static::Triangle(Triangle::new(
+                Vec3::new(-3.817_851_3, 0.371_456_2, -5.002_864),
+                Vec3::new(5.777_421, 1.762_487_9, 2.118_649_2),
+                Vec3::new(0.0, 0.930_912_9, 0.0),
+            )),
+        ),
+        (
+            ObjectId(6),
+            Static::Triangle(Triangle::new(
+                Vec3::new(7.179_826_3, 2.356_02, -3.5329),
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(-6.531_967, 0.152_044_62, 6.909_649),
+            )),
+        ),
+        (
+            ObjectId(7),
+            Static::Wall {
+                wall: Wall::new(
+                    Vec2::new(-3.512_919_7, 4.020_813),
+                    Vec2::new(0.0, 3.048_512),
+                    0.368_628_47,
+                ),
+                height: 2.001_378_5,
+            },
+        ),
+    ]);
+    let mut feet = Vec3::new(-2.634_531_3, 2.703_909_9, 4.119_017);
+    let scale = |k: u8| match k {
+        0 => 20.0,
+        1..=4 => 1.0,
+        _ => 0.15,
+    };
+    let moves = [
+        (-0.070_487_045, -0.194_382_58, -0.811_157_76, 5),
+        (-0.007_907_711, -0.898_363_4, -0.589_891_6, 0),
+        (0.988_779, -0.140_450_8, 0.870_180_37, 1),
+        (0.0, 0.127_547_65, -0.553_335_2, 5),
+        (0.627_528_37, 0.477_806_54, 0.710_590_4, 5),
+        (0.273_983_45, -0.593_838_7, 0.120_634_35, 1),
+    ];
+    for (x, y, z, k) in moves {
+        let m = c.move_character(&scene, feet, Vec3::new(x, y, z) * scale(k));
+        check_back(&c, &m).unwrap();
+        check_rests(&c, &m).unwrap();
+        feet = m.feet;
+    }
+}
+
+/// Found by `never_back_walking_along_crates_on_rolling_terrain` with another proptest seed (5): walking into a
+/// 46° bank at the foot of a crate, the move's fall (gravity, after the walk was stopped) was turned aside by
+/// the bank and clipped on along the floor it then landed on, 2.9 cm back against the motion.
+#[test]
+fn regression_seed_5_terrain_never_back() {
+    const N: usize = 16;
+    let mut heights = vec![0.0f32; (N + 1) * (N + 1)];
+    for (k, h) in [
+        (178, 0.132_572_59),
+        (179, -0.241_920_64),
+        (194, -0.244_947_28),
+        (195, -0.121_077_895),
+        (196, 0.150_914_04),
+        (211, 0.211_393_46),
+        (212, -0.044_094_91),
+    ] {
+        heights[k] = h;
+    }
+    let mut vertices = Vec::new();
+    for i in 0..=N {
+        for j in 0..=N {
+            vertices.push(Vec3::new(
+                i as f32 * 0.5 - 4.0,
+                heights[i * (N + 1) + j],
+                j as f32 * 0.5 - 4.0,
+            ));
+        }
+    }
+    let mut indices = Vec::new();
+    for i in 0..N {
+        for j in 0..N {
+            let k = |a: usize, b: usize| (a * (N + 1) + b) as u32;
+            indices.push([k(i, j), k(i, j + 1), k(i + 1, j + 1)]);
+            indices.push([k(i, j), k(i + 1, j + 1), k(i + 1, j)]);
+        }
+    }
+    let rot = Mat3::from_cols(
+        Vec3::new(-0.838_624_7, 0.0, 0.544_709_6),
+        Vec3::Y,
+        Vec3::new(-0.544_709_6, 0.0, -0.838_624_7),
+    );
+    let scene = Scene::from_objects([
+        (
+            ObjectId(1),
+            Static::Mesh(TriMesh::new(vertices, indices).unwrap()),
+        ),
+        (
+            ObjectId(2),
+            Static::Obb(Obb::new(
+                Vec3::new(2.241_713_5, -0.271_124_48, -1.418_929_1),
+                Vec3::new(1.011_890_3, 0.728_875_5, 0.523_098_3),
+                rot,
+            )),
+        ),
+    ]);
+    let c = CharacterController::default();
+    let (start, heading, speed) = (
+        (0.617_797_9f32, 0.465_159_6f32),
+        -0.198_599_06f32,
+        0.104_374_42f32,
+    );
+    let drop = c.move_character(
+        &scene,
+        Vec3::new(start.0, 3.0, start.1),
+        Vec3::new(0.0, -4.0, 0.0),
+    );
+    let target = scene
+        .objects()
+        .nth(1)
+        .and_then(|(_, s)| s.bounds())
+        .unwrap()
+        .center();
+    let to = Vec3::new(target.x - drop.feet.x, 0.0, target.z - drop.feet.z);
+    let dir = Mat3::from_rotation_y(heading) * to.normalize();
+    let mut feet = drop.feet;
+    for _ in 0..40 {
+        let m = c.move_character(&scene, feet, dir * speed + Vec3::new(0.0, -0.06, 0.0));
+        check_back(&c, &m).unwrap();
+        check_clear(&c, &scene, &m).unwrap();
+        feet = m.feet;
     }
 }
