@@ -30,6 +30,15 @@ impl WallD {
         (c - r, c + r + DVec3::Y * self.h.max(0.0))
     }
 
+    /// The box around the whole solid: the segment grown by the radius across, from the floor to the height.
+    fn bounds(&self) -> (DVec3, DVec3) {
+        let r = DVec3::new(self.r, 0.0, self.r);
+        (
+            self.a.min(self.b) - r,
+            self.a.max(self.b) + r + DVec3::Y * self.h.max(0.0),
+        )
+    }
+
     /// The closest point of the solid to `p`.
     pub(crate) fn closest(&self, p: DVec3) -> DVec3 {
         point_wall_solid_d(p, self.a, self.b, self.r, self.h)
@@ -112,9 +121,15 @@ fn wall_way_out(cap: &CapD, inner: DVec3, w: &WallD) -> (DVec3, DVec3) {
 /// A capsule moving against a wall's solid, in f64.
 pub(crate) fn capsule_wall_d(cap: &CapD, m: DVec3, w: &WallD) -> Option<ToiD> {
     let pair_at = |p: DVec3, q: DVec3| w.segment_pair(p, q);
-    let pair = pair_at(cap.p, cap.q);
-    if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
-        return touching(pair, m, || Some(wall_way_out(cap, pair.0, w)));
+    let (lo, hi) = lo_hi(cap.p, cap.q);
+    let reach = DVec3::splat(cap.r + 1e-6);
+    // The closest pair is asked only where the capsule's box (a micrometre larger) meets the solid's: a box
+    // apart is a capsule apart (the common case: a body standing a skin over a wall's top or beside its face).
+    if box_gap_squared((lo - reach, hi + reach), w.bounds()) <= 0.0 {
+        let pair = pair_at(cap.p, cap.q);
+        if pair.0.distance_squared(pair.1) <= cap.r * cap.r {
+            return touching(pair, m, || Some(wall_way_out(cap, pair.0, w)));
+        }
     }
     // The solid is its box core and the two posts at its ends; each starts clear of the capsule.
     let core = w.core().and_then(|(rot, center, half)| {
@@ -128,8 +143,6 @@ pub(crate) fn capsule_wall_d(cap: &CapD, m: DVec3, w: &WallD) -> Option<ToiD> {
     });
     // The box the capsule sweeps through, a micrometre larger than it (a contact is found within a root
     // tolerance of 1e-15 of the scene's scale): a post whose box it misses is not met.
-    let (lo, hi) = lo_hi(cap.p, cap.q);
-    let reach = DVec3::splat(cap.r + 1e-6);
     let swept = (lo.min(lo + m) - reach, hi.max(hi + m) + reach);
     let post = |c: DVec3| {
         if box_gap_squared(swept, w.post_box(c)) > 0.0 {
