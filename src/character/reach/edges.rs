@@ -259,10 +259,17 @@ impl Places<'_> {
         // climbing a 43° slope, or across a gully in the air) arrives flying, carried past the turn or the jump's
         // take-off the next move starts from at rest (two paths on the rolling terrain; a walk from the feet a
         // body steered there stands on, a few millimetres lower, met the face sooner).
+        // And a step down off a face that is not level onto one that is (more than two skins down): off a
+        // round log's far flank a body walking at 60 Hz comes to where the flank is too steep to stand on,
+        // over the floor by more than the skin band, and leaves the ground at full speed, where the one move
+        // swept past the log and snapped down (the navigation soak's shapes seed 22: a 0.66 m body off a
+        // 0.21 m log flew 0.4 m past the move's end and off the floor's edge). Walking every step down would
+        // walk every move down a terrain's slopes.
+        let off = !from.level && level && feet.y < from.feet.y - 2.0 * self.ctl.skin;
         let walked = if drop {
             flat > 1.5 * self.grid.cell && (held || self.over_a_gap(from.feet, feet))
         } else {
-            flat > 1.5 * self.grid.cell || rise
+            flat > 1.5 * self.grid.cell || rise || off
         };
         if walked {
             work.moves += 2;
