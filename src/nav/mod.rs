@@ -46,6 +46,7 @@ mod dominate;
 mod edit;
 mod footprint;
 mod landmarks;
+mod lead_in;
 mod line;
 mod path;
 mod pull;

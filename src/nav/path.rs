@@ -17,6 +17,7 @@ use glam::{Vec2, Vec3};
 use super::astar::{self, Costs, Via};
 use super::bake::{self, AgentMap};
 use super::landmarks::{self, Bound};
+use super::lead_in;
 use super::spur;
 use super::straighten::{Ground, straightened};
 use super::{NavLink, NavPath, NavSettings};
@@ -99,6 +100,7 @@ pub(super) fn find(
             out.links.extend_from_slice(links);
         }
     }
+    lead_in::lead_in(&mut out, scene, &ground.ctl, settings.gravity, from);
     Some(out)
 }
 
