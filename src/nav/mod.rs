@@ -250,7 +250,9 @@ impl NavMap {
     /// A path for agent `agent` from `from` to `to`, or `None`: the agent index is out of range, the map is
     /// empty, `from` or `to` is not finite, `from` has no place to stand within 1.5 cells (in the air, inside
     /// something), or `to` is not reachable from there (as [`ReachMap::reachable`](crate::character::ReachMap)
-    /// decides: no place reached within a cell and `max_step` of it).
+    /// decides: no place reached within a cell and `max_step` of it). The path begins on the place nearest
+    /// `from` the search starts on, or at `from` itself with a walk to that place where a body standing at
+    /// `from`, steered there, gets there on the ground.
     #[must_use]
     pub fn path(&self, agent: usize, from: Vec3, to: Vec3) -> Option<NavPath> {
         let map = &self.maps[*self.slots.get(agent)?];
