@@ -588,6 +588,27 @@ proptest! {
     }
 }
 
+/// The random levels' floor box (id 1): 40 m across, its top at `y = 0`.
+fn floor_box() -> (ObjectId, Static) {
+    (
+        ObjectId(1),
+        Static::Aabb(Aabb::new(
+            Vec3::new(-20.0, -1.0, -20.0),
+            Vec3::new(20.0, 0.0, 20.0),
+        )),
+    )
+}
+
+/// The moves `moves` from `feet` in turn, each checked never back and resting on its ground.
+fn replay_checked(c: &CharacterController, scene: &Scene, mut feet: Vec3, moves: &[Vec3]) {
+    for &motion in moves {
+        let m = c.move_character(scene, feet, motion);
+        check_back(c, &m).unwrap();
+        check_rests(c, &m).unwrap();
+        feet = m.feet;
+    }
+}
+
 /// Found by `never_back_against_the_motion_on_random_levels` with another proptest seed (5): a body risen 7 cm
 /// over the floor by an upward move, then moved up and on against a squat tilted cylinder's rim (68° steep),
 /// was reported grounded on the floor 9.5 cm under its feet.
@@ -595,13 +616,7 @@ proptest! {
 fn regression_rising_against_a_steep_rim_is_not_grounded_on_the_floor_below() {
     let c = CharacterController::default();
     let scene = Scene::from_objects([
-        (
-            ObjectId(1),
-            Static::Aabb(Aabb::new(
-                Vec3::new(-20.0, -1.0, -20.0),
-                Vec3::new(20.0, 0.0, 20.0),
-            )),
-        ),
+        floor_box(),
         (
             ObjectId(2),
             Static::Cylinder(Cylinder::new(
@@ -611,7 +626,7 @@ fn regression_rising_against_a_steep_rim_is_not_grounded_on_the_floor_below() {
             )),
         ),
     ]);
-    let mut feet = Vec3::new(5.914_868_4, 1.312_241, -3.530_168);
+    let feet = Vec3::new(5.914_868_4, 1.312_241, -3.530_168);
     let moves = [
         Vec3::new(0.0, 0.0, 0.579_364_06) * 0.15,
         Vec3::new(0.0, 0.0, -0.821_911_04),
@@ -620,12 +635,7 @@ fn regression_rising_against_a_steep_rim_is_not_grounded_on_the_floor_below() {
         Vec3::new(0.0, 0.402_228_06, 0.0) * 0.15,
         Vec3::new(0.969_435_6, 0.138_666_03, 0.0) * 0.15,
     ];
-    for motion in moves {
-        let m = c.move_character(&scene, feet, motion);
-        check_back(&c, &m).unwrap();
-        check_rests(&c, &m).unwrap();
-        feet = m.feet;
-    }
+    replay_checked(&c, &scene, feet, &moves);
 }
 
 /// Found by `never_back_against_the_motion_on_random_levels` with another proptest seed (23): a fall ends
@@ -640,13 +650,7 @@ fn regression_seed_23_wedged_between_a_wall_and_a_steep_face() {
         Vec3::new(0.020_687_645, 0.305_910_05, -0.951_835_63),
     );
     let scene = Scene::from_objects([
-        (
-            ObjectId(1),
-            Static::Aabb(Aabb::new(
-                Vec3::new(-20.0, -1.0, -20.0),
-                Vec3::new(20.0, 0.0, 20.0),
-            )),
-        ),
+        floor_box(),
         (
             ObjectId(2),
             Static::Wall {
@@ -702,26 +706,20 @@ fn regression_seed_23_wedged_between_a_wall_and_a_steep_face() {
             },
         ),
     ]);
-    let mut feet = Vec3::new(-2.634_531_3, 2.703_909_9, 4.119_017);
-    let scale = |k: u8| match k {
-        0 => 20.0,
-        1..=4 => 1.0,
-        _ => 0.15,
-    };
     let moves = [
-        (-0.070_487_045, -0.194_382_58, -0.811_157_76, 5),
-        (-0.007_907_711, -0.898_363_4, -0.589_891_6, 0),
-        (0.988_779, -0.140_450_8, 0.870_180_37, 1),
-        (0.0, 0.127_547_65, -0.553_335_2, 5),
-        (0.627_528_37, 0.477_806_54, 0.710_590_4, 5),
-        (0.273_983_45, -0.593_838_7, 0.120_634_35, 1),
+        Vec3::new(-0.070_487_045, -0.194_382_58, -0.811_157_76) * 0.15,
+        Vec3::new(-0.007_907_711, -0.898_363_4, -0.589_891_6) * 20.0,
+        Vec3::new(0.988_779, -0.140_450_8, 0.870_180_37),
+        Vec3::new(0.0, 0.127_547_65, -0.553_335_2) * 0.15,
+        Vec3::new(0.627_528_37, 0.477_806_54, 0.710_590_4) * 0.15,
+        Vec3::new(0.273_983_45, -0.593_838_7, 0.120_634_35),
     ];
-    for (x, y, z, k) in moves {
-        let m = c.move_character(&scene, feet, Vec3::new(x, y, z) * scale(k));
-        check_back(&c, &m).unwrap();
-        check_rests(&c, &m).unwrap();
-        feet = m.feet;
-    }
+    replay_checked(
+        &c,
+        &scene,
+        Vec3::new(-2.634_531_3, 2.703_909_9, 4.119_017),
+        &moves,
+    );
 }
 
 /// Found by `never_back_walking_along_crates_on_rolling_terrain` with another proptest seed (5): walking into a
