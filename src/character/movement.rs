@@ -332,15 +332,7 @@ impl<'a> Mover<'a> {
             let below = self.held_below(feet, reach)?;
             return Some((below, feet.y - swept.to.y));
         }
-        // A face too steep to stand on met first, with ground under the body within the skin band: the body
-        // rests in the V of the two (a log's flank and the floor at its foot) and stands on that ground. Read
-        // as no ground, a body walked into a low log there was never grounded again, so never stepped onto it.
-        let Some((support, _)) = support else {
-            let below = self
-                .held_below(feet, reach)
-                .filter(|g| !self.over_band(feet, g));
-            return below.map(|g| (g, feet.y - swept.to.y));
-        };
+        let (support, _) = support?;
         Some((
             Ground {
                 object: hit.object,
@@ -623,14 +615,6 @@ impl<'a> Mover<'a> {
                 self.on_ground = true;
                 if !candidate {
                     self.ground_y = Some(hit.point.y);
-                }
-                // A fall (straight down: the fall after a walk, or a motion with nothing across) ends where it
-                // lands on ground it can stand on. Clipped on along it, the fall turned aside by a steep face
-                // met first went on across the floor: at the foot of a 46° bank on a terrain, a body walking into
-                // it was carried 2.9 cm back a move (found by `never_back_walking_along_crates_on_rolling_terrain`
-                // with another proptest seed than CI's).
-                if motion.x == 0.0 && motion.z == 0.0 && motion.y < 0.0 && !candidate {
-                    return (pos, Vec3::ZERO, it + 1);
                 }
             }
             if candidate {

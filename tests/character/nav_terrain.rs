@@ -339,3 +339,34 @@ fn a_rolling_terrain_path_over_a_gully_to_a_take_off_is_walked() {
         Vec3::new(9.874_962, -0.274_673_76, 15.124_962),
     );
 }
+
+/// Two bench pairs' starts (session 30), places at a column's corner on the shelves at the top of 42° slopes:
+/// with a move's fall ending where it first met walkable ground, and with ground in a V read under a face too
+/// steep to stand on, the reach map from each got no farther than 3 places (of the 22,708 the terrain's scan
+/// finds), where a body walked down the slope at 60 Hz; both rules were taken out. A map of the 6 m around each.
+#[test]
+fn the_terrain_is_reached_from_two_shelves_atop_steep_slopes() {
+    let scene = terrain();
+    let ctl = CharacterController::default();
+    for from in [
+        Vec3::new(12.25199, -1.265_158_5, -16.996_845),
+        Vec3::new(-1.035_138_4, -0.836_757, 19.227_303),
+    ] {
+        let settings = ReachSettings {
+            bounds: Some(Aabb::new(
+                from - Vec3::new(3.0, 3.0, 3.0),
+                from + Vec3::new(3.0, 3.0, 3.0),
+            )),
+            ..ReachSettings::default()
+        };
+        let reach = ReachMap::build(&scene, &ctl, from, &settings);
+        let (reached, all) = (
+            reach.places().filter(|p| p.1).count(),
+            reach.places().count(),
+        );
+        assert!(
+            reached * 2 > all,
+            "from {from}: {reached} of {all} places reached"
+        );
+    }
+}
