@@ -363,17 +363,17 @@ fn at_corners(
         }
         along <= ctl.radius
     };
-    // Held short of the corner, at it or past it, the body goes on along the segment after it (and no
-    // farther: the run's points are where its moves went).
-    // Off a jump's landing the run is not taken that way (the nearest is the jump, which the body lands
-    // past or short of): only the segment right after it, as before (the rolling terrain's bodies, walking
-    // back from a landing a few centimetres to its node, stood short of it).
     // At the path's first point exactly, the body sets off along the first segment: at rest there (closing
     // on nothing) it read as held short of the segment's end, and a short first segment (the way in from where
     // the body stands to where the search began, `lead_in.rs`) was skipped.
     if body.grounded && nearest.0 == 0 && flat(feet, pts[0]).length() <= AT {
         return nearest;
     }
+    // Held short of the corner, at it or past it, the body goes on along the segment after it (and no
+    // farther: the run's points are where its moves went).
+    // Off a jump's landing the run is not taken that way (the nearest is the jump, which the body lands
+    // past or short of): only the segment right after it, as before (the rolling terrain's bodies, walking
+    // back from a landing a few centimetres to its node, stood short of it).
     let jumped = matches!(path.links.get(nearest.0), Some(NavLink::Jump { .. }));
     let run = if jumped { nearest.0 + 1 } else { found.0 };
     if body.grounded && found.0 > nearest.0 && found.0 <= run && short(nearest.0 + 1, found.0) {
